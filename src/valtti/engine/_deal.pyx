@@ -1,0 +1,749 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""One deal of Marjapussi as a state machine: the rules of RULES.md sections 2.4, 3, 4 and 5.
+
+This module is the one place where the rules of play live. The whole state is one C struct, so
+a copy is a ``memcpy`` and ``legal_actions()``/``apply()`` make no objects beyond their result.
+Cards and actions use the numbering of ``cards.py`` and ``actions.py``.
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.string cimport memcpy
+
+from valtti.engine.actions import ACTIONS
+from valtti.engine.cards import CARDS, SEATS, SUITS, TEAMS, CardSet
+from valtti.engine.variant import Variant
+from valtti.engine.views import (
+    DealResult,
+    Event,
+    IllegalActionError,
+    Marriage,
+    Phase,
+    Trick,
+)
+
+cdef extern from *:
+    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+
+cdef enum:
+    NCARDS = 36
+    A_DECLARE = 36
+    A_ASK_WHOLE = 40
+    A_ASK_HALF = 41
+    A_ANSWER = 45
+    NACTIONS = 49
+    MAX_HISTORY = 64
+    MAX_EVENTS = 8
+
+# Phases, in the order of views.Phase.
+cdef enum:
+    P_PLAY = 0
+    P_DECLARATION = 1
+    P_ANSWER = 2
+    P_OVER = 3
+
+# How a marriage was made, in the order of HOW below.
+cdef enum:
+    H_DECLARE = 0
+    H_ASK_WHOLE = 1
+    H_ASK_HALF = 2
+
+# whole_ask_after_trump, in the order of WHOLE_ASK below.
+cdef enum:
+    W_NOT_TRUMP_TEAM = 0
+    W_ANYONE = 1
+    W_NOBODY = 2
+
+# Why an action is not legal. Plays get the rule that limited them (RULES.md 3.2); 0 is legal.
+cdef enum:
+    OK = 0
+    E_OVER
+    E_ANSWER_PENDING
+    E_NOT_HELD
+    E_FIRST_ACE
+    E_FOLLOW
+    E_FOLLOW_BEAT
+    E_TRUMP
+    E_TRUMP_BEAT
+    E_BEFORE_FIRST_TRICK
+    E_WINDOW_USED
+    E_NOT_WINDOW
+    E_DECLARED
+    E_NO_MARRIAGE
+    E_LOCKED
+    E_WHOLE_TRUMP_TEAM
+    E_WHOLE_NOBODY
+    E_HALF_NOT_ONE
+    E_NO_QUESTION
+    E_NOT_ELIGIBLE
+    E_UNKNOWN
+
+cdef struct Ev:
+    uint8_t after_trick
+    uint8_t seat
+    uint8_t how
+    int8_t suit
+    uint8_t yes
+    uint8_t points
+
+cdef struct Core:
+    uint64_t hand[4]
+    uint64_t initial[4]
+    int8_t trick[4]          # the current trick's cards in play order
+    int8_t trump             # -1: no trumps yet
+    int8_t trump_team        # the team whose marriage made trumps, or -1
+    int8_t last_team         # the team that took trick 9, or -1
+    uint8_t trick_len
+    uint8_t win_card         # the winning card of the current trick so far
+    uint8_t win_pos          # its position in the trick
+    uint8_t leader
+    uint8_t to_move
+    uint8_t phase
+    uint8_t ntricks          # completed tricks
+    uint8_t declared         # mask of declared suits
+    uint8_t locked           # mask of locked seats
+    uint8_t dealer
+    uint8_t forehand
+    uint8_t asker            # the asker while phase == P_ANSWER
+    uint8_t tricks_won[2]
+    uint8_t card_points[2]
+    uint8_t marriage_points[2]
+    uint8_t whole_ask
+    uint8_t must_overtrump
+    uint8_t must_trump
+    uint8_t first_trick_ace
+    uint8_t nactions
+    uint8_t nevents
+    uint8_t actions[MAX_HISTORY]
+    uint8_t plays[NCARDS]    # every card played, in order: trick i is plays[4i:4i+4]
+    uint8_t leaders[9]
+    uint8_t winners[9]
+    Ev events[MAX_EVENTS]
+
+cdef uint64_t SUIT_BITS = 0x1FF
+cdef uint64_t DECK = (<uint64_t>1 << NCARDS) - 1
+cdef uint64_t ACES = (<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
+cdef uint8_t[9] RANK_POINTS = [0, 0, 0, 0, 2, 3, 4, 10, 11]
+
+PHASES = tuple(Phase)
+HOW = ("declare", "ask-whole", "ask-half")
+WHOLE_ASK = ("not_trump_team", "anyone", "nobody")
+DEFAULT_VARIANT = Variant()
+
+
+cdef inline uint64_t suit_mask(int suit) noexcept nogil:
+    return SUIT_BITS << (9 * suit)
+
+
+cdef inline uint64_t marriage_bits(int suit) noexcept nogil:
+    """The K and Q of a suit (ranks 6 and 5)."""
+    return (<uint64_t>3) << (9 * suit + 5)
+
+
+cdef inline uint64_t above(int card) noexcept nogil:
+    """The cards of card's suit that beat it."""
+    return suit_mask(card // 9) & ~(((<uint64_t>2) << card) - 1)
+
+
+cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
+    """Suits in which seat could declare or name a marriage: K+Q in hand, undeclared, not locked."""
+    cdef int suits = 0, s
+    if c.locked >> seat & 1:
+        return 0
+    for s in range(4):
+        if (c.hand[seat] & marriage_bits(s)) == marriage_bits(s) and not (c.declared >> s & 1):
+            suits |= 1 << s
+    return suits
+
+
+cdef inline uint64_t play_mask(const Core* c, int* rule) noexcept nogil:
+    """The cards the player to move may play (RULES.md 3.2), and in rule the rule that limited them."""
+    cdef uint64_t h = c.hand[c.to_move], led, trumps, higher
+    cdef int w = c.win_card
+    if c.trick_len == 0:
+        if c.first_trick_ace and c.ntricks == 0 and (h & ACES):
+            rule[0] = E_FIRST_ACE
+            return h & ACES
+        rule[0] = OK
+        return h
+    led = h & suit_mask(c.trick[0] // 9)
+    if led:
+        if w // 9 == c.trick[0] // 9:
+            higher = led & above(w)
+            if higher:
+                rule[0] = E_FOLLOW_BEAT
+                return higher
+        rule[0] = E_FOLLOW
+        return led
+    if c.trump >= 0:
+        trumps = h & suit_mask(c.trump)
+        if trumps:
+            if w // 9 != c.trump:
+                rule[0] = E_TRUMP
+                return trumps
+            higher = trumps & above(w)
+            if higher and c.must_overtrump:
+                rule[0] = E_TRUMP_BEAT
+                return higher
+            if higher or c.must_trump:
+                rule[0] = E_TRUMP
+                return trumps
+    rule[0] = OK
+    return h
+
+
+cdef int declaration_check(const Core* c, int a) noexcept nogil:
+    """OK, or why action a (a declaration, question or answer) is not legal now (RULES.md 4)."""
+    cdef int s, x = c.to_move
+    cdef uint64_t held
+    if c.phase == P_OVER:
+        return E_OVER
+    if a >= A_ANSWER:
+        if c.phase != P_ANSWER:
+            return E_NO_QUESTION
+        return OK if eligible_marriages(c, x) >> (a - A_ANSWER) & 1 else E_NOT_ELIGIBLE
+    if c.phase == P_ANSWER:
+        return E_ANSWER_PENDING
+    if c.phase != P_DECLARATION:
+        if c.ntricks == 0:
+            return E_BEFORE_FIRST_TRICK
+        return E_WINDOW_USED if c.trick_len == 0 else E_NOT_WINDOW
+    if a < A_ASK_WHOLE:
+        s = a - A_DECLARE
+        if c.declared >> s & 1:
+            return E_DECLARED
+        if (c.hand[x] & marriage_bits(s)) != marriage_bits(s):
+            return E_NO_MARRIAGE
+        return E_LOCKED if c.locked >> x & 1 else OK
+    if a == A_ASK_WHOLE:
+        if c.whole_ask == W_NOT_TRUMP_TEAM and c.trump_team == (x & 1):
+            return E_WHOLE_TRUMP_TEAM
+        if c.whole_ask == W_NOBODY and c.trump >= 0:
+            return E_WHOLE_NOBODY
+        return OK
+    s = a - A_ASK_HALF
+    if c.declared >> s & 1:
+        return E_DECLARED
+    held = c.hand[x] & marriage_bits(s)
+    return OK if held != 0 and held != marriage_bits(s) else E_HALF_NOT_ONE
+
+
+cdef int action_check(const Core* c, int a) noexcept nogil:
+    """OK, or why action number a is not legal now."""
+    cdef int rule
+    if a < 0 or a >= NACTIONS:
+        return E_UNKNOWN
+    if a >= NCARDS:
+        return declaration_check(c, a)
+    if c.phase == P_OVER:
+        return E_OVER
+    if c.phase == P_ANSWER:
+        return E_ANSWER_PENDING
+    if not (c.hand[c.to_move] >> a & 1):
+        return E_NOT_HELD
+    return OK if play_mask(c, &rule) >> a & 1 else rule
+
+
+cdef uint64_t legal_mask_of(const Core* c) noexcept nogil:
+    cdef int rule, a
+    cdef uint64_t m
+    if c.phase == P_OVER:
+        return 0
+    if c.phase == P_ANSWER:
+        return (<uint64_t>eligible_marriages(c, c.to_move)) << A_ANSWER
+    m = play_mask(c, &rule)
+    if c.phase == P_DECLARATION:
+        for a in range(A_DECLARE, A_ANSWER):
+            if declaration_check(c, a) == OK:
+                m |= (<uint64_t>1) << a
+    return m
+
+
+cdef inline void add_event(Core* c, int seat, int how, int suit, int yes, int points) noexcept nogil:
+    cdef Ev* e = &c.events[c.nevents]
+    e.after_trick = c.ntricks
+    e.seat = seat
+    e.how = how
+    e.suit = suit
+    e.yes = yes
+    e.points = points
+    c.nevents += 1
+
+
+cdef void marry(Core* c, int seat, int suit, int how) noexcept nogil:
+    """Suit becomes a declared marriage of seat's team (RULES.md 4.4)."""
+    cdef int team = seat & 1, points = 1
+    c.declared |= 1 << suit
+    if c.trump < 0:
+        c.trump = suit
+        c.trump_team = team
+        points = 2
+    c.marriage_points[team] += points
+    add_event(c, seat, how, suit, 1, points)
+
+
+cdef void play_card(Core* c, int card) noexcept nogil:
+    cdef int seat = c.to_move, i, winner, team, points = 0
+    c.hand[seat] &= ~((<uint64_t>1) << card)
+    c.plays[4 * c.ntricks + c.trick_len] = card
+    if c.trick_len == 0:
+        c.win_card = card
+        c.win_pos = 0
+    elif card // 9 == c.win_card // 9:
+        if card > c.win_card:
+            c.win_card = card
+            c.win_pos = c.trick_len
+    elif card // 9 == c.trump:
+        c.win_card = card
+        c.win_pos = c.trick_len
+    c.trick[c.trick_len] = card
+    c.trick_len += 1
+    if c.trick_len < 4:
+        c.to_move = (seat + 1) & 3
+        c.phase = P_PLAY
+        return
+    winner = (c.leader + c.win_pos) & 3
+    team = winner & 1
+    for i in range(4):
+        points += RANK_POINTS[c.trick[i] % 9]
+    c.card_points[team] += points
+    c.tricks_won[team] += 1
+    c.leaders[c.ntricks] = c.leader
+    c.winners[c.ntricks] = winner
+    c.ntricks += 1
+    c.trick_len = 0
+    c.leader = winner
+    c.to_move = winner
+    if c.ntricks == 9:
+        c.last_team = team
+        c.phase = P_OVER
+    else:
+        c.phase = P_DECLARATION
+
+
+cdef void apply_action(Core* c, int a) noexcept nogil:
+    """Apply a legal action."""
+    cdef int x = c.to_move, partner = (c.to_move + 2) & 3, suits, s
+    cdef uint64_t held
+    c.actions[c.nactions] = a
+    c.nactions += 1
+    if a < NCARDS:
+        play_card(c, a)
+        return
+    if a < A_ASK_WHOLE:
+        marry(c, x, a - A_DECLARE, H_DECLARE)
+    elif a == A_ASK_WHOLE:
+        c.locked |= 1 << x
+        suits = eligible_marriages(c, partner)
+        if suits == 0:
+            add_event(c, x, H_ASK_WHOLE, -1, 0, 0)
+        elif suits & (suits - 1) == 0:
+            marry(c, x, ctz64(suits), H_ASK_WHOLE)
+        else:
+            c.asker = x
+            c.to_move = partner
+            c.phase = P_ANSWER
+            return
+    elif a < A_ANSWER:
+        s = a - A_ASK_HALF
+        c.locked |= (1 << x) | (1 << partner)
+        held = c.hand[x] & marriage_bits(s)
+        if c.hand[partner] & (marriage_bits(s) ^ held):
+            marry(c, x, s, H_ASK_HALF)
+        else:
+            add_event(c, x, H_ASK_HALF, s, 0, 0)
+    else:
+        x = c.asker
+        marry(c, x, a - A_ANSWER, H_ASK_WHOLE)
+        c.to_move = x
+    c.phase = P_PLAY
+
+
+cdef uint64_t rng_state
+
+
+cdef inline uint64_t splitmix64() noexcept nogil:
+    global rng_state
+    cdef uint64_t z
+    rng_state += 0x9E3779B97F4A7C15ULL
+    z = rng_state
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void shuffle_hands(uint64_t seed, uint64_t* hands) noexcept nogil:
+    """Deal the deck into four hands of nine by a Fisher-Yates shuffle seeded with seed."""
+    global rng_state
+    cdef uint8_t deck[NCARDS]
+    cdef int i, j, t
+    rng_state = seed
+    for i in range(NCARDS):
+        deck[i] = i
+    for i in range(NCARDS - 1, 0, -1):
+        # 64 random bits against at most 36 choices: the modulo bias is below 2^-58.
+        j = splitmix64() % (i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for i in range(4):
+        hands[i] = 0
+    for i in range(NCARDS):
+        hands[i // 9] |= (<uint64_t>1) << deck[i]
+
+
+def deal_hands(rng):
+    """Four hands of nine cards, N E S W, shuffled from 64 bits of ``rng`` (a ``random.Random``)."""
+    cdef uint64_t hands[4]
+    shuffle_hands(rng.getrandbits(64), hands)
+    return tuple([CardSet(hands[i]) for i in range(4)])
+
+
+cdef uint64_t to_mask(object cards) except? 0:
+    return cards.mask if isinstance(cards, CardSet) else CardSet(cards).mask
+
+
+cdef class Deal:
+    """One deal from the deal to the ninth trick.
+
+    ``legal_actions()`` lists what the player to move may do; ``apply()`` does it or raises
+    ``IllegalActionError`` with the reason, leaving the deal unchanged.
+    """
+
+    cdef Core c
+    cdef object _variant
+
+    def __init__(self, hands, dealer, variant=None, forehand=None):
+        """Deal with the given hands (N E S W: ``CardSet``s, masks or card lists).
+
+        ``forehand`` leads trick 1; by default the player left of the dealer (RULES.md 2.2).
+        ``ValueError`` if the hands are not four disjoint hands of nine or a seat is unknown.
+        """
+        cdef uint64_t masks[4]
+        cdef uint64_t seen = 0
+        cdef int i
+        if len(hands) != 4:
+            raise ValueError(f"a deal needs four hands (N E S W), got {len(hands)}")
+        for i in range(4):
+            masks[i] = to_mask(hands[i])
+            if popcount64(masks[i]) != 9:
+                raise ValueError(f"{SEATS[i]}'s hand has {popcount64(masks[i])} cards, not 9")
+            if masks[i] & seen:
+                raise ValueError(f"{SEATS[i]}'s hand repeats {CardSet(masks[i] & seen)}")
+            seen |= masks[i]
+        dealer = SEATS[dealer]
+        self._setup(masks, dealer, SEATS[forehand] if forehand is not None else dealer.left,
+                    DEFAULT_VARIANT if variant is None else variant)
+
+    @staticmethod
+    def shuffled(rng, dealer, variant=None, forehand=None):
+        """A deal with hands shuffled from ``rng`` (see ``deal_hands``)."""
+        cdef Deal d = Deal.__new__(Deal)
+        cdef uint64_t hands[4]
+        shuffle_hands(rng.getrandbits(64), hands)
+        dealer = SEATS[dealer]
+        d._setup(hands, dealer, SEATS[forehand] if forehand is not None else dealer.left,
+                 DEFAULT_VARIANT if variant is None else variant)
+        return d
+
+    cdef void _setup(self, uint64_t* hands, int dealer, int forehand, object variant) except *:
+        cdef Core* c = &self.c
+        cdef int i
+        if not isinstance(variant, Variant):
+            raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        self._variant = variant
+        for i in range(4):
+            c.hand[i] = hands[i]
+            c.initial[i] = hands[i]
+        c.trump = -1
+        c.trump_team = -1
+        c.last_team = -1
+        c.trick_len = 0
+        c.win_card = 0
+        c.win_pos = 0
+        c.leader = forehand
+        c.to_move = forehand
+        c.phase = P_PLAY
+        c.ntricks = 0
+        c.declared = 0
+        c.locked = 0
+        c.dealer = dealer
+        c.forehand = forehand
+        c.asker = 0
+        for i in range(2):
+            c.tricks_won[i] = 0
+            c.card_points[i] = 0
+            c.marriage_points[i] = 0
+        c.whole_ask = WHOLE_ASK.index(variant.whole_ask_after_trump)
+        c.must_overtrump = variant.must_overtrump
+        c.must_trump = variant.must_trump_if_cannot_overtrump
+        c.first_trick_ace = variant.first_trick_ace == "on"
+        c.nactions = 0
+        c.nevents = 0
+
+    # -- the hot path -------------------------------------------------------------------------
+
+    def legal_actions(self):
+        """The legal actions, in action-number order; empty once the deal is over."""
+        cdef uint64_t m = legal_mask_of(&self.c)
+        cdef list out = []
+        while m:
+            out.append(ACTIONS[ctz64(m)])
+            m &= m - 1
+        return out
+
+    def legal_mask(self):
+        """The legal actions as a bit mask over action numbers."""
+        return legal_mask_of(&self.c)
+
+    def apply(self, int action):
+        """Play ``action`` (an ``Action`` or its number); ``IllegalActionError`` if not legal."""
+        if action_check(&self.c, action) != OK:
+            self._refuse(action)
+        apply_action(&self.c, action)
+
+    def is_legal(self, int action):
+        return action_check(&self.c, action) == OK
+
+    def is_over(self):
+        return self.c.phase == P_OVER
+
+    def copy(self):
+        """An independent copy (a ``memcpy`` of the state)."""
+        cdef Deal d = Deal.__new__(Deal)
+        memcpy(&d.c, &self.c, sizeof(Core))
+        d._variant = self._variant
+        return d
+
+    # -- illegal actions ----------------------------------------------------------------------
+
+    def why_illegal(self, action):
+        """``None`` if ``action`` (an ``Action`` or number) is legal now, else the reason in words."""
+        if not isinstance(action, int) or isinstance(action, bool):
+            return f"not an action: {action!r}"
+        if action < 0 or action >= NACTIONS:
+            return f"no action has the number {action}"
+        return self._reason(action_check(&self.c, action), action)
+
+    cdef _refuse(self, int action):
+        raise IllegalActionError(
+            ACTIONS[action] if 0 <= action < NACTIONS else action,
+            self.why_illegal(action),
+            self.legal_actions(),
+        )
+
+    cdef _reason(self, int code, int a):
+        cdef Core* c = &self.c
+        x = SEATS[c.to_move]
+        if code == OK:
+            return None
+        if code == E_OVER:
+            return "the deal is over"
+        if code == E_ANSWER_PENDING:
+            return (f"{x} must first answer {SEATS[c.asker]}'s question by naming one "
+                    "of {x}'s marriages (RULES.md 4.2b)")
+        if code == E_NOT_HELD:
+            return f"{x} does not hold {CARDS[a]}"
+        led = SUITS[c.trick[0] // 9] if c.trick_len else None
+        win = CARDS[c.win_card] if c.trick_len else None
+        if code == E_FIRST_ACE:
+            return "the leader of trick 1 must lead an ace when holding one (first_trick_ace=on)"
+        if code == E_FOLLOW:
+            return f"{x} must follow suit: {led} was led (RULES.md 3.2a)"
+        if code == E_FOLLOW_BEAT:
+            return f"{x} must follow {led} with a card that beats {win} (RULES.md 3.2a, 3.3)"
+        trump = SUITS[c.trump] if c.trump >= 0 else None
+        if code == E_TRUMP:
+            return f"{x} has no {led} and must play a trump ({trump}) (RULES.md 3.2b)"
+        if code == E_TRUMP_BEAT:
+            return f"{x} has no {led} and must play a trump that beats {win} (RULES.md 3.2b)"
+        if code == E_BEFORE_FIRST_TRICK:
+            return "there is no declaration before trick 1 (RULES.md 4.1)"
+        if code == E_WINDOW_USED:
+            return f"{x} has already made this window's one declaration or question and must lead (RULES.md 4.2)"
+        if code == E_NOT_WINDOW:
+            return "declarations and questions are made only by a trick's winner before leading the next (RULES.md 4.1)"
+        suit = ACTIONS[a].suit
+        if code == E_DECLARED:
+            return f"{suit} has already been declared this deal (RULES.md 4.4)"
+        if code == E_NO_MARRIAGE:
+            return f"{x} does not hold both K{suit} and Q{suit}"
+        if code == E_LOCKED:
+            return f"{x} is locked by an earlier question: {x}'s own marriages are broken (RULES.md 4.3)"
+        if code == E_WHOLE_TRUMP_TEAM:
+            return f"{x.team} made trumps this deal and may not ask for a whole marriage (whole_ask_after_trump=not_trump_team)"
+        if code == E_WHOLE_NOBODY:
+            return "no one may ask for a whole marriage once trumps are set (whole_ask_after_trump=nobody)"
+        if code == E_HALF_NOT_ONE:
+            return f"asking for half {suit} needs exactly one of K{suit} and Q{suit} in hand (RULES.md 4.2c)"
+        if code == E_NO_QUESTION:
+            return "no question is waiting for an answer"
+        if code == E_NOT_ELIGIBLE:
+            return f"{x} cannot name {suit}: no unbroken, undeclared K{suit}+Q{suit} in hand (RULES.md 4.2b)"
+        return f"no action has the number {a}"
+
+    # -- the position -------------------------------------------------------------------------
+
+    @property
+    def variant(self):
+        return self._variant
+
+    @property
+    def dealer(self):
+        return SEATS[self.c.dealer]
+
+    @property
+    def forehand(self):
+        """The player who led trick 1."""
+        return SEATS[self.c.forehand]
+
+    @property
+    def current_player(self):
+        """The seat to move, or ``None`` once the deal is over."""
+        return None if self.c.phase == P_OVER else SEATS[self.c.to_move]
+
+    @property
+    def phase(self):
+        return PHASES[self.c.phase]
+
+    def hand(self, seat):
+        """The cards seat holds now."""
+        return CardSet(self.c.hand[SEATS[seat]])
+
+    def hand_mask(self, seat):
+        return self.c.hand[SEATS[seat]]
+
+    @property
+    def hands(self):
+        """The hands now, N E S W."""
+        return tuple([CardSet(self.c.hand[i]) for i in range(4)])
+
+    @property
+    def initial_hands(self):
+        """The hands as dealt, N E S W."""
+        return tuple([CardSet(self.c.initial[i]) for i in range(4)])
+
+    @property
+    def trump(self):
+        """The trump suit, or ``None`` while there are no trumps."""
+        return SUITS[self.c.trump] if self.c.trump >= 0 else None
+
+    @property
+    def trump_team(self):
+        """The team whose marriage made trumps, or ``None``."""
+        return TEAMS[self.c.trump_team] if self.c.trump_team >= 0 else None
+
+    @property
+    def tricks_played(self):
+        """The number of completed tricks."""
+        return self.c.ntricks
+
+    @property
+    def tricks(self):
+        """The completed tricks, in order."""
+        cdef Core* c = &self.c
+        return tuple([
+            Trick(t + 1, SEATS[c.leaders[t]],
+                  tuple([CARDS[c.plays[4 * t + i]] for i in range(4)]), SEATS[c.winners[t]])
+            for t in range(c.ntricks)
+        ])
+
+    @property
+    def current_trick(self):
+        """The trick being played (perhaps with no card yet), or ``None`` once the deal is over."""
+        cdef Core* c = &self.c
+        if c.phase == P_OVER:
+            return None
+        return Trick(c.ntricks + 1, SEATS[c.leader],
+                     tuple([CARDS[c.trick[i]] for i in range(c.trick_len)]), None)
+
+    @property
+    def winning_card(self):
+        """The card winning the current trick so far, or ``None`` before its lead."""
+        return CARDS[self.c.win_card] if self.c.trick_len and self.c.phase != P_OVER else None
+
+    @property
+    def events(self):
+        """The public declaration events so far (RULES.md 7.1)."""
+        cdef Core* c = &self.c
+        return tuple([
+            Event(c.events[i].after_trick, SEATS[c.events[i].seat], HOW[c.events[i].how],
+                  SUITS[c.events[i].suit] if c.events[i].suit >= 0 else None,
+                  bool(c.events[i].yes), c.events[i].points)
+            for i in range(c.nevents)
+        ])
+
+    @property
+    def marriages(self):
+        """The declared marriages so far, in order."""
+        return tuple([Marriage(e.suit, e.team, e.seat, e.how, e.points)
+                      for e in self.events if e.yes])
+
+    @property
+    def locked(self):
+        """The seats locked by questions (RULES.md 4.3)."""
+        return frozenset([SEATS[i] for i in range(4) if self.c.locked >> i & 1])
+
+    @property
+    def asker(self):
+        """While the phase is ANSWER, the seat whose ``ask-whole`` awaits the answer; else ``None``."""
+        return SEATS[self.c.asker] if self.c.phase == P_ANSWER else None
+
+    @property
+    def history(self):
+        """Every action applied, in order."""
+        return tuple([ACTIONS[self.c.actions[i]] for i in range(self.c.nactions)])
+
+    def result(self):
+        """The three columns per team and the game points (RULES.md 5.1), so far."""
+        cdef Core* c = &self.c
+        last = TEAMS[c.last_team] if c.last_team >= 0 else None
+        game = tuple([c.marriage_points[t] + (c.last_team == t) + (c.card_points[t] > 60)
+                      for t in range(2)])
+        return DealResult(
+            (c.tricks_won[0], c.tricks_won[1]),
+            (c.card_points[0], c.card_points[1]),
+            (c.marriage_points[0], c.marriage_points[1]),
+            last,
+            game,
+        )
+
+    def observation(self, seat):
+        """What ``seat`` may know now (RULES.md 7), as an ``Observation``."""
+        from valtti.engine.observation import Observation
+        return Observation.of(self, SEATS[seat])
+
+    # -- identity, copying, pickling ----------------------------------------------------------
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def _key(self):
+        """What determines the deal: hands as dealt, dealer, variant, forehand, actions."""
+        return (self.initial_hands, self.dealer, self._variant, self.forehand,
+                tuple([self.c.actions[i] for i in range(self.c.nactions)]))
+
+    def __reduce__(self):
+        return (_rebuild, self._key())
+
+    def __eq__(self, other):
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self._key() == (<Deal>other)._key()
+
+    __hash__ = None  # a deal changes as it is played
+
+    def __repr__(self):
+        c = self.current_player
+        return (f"<Deal dealer={self.dealer} trick={min(self.c.ntricks + 1, 9)} "
+                f"phase={self.phase} to_move={c} trump={self.trump}>")
+
+
+def _rebuild(hands, dealer, variant, forehand, actions):
+    d = Deal(hands, dealer, variant, forehand)
+    for a in actions:
+        d.apply(a)
+    return d

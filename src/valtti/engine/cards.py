@@ -1,0 +1,277 @@
+"""Seats, teams, suits, ranks, cards and card sets (RULES.md 1, RECORD.md "Cards, seats, teams").
+
+A card is an ``int`` from 0 to 35: ``suit * 9 + rank``, ranks counted from the six (0) up to
+the ace (8), so within one suit a higher bit is a higher card. A set of cards is a 36-bit mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Final
+
+NUM_CARDS: Final = 36
+FULL_DECK: Final = (1 << NUM_CARDS) - 1
+
+
+class Seat(IntEnum):
+    """A seat at the table, clockwise: N, E, S, W."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def team(self) -> Team:
+        return TEAMS[self & 1]
+
+    @property
+    def partner(self) -> Seat:
+        return SEATS[(self + 2) & 3]
+
+    @property
+    def left(self) -> Seat:
+        """The next seat clockwise: the player to this one's left, who plays after it."""
+        return SEATS[(self + 1) & 3]
+
+    @classmethod
+    def parse(cls, text: str) -> Seat:
+        """``"N"``/``"n"`` → ``Seat.N``; ``ValueError`` names the bad text."""
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown seat {text!r} (seats are N, E, S, W)") from None
+
+
+class Team(IntEnum):
+    """A partnership: NS (N+S) or EW (E+W)."""
+
+    NS = 0
+    EW = 1
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (SEATS[self], SEATS[self + 2])
+
+    @property
+    def other(self) -> Team:
+        return TEAMS[1 - self]
+
+    @classmethod
+    def parse(cls, text: str) -> Team:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown team {text!r} (teams are NS, EW)") from None
+
+
+class Suit(IntEnum):
+    """♠ ♥ ♦ ♣, written ``S H D C``."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def mask(self) -> int:
+        """The card-set mask of all nine cards of this suit."""
+        return 0x1FF << (9 * self)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        t = text.strip().upper()
+        t = _SUIT_SYMBOLS.get(t, t)
+        try:
+            return cls[t]
+        except KeyError:
+            raise ValueError(f"unknown suit {text!r} (suits are S, H, D, C)") from None
+
+
+_SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+class Rank(IntEnum):
+    """Ranks from low to high: 6 7 8 9 J Q K 10 A (RULES.md 1.2)."""
+
+    SIX = 0
+    SEVEN = 1
+    EIGHT = 2
+    NINE = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    TEN = 7
+    ACE = 8
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self]
+
+    @property
+    def points(self) -> int:
+        return RANK_POINTS[self]
+
+
+RANK_CHARS: Final = "6789JQKTA"
+RANK_POINTS: Final = (0, 0, 0, 0, 2, 3, 4, 10, 11)
+
+
+class Card(int):
+    """One of the 36 cards, an ``int`` whose text is its RECORD.md token (``AS``, ``TD``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= value < NUM_CARDS:
+            raise ValueError(f"card number out of range: {value}")
+        return super().__new__(cls, value)
+
+    @staticmethod
+    def of(rank: Rank, suit: Suit) -> Card:
+        return CARDS[suit * 9 + rank]
+
+    @property
+    def suit(self) -> Suit:
+        return SUITS[self // 9]
+
+    @property
+    def rank(self) -> Rank:
+        return RANKS[self % 9]
+
+    @property
+    def points(self) -> int:
+        return RANK_POINTS[self % 9]
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self % 9] + "SHDC"[self // 9]
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    def unicode(self) -> str:
+        """Display form: ``A♠``, ``10♦``."""
+        rank = "10" if self % 9 == Rank.TEN else RANK_CHARS[self % 9]
+        return rank + "♠♥♦♣"[self // 9]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse ``AS``, ``td``, ``10d`` (or ``A♠``); ``ValueError`` names the bad text."""
+        t = text.strip().upper()
+        if len(t) >= 2:
+            rank_text, suit_text = t[:-1], t[-1]
+            rank_text = "T" if rank_text == "10" else rank_text
+            suit_text = _SUIT_SYMBOLS.get(suit_text, suit_text)
+            r = RANK_CHARS.find(rank_text) if len(rank_text) == 1 else -1
+            s = "SHDC".find(suit_text)
+            if r >= 0 and s >= 0:
+                return CARDS[s * 9 + r]
+        raise ValueError(
+            f"not a card: {text!r} (write rank then suit, e.g. AS, TD, 10d; "
+            "ranks A T K Q J 9 8 7 6, suits S H D C)"
+        )
+
+
+CARDS: Final = tuple(Card(i) for i in range(NUM_CARDS))
+SEATS: Final = tuple(Seat)
+TEAMS: Final = tuple(Team)
+SUITS: Final = tuple(Suit)
+RANKS: Final = tuple(Rank)
+
+
+class CardSet:
+    """An immutable set of cards held as a 36-bit mask.
+
+    Iterates in display order: suits S H D C, high card first within a suit.
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: int | Iterable[int] = 0) -> None:
+        if isinstance(cards, int):
+            if cards & ~FULL_DECK:
+                raise ValueError(f"not a card-set mask: {cards:#x}")
+            mask = cards
+        else:
+            mask = 0
+            for c in cards:
+                mask |= 1 << Card(c)
+        object.__setattr__(self, "mask", mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> CardSet:
+        """From tokens, as one string (``"AS TD 10c"``) or a list of them."""
+        tokens = text.replace(",", " ").split() if isinstance(text, str) else text
+        return cls(Card.parse(t) for t in tokens)
+
+    def __iter__(self) -> Iterator[Card]:
+        for suit in range(4):
+            for rank in range(8, -1, -1):
+                i = suit * 9 + rank
+                if self.mask >> i & 1:
+                    yield CARDS[i]
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < NUM_CARDS and bool(self.mask >> card & 1)
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(("CardSet", self.mask))
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def suit(self, suit: Suit) -> CardSet:
+        """The cards of one suit."""
+        return CardSet(self.mask & suit.mask)
+
+    @property
+    def points(self) -> int:
+        return sum(c.points for c in self)
+
+    def tokens(self) -> list[str]:
+        return [str(c) for c in self]
+
+    def __str__(self) -> str:
+        return " ".join(self.tokens())
+
+    def unicode(self) -> str:
+        return " ".join(c.unicode() for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"

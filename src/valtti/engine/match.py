@@ -1,0 +1,154 @@
+"""The match: deals in turn, the score to exactly the target, Porvoo and overshoot (RULES.md 2, 6)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from valtti.engine._deal import Deal
+from valtti.engine.actions import Action
+from valtti.engine.cards import CARDS, CardSet, Rank, Seat, Suit, Team
+from valtti.engine.observation import Observation
+from valtti.engine.variant import Variant
+from valtti.engine.views import DealResult
+
+CLUB_ACE = CARDS[Suit.C * 9 + Rank.ACE]
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """How one deal moved the match score (RULES.md 6), indexed by ``Team``."""
+
+    before: tuple[int, int]
+    game_points: tuple[int, int]
+    after: tuple[int, int]
+    porvoo: tuple[bool, bool]  #: took no trick: score to 0 (6.1)
+    overshoot: tuple[bool, bool]  #: went past the target: score to overshoot_to (6.2)
+
+
+def score_deal(before: tuple[int, int], result: DealResult, variant: Variant) -> DealScore:
+    """Apply one finished deal's result to the match score (RULES.md 6.1, 6.2)."""
+    after: list[int] = []
+    porvoo: list[bool] = []
+    overshoot: list[bool] = []
+    for team in Team:
+        went_to_porvoo = result.tricks[team] == 0
+        score = 0 if went_to_porvoo else before[team] + result.game_points[team]
+        overshot = score > variant.target
+        after.append(variant.overshoot_to if overshot else score)
+        porvoo.append(went_to_porvoo)
+        overshoot.append(overshot)
+    return DealScore(before, result.game_points, (after[0], after[1]),
+                     (porvoo[0], porvoo[1]), (overshoot[0], overshoot[1]))
+
+
+def forehand_of(dealer: Seat, hands: Sequence[CardSet], variant: Variant, first_deal: bool) -> Seat:
+    """Who leads trick 1 (RULES.md 2.2; variant first_forehand on the first deal)."""
+    if first_deal and variant.first_forehand == "club_ace_holder":
+        return next(Seat(i) for i, hand in enumerate(hands) if CLUB_ACE in hand)
+    return dealer.left
+
+
+class Match:
+    """A match of deals until one team is exactly on the target, or a draw.
+
+    Play goes through ``apply()`` (or the latest deal's own ``apply()``); a deal is scored as soon
+    as it is finished. ``start_deal()`` begins the next one with the dealer the rules give.
+    """
+
+    def __init__(self, variant: Variant | None = None, first_dealer: Seat = Seat.N) -> None:
+        self.variant = variant or Variant()
+        self.first_dealer = Seat(first_dealer)
+        self.deals: list[Deal] = []
+        self._scores: list[DealScore] = []
+
+    @property
+    def deal_scores(self) -> list[DealScore]:
+        """How each finished deal moved the score."""
+        if len(self._scores) < len(self.deals) and self.deals[-1].is_over():
+            before = self._scores[-1].after if self._scores else (0, 0)
+            self._scores.append(score_deal(before, self.deals[-1].result(), self.variant))
+        return self._scores
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The current match score, NS then EW."""
+        scores = self.deal_scores
+        return scores[-1].after if scores else (0, 0)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The latest deal (finished or not), or ``None`` before the first."""
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def next_dealer(self) -> Seat:
+        """The dealer of the next deal: the first dealer, then each deal's forehand (RULES.md 2.3)."""
+        return self.deals[-1].forehand if self.deals else self.first_dealer
+
+    @property
+    def winner(self) -> Team | None:
+        """The team exactly on the target alone after a deal (RULES.md 6.3)."""
+        on_target = [t for t in Team if self.score[t] == self.variant.target]
+        return on_target[0] if len(on_target) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        s = self.score
+        return self.variant.both_on_target == "draw" and s[0] == s[1] == self.variant.target
+
+    def is_over(self) -> bool:
+        return self.winner is not None or self.is_draw
+
+    def start_deal(self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None) -> Deal:
+        """Begin the next deal with the given hands, or hands shuffled from ``rng``.
+
+        ``ValueError`` while a deal is unfinished or once the match is over.
+        """
+        if self.deal is not None and not self.deal.is_over():
+            raise ValueError("the current deal is not finished")
+        if self.is_over():
+            raise ValueError("the match is over")
+        dealer = self.next_dealer
+        if hands is None:
+            if rng is None:
+                raise ValueError("start_deal needs hands or a random generator")
+            deal = Deal.shuffled(rng, dealer, self.variant)
+            forehand = forehand_of(dealer, deal.hands, self.variant, not self.deals)
+            if forehand != deal.forehand:
+                deal = Deal(deal.hands, dealer, self.variant, forehand)
+        else:
+            hands = [h if isinstance(h, CardSet) else CardSet(h) for h in hands]
+            forehand = forehand_of(dealer, hands, self.variant, not self.deals)
+            deal = Deal(hands, dealer, self.variant, forehand)
+        self.deals.append(deal)
+        return deal
+
+    def _current(self) -> Deal:
+        if self.deal is None or self.deal.is_over():
+            raise ValueError("no deal is being played: start the next deal first")
+        return self.deal
+
+    def legal_actions(self) -> list[Action]:
+        deal = self.deal
+        return [] if deal is None else deal.legal_actions()
+
+    @property
+    def current_player(self) -> Seat | None:
+        return None if self.deal is None else self.deal.current_player
+
+    def apply(self, action: int) -> None:
+        """Apply an action to the current deal, scoring the deal when it ends."""
+        self._current().apply(action)
+
+    def observation(self, seat: Seat) -> Observation:
+        """The seat's view of the latest deal with the score before it."""
+        deal = self._latest()
+        before = self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
+        return deal.observation(seat).with_score(before)
+
+    def _latest(self) -> Deal:
+        if self.deal is None:
+            raise ValueError("no deal has been started")
+        return self.deal

@@ -1,0 +1,113 @@
+"""What one seat may know (RULES.md 7): its own hand and everything public, nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from valtti.engine.actions import Action
+from valtti.engine.cards import CardSet, Seat, Suit, Team
+from valtti.engine.variant import Variant
+from valtti.engine.views import DealResult, Event, Phase, Trick
+
+if TYPE_CHECKING:
+    from valtti.engine._deal import Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a deal (and of the match score, when taken from a match).
+
+    Two deals that differ only in cards hidden from ``seat`` give equal observations.
+    """
+
+    seat: Seat
+    hand: CardSet
+    variant: Variant
+    dealer: Seat
+    forehand: Seat
+    phase: Phase
+    current_player: Seat | None
+    trump: Suit | None
+    trump_team: Team | None
+    tricks: tuple[Trick, ...]  #: completed tricks
+    current_trick: Trick | None
+    events: tuple[Event, ...]
+    locked: frozenset[Seat]
+    asker: Seat | None  #: whose ask-whole awaits the partner's choice, in the ANSWER phase
+    hand_sizes: tuple[int, int, int, int]
+    result: DealResult  #: the public columns so far
+    legal_actions: tuple[Action, ...]  #: empty unless ``seat`` is to move
+    score: tuple[int, int] | None = None  #: the match score before this deal, by team
+
+    @staticmethod
+    def of(deal: Deal, seat: Seat) -> Observation:
+        to_move = deal.current_player
+        return Observation(
+            seat=seat,
+            hand=deal.hand(seat),
+            variant=deal.variant,
+            dealer=deal.dealer,
+            forehand=deal.forehand,
+            phase=deal.phase,
+            current_player=to_move,
+            trump=deal.trump,
+            trump_team=deal.trump_team,
+            tricks=deal.tricks,
+            current_trick=deal.current_trick,
+            events=deal.events,
+            locked=deal.locked,
+            asker=deal.asker,
+            hand_sizes=(len(deal.hand(Seat.N)), len(deal.hand(Seat.E)),
+                        len(deal.hand(Seat.S)), len(deal.hand(Seat.W))),
+            result=deal.result(),
+            legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
+        )
+
+    def with_score(self, score: tuple[int, int]) -> Observation:
+        return replace(self, score=score)
+
+    def played(self) -> CardSet:
+        """Every card played so far, this trick included."""
+        cards = [c for t in self.tricks for c in t.cards]
+        if self.current_trick is not None:
+            cards.extend(self.current_trick.cards)
+        return CardSet(cards)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form with RECORD.md tokens."""
+
+        def trick(t: Trick | None) -> dict[str, Any] | None:
+            if t is None:
+                return None
+            return {"number": t.number, "leader": str(t.leader),
+                    "cards": [str(c) for c in t.cards],
+                    "winner": None if t.winner is None else str(t.winner)}
+
+        def text(v: object) -> str | None:
+            return None if v is None else str(v)
+
+        return {
+            "seat": str(self.seat),
+            "hand": self.hand.tokens(),
+            "variant": self.variant.changes(),
+            "dealer": str(self.dealer),
+            "forehand": str(self.forehand),
+            "phase": str(self.phase),
+            "to_move": text(self.current_player),
+            "trump": text(self.trump),
+            "trump_team": text(self.trump_team),
+            "tricks": [trick(t) for t in self.tricks],
+            "current_trick": trick(self.current_trick),
+            "events": [{"after_trick": e.after_trick, "seat": str(e.seat), "how": e.how,
+                        "suit": text(e.suit), "yes": e.yes, "points": e.points}
+                       for e in self.events],
+            "locked": sorted(str(s) for s in self.locked),
+            "asker": text(self.asker),
+            "hand_sizes": dict(zip("NESW", self.hand_sizes)),
+            "tricks_won": dict(zip(("NS", "EW"), self.result.tricks)),
+            "card_points": dict(zip(("NS", "EW"), self.result.card_points)),
+            "game_points": dict(zip(("NS", "EW"), self.result.game_points)),
+            "legal": [str(a) for a in self.legal_actions],
+            "score": None if self.score is None else dict(zip(("NS", "EW"), self.score)),
+        }

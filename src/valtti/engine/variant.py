@@ -1,0 +1,102 @@
+"""The rule variants of RULES.md section 8, with the names and values of its table."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+FirstForehand = Literal["left_of_dealer", "club_ace_holder"]
+WholeAskAfterTrump = Literal["not_trump_team", "anyone", "nobody"]
+OnOff = Literal["off", "on"]
+BothOnTarget = Literal["draw", "continue"]
+
+#: Every switch and its allowed values, default first (RULES.md 8).
+SWITCHES: Final[Mapping[str, tuple[Any, ...]]] = {
+    "target": (10, 12),
+    "overshoot_to": (7,),
+    "first_forehand": ("left_of_dealer", "club_ace_holder"),
+    "whole_ask_after_trump": ("not_trump_team", "anyone", "nobody"),
+    "must_overtrump": (True, False),
+    "must_trump_if_cannot_overtrump": (True, False),
+    "first_trick_ace": ("off", "on"),
+    "both_on_target": ("draw", "continue"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One choice for every switch; the defaults are the basic game."""
+
+    target: int = 10
+    overshoot_to: int = 7
+    first_forehand: FirstForehand = "left_of_dealer"
+    whole_ask_after_trump: WholeAskAfterTrump = "not_trump_team"
+    must_overtrump: bool = True
+    must_trump_if_cannot_overtrump: bool = True
+    first_trick_ace: OnOff = "off"
+    both_on_target: BothOnTarget = "draw"
+
+    def __post_init__(self) -> None:
+        for name, allowed in SWITCHES.items():
+            value = getattr(self, name)
+            # bool is an int: keep True from passing as a target and 1 from passing as True.
+            if not any(type(value) is type(a) and value == a for a in allowed):
+                raise ValueError(_bad_value(name, value))
+
+    def changes(self) -> dict[str, Any]:
+        """The switches that differ from the defaults, as a record's ``variant`` object holds them."""
+        default = Variant()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    @classmethod
+    def from_mapping(cls, switches: Mapping[str, Any]) -> Variant:
+        """From a record's ``variant`` object; ``ValueError`` names an unknown switch or value."""
+        values: dict[str, Any] = {}
+        for name, value in switches.items():
+            if name not in SWITCHES:
+                raise ValueError(_unknown_switch(name))
+            values[name] = _coerce(name, value)
+        return cls(**values)
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """From ``name=value`` pairs separated by commas or spaces, e.g. ``target=12,first_trick_ace=on``."""
+        values: dict[str, Any] = {}
+        for item in text.replace(",", " ").split():
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"variant switch {item!r} needs a value: name=value")
+            values[name.strip()] = value.strip()
+        return cls.from_mapping(values)
+
+    def __str__(self) -> str:
+        return ",".join(f"{k}={_text(v)}" for k, v in self.changes().items()) or "default"
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Accept the table's value, or its text form (``"12"``, ``"false"``), for one switch."""
+    for allowed in SWITCHES[name]:
+        if type(value) is type(allowed) and value == allowed:
+            return allowed
+        if isinstance(value, str) and value.strip().lower() == _text(allowed):
+            return allowed
+    raise ValueError(_bad_value(name, value))
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _bad_value(name: str, value: Any) -> str:
+    allowed = " | ".join(_text(a) for a in SWITCHES[name])
+    return f"variant switch {name} cannot be {value!r}: allowed {allowed}"
+
+
+def _unknown_switch(name: str) -> str:
+    return f"unknown variant switch {name!r}: known are {', '.join(SWITCHES)}"
