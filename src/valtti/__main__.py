@@ -1,0 +1,3 @@
+from valtti.cli import main
+
+main()
