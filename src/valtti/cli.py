@@ -64,26 +64,34 @@ def replay_summary(match: Match) -> dict[str, Any]:
     scores = match.deal_scores
     for i, deal in enumerate(match.deals):
         result = deal.result()
-        deals.append({
-            "dealer": str(deal.dealer),
-            "trump": None if deal.trump is None else str(deal.trump),
-            "marriages": [
-                {"suit": str(m.suit), "team": str(m.team), "seat": str(m.seat), "how": m.how,
-                 "points": m.points}
-                for m in deal.marriages
-            ],
-            "tricks": _teams(result.tricks),
-            "card_points": _teams(result.card_points),
-            "game_points": _teams(result.game_points),
-            "score": _teams(scores[i].after if i < len(scores) else match.score),
-        })
+        deals.append(
+            {
+                "dealer": str(deal.dealer),
+                "trump": None if deal.trump is None else str(deal.trump),
+                "marriages": [
+                    {
+                        "suit": str(m.suit),
+                        "team": str(m.team),
+                        "seat": str(m.seat),
+                        "how": m.how,
+                        "points": m.points,
+                    }
+                    for m in deal.marriages
+                ],
+                "tricks": _teams(result.tricks),
+                "card_points": _teams(result.card_points),
+                "game_points": _teams(result.game_points),
+                "score": _teams(scores[i].after if i < len(scores) else match.score),
+            }
+        )
     winner = match.winner
-    deal = match.deal
+    latest = match.deal
     return {
         "deals": deals,
         "winner": "draw" if match.is_draw else None if winner is None else str(winner),
-        "to_move": None if deal is None or deal.current_player is None
-        else str(deal.current_player),
+        "to_move": None
+        if latest is None or latest.current_player is None
+        else str(latest.current_player),
         "legal": [str(a) for a in match.legal_actions()],
     }
 
@@ -94,11 +102,16 @@ def _summary_text(summary: dict[str, Any]) -> str:
         trump = d["trump"] or "none"
         lines.append(f"Deal {number}: dealer {d['dealer']}, trumps {trump}")
         for m in d["marriages"]:
-            lines.append(f"  marriage {m['suit']}: {m['seat']} ({m['team']}) by {m['how']}, "
-                         f"+{m['points']}")
+            lines.append(
+                f"  marriage {m['suit']}: {m['seat']} ({m['team']}) by {m['how']}, +{m['points']}"
+            )
         lines.append(f"  {'':12} {'NS':>4} {'EW':>4}")
-        for key, label in (("tricks", "tricks"), ("card_points", "card points"),
-                           ("game_points", "game points"), ("score", "score")):
+        for key, label in (
+            ("tricks", "tricks"),
+            ("card_points", "card points"),
+            ("game_points", "game points"),
+            ("score", "score"),
+        ):
             lines.append(f"  {label:12} {d[key]['NS']:>4} {d[key]['EW']:>4}")
     last = summary["deals"][-1]["score"]
     lines.append(f"Match: NS {last['NS']}, EW {last['EW']}")
@@ -107,8 +120,9 @@ def _summary_text(summary: dict[str, Any]) -> str:
     elif summary["winner"]:
         lines.append(f"Result: {summary['winner']} wins")
     elif summary["to_move"]:
-        lines.append(f"In progress: {summary['to_move']} to move; legal: "
-                     + " ".join(summary["legal"]))
+        lines.append(
+            f"In progress: {summary['to_move']} to move; legal: " + " ".join(summary["legal"])
+        )
     else:
         lines.append("In progress: the next deal is to be dealt")
     return "\n".join(lines)
@@ -124,11 +138,19 @@ def bench(runs: int, deals: int, seed: int, as_json: bool) -> None:
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed)
-    click.echo(f"random deals: {result.deals_per_s:,.0f} deals/s, "
-               f"{result.actions_per_s:,.0f} actions/s "
-               f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)")
+    click.echo(
+        f"random deals: {result.deals_per_s:,.0f} deals/s, "
+        f"{result.actions_per_s:,.0f} actions/s "
+        f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
+    )
     click.echo(f"state copy:   {result.copy_us:.3f} µs")
     if as_json:
-        click.echo(json.dumps({"deals_per_s": round(result.deals_per_s),
-                               "actions_per_s": round(result.actions_per_s),
-                               "copy_us": round(result.copy_us, 4)}))
+        click.echo(
+            json.dumps(
+                {
+                    "deals_per_s": round(result.deals_per_s),
+                    "actions_per_s": round(result.actions_per_s),
+                    "copy_us": round(result.copy_us, 4),
+                }
+            )
+        )

@@ -392,6 +392,19 @@ cdef void shuffle_hands(uint64_t seed, uint64_t* hands) noexcept nogil:
         hands[i // 9] |= (<uint64_t>1) << deck[i]
 
 
+cdef void random_playout(Core* c) noexcept nogil:
+    """Play uniformly random legal actions to the end of the deal."""
+    cdef uint64_t m
+    cdef int k
+    while c.phase != P_OVER:
+        m = legal_mask_of(c)
+        k = splitmix64() % popcount64(m)
+        while k:
+            m &= m - 1
+            k -= 1
+        apply_action(c, ctz64(m))
+
+
 def deal_hands(rng):
     """Four hands of nine cards, N E S W, shuffled from 64 bits of ``rng`` (a ``random.Random``)."""
     cdef uint64_t hands[4]
@@ -514,6 +527,12 @@ cdef class Deal:
         memcpy(&d.c, &self.c, sizeof(Core))
         d._variant = self._variant
         return d
+
+    def playout(self, rng):
+        """Play uniformly random legal actions to the end, drawn from 64 bits of ``rng``."""
+        global rng_state
+        rng_state = rng.getrandbits(64)
+        random_playout(&self.c)
 
     # -- illegal actions ----------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The match: deals in turn, the score to exactly the target, Porvoo and overshoot (RULES.md 2, 6)."""
+"""The match: deals in turn, the score to exactly the target, Porvoo, overshoot (RULES.md 2, 6)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,13 @@ def score_deal(before: tuple[int, int], result: DealResult, variant: Variant) ->
         after.append(variant.overshoot_to if overshot else score)
         porvoo.append(went_to_porvoo)
         overshoot.append(overshot)
-    return DealScore(before, result.game_points, (after[0], after[1]),
-                     (porvoo[0], porvoo[1]), (overshoot[0], overshoot[1]))
+    return DealScore(
+        before,
+        result.game_points,
+        (after[0], after[1]),
+        (porvoo[0], porvoo[1]),
+        (overshoot[0], overshoot[1]),
+    )
 
 
 def forehand_of(dealer: Seat, hands: Sequence[CardSet], variant: Variant, first_deal: bool) -> Seat:
@@ -84,7 +89,7 @@ class Match:
 
     @property
     def next_dealer(self) -> Seat:
-        """The dealer of the next deal: the first dealer, then each deal's forehand (RULES.md 2.3)."""
+        """The next deal's dealer: the first dealer, then each deal's forehand (RULES.md 2.3)."""
         return self.deals[-1].forehand if self.deals else self.first_dealer
 
     @property
@@ -101,7 +106,9 @@ class Match:
     def is_over(self) -> bool:
         return self.winner is not None or self.is_draw
 
-    def start_deal(self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None) -> Deal:
+    def start_deal(
+        self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None
+    ) -> Deal:
         """Begin the next deal with the given hands, or hands shuffled from ``rng``.
 
         ``ValueError`` while a deal is unfinished or once the match is over.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from valtti.engine.actions import Action
+from valtti.engine.actions import Action, ActionKind
 from valtti.engine.cards import CardSet, Seat, Suit, Team
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, Phase, Trick
@@ -38,6 +38,9 @@ class Observation:
     hand_sizes: tuple[int, int, int, int]
     result: DealResult  #: the public columns so far
     legal_actions: tuple[Action, ...]  #: empty unless ``seat`` is to move
+    #: The actions so far without ``answer`` tokens: which of several marriages partner chose is
+    #: public (the event names it), that there was a choice is not (RULES.md 7.2).
+    history: tuple[Action, ...]
     score: tuple[int, int] | None = None  #: the match score before this deal, by team
 
     @staticmethod
@@ -58,10 +61,15 @@ class Observation:
             events=deal.events,
             locked=deal.locked,
             asker=deal.asker,
-            hand_sizes=(len(deal.hand(Seat.N)), len(deal.hand(Seat.E)),
-                        len(deal.hand(Seat.S)), len(deal.hand(Seat.W))),
+            hand_sizes=(
+                len(deal.hand(Seat.N)),
+                len(deal.hand(Seat.E)),
+                len(deal.hand(Seat.S)),
+                len(deal.hand(Seat.W)),
+            ),
             result=deal.result(),
             legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
+            history=tuple(a for a in deal.history if a.kind is not ActionKind.ANSWER),
         )
 
     def with_score(self, score: tuple[int, int]) -> Observation:
@@ -80,9 +88,12 @@ class Observation:
         def trick(t: Trick | None) -> dict[str, Any] | None:
             if t is None:
                 return None
-            return {"number": t.number, "leader": str(t.leader),
-                    "cards": [str(c) for c in t.cards],
-                    "winner": None if t.winner is None else str(t.winner)}
+            return {
+                "number": t.number,
+                "leader": str(t.leader),
+                "cards": [str(c) for c in t.cards],
+                "winner": None if t.winner is None else str(t.winner),
+            }
 
         def text(v: object) -> str | None:
             return None if v is None else str(v)
@@ -99,15 +110,26 @@ class Observation:
             "trump_team": text(self.trump_team),
             "tricks": [trick(t) for t in self.tricks],
             "current_trick": trick(self.current_trick),
-            "events": [{"after_trick": e.after_trick, "seat": str(e.seat), "how": e.how,
-                        "suit": text(e.suit), "yes": e.yes, "points": e.points}
-                       for e in self.events],
+            "events": [
+                {
+                    "after_trick": e.after_trick,
+                    "seat": str(e.seat),
+                    "how": e.how,
+                    "suit": text(e.suit),
+                    "yes": e.yes,
+                    "points": e.points,
+                }
+                for e in self.events
+            ],
             "locked": sorted(str(s) for s in self.locked),
             "asker": text(self.asker),
-            "hand_sizes": dict(zip("NESW", self.hand_sizes)),
-            "tricks_won": dict(zip(("NS", "EW"), self.result.tricks)),
-            "card_points": dict(zip(("NS", "EW"), self.result.card_points)),
-            "game_points": dict(zip(("NS", "EW"), self.result.game_points)),
+            "hand_sizes": dict(zip("NESW", self.hand_sizes, strict=True)),
+            "tricks_won": dict(zip(("NS", "EW"), self.result.tricks, strict=True)),
+            "card_points": dict(zip(("NS", "EW"), self.result.card_points, strict=True)),
+            "game_points": dict(zip(("NS", "EW"), self.result.game_points, strict=True)),
             "legal": [str(a) for a in self.legal_actions],
-            "score": None if self.score is None else dict(zip(("NS", "EW"), self.score)),
+            "history": [str(a) for a in self.history],
+            "score": None
+            if self.score is None
+            else dict(zip(("NS", "EW"), self.score, strict=True)),
         }

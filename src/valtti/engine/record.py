@@ -53,7 +53,9 @@ class DealRecord:
         out: dict[str, Any] = {}
         if self.dealer is not None:
             out["dealer"] = str(self.dealer)
-        out["hands"] = {name: hand.tokens() for name, hand in zip(_SEAT_NAMES, self.hands)}
+        out["hands"] = {
+            name: hand.tokens() for name, hand in zip(_SEAT_NAMES, self.hands, strict=True)
+        }
         out["actions"] = list(self.actions)
         if self.meta is not None:
             out["meta"] = self.meta
@@ -153,7 +155,9 @@ class Record:
                 try:
                     action = Action.parse(token)
                 except ValueError as e:
-                    raise IllegalRecordAction(number, i, token, str(e), deal.legal_actions()) from None
+                    raise IllegalRecordAction(
+                        number, i, token, str(e), deal.legal_actions()
+                    ) from None
                 reason = deal.why_illegal(action)
                 if reason is not None:
                     raise IllegalRecordAction(number, i, token, reason, deal.legal_actions())
@@ -169,7 +173,7 @@ def _only_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
         raise RecordFormatError(
-            f"{where}: unknown key {extra[0]!r} (extra information belongs under \"meta\")"
+            f'{where}: unknown key {extra[0]!r} (extra information belongs under "meta")'
         )
 
 

@@ -46,7 +46,7 @@ class Variant:
                 raise ValueError(_bad_value(name, value))
 
     def changes(self) -> dict[str, Any]:
-        """The switches that differ from the defaults, as a record's ``variant`` object holds them."""
+        """The switches that differ from the defaults, as in a record's ``variant`` object."""
         default = Variant()
         return {
             f.name: getattr(self, f.name)
@@ -66,7 +66,7 @@ class Variant:
 
     @classmethod
     def parse(cls, text: str) -> Variant:
-        """From ``name=value`` pairs separated by commas or spaces, e.g. ``target=12,first_trick_ace=on``."""
+        """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``."""
         values: dict[str, Any] = {}
         for item in text.replace(",", " ").split():
             name, eq, value = item.partition("=")

@@ -63,8 +63,10 @@ class Event:
         if self.how == "declare":
             return f"{self.seat} declares {self.suit}"
         asked = "whole" if self.how == "ask-whole" else f"half {self.suit}"
-        answer = ("yes " + str(self.suit)) if self.how == "ask-whole" and self.yes else (
-            "yes" if self.yes else "no"
+        answer = (
+            ("yes " + str(self.suit))
+            if self.how == "ask-whole" and self.yes
+            else ("yes" if self.yes else "no")
         )
         return f"{self.seat} asks {asked}: {answer}"
 
@@ -82,7 +84,7 @@ class Marriage:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The three columns per team (RULES.md 5), indexed by ``Team``; valid at any point of the deal."""
+    """The three columns per team (RULES.md 5), indexed by ``Team``; valid at any point."""
 
     tricks: tuple[int, int]
     card_points: tuple[int, int]
