@@ -413,7 +413,11 @@ def deal_hands(rng):
 
 
 cdef uint64_t to_mask(object cards) except? 0:
-    return cards.mask if isinstance(cards, CardSet) else CardSet(cards).mask
+    if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, int) and 0 <= cards <= DECK:
+        return cards
+    return CardSet(cards).mask
 
 
 cdef class Deal:
@@ -526,6 +530,36 @@ cdef class Deal:
         cdef Deal d = Deal.__new__(Deal)
         memcpy(&d.c, &self.c, sizeof(Core))
         d._variant = self._variant
+        return d
+
+    def with_hands(self, hands):
+        """A copy at the same point of play in which the seats hold other cards now.
+
+        Each seat keeps its number of cards and, together, the seats hold the same cards;
+        ``initial_hands`` become these hands plus the cards each seat has played. Nothing checks
+        that the hands agree with earlier declarations and answers: that is the caller's task.
+        ``ValueError`` otherwise.
+        """
+        cdef uint64_t masks[4]
+        cdef uint64_t held = 0, before = 0
+        cdef int i
+        cdef Deal d
+        if len(hands) != 4:
+            raise ValueError(f"four hands are needed (N E S W), got {len(hands)}")
+        for i in range(4):
+            masks[i] = to_mask(hands[i])
+            if popcount64(masks[i]) != popcount64(self.c.hand[i]):
+                raise ValueError(f"{SEATS[i]} must hold {popcount64(self.c.hand[i])} cards")
+            if held & masks[i]:
+                raise ValueError(f"{SEATS[i]}'s hand repeats {CardSet(held & masks[i])}")
+            held |= masks[i]
+            before |= self.c.hand[i]
+        if held != before:
+            raise ValueError("the hands must hold exactly the cards not yet played")
+        d = self.copy()
+        for i in range(4):
+            d.c.initial[i] = masks[i] | (self.c.initial[i] & ~self.c.hand[i])
+            d.c.hand[i] = masks[i]
         return d
 
     def playout(self, rng):

@@ -1,0 +1,6 @@
+"""Players: the interface, the computer players, and the arena that compares them."""
+
+from valtti.players.base import Player, RandomPlayer
+from valtti.players.registry import make_player, player_names
+
+__all__ = ["Player", "RandomPlayer", "make_player", "player_names"]
