@@ -76,7 +76,6 @@ cdef enum:
     E_HALF_NOT_ONE
     E_NO_QUESTION
     E_NOT_ELIGIBLE
-    E_UNKNOWN
 
 cdef struct Ev:
     uint8_t after_trick
@@ -229,10 +228,8 @@ cdef int declaration_check(const Core* c, int a) noexcept nogil:
 
 
 cdef int action_check(const Core* c, int a) noexcept nogil:
-    """OK, or why action number a is not legal now."""
+    """OK, or why action number a (0 <= a < NACTIONS) is not legal now."""
     cdef int rule
-    if a < 0 or a >= NACTIONS:
-        return E_UNKNOWN
     if a >= NCARDS:
         return declaration_check(c, a)
     if c.phase == P_OVER:
@@ -412,6 +409,18 @@ def deal_hands(rng):
     return tuple([CardSet(hands[i]) for i in range(4)])
 
 
+cdef inline int action_number(object action):
+    """The action's number, or -1 when action is not an int from 0 to NACTIONS - 1."""
+    cdef long n
+    if not isinstance(action, int) or isinstance(action, bool):
+        return -1
+    try:
+        n = action
+    except OverflowError:
+        return -1
+    return n if 0 <= n < NACTIONS else -1
+
+
 cdef uint64_t to_mask(object cards) except? 0:
     if isinstance(cards, CardSet):
         return cards.mask
@@ -513,14 +522,17 @@ cdef class Deal:
         """The legal actions as a bit mask over action numbers."""
         return legal_mask_of(&self.c)
 
-    def apply(self, int action):
+    def apply(self, action):
         """Play ``action`` (an ``Action`` or its number); ``IllegalActionError`` if not legal."""
-        if action_check(&self.c, action) != OK:
+        cdef int a = action_number(action)
+        if a >= 0 and action_check(&self.c, a) == OK:
+            apply_action(&self.c, a)
+        else:
             self._refuse(action)
-        apply_action(&self.c, action)
 
-    def is_legal(self, int action):
-        return action_check(&self.c, action) == OK
+    def is_legal(self, action):
+        cdef int a = action_number(action)
+        return a >= 0 and action_check(&self.c, a) == OK
 
     def is_over(self):
         return self.c.phase == P_OVER
@@ -572,15 +584,17 @@ cdef class Deal:
 
     def why_illegal(self, action):
         """``None`` if ``action`` (an ``Action`` or number) is legal now, else the reason in words."""
-        if not isinstance(action, int) or isinstance(action, bool):
-            return f"not an action: {action!r}"
-        if action < 0 or action >= NACTIONS:
-            return f"no action has the number {action}"
-        return self._reason(action_check(&self.c, action), action)
+        cdef int a = action_number(action)
+        if a < 0:
+            if isinstance(action, str):
+                return f"not an action number: {action!r} (parse tokens with Action.parse)"
+            return f"not an action: {action!r} (actions are numbered 0 to {NACTIONS - 1})"
+        return self._reason(action_check(&self.c, a), a)
 
-    cdef _refuse(self, int action):
+    cdef _refuse(self, object action):
+        cdef int a = action_number(action)
         raise IllegalActionError(
-            ACTIONS[action] if 0 <= action < NACTIONS else action,
+            ACTIONS[a] if a >= 0 else action,
             self.why_illegal(action),
             self.legal_actions(),
         )
@@ -633,7 +647,7 @@ cdef class Deal:
             return "no question is waiting for an answer"
         if code == E_NOT_ELIGIBLE:
             return f"{x} cannot name {suit}: no unbroken, undeclared K{suit}+Q{suit} in hand (RULES.md 4.2b)"
-        return f"no action has the number {a}"
+        raise AssertionError(code)
 
     # -- the position -------------------------------------------------------------------------
 
