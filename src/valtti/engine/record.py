@@ -56,7 +56,7 @@ class DealRecord:
         out["hands"] = {
             name: hand.tokens() for name, hand in zip(_SEAT_NAMES, self.hands, strict=True)
         }
-        out["actions"] = list(self.actions)
+        out["actions"] = [_canonical(token) for token in self.actions]
         if self.meta is not None:
             out["meta"] = self.meta
         return out
@@ -163,6 +163,14 @@ class Record:
                     raise IllegalRecordAction(number, i, token, reason, deal.legal_actions())
                 match.apply(action)
         return match
+
+
+def _canonical(token: str) -> str:
+    """The canonical spelling of an action token; one that does not parse is kept as written."""
+    try:
+        return str(Action.parse(token))
+    except ValueError:
+        return token
 
 
 def _four(hands: Sequence[CardSet]) -> tuple[CardSet, CardSet, CardSet, CardSet]:
