@@ -27,7 +27,8 @@ def main() -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def replay(file: Path, as_json: bool) -> None:
+@click.option("--show", is_flag=True, help="Step through the match trick by trick on the screen.")
+def replay(file: Path, as_json: bool, show: bool) -> None:
     """Check a game record (RECORD.md) and print each deal's columns and the match score.
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
@@ -37,11 +38,17 @@ def replay(file: Path, as_json: bool) -> None:
     except OSError as e:
         _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
     try:
-        match = Record.from_json(text).replay()
+        record = Record.from_json(text)
+        match = record.replay()
     except IllegalRecordAction as e:
         _fail(f"{file}: illegal action: {e}", EXIT_ILLEGAL)
     except RecordFormatError as e:
         _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
+    if show:
+        from valtti.terminal.replay import show as show_match
+
+        show_match(match, record.meta)
+        return
     summary = replay_summary(match)
     if as_json:
         click.echo(json.dumps(summary))
@@ -132,25 +139,219 @@ def _summary_text(summary: dict[str, Any]) -> str:
 @click.option("--runs", default=5, show_default=True, help="Runs; the median is printed.")
 @click.option("--deals", default=20_000, show_default=True, help="Random deals per run.")
 @click.option("--seed", default=1, show_default=True)
+@click.option("--search/--no-search", default=True, show_default=True,
+              help="Also measure the search player's iterations per second.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
-def bench(runs: int, deals: int, seed: int, as_json: bool) -> None:
-    """Measure the engine: random legal deals per second and the cost of a state copy."""
+def bench(runs: int, deals: int, seed: int, search: bool, as_json: bool) -> None:
+    """Measure the engine (random legal deals per second, the cost of a state copy) and the
+    search player (iterations per second)."""
     from valtti import bench as engine_bench
 
-    result = engine_bench.run(runs=runs, deals=deals, seed=seed)
+    result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
     click.echo(
         f"random deals: {result.deals_per_s:,.0f} deals/s, "
         f"{result.actions_per_s:,.0f} actions/s "
         f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
     )
     click.echo(f"state copy:   {result.copy_us:.3f} µs")
+    figures = {
+        "deals_per_s": round(result.deals_per_s),
+        "actions_per_s": round(result.actions_per_s),
+        "copy_us": round(result.copy_us, 4),
+    }
+    if result.search_iterations_per_s is not None:
+        click.echo(f"search:       {result.search_iterations_per_s:,.0f} iterations/s "
+                   "(ISMCTS, 20 positions of 2,000 iterations)")
+        figures["search_iterations_per_s"] = round(result.search_iterations_per_s)
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "deals_per_s": round(result.deals_per_s),
-                    "actions_per_s": round(result.actions_per_s),
-                    "copy_us": round(result.copy_us, 4),
-                }
+        click.echo(json.dumps(figures))
+
+
+@main.command()
+@click.option(
+    "--players",
+    "specs",
+    required=True,
+    help="Players to compare, comma-separated (search:hard,heuristic); every two of them meet.",
+)
+@click.option(
+    "--matches",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Duplicate pairs per pairing: two matches on the same cards, seats swapped.",
+)
+@click.option("--seed", default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Processes of the process backend.  [default: one per core]",
+)
+@click.option(
+    "--backend",
+    default="process",
+    show_default=True,
+    help="process, ray (a Ray cluster: pip install 'valtti[ray]') or serial (this process).",
+)
+@click.option("--address", help="The Ray cluster to use with --backend ray.  [default: a new one]")
+@click.option("--variant", "variant_text", default="", help="Rule variant: target=12,…")
+@click.option(
+    "--max-deals",
+    type=click.IntRange(min=1),
+    help="Deals after which a match is stopped and counted as a draw.  [default: 200]",
+)
+@click.option(
+    "--records",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder to save every match in as a RECORD.md file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def arena(
+    specs: str,
+    matches: int,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    variant_text: str,
+    max_deals: int | None,
+    records: Path | None,
+    as_json: bool,
+) -> None:
+    """Compare players in duplicate matches, on all cores or a Ray cluster.
+
+    Prints per pairing the matches won, drawn and lost, the game points per deal of the first
+    player minus the second's with a 95 % confidence interval, and decisions per second.
+    """
+    from rich.console import Console
+    from rich.progress import MofNCompleteColumn, Progress
+
+    from valtti.engine import Variant
+    from valtti.players.arena import MAX_DEALS, run_arena
+
+    try:
+        variant = Variant.parse(variant_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--variant") from None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise click.BadParameter(f"{e.strerror or e}", param_hint="--records") from None
+    console = Console(stderr=True)
+    with Progress(
+        *Progress.get_default_columns(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("matches", total=None)
+        try:
+            result = run_arena(
+                [s.strip() for s in specs.split(",")],
+                matches,
+                seed,
+                workers,
+                backend,
+                variant=variant,
+                max_deals=max_deals or MAX_DEALS,
+                records=records,
+                address=address,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(result.report())
+        if records is not None:
+            click.echo(f"\nrecords: {records}")
+
+
+@main.command()
+@click.option("--seat", type=click.Choice("NESW", case_sensitive=False), help="[default: S]")
+@click.option("--partner", metavar="PLAYER", help="e.g. search:hard  [default: heuristic]")
+@click.option("--opponents", metavar="PLAYER", help="e.g. random  [default: heuristic]")
+@click.option("--seed", type=int, help="Seed of the cards and the players.  [default: new]")
+@click.option("--variant", metavar="SWITCHES", help="Rule variant: target=12,first_trick_ace=on…")
+@click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
+@click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Continue the match saved in this record file.",
+)
+def play(
+    seat: str | None,
+    partner: str | None,
+    opponents: str | None,
+    seed: int | None,
+    variant: str | None,
+    lang: str | None,
+    fast: bool,
+    resume: Path | None,
+) -> None:
+    """Play a match to the target in the terminal, with a computer partner against two computer
+    opponents. Type `help` at any prompt."""
+    from valtti.terminal.game import StartError, start
+
+    try:
+        session = start(
+            seat=seat,
+            partner=partner,
+            opponents=opponents,
+            seed=seed,
+            variant=variant,
+            language=lang,
+            fast=fast,
+            resume=resume,
         )
+    except StartError as e:
+        _fail(str(e), e.status)
+    session.run()
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--level",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default="hard",
+    show_default=True,
+    help="How long the search player thinks.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the search, for repeatable output.")
+@click.option("--json", "as_json", is_flag=True, help="Print the estimates as JSON.")
+def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
+    """The search player's choice where a record stops, with an estimate of each legal action.
+
+    Estimates are in match points for the mover's team. Exit status as for replay, and 2 when
+    nobody is to move where the record stops.
+    """
+    from valtti.players import hint as search_hint
+
+    try:
+        match = Record.from_json(file.read_bytes()).replay()
+    except OSError as e:
+        _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
+    except IllegalRecordAction as e:
+        _fail(f"{file}: illegal action: {e}", EXIT_ILLEGAL)
+    except RecordFormatError as e:
+        _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
+    seat = match.current_player
+    if seat is None or match.deal is None or match.deal.is_over():
+        _fail(f"{file}: nobody is to move where the record stops", EXIT_MALFORMED)
+        return
+    estimates = search_hint(match.observation(seat), level, seed)
+    if as_json:
+        click.echo(json.dumps({
+            "to_move": str(seat),
+            "choice": str(estimates[0][0]),
+            "estimates": [{"action": str(a), "value": round(v, 3)} for a, v in estimates],
+        }))
+        return
+    click.echo(f"{seat} to move; the search player ({level}) would play {estimates[0][0]}")
+    for action, value in estimates:
+        click.echo(f"  {action!s:12} {value:+.2f}")

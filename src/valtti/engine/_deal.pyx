@@ -608,7 +608,7 @@ cdef class Deal:
             return "the deal is over"
         if code == E_ANSWER_PENDING:
             return (f"{x} must first answer {SEATS[c.asker]}'s question by naming one "
-                    "of {x}'s marriages (RULES.md 4.2b)")
+                    f"of {x}'s marriages (RULES.md 4.2b)")
         if code == E_NOT_HELD:
             return f"{x} does not hold {CARDS[a]}"
         led = SUITS[c.trick[0] // 9] if c.trick_len else None

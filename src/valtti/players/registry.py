@@ -13,9 +13,34 @@ def _random(level: str | None, seed: int | None) -> Player:
     return RandomPlayer(seed)
 
 
+def _external(command: str | None, seed: int | None) -> Player:
+    from valtti.players.external import ExternalPlayer, bot_command
+
+    if command is None:
+        raise ValueError("external needs the bot's command: external:path/to/bot.py")
+    return ExternalPlayer(bot_command(command), seed)
+
+
+def _heuristic(level: str | None, seed: int | None) -> Player:
+    from valtti.players.heuristic import HeuristicPlayer
+
+    if level is not None:
+        raise ValueError("the heuristic player has no levels")
+    return HeuristicPlayer(seed)
+
+
+def _search(level: str | None, seed: int | None) -> Player:
+    from valtti.players.search import make_search_player
+
+    return make_search_player(level, seed)
+
+
 #: name → factory taking (level or None, seed); factories import their module when called.
 _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "random": _random,
+    "external": _external,
+    "heuristic": _heuristic,
+    "search": _search,
 }
 
 
@@ -24,9 +49,13 @@ def player_names() -> list[str]:
 
 
 def make_player(spec: str, seed: int | None = None) -> Player:
-    """A player from ``name`` or ``name:level``; ``ValueError`` names the known players."""
-    name, _, level = spec.strip().lower().partition(":")
-    factory = _FACTORIES.get(name)
+    """A player from ``name`` or ``name:level``; ``ValueError`` names the known players.
+
+    The name is case-insensitive; the level is passed on as written, since for ``external`` it
+    is a command line (``external:path/to/bot.py``, docs/PROTOCOL.md).
+    """
+    name, _, level = spec.strip().partition(":")
+    factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
         raise ValueError(f"unknown player {spec!r}: known are {', '.join(player_names())}")
-    return factory(level or None, seed)
+    return factory(level.strip() or None, seed)

@@ -1,0 +1,541 @@
+"""The arena: players compared in duplicate matches, on all cores or on a Ray cluster.
+
+Duplicate: each numbered match is played twice with the same dealt hands and dealers, first
+with the first player of the pairing as NS, then as EW, so each player holds in one match exactly
+the cards the other held in the other, and the luck of the cards cancels. The hands of each
+next deal come from a generator seeded by (arena seed, match number), drawn as the match goes.
+
+Players are made by ``make_player(spec, seed)`` inside the worker, fresh for every match and
+every seat: nothing a player learnt in one half of a pair can help it in the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import multiprocessing
+import os
+import random
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from valtti.engine import Action, Match, Observation, Seat, Team, Variant, deal_hands
+from valtti.engine.record import Record
+from valtti.players.base import Player
+from valtti.players.listener import MatchListener, Outcome
+from valtti.players.registry import make_player
+from valtti.players.stats import Estimate, mean_interval
+
+BACKENDS: Final = ("process", "ray", "serial")
+#: Deals after which a match is stopped and counted as a draw: no match runs forever.
+MAX_DEALS: Final = 200
+
+Result = Literal["win", "draw", "loss"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchJob:
+    """One match of a duplicate pair, all a worker needs to play it."""
+
+    pairing: int
+    first: str  #: the pairing's first player's spec
+    second: str
+    number: int  #: the duplicate pair, from 0
+    swapped: bool  #: False: ``first`` sits NS (half A); True: ``first`` sits EW (half B)
+    seed: int  #: the arena's seed
+    variant: Variant
+    max_deals: int
+    keep_record: bool
+
+    @property
+    def half(self) -> str:
+        return "B" if self.swapped else "A"
+
+    def first_team(self) -> Team:
+        return Team.EW if self.swapped else Team.NS
+
+    def side(self, seat: Seat) -> int:
+        """0 for the first player's seats, 1 for the second's."""
+        return 0 if seat.team == self.first_team() else 1
+
+    def spec(self, seat: Seat) -> str:
+        return (self.first, self.second)[self.side(seat)]
+
+    def player_seed(self, seat: Seat) -> int:
+        return derive_seed(self.seed, "player", self.number, self.half, str(seat))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """How one match went, from the first player's side (index 0 of the pairs)."""
+
+    job: MatchJob
+    result: Result
+    deals: int  #: finished deals
+    game_points: tuple[int, int]  #: over the finished deals
+    capped: bool  #: stopped at ``max_deals``: counted as a draw
+    failure: str | None  #: a player's fault that ended the match: that side forfeits
+    decisions: tuple[int, int]
+    seconds: tuple[float, float]  #: time spent in ``choose``
+    record: str | None  #: the RECORD.md JSON when the job asked for it
+
+
+def derive_seed(*parts: object) -> int:
+    """A seed from ``parts``, the same in every process and on every run.
+
+    53 bits, so that a bot reading the seed from JSON as a double (JavaScript) gets it exactly.
+    """
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big") >> 11
+
+
+class _Forfeit(Exception):
+    def __init__(self, side: int, message: str) -> None:
+        super().__init__(message)
+        self.side = side
+
+
+class _Table:
+    """The four players of one match, each fault blamed on its player's side."""
+
+    def __init__(self, job: MatchJob) -> None:
+        self.job = job
+        self.players: dict[Seat, Player] = {}
+        self.decisions = [0, 0]
+        self.seconds = [0.0, 0.0]
+
+    def fault(self, seat: Seat, what: str) -> _Forfeit:
+        return _Forfeit(self.job.side(seat), f"{self.job.spec(seat)} at {seat}: {what}")
+
+    @contextmanager
+    def blame(self, seat: Seat) -> Iterator[None]:
+        """Turn any exception from the player at ``seat`` into its side's forfeit."""
+        try:
+            yield
+        except Exception as e:
+            raise self.fault(seat, f"{type(e).__name__}: {e}") from e
+
+    def sit_down(self) -> None:
+        for seat in Seat:
+            with self.blame(seat):
+                self.players[seat] = make_player(self.job.spec(seat), self.job.player_seed(seat))
+
+    def choose(
+        self, seat: Seat, observation: Observation, why_illegal: Callable[[Action], str | None]
+    ) -> Action:
+        side = self.job.side(seat)
+        with self.blame(seat):
+            start = time.perf_counter()
+            action = self.players[seat].choose(observation)
+            self.seconds[side] += time.perf_counter() - start
+            self.decisions[side] += 1
+            reason = why_illegal(action)
+        if reason is not None:
+            raise self.fault(seat, f"chose {action!s}, which is illegal: {reason}")
+        return action
+
+    def tell(self, call: Callable[[Seat, MatchListener], None]) -> None:
+        for seat, player in self.players.items():
+            if isinstance(player, MatchListener):
+                with self.blame(seat):
+                    call(seat, player)
+
+    def close(self) -> _Forfeit | None:
+        """Close every player; the first fault in closing, if any."""
+        fault = None
+        for seat, player in self.players.items():
+            try:
+                with self.blame(seat):
+                    player.close()
+            except _Forfeit as e:
+                fault = fault or e
+        return fault
+
+
+def play_match(job: MatchJob) -> MatchOutcome:
+    """Play one match of the arena; a player's fault ends it as a forfeit, never the arena."""
+    deals = random.Random(derive_seed(job.seed, "deals", job.number))
+    match = Match(job.variant, Seat(deals.randrange(4)))
+    table = _Table(job)
+    forfeit: _Forfeit | None = None
+    try:
+        table.sit_down()
+        table.tell(lambda seat, p: p.match_started(job.variant, seat))
+        while not match.is_over() and len(match.deals) < job.max_deals:
+            deal = match.start_deal(deal_hands(deals))
+            table.tell(lambda seat, p: p.deal_started(match.observation(seat)))
+            while (seat := deal.current_player) is not None:
+                match.apply(table.choose(seat, match.observation(seat), deal.why_illegal))
+            table.tell(lambda seat, p: p.deal_ended(match.observation(seat), match.score))
+        table.tell(lambda seat, p: p.match_ended(match.score, _winner(match)))
+    except _Forfeit as e:
+        forfeit = e
+    finally:
+        forfeit = forfeit or table.close()
+    first = job.first_team()
+    finished = [d for d in match.deals if d.is_over()]
+    points = [sum(d.result().game_points[t] for d in finished) for t in (first, first.other)]
+    if forfeit is not None:
+        result: Result = "loss" if forfeit.side == 0 else "win"
+    elif match.winner is not None:
+        result = "win" if match.winner == first else "loss"
+    else:
+        result = "draw"
+    capped = forfeit is None and not match.is_over()
+    failure = None if forfeit is None else str(forfeit)
+    record = None
+    if job.keep_record:
+        meta = {
+            "players": {str(t): job.spec(t.seats[0]) for t in Team},
+            "seeds": {
+                "arena": job.seed,
+                "match": job.number + 1,
+                "half": job.half,
+                "players": {str(s): job.player_seed(s) for s in Seat},
+            },
+            "capped": capped,
+            "failure": failure,
+        }
+        record = Record.of_match(match, meta).to_json()
+    return MatchOutcome(
+        job,
+        result,
+        len(finished),
+        (points[0], points[1]),
+        capped,
+        failure,
+        (table.decisions[0], table.decisions[1]),
+        (table.seconds[0], table.seconds[1]),
+        record,
+    )
+
+
+def _winner(match: Match) -> Outcome:
+    if match.is_draw:
+        return "draw"
+    return None if match.winner is None else "NS" if match.winner == Team.NS else "EW"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    """One player's totals over a pairing."""
+
+    spec: str
+    decisions: int
+    seconds: float  #: spent in ``choose``
+    game_points: int
+    deals: int
+
+    @property
+    def decisions_per_s(self) -> float | None:
+        return self.decisions / self.seconds if self.seconds > 0 else None
+
+    @property
+    def game_points_per_deal(self) -> float | None:
+        return self.game_points / self.deals if self.deals else None
+
+
+@dataclass(frozen=True, slots=True)
+class PairingResult:
+    """Two players' duplicate matches: counts for the first player and the point difference.
+
+    ``difference`` is the game points per deal of the first player minus the second's. Its unit
+    of independence is the duplicate pair: each pair gives one sample, its two matches' total
+    difference over their total deals, and the interval is Student t over the pairs.
+    """
+
+    first: PlayerFigures
+    second: PlayerFigures
+    wins: int
+    draws: int  #: capped matches included
+    losses: int  #: forfeits included
+    capped: int
+    failures: tuple[str, ...]
+    difference: Estimate
+
+    @property
+    def matches(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.difference
+        return {
+            "first": self.first.spec,
+            "second": self.second.spec,
+            "matches": self.matches,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "capped": self.capped,
+            "failures": list(self.failures),
+            "difference": {
+                "mean": d.mean,
+                "low": d.low,
+                "high": d.high,
+                "confidence": d.confidence,
+                "pairs": d.samples,
+                "method": "student-t over duplicate pairs",
+            },
+            "players": [
+                {
+                    "spec": p.spec,
+                    "deals": p.deals,
+                    "game_points": p.game_points,
+                    "game_points_per_deal": p.game_points_per_deal,
+                    "decisions": p.decisions,
+                    "seconds": p.seconds,
+                    "decisions_per_s": p.decisions_per_s,
+                }
+                for p in (self.first, self.second)
+            ],
+        }
+
+
+def summarize(first: str, second: str, outcomes: Sequence[MatchOutcome]) -> PairingResult:
+    """The figures of one pairing from its matches' outcomes (in any order)."""
+    pairs: dict[int, list[MatchOutcome]] = {}
+    for outcome in outcomes:
+        pairs.setdefault(outcome.job.number, []).append(outcome)
+    samples = []
+    for pair in pairs.values():
+        deals = sum(o.deals for o in pair)
+        if len(pair) == 2 and deals:
+            samples.append(sum(o.game_points[0] - o.game_points[1] for o in pair) / deals)
+    figures = [
+        PlayerFigures(
+            spec,
+            sum(o.decisions[side] for o in outcomes),
+            sum(o.seconds[side] for o in outcomes),
+            sum(o.game_points[side] for o in outcomes),
+            sum(o.deals for o in outcomes),
+        )
+        for side, spec in enumerate((first, second))
+    ]
+    ordered = sorted(outcomes, key=lambda o: (o.job.number, o.job.swapped))
+    return PairingResult(
+        figures[0],
+        figures[1],
+        wins=sum(o.result == "win" for o in outcomes),
+        draws=sum(o.result == "draw" for o in outcomes),
+        losses=sum(o.result == "loss" for o in outcomes),
+        capped=sum(o.capped for o in outcomes),
+        failures=tuple(
+            f"match {o.job.number + 1}{o.job.half}: {o.failure}" for o in ordered if o.failure
+        ),
+        difference=mean_interval(samples),
+    )
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """Everything an arena run found, pairing by pairing (round robin, list order)."""
+
+    players: tuple[str, ...]
+    matches: int  #: duplicate pairs per pairing: twice as many matches
+    seed: int
+    variant: Variant
+    max_deals: int
+    backend: str
+    workers: int | None  #: processes of the process backend
+    seconds: float
+    pairings: tuple[PairingResult, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``arena --json`` object."""
+        return {
+            "players": list(self.players),
+            "matches": self.matches,
+            "seed": self.seed,
+            "variant": self.variant.changes(),
+            "max_deals": self.max_deals,
+            "backend": self.backend,
+            "workers": self.workers,
+            "seconds": self.seconds,
+            "pairings": [p.to_dict() for p in self.pairings],
+        }
+
+    def report(self) -> str:
+        """The figures as text, one block per pairing."""
+        where = self.backend
+        if self.backend == "process":
+            where = _many(self.workers or 0, "process", "processes")
+        pairs = _many(self.matches, "duplicate pair", "duplicate pairs")
+        lines = [
+            f"{len(self.players)} players, {pairs} per pairing ({2 * self.matches} matches), "
+            f"seed {self.seed}, variant {self.variant}, {where}, {self.seconds:.1f} s"
+        ]
+        for p in self.pairings:
+            a, b = p.first.spec, p.second.spec
+            d = p.difference
+            lines += [
+                "",
+                f"{a} vs {b}",
+                f"  matches won/drawn/lost by {a}: {p.wins}/{p.draws}/{p.losses}"
+                f" ({p.capped} stopped at {self.max_deals} deals, counted as draws)",
+                f"  game points per deal, {a} − {b}: {_number(d.mean, '+.3f')}  "
+                + (
+                    f"{d.confidence:.0%} CI [{_number(d.low, '+.3f')}, {_number(d.high, '+.3f')}]"
+                    f" (Student t over {d.samples} duplicate pairs)"
+                    if d.low is not None
+                    else f"(no interval from {_many(d.samples, 'pair', 'pairs')})"
+                ),
+            ]
+            width = max(len(a), len(b))
+            for f in (p.first, p.second):
+                lines.append(
+                    f"  {f.spec:<{width}}  {_number(f.game_points_per_deal, '.3f')} game points"
+                    f" per deal, {_number(f.decisions_per_s, ',.0f')} decisions/s"
+                )
+            if p.failures:
+                lines.append(f"  failures ({len(p.failures)}, each a forfeit):")
+                lines += [f"    {failure}" for failure in p.failures]
+        return "\n".join(lines)
+
+
+def _many(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _number(value: float | None, spec: str) -> str:
+    return "n/a" if value is None or math.isnan(value) else format(value, spec)
+
+
+def run_arena(
+    players: Sequence[str],
+    matches: int,
+    seed: int,
+    workers: int | None = None,
+    backend: str = "process",
+    *,
+    variant: Variant | None = None,
+    max_deals: int = MAX_DEALS,
+    records: Path | None = None,
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play ``matches`` duplicate pairs for every pairing of ``players`` (round robin).
+
+    ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
+    Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
+    ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in.
+    ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
+    naming the player whose spec cannot be made into a player.
+    """
+    variant = variant or Variant()
+    _check(players, matches, max_deals, backend, workers)
+    if backend == "process":
+        workers = workers or os.cpu_count() or 1
+    pairings = list(itertools.combinations(range(len(players)), 2))
+    jobs = [
+        MatchJob(k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records))
+        for k, (a, b) in enumerate(pairings)
+        for i in range(matches)
+        for swapped in (False, True)
+    ]
+    folders = [
+        f"{k + 1:02d}-{_slug(players[a])}-vs-{_slug(players[b])}"
+        for k, (a, b) in enumerate(pairings)
+    ]
+    outcomes: list[MatchOutcome] = []
+
+    def done(outcome: MatchOutcome) -> None:
+        outcomes.append(outcome)
+        if records is not None and outcome.record is not None:
+            job = outcome.job
+            path = records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(outcome.record + "\n", encoding="utf-8")
+        if progress is not None:
+            progress(len(outcomes), len(jobs))
+
+    if progress is not None:
+        progress(0, len(jobs))
+    start = time.perf_counter()
+    if backend == "serial":
+        for job in jobs:
+            done(play_match(job))
+    elif backend == "process":
+        assert workers is not None
+        _run_pool(jobs, min(workers, len(jobs)), done)
+    else:
+        _run_ray(jobs, address, done)
+    seconds = time.perf_counter() - start
+    return ArenaResult(
+        tuple(players),
+        matches,
+        seed,
+        variant,
+        max_deals,
+        backend,
+        workers if backend == "process" else None,
+        seconds,
+        tuple(
+            summarize(players[a], players[b], [o for o in outcomes if o.job.pairing == k])
+            for k, (a, b) in enumerate(pairings)
+        ),
+    )
+
+
+def _check(
+    players: Sequence[str], matches: int, max_deals: int, backend: str, workers: int | None
+) -> None:
+    if len(players) < 2:
+        raise ValueError("the arena needs at least two players")
+    if matches < 1:
+        raise ValueError(f"matches must be at least 1, not {matches}")
+    if max_deals < 1:
+        raise ValueError(f"max_deals must be at least 1, not {max_deals}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    for spec in dict.fromkeys(players):
+        try:
+            make_player(spec, 0).close()
+        except Exception as e:
+            raise ValueError(f"player {spec!r}: {e}") from None
+
+
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "player"
+
+
+def _run_pool(jobs: list[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
+    # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(play_match, job) for job in jobs]
+        try:
+            for future in as_completed(futures):
+                done(future.result())
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+
+
+def _run_ray(
+    jobs: list[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'valtti[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address)
+    try:
+        task = ray.remote(play_match)
+        pending = [task.remote(job) for job in jobs]
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                done(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,291 @@
+"""External bots: any program that speaks the JSON-lines protocol of docs/PROTOCOL.md.
+
+The host (this module) writes one JSON object per line to the bot's standard input and reads
+the bot's answers, one JSON object per line, from its standard output; the bot's standard error
+is free for its own logging. Anything the bot does wrong — it cannot be started, answers the
+handshake badly, answers a decision with something that is not a legal action, takes longer than
+the time limit, or exits — raises ``BotError`` naming the bot, its seat and the fault, after the
+bot has been told (``{"type": "error"}``) and stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Final, NoReturn
+
+from valtti.engine import Action, Observation, Seat, Variant
+from valtti.players.base import Player
+from valtti.players.listener import Outcome
+
+PROTOCOL_VERSION: Final = 1
+#: Seconds a bot has to answer one decision request.
+DECISION_TIMEOUT: Final = 10.0
+#: Seconds a bot has to answer the handshake: an interpreter or a VM may be slow to start.
+START_TIMEOUT: Final = 30.0
+#: Seconds a bot has to exit after ``quit`` before it is killed.
+QUIT_GRACE: Final = 2.0
+#: Lines of the bot's standard error kept to explain a fault.
+STDERR_LINES: Final = 5
+
+
+class BotError(RuntimeError):
+    """The bot broke the protocol; the message names the bot, its seat and what went wrong."""
+
+
+def bot_command(text: str) -> list[str]:
+    """The command line in ``external:TEXT``, split as a POSIX shell would.
+
+    A first word ending in ``.py`` is run with the current Python, so ``external:bot.py`` works
+    without the script being executable. ``ValueError`` for an empty or unbalanced command.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise ValueError(f"cannot read the bot command {text!r}: {e}") from None
+    if not words:
+        raise ValueError("external needs the bot's command: external:path/to/bot.py")
+    if words[0].endswith(".py"):
+        words.insert(0, sys.executable)
+    return words
+
+
+class ExternalPlayer(Player):
+    """A player whose decisions come from another program (docs/PROTOCOL.md).
+
+    The program is started and greeted here (``BotError`` if it does not answer the handshake);
+    ``close()`` asks it to quit and kills it if it does not. A host that calls the
+    ``MatchListener`` hooks tells the bot about matches and deals as they happen; with a host that
+    only calls ``choose`` the bot is told of the match and of each deal before its first
+    decision in them.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        seed: int | None = None,
+        *,
+        timeout: float = DECISION_TIMEOUT,
+        start_timeout: float = START_TIMEOUT,
+    ) -> None:
+        self.command = tuple(command)
+        self.seed = seed
+        self.timeout = timeout
+        self.name = "external"
+        self._label = f"bot {shlex.join(self.command)!r}"
+        self._seat: Seat | None = None
+        self._deal_number = 0
+        self._in_deal = False
+        self._seen = 0  #: public actions at this seat's latest decision: fewer means a new deal
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        try:
+            self._process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except OSError as e:
+            raise BotError(f"{self._label}: cannot be started: {e.strerror or e}") from None
+        assert self._process.stdout is not None and self._process.stderr is not None
+        self._streams = (self._process.stdout, self._process.stderr)
+        self._readers = [
+            _pump(self._process.stdout, self._lines.put, end=lambda: self._lines.put(None)),
+            _pump(self._process.stderr, lambda line: self._stderr.append(line.rstrip())),
+        ]
+        self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
+        reply = self._receive(start_timeout, "the handshake")
+        name = reply.get("name")
+        if reply.get("type") != "hello" or not isinstance(name, str) or not name.strip():
+            self._fault(
+                f"answered the handshake with {_short(reply)}, "
+                f'not {{"type": "hello", "protocol": {PROTOCOL_VERSION}, "name": NAME}}'
+            )
+        if reply.get("protocol") != PROTOCOL_VERSION:
+            self._fault(
+                f"speaks protocol {reply.get('protocol')!r}; this host speaks {PROTOCOL_VERSION}"
+            )
+        self.name = name.strip()
+        self._label = f"bot {self.name!r} ({shlex.join(self.command)})"
+
+    # The MatchListener hooks.
+
+    def match_started(self, variant: Variant, seat: Seat) -> None:
+        self._seat = seat
+        self._deal_number = 0
+        self._in_deal = False
+        self._send(
+            {
+                "type": "match",
+                "seat": str(seat),
+                "variant": dataclasses.asdict(variant),
+                "seed": self.seed,
+                "timeout": self.timeout,
+            }
+        )
+
+    def deal_started(self, observation: Observation) -> None:
+        self._deal_number += 1
+        self._in_deal = True
+        self._seen = len(observation.history)
+        self._send(
+            {"type": "deal", "number": self._deal_number, "observation": observation.to_dict()}
+        )
+
+    def deal_ended(self, observation: Observation, score: tuple[int, int]) -> None:
+        self._in_deal = False
+        self._send(
+            {
+                "type": "deal_end",
+                "number": self._deal_number,
+                "observation": observation.to_dict(),
+                "score": _teams(score),
+            }
+        )
+
+    def match_ended(self, score: tuple[int, int], winner: Outcome) -> None:
+        self._send({"type": "match_end", "score": _teams(score), "winner": winner})
+        self._seat = None
+
+    def choose(self, observation: Observation) -> Action:
+        if self._seat is None:
+            self.match_started(observation.variant, observation.seat)
+        # Between two decisions of one seat the public history only grows; it is shorter at
+        # the first decision of a new deal (at most three plays then, over thirty before).
+        if not self._in_deal or len(observation.history) < self._seen:
+            self.deal_started(observation)
+        self._seen = len(observation.history)
+        legal = [str(a) for a in observation.legal_actions]
+        self._send({"type": "act", "observation": observation.to_dict(), "legal": legal})
+        reply = self._receive(self.timeout, "a decision request")
+        token = reply.get("action")
+        if not isinstance(token, str):
+            self._fault(
+                f'answered a decision request with {_short(reply)}, not {{"action": TOKEN}}'
+            )
+        try:
+            action = Action.parse(token)
+        except ValueError as e:
+            self._fault(f"answered {token!r}, which is not an action: {e}")
+        if action not in observation.legal_actions:
+            self._fault(f"chose {token!r}, which is not legal here; legal: {' '.join(legal)}")
+        return action
+
+    def close(self) -> None:
+        """Ask the bot to quit; kill it if it has not exited within ``QUIT_GRACE`` seconds."""
+        if self._process.poll() is None:
+            self._write({"type": "quit"})
+        self._stop(QUIT_GRACE)
+
+    # The pipes.
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if not self._write(message):
+            self._fault(f"stopped reading its input ({self._exit_status()})")
+
+    def _write(self, message: dict[str, Any]) -> bool:
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            stdin.flush()
+        except (OSError, ValueError):  # a broken pipe, or the pipe already closed
+            return False
+        return True
+
+    def _receive(self, timeout: float, awaited: str) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._fault(f"did not answer {awaited} within {timeout:g} s")
+            if line is None:
+                self._fault(f"{self._exit_status()} instead of answering {awaited}")
+            if not line.strip():
+                continue
+            try:
+                message = json.loads(line)
+            except json.JSONDecodeError:
+                self._fault(f"answered {awaited} with a line that is not JSON: {_short(line)}")
+            if not isinstance(message, dict):
+                self._fault(f"answered {awaited} with {_short(message)}, not a JSON object")
+            return message
+
+    def _fault(self, problem: str) -> NoReturn:
+        where = self._label if self._seat is None else f"{self._label} at {self._seat}"
+        message = f"{where}: {problem}"
+        self._write({"type": "error", "message": message})
+        self._stop(0.0)
+        if self._stderr:
+            message += "; its last error output: " + " | ".join(self._stderr)
+        raise BotError(message)
+
+    def _stop(self, grace: float) -> None:
+        """Close the bot's input, wait ``grace`` seconds for it to exit, then kill it."""
+        if self._process.stdin is not None:
+            # OSError: the bot has gone and the last write could not be flushed; nothing to do.
+            with contextlib.suppress(OSError):
+                self._process.stdin.close()
+        try:
+            self._process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        for reader, stream in zip(self._readers, self._streams, strict=True):
+            reader.join(timeout=1.0)
+            # A reader still blocked holds the stream's lock (a child of the bot keeps the pipe
+            # open): closing would wait for it, so that stream is left to the garbage collector.
+            if not reader.is_alive():
+                stream.close()
+
+    def _exit_status(self) -> str:
+        try:
+            status = self._process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        self._readers[1].join(timeout=1.0)  # so that its last error output can be shown
+        return f"exited with status {status}"
+
+
+def _pump(
+    stream: IO[str], take: Callable[[str], None], end: Callable[[], None] | None = None
+) -> threading.Thread:
+    """Read ``stream`` line by line into ``take`` on a daemon thread, then call ``end``."""
+
+    def run() -> None:
+        try:
+            for line in stream:
+                take(line)
+        except ValueError:
+            pass  # the host closed the stream after stopping the bot
+        finally:
+            if end is not None:
+                end()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _teams(values: tuple[int, int]) -> dict[str, int]:
+    return {"NS": values[0], "EW": values[1]}
+
+
+def _short(value: object, limit: int = 120) -> str:
+    text = value.strip() if isinstance(value, str) else json.dumps(value)
+    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -1,0 +1,204 @@
+"""The search player: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Each iteration deals the hidden cards anew, consistently with everything public (the sampler),
+walks the one tree of the observer's information set with UCB over the actions legal in that
+world (counting how often each was available), plays the rest of the deal out, and scores it
+as a change of the match score. The action visited most is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from valtti.engine import (
+    NUM_CARDS,
+    Action,
+    Deal,
+    Observation,
+    Variant,
+    score_deal,
+)
+from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
+from valtti.players.base import Player
+from valtti.players.knowledge import infer
+from valtti.players.sampler import Sampler
+from valtti.players.worlds import rebuild
+
+_DECLARE_MASK = 0xF << DECLARE
+_QUESTION_MASK = ((1 << (ANSWER + 4)) - 1) & ~((1 << ASK_WHOLE) - 1)
+_CARD_MASK = (1 << NUM_CARDS) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long one decision may search: iterations, and a time cap in seconds."""
+
+    iterations: int
+    seconds: float
+
+
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(iterations=300, seconds=0.2),
+    "medium": Budget(iterations=2_000, seconds=0.5),
+    "hard": Budget(iterations=10_000, seconds=1.0),
+}
+
+
+class _Node:
+    __slots__ = ("action", "avail", "children", "expanded", "parent", "team", "total", "visits")
+
+    def __init__(self, parent: _Node | None, action: int, team: int) -> None:
+        self.parent = parent
+        self.action = action
+        self.team = team  # the team of the player who took ``action``
+        self.children: dict[int, _Node] = {}
+        self.expanded = 0  # mask of the actions in children
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+def deal_value(deal: Deal, before: tuple[int, int], variant: Variant) -> tuple[float, float]:
+    """How good a finished deal is for NS and for EW: the change of the match score difference,
+    with reaching the target alone worth the most (RULES.md 6)."""
+    after = score_deal(before, deal.result(), variant).after
+    swing = ((after[0] - before[0]) - (after[1] - before[1])) / variant.target
+    won = (after[0] == variant.target) - (after[1] == variant.target)
+    value = swing + won
+    return value, -value
+
+
+def rollout(deal: Deal, rng: random.Random) -> None:
+    """Play to the end: marriages declared at once, no questions, cards at random."""
+    draw = rng.random
+    while not deal.is_over():
+        mask = deal.legal_mask()
+        declare = mask & _DECLARE_MASK
+        if declare:
+            deal.apply((declare & -declare).bit_length() - 1)
+            continue
+        if mask & _CARD_MASK:
+            mask &= _CARD_MASK
+        k = int(draw() * mask.bit_count())
+        for _ in range(k):
+            mask &= mask - 1
+        deal.apply((mask & -mask).bit_length() - 1)
+
+
+class SearchPlayer(Player):
+    """Information-set MCTS within a budget of iterations and seconds per decision."""
+
+    def __init__(
+        self,
+        budget: Budget,
+        seed: int | None = None,
+        exploration: float = 0.7,
+        name: str = "search",
+    ) -> None:
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.exploration = exploration
+        self.name = name
+        self.iterations = 0  #: iterations of the last decision
+
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            self.iterations = 0
+            return legal[0]
+        root = self.search(observation)
+        best = max(root.children.values(), key=lambda n: n.visits)
+        return ACTIONS[best.action]
+
+    def evaluate(self, observation: Observation) -> list[tuple[Action, float, int]]:
+        """Each legal action with its mean value for the observer's team and its visits."""
+        root = self.search(observation)
+        out = [
+            (ACTIONS[n.action], n.total / n.visits, n.visits)
+            for n in root.children.values()
+            if n.visits
+        ]
+        return sorted(out, key=lambda t: -t[2])
+
+    def search(self, observation: Observation) -> _Node:
+        sampler = Sampler(infer(observation))
+        rng = self.rng
+        base = rebuild(observation, sampler.sample(rng))
+        before = observation.score or (0, 0)
+        variant = observation.variant
+        root = _Node(None, -1, -1)
+        c = self.exploration
+        deadline = time.perf_counter() + self.budget.seconds
+        iterations = 0
+        while iterations < self.budget.iterations:
+            if iterations & 63 == 0 and time.perf_counter() > deadline:
+                break
+            iterations += 1
+            deal = base.with_hands(sampler.sample(rng))
+            node = root
+            # Selection and expansion.
+            while not deal.is_over():
+                mask = deal.legal_mask()
+                player = deal.current_player
+                assert player is not None
+                untried = mask & ~node.expanded
+                if untried:
+                    k = int(rng.random() * untried.bit_count())
+                    for _ in range(k):
+                        untried &= untried - 1
+                    action = (untried & -untried).bit_length() - 1
+                    child = _Node(node, action, player & 1)
+                    node.children[action] = child
+                    node.expanded |= 1 << action
+                    deal.apply(action)
+                    node = child
+                    break
+                best = None
+                best_score = -math.inf
+                for a, child in node.children.items():
+                    if mask >> a & 1:
+                        child.avail += 1
+                        score = child.total / child.visits + c * math.sqrt(
+                            math.log(child.avail) / child.visits
+                        )
+                        if score > best_score:
+                            best_score = score
+                            best = child
+                assert best is not None
+                deal.apply(best.action)
+                node = best
+            rollout(deal, rng)
+            values = deal_value(deal, before, variant)
+            n: _Node | None = node
+            while n is not None:
+                n.visits += 1
+                if n.team >= 0:
+                    n.total += values[n.team]
+                n = n.parent
+        self.iterations = iterations
+        return root
+
+
+def hint(
+    observation: Observation, level: str = "hard", seed: int | None = None
+) -> list[tuple[Action, float]]:
+    """The search player's estimate of each legal action for the seat to move, best first.
+
+    Values are in match points for the mover's team: the expected change of the score
+    difference, with reaching the target alone counted as the whole target.
+    """
+    if not observation.legal_actions:
+        raise ValueError(f"{observation.seat} is not to move")
+    player = SearchPlayer(LEVELS[level], seed)
+    target = observation.variant.target
+    return [(a, value * target) for a, value, _ in player.evaluate(observation)]
+
+
+def make_search_player(level: str | None, seed: int | None) -> Player:
+    level = (level or "medium").lower()
+    if level not in LEVELS:
+        raise ValueError(f"unknown search level {level!r}: levels are {', '.join(LEVELS)}")
+    return SearchPlayer(LEVELS[level], seed, name=f"search:{level}")

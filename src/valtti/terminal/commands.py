@@ -1,0 +1,175 @@
+"""What the player types: card tokens, card numbers, declaration words and the table commands.
+
+Words are accepted in English and in the active language (the catalogue's ``command`` context),
+so ``declare h``, ``ask half s``, ``answer c``, ``help``… always work, and ``ilmoita h``,
+``kysy puoli s``, ``vastaa c``, ``ohje``… work in Finnish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from valtti.engine import Action, ActionKind, Card, Suit
+from valtti.terminal.i18n import NC_, _, pgettext
+
+# The command words (English forms; each is translated in the "command" context).
+DECLARE: Final = NC_("command", "declare")
+ASK: Final = NC_("command", "ask")
+WHOLE: Final = NC_("command", "whole")
+HALF: Final = NC_("command", "half")
+ANSWER: Final = NC_("command", "answer")
+HELP: Final = NC_("command", "help")
+HINT: Final = NC_("command", "hint")
+SCORE: Final = NC_("command", "score")
+SAVE: Final = NC_("command", "save")
+QUIT: Final = NC_("command", "quit")
+YES: Final = NC_("command", "yes")
+
+
+def word(english: str) -> str:
+    """A command word as the player types it in the active language."""
+    return pgettext("command", english)
+
+
+def _is(text: str, english: str) -> bool:
+    return text in (english, word(english).lower())
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Take an action: a card, a declaration, a question or an answer."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """Explain the current moment, or why one action is or is not legal."""
+
+    action: Action | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Show what the computer would do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Show the match score and the deals so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """Write the match so far to a record file."""
+
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave the match (after a confirmation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Empty:
+    """An empty line."""
+
+
+Command = Play | Help | Hint | Score | Save | Quit | Empty
+
+
+class InputError(ValueError):
+    """A line that is not a command; the message (in the active language) says what is accepted."""
+
+
+def parse(line: str, hand: Sequence[Card]) -> Command:
+    """The command on ``line``; card numbers count from 1 in ``hand`` as shown on the screen."""
+    words = line.split()
+    if not words:
+        return Empty()
+    first = words[0].lower()
+    rest = line.strip()[len(words[0]) :].strip()
+    if first == "?" or _is(first, HELP):
+        return Help(parse_action(rest, hand) if rest else None)
+    if _is(first, SAVE):
+        if not rest:
+            raise InputError(_("Save needs a file name, e.g. save match.json"))
+        return Save(rest)
+    if len(words) == 1:
+        if _is(first, HINT):
+            return Hint()
+        if _is(first, SCORE):
+            return Score()
+        if _is(first, QUIT):
+            return Quit()
+    return Play(parse_action(line, hand))
+
+
+def parse_action(text: str, hand: Sequence[Card]) -> Action:
+    """An action from a card token, a card number or declaration words; ``InputError`` if none."""
+    words = text.lower().replace("-", " ").split()
+    if len(words) == 1 and words[0].isdigit():
+        number = int(words[0])
+        if not 1 <= number <= len(hand):
+            raise InputError(
+                _("There is no card number {number}: your cards are numbered 1 to {last}.").format(
+                    number=number, last=len(hand)
+                )
+            )
+        return Action.play(hand[number - 1])
+    if len(words) == 1:
+        try:
+            return Action.play(Card.parse(words[0]))
+        except ValueError:
+            pass
+    if len(words) == 2 and _is(words[0], ASK) and _is(words[1], WHOLE):
+        return Action.ask_whole()
+    suit = _suit(words[-1]) if len(words) >= 2 else None
+    if suit is not None:
+        if len(words) == 2 and _is(words[0], DECLARE):
+            return Action.declare(suit)
+        if len(words) == 2 and _is(words[0], ANSWER):
+            return Action.answer(suit)
+        if len(words) == 3 and _is(words[0], ASK) and _is(words[1], HALF):
+            return Action.ask_half(suit)
+    raise InputError(
+        _(
+            "Not understood: {text}. Type a card (as, 10d, td) or its number, "
+            "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
+        ).format(
+            text=text.strip(),
+            declare=word(DECLARE),
+            ask=word(ASK),
+            whole=word(WHOLE),
+            half=word(HALF),
+            answer=word(ANSWER),
+            help=word(HELP),
+        )
+    )
+
+
+def _suit(text: str) -> Suit | None:
+    try:
+        return Suit.parse(text)
+    except ValueError:
+        return None
+
+
+def action_words(action: Action) -> str:
+    """What to type for a declaration, a question or an answer, in the active language."""
+    suit = "" if action.suit is None else " " + action.suit.symbol
+    kind = action.kind
+    if kind is ActionKind.DECLARE:
+        return word(DECLARE) + suit
+    if kind is ActionKind.ASK_WHOLE:
+        return f"{word(ASK)} {word(WHOLE)}"
+    if kind is ActionKind.ASK_HALF:
+        return f"{word(ASK)} {word(HALF)}{suit}"
+    if kind is ActionKind.ANSWER:
+        return word(ANSWER) + suit
+    card = action.card
+    assert card is not None
+    return card.unicode()

@@ -1,0 +1,431 @@
+"""``valtti play``: a whole match in the terminal, you and three computer players.
+
+Randomness comes only from the match seed: the first dealer, each deal's cards and each computer
+decision have their own generator derived from it. A saved record keeps the seed, the seats and
+the players under ``meta``, so a resumed match continues exactly as it would have gone on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from valtti.engine import Action, Deal, Match, Phase, Seat, Variant
+from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
+from valtti.players import hint, make_player
+from valtti.terminal import guide, i18n
+from valtti.terminal.commands import (
+    YES,
+    Command,
+    Empty,
+    Help,
+    Hint,
+    InputError,
+    Play,
+    Quit,
+    Save,
+    Score,
+    action_words,
+    parse,
+    word,
+)
+from valtti.terminal.i18n import _
+from valtti.terminal.phrases import deal_start_text, news, reason_text
+from valtti.terminal.screen import (
+    View,
+    deal_summary,
+    match_table,
+    note_panel,
+    render,
+    result_line,
+)
+
+PROGRAM: Final = "valtti play"
+DEFAULT_PLAYER: Final = "heuristic"
+#: Seconds each computer move stays on the screen (none with ``--fast``).
+MOVE_PAUSE: Final = 1.0
+#: How many of the search player's estimates ``hint`` shows, best first.
+HINT_LINES: Final = 6
+EXIT_ILLEGAL: Final = 1
+EXIT_MALFORMED: Final = 2
+
+
+def derive(seed: int, *parts: object) -> int:
+    """A 64-bit seed for one use of the match seed (a deal, a decision), stable across runs."""
+    digest = hashlib.blake2b(repr((seed, *parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Who sits where and the match seed; kept in a record's ``meta``."""
+
+    you: Seat
+    players: Mapping[Seat, str]  #: the computer seats' player specs (``make_player``)
+    seed: int
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "program": PROGRAM,
+            "seat": str(self.you),
+            "seed": self.seed,
+            "players": {str(s): spec for s, spec in sorted(self.players.items())},
+        }
+
+    def first_dealer(self) -> Seat:
+        return Seat(derive(self.seed, "dealer") % 4)
+
+    def deal_rng(self, number: int) -> random.Random:
+        return random.Random(derive(self.seed, "deal", number))
+
+    def decision_seed(self, deal_number: int, ply: int) -> int:
+        return derive(self.seed, "decision", deal_number, ply)
+
+
+class Session:
+    """The match loop: draws the table, reads the player's input, moves the computer seats.
+
+    ``read`` shows a prompt and returns a line (``EOFError`` at the end of input); ``pause``
+    waits so that a computer move can be followed.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        setup: Setup,
+        console: Console,
+        read: Callable[[str], str] | None = None,
+        pause: Callable[[float], None] = time.sleep,
+        fast: bool = False,
+    ) -> None:
+        self.match = match
+        self.setup = setup
+        self.console = console
+        self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
+        self.pause = pause
+        self.fast = fast
+        self.log: list[str] = []
+
+    @property
+    def you(self) -> Seat:
+        return self.setup.you
+
+    def run(self) -> None:
+        """Play until the match is over or the player leaves."""
+        try:
+            while not self.match.is_over():
+                deal = self.match.deal
+                if deal is None or deal.is_over():
+                    deal = self._start_deal()
+                seat = deal.current_player
+                assert seat is not None  # the deal is not over
+                if seat == self.you:
+                    if not self._your_turn(deal):
+                        return
+                else:
+                    self._computer_turn(deal, seat)
+                if deal.is_over() and not self.match.is_over() and not self._deal_over():
+                    return
+            self._match_over()
+        except EOFError:
+            self.console.print(_("End of input: leaving the match."))
+        except KeyboardInterrupt:
+            self.console.print("\n" + _("Interrupted: leaving the match."))
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _start_deal(self) -> Deal:
+        number = len(self.match.deals) + 1
+        deal = self.match.start_deal(rng=self.setup.deal_rng(number))
+        self.log.append(deal_start_text(number, deal.dealer, deal.forehand))
+        return deal
+
+    def _apply(self, action: Action) -> None:
+        before = self.match.observation(self.you)
+        self.match.apply(action)
+        self.log.extend(news(before, self.match.observation(self.you)))
+
+    def _computer_turn(self, deal: Deal, seat: Seat) -> None:
+        # A fresh player for each decision, seeded by where it stands in the match: a resumed
+        # match has no player state to restore and makes the very moves it would have made.
+        seed = self.setup.decision_seed(len(self.match.deals), len(deal.history))
+        player = make_player(self.setup.players[seat], seed)
+        try:
+            action = player.choose(self.match.observation(seat))
+        finally:
+            player.close()
+        self._apply(action)
+        if not self.fast:
+            self._draw()
+            self.pause(MOVE_PAUSE)
+
+    def _your_turn(self, deal: Deal) -> bool:
+        """Read input until a legal action is taken (``True``) or the player leaves (``False``)."""
+        note: RenderableType | None = None
+        while True:
+            self._draw(note)
+            line = self.read(self._prompt(deal))
+            try:
+                command = parse(line, list(deal.hand(self.you)))
+            except InputError as e:
+                note = str(e)
+                continue
+            match command:
+                case Play(action):
+                    reason = deal.why_illegal(action)
+                    if reason is None:
+                        self._apply(action)
+                        return True
+                    note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
+                        action=action_words(action),
+                        reason=reason_text(reason),
+                        legal=" ".join(action_words(a) for a in deal.legal_actions()),
+                    )
+                case Quit():
+                    if self._confirm_leave():
+                        return False
+                    note = None
+                case _:
+                    note = self._answer(command, deal)
+
+    def _prompt(self, deal: Deal) -> str:
+        trick = deal.current_trick
+        if deal.phase is Phase.DECLARATION:
+            text = _("You took the trick: declare, ask or lead")
+        elif deal.phase is Phase.ANSWER:
+            text = _("Name a marriage")
+        elif trick is None or not trick.cards:
+            text = _("Your lead")
+        else:
+            text = _("Your card")
+        return f"{text} > "
+
+    def _answer(self, command: Command, deal: Deal | None) -> RenderableType | None:
+        """The reply to a command that is not a move; ``deal`` is the one waiting for the player."""
+        match command:
+            case Help(None):
+                return guide.moment(deal, self.you) if deal is not None else guide.usage()
+            case Help(action) if action is not None:
+                if deal is None:
+                    return _("No deal is being played: there is nothing to explain.")
+                return guide.explain(deal, action)
+            case Hint():
+                return self._hint(deal)
+            case Score():
+                return self._score()
+            case Save(path):
+                return self._save(Path(path))
+            case Play(_action):
+                return _("No deal is being played: press Enter to go on.")
+        return None
+
+    def _hint(self, deal: Deal | None) -> str:
+        """The search player's estimate of each legal action, best first."""
+        if deal is None:
+            return _("No deal is being played: there is nothing to hint.")
+        seed = derive(self.setup.seed, "hint", len(self.match.deals), len(deal.history))
+        estimates = hint(self.match.observation(self.you), seed=seed)
+        lines = [
+            _(
+                "The search player would take {action}. Its estimate of each move, in match "
+                "points for your team (more is better):"
+            ).format(action=action_words(estimates[0][0]))
+        ]
+        shown = estimates[:HINT_LINES]
+        lines.extend(f"  {action_words(a):<14} {value:+.2f}" for a, value in shown)
+        return "\n".join(lines)
+
+    def _score(self) -> RenderableType:
+        match = self.match
+        finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
+        s = match.score
+        line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
+            ns=s[0], ew=s[1], target=match.variant.target
+        )
+        return Group(Text(line), match_table(finished, match.deal_scores))
+
+    def _save(self, path: Path) -> str:
+        text = Record.of_match(self.match, meta=self.setup.meta()).to_json()
+        try:
+            path.write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            return _("Could not save to {path}: {error}").format(path=path, error=e.strerror or e)
+        if self.match.is_over():
+            return _("Saved to {path}.").format(path=path)
+        return _("Saved to {path}. Continue later with: valtti play --resume {path}").format(
+            path=path
+        )
+
+    def _confirm_leave(self) -> bool:
+        answer = self.read(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+        yes = word(YES).lower()
+        return answer.strip().lower() in ("y", "yes", yes, yes[:1])
+
+    # -- screens --------------------------------------------------------------------------------
+
+    def _view(self) -> View:
+        deal = self.match.deal
+        assert deal is not None
+        return View(
+            observation=self.match.observation(self.you),
+            deal_number=len(self.match.deals),
+            labels=self.setup.players,
+            log=self.log,
+            winning=deal.winning_card,
+        )
+
+    def _draw(self, note: RenderableType | None = None, *more: RenderableType) -> None:
+        """The table, then ``more`` (the deal's or the match's end), then the reply ``note``."""
+        self.console.clear()
+        self.console.print(render(self._view()), *more)
+        if note is not None:
+            self.console.print(note_panel(note))
+
+    def _summary(self) -> RenderableType:
+        match = self.match
+        deal = match.deal
+        assert deal is not None and deal.is_over()
+        return deal_summary(
+            len(match.deals),
+            deal.result(),
+            match.deal_scores[-1],
+            deal.events,
+            self.you,
+            match.variant.target,
+        )
+
+    def _deal_over(self) -> bool:
+        """Show how the deal was scored; ``False`` if the player leaves instead of going on."""
+        prompt = _("Enter: next deal · score · save FILE · quit > ")
+        return self._until_enter(prompt, self._summary(), confirm=True)
+
+    def _match_over(self) -> None:
+        match = self.match
+        finished = [(d.dealer, d.trump) for d in match.deals]
+        result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
+        table = match_table(finished, match.deal_scores)
+        over = Panel(Group(result, table), title=_("The match is over"), border_style="green")
+        prompt = _("The match is over. save FILE to keep it, Enter to leave > ")
+        self._until_enter(prompt, self._summary(), over, confirm=False)
+
+    def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> bool:
+        """Show ``shown`` under the table and answer commands until Enter (``True``) or ``quit``
+        (``False``; with ``confirm`` only once the player confirms)."""
+        note: RenderableType | None = None
+        while True:
+            self._draw(note, *shown)
+            try:
+                command = parse(self.read(prompt), [])
+            except InputError as e:
+                note = str(e)
+                continue
+            match command:
+                case Empty():
+                    return True
+                case Quit():
+                    if not confirm or self._confirm_leave():
+                        return False
+                    note = None
+                case _:
+                    note = self._answer(command, None)
+
+
+# -- starting ----------------------------------------------------------------------------------
+
+
+class StartError(Exception):
+    """The match cannot start: a bad option or an unreadable record; ``status`` is the exit code."""
+
+    def __init__(self, message: str, status: int = EXIT_MALFORMED) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _setup(
+    meta: Mapping[str, Any],
+    seat: str | None,
+    partner: str | None,
+    opponents: str | None,
+    seed: int | None,
+) -> Setup:
+    """The options given win; what they leave open comes from a record's meta, then defaults."""
+    try:
+        you = Seat.parse(seat or str(meta.get("seat", "S")))
+    except ValueError as e:
+        raise StartError(str(e)) from None
+    known = meta.get("players")
+    known = known if isinstance(known, dict) else {}
+    players = {}
+    for s in Seat:
+        if s == you:
+            continue
+        chosen = partner if s == you.partner else opponents
+        spec = chosen or known.get(str(s)) or DEFAULT_PLAYER
+        try:
+            make_player(str(spec)).close()
+        except ValueError as e:
+            raise StartError(str(e)) from None
+        players[s] = str(spec)
+    stored = meta.get("seed")
+    if seed is None:
+        seed = stored if isinstance(stored, int) else secrets.randbits(32)
+    return Setup(you, players, seed)
+
+
+def _resume(path: Path) -> tuple[Match, dict[str, Any]]:
+    try:
+        record = Record.from_json(path.read_bytes())
+        return record.replay(), dict(record.meta or {})
+    except OSError as e:
+        message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
+        raise StartError(message) from None
+    except IllegalRecordAction as e:
+        message = _("{path}: illegal action: {error}").format(path=path, error=e)
+        raise StartError(message, EXIT_ILLEGAL) from None
+    except RecordFormatError as e:
+        message = _("{path}: malformed record: {error}").format(path=path, error=e)
+        raise StartError(message) from None
+
+
+def start(
+    *,
+    seat: str | None = None,
+    partner: str | None = None,
+    opponents: str | None = None,
+    seed: int | None = None,
+    variant: str | None = None,
+    language: str | None = None,
+    fast: bool = False,
+    resume: Path | None = None,
+    console: Console | None = None,
+) -> Session:
+    """A session ready to ``run``: a new match, or the one saved in ``resume``.
+
+    A resumed match keeps its record's variant and seed; ``StartError`` for a bad option or file.
+    """
+    i18n.use(language or i18n.default_language())
+    if resume is not None:
+        if variant is not None or seed is not None:
+            raise StartError(_("--variant and --seed come from the record when resuming"))
+        match, meta = _resume(resume)
+        setup = _setup(meta, seat, partner, opponents, None)
+        session = Session(match, setup, console or Console(highlight=False), fast=fast)
+        session.log.append(_("Resumed from {path}.").format(path=resume))
+        return session
+    try:
+        rules = Variant.parse(variant) if variant else Variant()
+    except ValueError as e:
+        raise StartError(str(e)) from None
+    setup = _setup({}, seat, partner, opponents, seed)
+    match = Match(rules, setup.first_dealer())
+    return Session(match, setup, console or Console(highlight=False), fast=fast)

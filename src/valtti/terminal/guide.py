@@ -1,0 +1,171 @@
+"""``help``: the rules of the current moment, with every fact taken from the engine.
+
+Why a card or a declaration is not legal is the engine's reason (``Deal.why_illegal``); what a
+declaration scores and whom a question locks is read from a copy of the deal after it.
+"""
+
+from __future__ import annotations
+
+from valtti.engine import Action, ActionKind, Card, Deal, Phase, Seat
+from valtti.terminal.commands import (
+    ANSWER,
+    ASK,
+    DECLARE,
+    HALF,
+    HELP,
+    HINT,
+    QUIT,
+    SAVE,
+    SCORE,
+    WHOLE,
+    action_words,
+    word,
+)
+from valtti.terminal.i18n import _
+from valtti.terminal.phrases import (
+    cards_text,
+    marriage_points_text,
+    played_by,
+    reason_text,
+    seats_text,
+)
+
+
+def moment(deal: Deal, you: Seat) -> str:
+    """What ``you`` may do now and why the rest is not allowed."""
+    lines: list[str] = []
+    phase = deal.phase
+    legal = deal.legal_actions()
+    if phase is Phase.DECLARATION:
+        lines.append(
+            _(
+                "You took the trick. Before leading you may make one declaration or question; "
+                "leading a card at once declares nothing."
+            )
+        )
+        for action in legal:
+            if action.kind is not ActionKind.PLAY:
+                lines.append(f"  {action_words(action)}: {effect(deal, action)}")
+        whole = Action.ask_whole()
+        reason = deal.why_illegal(whole)
+        if reason is not None:
+            lines.append(f"  {action_words(whole)}: {reason_text(reason)}")
+    elif phase is Phase.ANSWER:
+        lines.append(
+            _(
+                "{seat} asked you for a whole marriage and you hold more than one: name one. "
+                "Which one is your choice; the others stay hidden and are broken for this deal."
+            ).format(seat=deal.asker)
+        )
+        lines.append("  " + " · ".join(action_words(a) for a in legal))
+    else:
+        lines.append(_trick_situation(deal))
+    if phase is not Phase.ANSWER:
+        lines.extend(_cards(deal, legal))
+    lines.append(usage())
+    return "\n".join(lines)
+
+
+def _trick_situation(deal: Deal) -> str:
+    trick = deal.current_trick
+    trumps = (
+        _("No trumps yet.")
+        if deal.trump is None
+        else _("Trumps: {suit}.").format(suit=deal.trump.symbol)
+    )
+    if trick is None or not trick.cards:
+        return _("You lead trick {number}. {trumps}").format(
+            number=deal.tricks_played + 1, trumps=trumps
+        )
+    winning = deal.winning_card
+    assert winning is not None  # a trick with cards has a winning card
+    winner = played_by(trick, winning)
+    return _("Trick {number}: {leader} led {suit}; {card} ({seat}) wins so far. {trumps}").format(
+        number=trick.number,
+        leader=trick.leader,
+        suit=trick.cards[0].suit.symbol,
+        card=winning.unicode(),
+        seat=winner,
+        trumps=trumps,
+    )
+
+
+def _cards(deal: Deal, legal: list[Action]) -> list[str]:
+    """The legal cards, and the others grouped by the engine's reason."""
+    player = deal.current_player
+    assert player is not None
+    hand = deal.hand(player)
+    playable = [a.card for a in legal if a.card is not None]
+    refused: dict[str, list[Card]] = {}
+    for card in hand:
+        reason = deal.why_illegal(Action.play(card))
+        if reason is not None:
+            refused.setdefault(reason_text(reason), []).append(card)
+    if not refused:
+        return [_("Any card of your hand may be played.")]
+    lines = [_("Legal cards: {cards}").format(cards=cards_text(playable))]
+    for reason, cards in refused.items():
+        lines.append(
+            _("Not legal: {cards} — {reason}").format(cards=cards_text(cards), reason=reason)
+        )
+    return lines
+
+
+def effect(deal: Deal, action: Action) -> str:
+    """What a legal declaration, question or answer does, read from a copy of the deal."""
+    after = deal.copy()
+    after.apply(action)
+    player = deal.current_player
+    assert player is not None
+    partner = player.partner
+    if action.kind in (ActionKind.DECLARE, ActionKind.ANSWER):
+        return marriage_points_text(after.events[-1])
+    gain = (
+        _("a yes makes that suit trumps: +2")
+        if deal.trump is None
+        else _("a yes scores a little trump: +1")
+    )
+    locked = seats_text(after.locked - deal.locked) or _("nobody new")
+    if action.kind is ActionKind.ASK_WHOLE:
+        asked = _("{partner} names a whole marriage if holding one ({gain}), otherwise says no.")
+    else:
+        assert action.suit is not None
+        asked = _("{partner} says yes when holding the other half of {suit} ({gain}), else no.")
+    locks = _("Locked afterwards: {seats} (their own marriages are broken for this deal).")
+    return (
+        asked.format(partner=partner, gain=gain, suit=action.suit and action.suit.symbol)
+        + " "
+        + locks.format(seats=locked)
+    )
+
+
+def explain(deal: Deal, action: Action) -> str:
+    """Whether one action is legal now, why not, or what it would do."""
+    reason = deal.why_illegal(action)
+    shown = action_words(action)
+    if reason is not None:
+        return _("{action} is not legal now: {reason}.").format(
+            action=shown, reason=reason_text(reason)
+        )
+    if action.kind is ActionKind.PLAY:
+        return _("{action} is legal now.").format(action=shown)
+    return _("{action} is legal now: {effect}").format(action=shown, effect=effect(deal, action))
+
+
+def usage() -> str:
+    """The commands, in the words of the active language."""
+    return _(
+        "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
+        "{answer} c; {help} [a card or declaration]; {hint}; {score}; {save} FILE; {quit}."
+    ).format(
+        declare=word(DECLARE),
+        ask=word(ASK),
+        whole=word(WHOLE),
+        half=word(HALF),
+        answer=word(ANSWER),
+        help=word(HELP),
+        hint=word(HINT),
+        score=word(SCORE),
+        save=word(SAVE),
+        quit=word(QUIT),
+    )

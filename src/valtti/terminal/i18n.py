@@ -1,0 +1,78 @@
+"""The message catalogue: every player-facing text of the terminal game, in English and Finnish.
+
+Standard gettext with Babel. The sources are ``valtti/locale/<lang>/LC_MESSAGES/valtti.po``
+(English is the source language: its msgstrs stay empty). They are compiled in memory on first
+use with Babel, so an editable install and a wheel both work with nothing built beforehand.
+After changing a message in the code, refresh the template and the catalogues with::
+
+    pybabel extract --no-location -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal
+    pybabel update --ignore-obsolete -D valtti -i src/valtti/locale/valtti.pot -d src/valtti/locale
+
+and translate what is new in ``fi``; ``tests/test_terminal_i18n.py`` fails until that is done.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from babel.core import default_locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+DOMAIN: Final = "valtti"
+LANGUAGES: Final = ("en", "fi")
+
+_active: gettext.NullTranslations = gettext.NullTranslations()
+
+
+@cache
+def translations(language: str) -> gettext.GNUTranslations:
+    """The compiled catalogue of one of ``LANGUAGES``; ``ValueError`` for another."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no catalogue for {language!r}: languages are {', '.join(LANGUAGES)}")
+    po = resources.files("valtti") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def use(language: str) -> None:
+    """Make ``language`` the one that ``_``, ``ngettext`` and ``pgettext`` answer in."""
+    global _active
+    _active = translations(language)
+
+
+def default_language() -> str:
+    """Finnish when the environment's locale (LC_MESSAGES, LANG…) is; else English."""
+    found = default_locale("LC_MESSAGES")
+    return "fi" if found is not None and found.lower().startswith("fi") else "en"
+
+
+def _(message: str) -> str:
+    return _active.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _active.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A message whose translation depends on where it is used (e.g. a command word)."""
+    return _active.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalogue where it is defined; translate it with ``_`` where used."""
+    return message
+
+
+def NC_(context: str, message: str) -> str:
+    """``N_`` for a message to be translated with ``pgettext(context, message)`` where used."""
+    return message

@@ -1,0 +1,361 @@
+"""The table on the terminal, drawn with rich: one seat's view of the deal, the columns, the log.
+
+Everything shown comes from an ``Observation`` of the viewing seat (plus, in a replay, the
+other hands face up), so the screen cannot show what the seat may not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rich import box
+from rich.align import Align
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from valtti.engine import (
+    ActionKind,
+    Card,
+    CardSet,
+    DealResult,
+    DealScore,
+    Event,
+    Observation,
+    Seat,
+    Suit,
+    Team,
+    Trick,
+)
+from valtti.terminal.commands import action_words
+from valtti.terminal.i18n import _, ngettext
+from valtti.terminal.phrases import event_text, played_by, points_text, seats_text
+
+RED_SUITS = frozenset({Suit.H, Suit.D})
+LOG_LINES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one screen shows."""
+
+    observation: Observation  #: the viewer's; its ``score`` is the match score before the deal
+    deal_number: int
+    labels: Mapping[Seat, str]  #: who plays each seat, e.g. "random"; "" for a person
+    log: Sequence[str] = ()  #: the latest events, oldest first
+    hands: Mapping[Seat, CardSet] = field(default_factory=dict)  #: other hands, face up (replay)
+    winning: Card | None = None  #: the winning card of the trick in play (``Deal.winning_card``)
+
+
+def suit_style(suit: Suit) -> str:
+    return "red" if suit in RED_SUITS else ""
+
+
+def card_text(card: Card, style: str = "") -> Text:
+    """A card in its suit's colour (♥♦ red)."""
+    return Text.assemble((card.unicode(), f"{suit_style(card.suit)} {style}".strip()))
+
+
+def face_up(card: Card, winning: bool) -> Text:
+    """A card lying on the table; the winning card so far is bold and underlined."""
+    colour = "red" if card.suit in RED_SUITS else "black"
+    style = f"{colour} on white" + (" bold underline" if winning else "")
+    # Left-justified: centring a text strips its trailing space (the table centres it whole).
+    return Text.assemble((f" {card.unicode()} ", style), justify="left")
+
+
+def render(view: View) -> RenderableType:
+    """The whole screen."""
+    parts: list[RenderableType] = [header(view)]
+    middle = Table.grid(expand=True, padding=(0, 1))
+    middle.add_column(ratio=3)
+    middle.add_column(ratio=2)
+    middle.add_row(table(view), info(view))
+    parts.append(middle)
+    parts.append(hand(view))
+    parts.append(log(view.log))
+    return Group(*parts)
+
+
+def note_panel(note: RenderableType) -> RenderableType:
+    """The reply to the player's last input: an explanation, help, the score."""
+    return Panel(Text(note) if isinstance(note, str) else note, border_style="yellow")
+
+
+def header(view: View) -> RenderableType:
+    obs = view.observation
+    score = obs.score or (0, 0)
+    trick = min(len(obs.tricks) + 1, 9)
+    deal = Text.assemble(
+        (_("Deal {number}").format(number=view.deal_number), "bold"),
+        " · ",
+        _("dealer {seat}").format(seat=obs.dealer),
+        " · ",
+        _("trick {number}/9").format(number=trick),
+    )
+    trumps = Text(_("Trumps") + ": ", style="bold")
+    if obs.trump is None:
+        trumps.append(_("none yet"), style="dim")
+    else:
+        trumps.append(obs.trump.symbol, style=suit_style(obs.trump) + " bold")
+        trumps.append(f" ({obs.trump_team})")
+    match = Text.assemble(
+        (_("Match") + ": ", "bold"),
+        f"NS {score[Team.NS]} – EW {score[Team.EW]} ",
+        (_("(to {target})").format(target=obs.variant.target), "dim"),
+    )
+    line = Table.grid(expand=True)
+    line.add_column(justify="left")
+    line.add_column(justify="center")
+    line.add_column(justify="right")
+    line.add_row(deal, trumps, match)
+    return Panel(line, title="valtti", title_align="left", box=box.ROUNDED)
+
+
+def _on_table(obs: Observation) -> tuple[Trick | None, bool]:
+    """The trick to show: the one in play, or the last one taken while the next is unled."""
+    current = obs.current_trick
+    if current is not None and current.cards:
+        return current, False
+    if obs.tricks:
+        return obs.tricks[-1], True
+    return current, False
+
+
+def table(view: View) -> RenderableType:
+    """The four seats around the trick: the viewer at the bottom, partner at the top."""
+    obs = view.observation
+    you = obs.seat
+    left, top, right = you.left, you.partner, you.partner.left
+    trick, taken = _on_table(obs)
+    played = dict(trick.plays) if trick is not None else {}
+    winner = _winning_seat(trick, taken, view.winning)
+
+    def seat(s: Seat) -> Text:
+        text = Text(str(s), style="bold", justify="center")
+        role = _("you") if s == you else _("partner") if s == you.partner else ""
+        if role:
+            text.append(f" · {role}", style="bold")
+        if obs.current_player == s:
+            text.append(" ◀", style="bold yellow")
+        if view.labels.get(s):
+            text.append("\n" + view.labels[s], style="dim")
+        count = obs.hand_sizes[s]
+        text.append("\n" + ngettext("{n} card", "{n} cards", count).format(n=count), style="dim")
+        if s in obs.locked:
+            text.append("\n" + _("locked"), style="magenta")
+        if s in view.hands:
+            text.append("\n")
+            text.append_text(_hand_line(view.hands[s]))
+        return text
+
+    def card(s: Seat) -> RenderableType:
+        c = played.get(s)
+        return Text("") if c is None else Align.center(face_up(c, s == winner))
+
+    def place(s: Seat) -> RenderableType:
+        return Group(Align.center(seat(s)), card(s))
+
+    grid = Table.grid(expand=True)
+    for _column in range(3):
+        grid.add_column(justify="center", ratio=1)
+    grid.add_row("", place(top), "")
+    grid.add_row(place(left), _trick_caption(trick, taken, winner), place(right))
+    grid.add_row("", Group(card(you), Align.center(seat(you))), "")
+    return Panel(grid, title=_("Table"), title_align="left", box=box.ROUNDED)
+
+
+def _winning_seat(trick: Trick | None, taken: bool, winning: Card | None) -> Seat | None:
+    if trick is None:
+        return None
+    if taken:
+        return trick.winner
+    return played_by(trick, winning)
+
+
+def _trick_caption(trick: Trick | None, taken: bool, winner: Seat | None) -> Text:
+    if trick is None:
+        return Text("")
+    if taken:
+        assert trick.winner is not None
+        return Text(
+            _("Trick {number} to {seat}\n{points}").format(
+                number=trick.number, seat=trick.winner, points=points_text(trick.points)
+            ),
+            style="dim",
+        )
+    if not trick.cards:
+        return Text(_("Trick {number}").format(number=trick.number), style="dim")
+    caption = _("Trick {number}\n{seat} led").format(number=trick.number, seat=trick.leader)
+    if winner is not None:
+        caption += "\n" + _("{seat} wins so far").format(seat=winner)
+    return Text(caption)
+
+
+def info(view: View) -> RenderableType:
+    """The deal's three columns per team, the declarations and questions, the locks."""
+    obs = view.observation
+    you = obs.seat
+    columns = team_columns(obs.result, you)
+    said = Text(_("Marriages and questions") + ":\n", style="bold")
+    if obs.events:
+        said.append("\n".join(event_text(e) for e in obs.events))
+    else:
+        said.append(_("none yet"), style="dim")
+    locked = Text(_("Locked") + ": ", style="bold")
+    locked.append(seats_text(obs.locked) if obs.locked else _("nobody"), style="magenta")
+    return Panel(Group(columns, said, locked), title=_("This deal"), title_align="left")
+
+
+def team_columns(result: DealResult, you: Seat) -> RenderableType:
+    """The three columns per team (RULES.md 5): tricks, card points, game points."""
+    columns = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    columns.add_column("", no_wrap=True)
+    for team in Team:
+        style = "bold" if team == you.team else ""
+        columns.add_column(str(team), justify="right", no_wrap=True, header_style=style)
+    rows = (
+        (_("tricks"), result.tricks),
+        (_("card points"), result.card_points),
+        (_("game points"), result.game_points),
+    )
+    for title, values in rows:
+        columns.add_row(title, *(str(values[team]) for team in Team))
+    return columns
+
+
+def _hand_line(
+    cards: CardSet, legal: frozenset[Card] = frozenset(), numbered: bool = False
+) -> Text:
+    """Cards grouped by suit; with ``numbered`` each card has the number to type for it."""
+    text = Text()
+    number = 0
+    for suit in Suit:
+        in_suit = list(cards.suit(suit))
+        if not in_suit:
+            continue
+        if text:
+            text.append(" │ ", style="dim")
+        for i, c in enumerate(in_suit):
+            number += 1
+            if i:
+                text.append(" ")
+            if numbered:
+                text.append(f"{number}:", style="cyan" if c in legal else "dim")
+            text.append_text(card_text(c, "bold reverse" if c in legal else "dim" if legal else ""))
+    return text
+
+
+def hand(view: View) -> RenderableType:
+    """The viewer's hand with the legal cards highlighted, and the legal actions spelled out."""
+    obs = view.observation
+    legal = obs.legal_actions
+    playable = frozenset(a.card for a in legal if a.card is not None)
+    body = _hand_line(obs.hand, playable, numbered=bool(legal))
+    if legal:
+        cards = [c for c in obs.hand if c in playable]  # in the hand's order
+        words = [a for a in legal if a.kind is not ActionKind.PLAY]
+        line = Text("\n" + _("Legal") + ": ", style="bold")
+        line.append_text(Text(" ").join(card_text(c) for c in cards))
+        if words:
+            if cards:
+                line.append(" · ")
+            line.append(" · ".join(action_words(a) for a in words), style="bold cyan")
+        body.append_text(line)
+    elif obs.current_player is not None and obs.current_player != obs.seat:
+        waiting = _("{seat} to play").format(seat=obs.current_player)
+        body.append("\n" + waiting, style="dim")
+    title = _("Your hand ({seat})").format(seat=obs.seat)
+    return Panel(body, title=title, title_align="left", box=box.ROUNDED)
+
+
+def log(lines: Sequence[str]) -> RenderableType:
+    shown = list(lines[-LOG_LINES:])
+    text = Text("\n".join(shown) if shown else _("The deal begins."))
+    return Panel(text, title=_("What happened"), title_align="left", box=box.ROUNDED)
+
+
+def deal_summary(
+    number: int,
+    result: DealResult,
+    score: DealScore,
+    events: Sequence[Event],
+    you: Seat,
+    target: int,
+) -> RenderableType:
+    """The end of a deal: the three columns, how the game points were made, the match score."""
+    columns = team_columns(result, you)
+    lines = Text()
+    for team in Team:
+        lines.append(f"{team}: ", style="bold")
+        lines.append(_made_of(team, result, events) + "\n")
+    for team in Team:
+        lines.append(_score_change(team, score, target) + "\n")
+    title = _("Deal {number} is over").format(number=number)
+    return Panel(Group(columns, lines), title=title, title_align="left", border_style="green")
+
+
+def _made_of(team: Team, result: DealResult, events: Sequence[Event]) -> str:
+    parts = []
+    for e in events:
+        if e.yes and e.team == team and e.suit is not None:
+            trumps = e.points == 2
+            made = _("{suit} trumps {points}") if trumps else _("little trump {suit} {points}")
+            parts.append(made.format(suit=e.suit.symbol, points=e.points))
+    if result.last == team:
+        parts.append(_("last trick 1"))
+    if result.victory == team:
+        parts.append(
+            _("victory ({card_points} card points) 1").format(card_points=result.card_points[team])
+        )
+    made = " + ".join(parts) if parts else _("nothing")
+    return f"{made} = {result.game_points[team]}"
+
+
+def _score_change(team: Team, score: DealScore, target: int) -> str:
+    before, points, after = score.before[team], score.game_points[team], score.after[team]
+    if score.porvoo[team]:
+        return _("{team} took no trick: to Porvoo, {before} → 0").format(team=team, before=before)
+    if score.overshoot[team]:
+        return _("{team} {before} + {points} = {total}, over {target}: back to {after}").format(
+            team=team,
+            before=before,
+            points=points,
+            total=before + points,
+            target=target,
+            after=after,
+        )
+    return _("{team} {before} + {points} = {after}").format(
+        team=team, before=before, points=points, after=after
+    )
+
+
+def match_table(
+    deals: Sequence[tuple[Seat, Suit | None]], scores: Sequence[DealScore]
+) -> RenderableType:
+    """One row per finished deal: dealer, trumps, the game points and the score after it."""
+    grid = Table(box=box.SIMPLE_HEAD, padding=(0, 2))
+    for title in (_("deal"), _("dealer"), _("trumps"), "NS", "EW", _("score")):
+        grid.add_column(title, justify="right")
+    for number, ((dealer, trump), s) in enumerate(zip(deals, scores, strict=False), start=1):
+        grid.add_row(
+            str(number),
+            str(dealer),
+            Text("–") if trump is None else Text(trump.symbol, style=suit_style(trump)),
+            f"+{s.game_points[Team.NS]}",
+            f"+{s.game_points[Team.EW]}",
+            f"{s.after[Team.NS]} – {s.after[Team.EW]}",
+        )
+    return grid
+
+
+def result_line(winner: Team | None, draw: bool, score: tuple[int, int], you: Seat) -> str:
+    """Who won the match, from the player's side."""
+    shown = f"NS {score[Team.NS]} – EW {score[Team.EW]}"
+    if draw:
+        return _("The match is a draw, both teams on target: {score}").format(score=shown)
+    if winner == you.team:
+        return _("You and your partner win the match: {score}").format(score=shown)
+    return _("{team} win the match: {score}").format(team=winner, score=shown)

@@ -1,0 +1,233 @@
+"""The arena: duplicate seating and cards, statistics, backends, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from valtti.cli import main
+from valtti.engine import Action, Observation, Variant
+from valtti.engine.record import Record
+from valtti.players import Player, registry
+from valtti.players.arena import (
+    ArenaResult,
+    MatchJob,
+    MatchOutcome,
+    Result,
+    run_arena,
+    summarize,
+)
+from valtti.players.stats import mean_interval
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = f"external:{ROOT / 'examples' / 'external_bot.py'}"
+
+
+def figures(result: ArenaResult) -> list[dict[str, Any]]:
+    """The pairings' figures without the timings, which differ run to run."""
+    out = []
+    for p in result.to_dict()["pairings"]:
+        for player in p["players"]:
+            del player["seconds"], player["decisions_per_s"]
+        out.append(p)
+    return out
+
+
+def test_duplicate_halves_deal_the_same_cards_with_the_teams_swapped(tmp_path: Path) -> None:
+    run_arena(["random", EXAMPLE], matches=2, seed=7, backend="serial", records=tmp_path)
+    (folder,) = tmp_path.iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "match-0001A.json",
+        "match-0001B.json",
+        "match-0002A.json",
+        "match-0002B.json",
+    ]
+    for number in (1, 2):
+        a, b = (
+            Record.from_json((folder / f"match-{number:04d}{half}.json").read_text())
+            for half in "AB"
+        )
+        assert a.meta is not None and b.meta is not None
+        assert a.meta["players"] == {"NS": "random", "EW": EXAMPLE}
+        assert b.meta["players"] == {"NS": EXAMPLE, "EW": "random"}
+        assert a.meta["seeds"]["match"] == number and a.meta["seeds"]["half"] == "A"
+        # Seat by seat the same hands and dealers, so each player holds in B what the other
+        # held in A; the matches may differ in length.
+        shared = min(len(a.deals), len(b.deals))
+        assert shared >= 2
+        for deal_a, deal_b in zip(a.deals[:shared], b.deals[:shared], strict=True):
+            assert deal_a.hands == deal_b.hands and deal_a.dealer == deal_b.dealer
+        assert a.deals[0].actions != b.deals[0].actions  # other players on those cards
+        a.replay()  # every record is legal
+        b.replay()
+        other = Record.from_json((folder / f"match-{3 - number:04d}A.json").read_text())
+        assert a.deals[0].hands != other.deals[0].hands  # each numbered match its own cards
+
+
+def outcome(
+    number: int,
+    swapped: bool,
+    result: Result,
+    points: tuple[int, int],
+    deals: int,
+    capped: bool = False,
+    failure: str | None = None,
+) -> MatchOutcome:
+    job = MatchJob(0, "p", "q", number, swapped, 1, Variant(), 200, False)
+    return MatchOutcome(job, result, deals, points, capped, failure, (10, 5), (0.5, 0.0), None)
+
+
+def test_statistics_take_the_duplicate_pair_as_the_sample() -> None:
+    outcomes = [
+        outcome(0, False, "win", (12, 4), 4),
+        outcome(0, True, "loss", (6, 10), 4),  # pair 0: (8 - 4) / 8 deals = 0.5
+        outcome(1, True, "draw", (20, 20), 10, capped=True),
+        outcome(1, False, "win", (9, 3), 5),  # pair 1: 6 / 15 deals = 0.4
+        outcome(2, False, "loss", (0, 3), 2, failure="p at N: it broke"),
+        outcome(2, True, "win", (10, 2), 6),  # pair 2: 5 / 8 deals = 0.625
+        outcome(3, False, "loss", (0, 0), 0, failure="p at N: no start"),  # half a pair only
+    ]
+    result = summarize("p", "q", outcomes)
+    assert (result.wins, result.draws, result.losses, result.capped) == (3, 1, 3, 1)
+    assert result.difference == mean_interval([0.5, 0.4, 0.625])
+    assert result.difference.mean == pytest.approx(0.5083333)
+    assert result.failures == ("match 3A: p at N: it broke", "match 4A: p at N: no start")
+    assert result.first.game_points == 57 and result.second.game_points == 42
+    assert result.first.deals == 31 and result.first.game_points_per_deal == pytest.approx(57 / 31)
+    assert result.first.decisions_per_s == pytest.approx(70 / 3.5)
+    assert result.second.decisions_per_s is None  # no time measured: no rate
+
+
+def test_the_interval_is_student_t_over_the_samples() -> None:
+    estimate = mean_interval([1.0, 2.0, 3.0, 4.0, 5.0])
+    # t(0.975, 4 degrees of freedom) = 2.7764; standard error sqrt(2.5 / 5).
+    assert estimate.mean == 3.0 and estimate.samples == 5
+    assert estimate.half_width == pytest.approx(2.7764451 * math.sqrt(0.5))
+    assert mean_interval([2.0]).low is None and mean_interval([]).mean is None
+    with pytest.raises(ValueError, match="confidence"):
+        mean_interval([1.0, 2.0], confidence=95)
+
+
+def test_a_capped_match_is_a_draw_and_reported() -> None:
+    result = run_arena(["random", "random"], matches=2, seed=3, backend="serial", max_deals=1)
+    (pairing,) = result.pairings
+    # No team reaches 10 in one deal (at most 7 game points), so every match is stopped.
+    assert (pairing.wins, pairing.draws, pairing.losses, pairing.capped) == (0, 4, 0, 4)
+    assert pairing.first.deals == 4
+    assert "0/4/0 (4 stopped at 1 deals, counted as draws)" in result.report()
+
+
+def test_round_robin_plays_every_pairing_in_list_order() -> None:
+    result = run_arena(["random", "RANDOM", EXAMPLE], matches=1, seed=2, backend="serial")
+    assert [(p.first.spec, p.second.spec) for p in result.pairings] == [
+        ("random", "RANDOM"),
+        ("random", EXAMPLE),
+        ("RANDOM", EXAMPLE),
+    ]
+    assert all(p.matches == 2 and p.first.decisions > 0 for p in result.pairings)
+
+
+def test_the_process_pool_gives_what_one_process_gives() -> None:
+    args: dict[str, Any] = {"players": ["random", "random"], "matches": 2, "seed": 11}
+    serial = run_arena(**args, backend="serial")
+    pooled = run_arena(**args, backend="process", workers=2)
+    assert pooled.workers == 2
+    assert figures(pooled) == figures(serial)
+
+
+def test_ray_backend_on_a_local_instance() -> None:
+    ray = pytest.importorskip("ray")
+    args: dict[str, Any] = {"players": ["random", "random"], "matches": 1, "seed": 5}
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = run_arena(**args, backend="ray")
+        assert ray.is_initialized()  # an instance the caller started is left running
+    finally:
+        ray.shutdown()
+    assert figures(on_ray) == figures(run_arena(**args, backend="serial"))
+
+
+@pytest.mark.parametrize(
+    ("players", "kwargs", "message"),
+    [
+        (["random"], {}, "at least two players"),
+        (["random", "nobody"], {}, "player 'nobody': unknown player"),
+        (["random", "external:/no/such/bot"], {}, "player 'external:/no/such/bot': bot"),
+        (["random", "random"], {"backend": "mpi"}, "unknown backend 'mpi'"),
+        (["random", "random"], {"max_deals": 0}, "max_deals must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_match(
+    players: list[str], kwargs: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_arena(players, matches=1, seed=1, **kwargs)
+
+
+class Stubborn(Player):
+    """Asks for a whole marriage at every turn: illegal in trick 1 (RULES.md 4.1)."""
+
+    def choose(self, observation: Observation) -> Action:
+        return Action.parse("ask-whole")
+
+
+class Broken(Player):
+    def choose(self, observation: Observation) -> Action:
+        return observation.legal_actions[len(observation.hand) // 0]
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        (Stubborn, "chose ask-whole, which is illegal: "),
+        (Broken, "ZeroDivisionError: integer division or modulo by zero"),
+    ],
+)
+def test_a_player_at_fault_forfeits_the_match(
+    monkeypatch: pytest.MonkeyPatch, player: type[Player], message: str
+) -> None:
+    monkeypatch.setitem(registry._FACTORIES, "faulty", lambda level, seed: player())
+    result = run_arena(["random", "faulty"], matches=1, seed=1, backend="serial")
+    (pairing,) = result.pairings
+    assert (pairing.wins, pairing.draws, pairing.losses) == (2, 0, 0)
+    assert all(re.match(f"match 1[AB]: faulty at [NESW]: {message}", f) for f in pairing.failures)
+    assert len(pairing.failures) == 2
+
+
+def test_progress_is_reported_for_every_match() -> None:
+    seen: list[tuple[int, int]] = []
+    run_arena(
+        ["random", "random"], 2, 1, backend="serial", progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["arena", "--players", "random, random", "--matches", "2", "--backend", "serial"]
+    text = runner.invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert "random vs random" in text.output and "decisions/s" in text.output
+    assert "95% CI [" in text.output
+    out = runner.invoke(main, [*args, "--json", "--records", str(tmp_path / "games")])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["matches"] == 2 and data["seed"] == 1
+    (pairing,) = data["pairings"]
+    assert pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
+    assert pairing["difference"]["pairs"] == 2
+    assert len(list((tmp_path / "games").rglob("*.json"))) == 4
+
+
+def test_command_refuses_bad_input_with_a_message() -> None:
+    runner = CliRunner()
+    bad_player = runner.invoke(main, ["arena", "--players", "random,nobody"])
+    assert bad_player.exit_code == 2 and "unknown player 'nobody'" in bad_player.output
+    bad_variant = runner.invoke(main, ["arena", "--players", "random,random", "--variant", "x=1"])
+    assert bad_variant.exit_code == 2 and "unknown variant switch 'x'" in bad_variant.output

@@ -1,0 +1,214 @@
+"""External bots (docs/PROTOCOL.md): the example bot, the messages in order, every kind of fault."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from valtti.engine import Deal, Seat, Variant
+from valtti.players import make_player
+from valtti.players.arena import MatchJob, play_match, run_arena
+from valtti.players.external import BotError, ExternalPlayer, bot_command
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "external_bot.py"
+
+#: A bot in a few lines: greets as "faulty" and answers each ``act`` with ``{act}``.
+BOT = """\
+import json, sys, time
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        send({{"type": "hello", "protocol": {protocol}, "name": "faulty"}})
+    elif m["type"] == "act":
+        {act}
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def write_bot(tmp_path: Path, act: str, protocol: int = 1) -> Path:
+    path = tmp_path / "bot.py"
+    path.write_text(BOT.format(act=act, protocol=protocol))
+    return path
+
+
+def forehand_deal() -> Deal:
+    return Deal.shuffled(random.Random(1), Seat.W)  # N leads trick 1
+
+
+def test_example_bot_plays_legal_actions_for_a_whole_deal() -> None:
+    bot = ExternalPlayer(bot_command(str(EXAMPLE)), seed=3)
+    others = make_player("random", 1)
+    deal = forehand_deal()
+    try:
+        assert bot.name == "example"
+        while (seat := deal.current_player) is not None:
+            player = bot if seat == Seat.N else others
+            deal.apply(player.choose(deal.observation(seat)))  # apply raises if illegal
+    finally:
+        bot.close()
+    assert deal.is_over()
+
+
+def test_example_bot_plays_a_whole_arena_match() -> None:
+    job = MatchJob(0, f"external:{EXAMPLE}", "random", 0, False, 4, Variant(), 200, False)
+    outcome = play_match(job)
+    assert outcome.failure is None
+    assert outcome.deals > 0 and outcome.decisions[0] > 0
+
+
+RECORDER = """\
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "recorder"}), flush=True)
+    elif m["type"] == "act":
+        print(json.dumps({"action": m["legal"][-1]}), flush=True)
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def transcript(tmp_path: Path) -> tuple[str, Path]:
+    (tmp_path / "recorder.py").write_text(RECORDER)
+    log = tmp_path / "log with space.jsonl"
+    return f"external:{tmp_path / 'recorder.py'} '{log}'", log
+
+
+def test_the_host_sends_the_documented_messages_in_order(tmp_path: Path) -> None:
+    spec, log = transcript(tmp_path)
+    job = MatchJob(0, spec, "random", 0, True, 9, Variant(), 2, False)  # the recorder sits EW
+    outcome = play_match(job)
+    assert outcome.failure is None and outcome.deals == 2
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    # Two seats: E and W each have their own process, each logging to the same file.
+    types = [m["type"] for m in messages]
+    assert types.count("hello") == types.count("match") == types.count("quit") == 2
+    assert types.count("deal") == types.count("deal_end") == 4
+    assert types.count("match_end") == 2
+    assert {m["seat"] for m in messages if m["type"] == "match"} == {"E", "W"}
+    match = next(m for m in messages if m["type"] == "match")
+    assert match["variant"]["target"] == 10 and match["timeout"] > 0
+    acts = [m for m in messages if m["type"] == "act"]
+    assert acts and all(m["legal"] == m["observation"]["legal"] != [] for m in acts)
+    assert all(m["observation"]["seat"] in "EW" for m in acts)
+    ends = [m for m in messages if m["type"] == "deal_end"]
+    assert all(set(m["score"]) == {"NS", "EW"} for m in ends)
+    assert {m["winner"] for m in messages if m["type"] == "match_end"} == {None}  # stopped at 2
+
+
+def test_a_host_that_only_asks_for_decisions_still_announces_match_and_deals(
+    tmp_path: Path,
+) -> None:
+    spec, log = transcript(tmp_path)
+    bot = make_player(spec, 1)
+    rng = random.Random(2)
+    try:
+        for dealer in (Seat.W, Seat.N):  # two deals in a row, the bot at N in both
+            deal = Deal.shuffled(rng, dealer)
+            while (seat := deal.current_player) is not None:
+                obs = deal.observation(seat)
+                deal.apply(bot.choose(obs) if seat == Seat.N else obs.legal_actions[0])
+    finally:
+        bot.close()
+    types = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert [t for t in types if t != "act"] == ["hello", "match", "deal", "deal", "quit"]
+    assert types.count("act") >= 18
+
+
+@pytest.mark.parametrize(
+    ("act", "expected"),
+    [
+        ('send({"action": "ask-whole"})', "'ask-whole', which is not legal here; legal: "),
+        ('send({"action": "XYZ"})', "'XYZ', which is not an action"),
+        ('send({"move": m["legal"][0]})', 'not {"action": TOKEN}'),
+        ('send(m["legal"][0])', "not a JSON object"),
+        ('print("thinking...", flush=True)', "a line that is not JSON: 'thinking...'"),
+        ("time.sleep(60)", "did not answer a decision request within 0.5 s"),
+        (
+            'sys.stderr.write("boom\\n"); sys.stderr.flush(); sys.exit(3)',
+            "exited with status 3 instead of answering a decision request; "
+            "its last error output: boom",
+        ),
+    ],
+)
+def test_a_faulty_answer_raises_a_clear_error_and_stops_the_bot(
+    tmp_path: Path, act: str, expected: str
+) -> None:
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=0.5)
+    with pytest.raises(BotError) as error:
+        bot.choose(forehand_deal().observation(Seat.N))
+    message = str(error.value)
+    assert message.startswith("bot 'faulty' (") and " at N: " in message
+    assert expected in message
+    assert bot._process.poll() is not None  # stopped, not left running
+    bot.close()  # and closing again is harmless
+
+
+def test_a_bot_that_speaks_another_protocol_is_refused(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "pass", protocol=2)
+    with pytest.raises(BotError, match="speaks protocol 2; this host speaks 1"):
+        ExternalPlayer(bot_command(str(path)))
+
+
+def test_a_bot_that_never_greets_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "mute.py"
+    path.write_text("import sys\nsys.stdin.read()\n")
+    with pytest.raises(BotError, match=r"did not answer the handshake within 0\.5 s"):
+        ExternalPlayer(bot_command(str(path)), start_timeout=0.5)
+
+
+def test_a_bot_that_cannot_be_started_is_named(tmp_path: Path) -> None:
+    missing = str(tmp_path / "no-such-bot")
+    with pytest.raises(BotError, match=re.escape(f"bot '{missing}': cannot be started")):
+        ExternalPlayer([missing])
+
+
+def test_a_failing_bot_forfeits_its_matches_and_the_arena_goes_on(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "sys.exit(3)")
+    result = run_arena(["random", f"external:{path}"], matches=1, seed=1, backend="serial")
+    (pairing,) = result.pairings
+    assert (pairing.wins, pairing.draws, pairing.losses) == (2, 0, 0)
+    assert len(pairing.failures) == 2
+    assert re.match(
+        f"match 1A: external:{re.escape(str(path))} at [EW]: BotError: bot 'faulty'",
+        pairing.failures[0],
+    )
+    assert "exited with status 3" in pairing.failures[1]
+    assert "failures (2, each a forfeit)" in result.report()
+
+
+def test_bot_command_runs_python_scripts_with_this_python_and_splits_like_a_shell() -> None:
+    assert bot_command("bots/bot.py") == [sys.executable, "bots/bot.py"]
+    assert bot_command("'bots/my bot.py' --level 3") == [
+        sys.executable,
+        "bots/my bot.py",
+        "--level",
+        "3",
+    ]
+    assert bot_command("./engine --uci") == ["./engine", "--uci"]
+    with pytest.raises(ValueError, match="needs the bot's command"):
+        bot_command("  ")
+    with pytest.raises(ValueError, match="cannot read the bot command"):
+        bot_command("'unclosed")
+
+
+def test_the_external_spec_keeps_the_command_as_written() -> None:
+    with pytest.raises(ValueError, match="needs the bot's command"):
+        make_player("external")
+    bot = make_player(f"EXTERNAL:{EXAMPLE}")
+    bot.close()
+    assert bot.name == "example"
