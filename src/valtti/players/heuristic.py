@@ -1,0 +1,735 @@
+"""The heuristic player: a good club player's rules of thumb, from the observation alone.
+
+It reads what the play so far shows about the hidden hands (``knowledge.infer``: cards out,
+voids, cards a seat cannot or must hold), turns that into rough odds that a card takes its trick,
+and weighs every legal card in card points: what the trick brings, the trick-taking power a card
+keeps for later, and the declaration window a won trick opens. The rules of thumb follow from
+those weights: win cheaply, let a partner's sure trick stand and give it points, throw low when
+the trick is lost, cash sure winners, lead from length, draw trumps when strong in them, keep
+marriage cards. At a window it declares a marriage at once (trumps in its strongest suit), asks
+whole when it holds none, asks half when partner may hold the other card, each by the chance of
+"yes" against what the locks break.
+
+From trick 5 on it counts the rest of the deal out, as a club player counts cards: over sets of
+hidden hands drawn to agree with everything seen, it follows each card it may play to the end of
+the deal, taking its own best card later, and keeps the one that leaves the team best placed.
+That plays the last trick (keep a winner for it, or a loser when it is not wanted) and the
+victory point exactly.
+
+The match score sets what a deal is worth (RULES.md 6): near the target the player aims at
+exactly the game points it needs (more send the team back to ``overshoot_to``), leaving the
+victory point or the last trick to the other team when it must, and it plays to take at least
+one trick.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from valtti.engine import (
+    Action,
+    ActionKind,
+    CardSet,
+    Deal,
+    Match,
+    Observation,
+    Phase,
+    Rank,
+    Seat,
+    Suit,
+    Team,
+    Variant,
+    deal_hands,
+    score_deal,
+)
+from valtti.players.base import Player, RandomPlayer
+from valtti.players.knowledge import infer, marriage_mask
+from valtti.players.sampler import Sampler
+from valtti.players.worlds import rebuild
+
+Hands = tuple[CardSet, CardSet, CardSet, CardSet]
+
+_SUITS: Final = tuple(s.mask for s in Suit)
+_POINTS: Final = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(36))
+#: The cards of each card's suit that beat it.
+_ABOVE: Final = tuple(_SUITS[c // 9] & ~((2 << c) - 1) for c in range(36))
+_MARRIAGES: Final = tuple(marriage_mask(s) for s in Suit)
+_TOP: Final = (1 << Rank.ACE) | (1 << Rank.TEN)  # within a suit: its checkmaters
+
+#: Card points one game point is worth when the match is far from the target.
+GAME_POINT: Final = 40.0
+#: How much nearer a team's chance of the match is per game point nearer the target.
+_STEP: Final = 0.04
+#: What a drawn match is worth (a win is 1, a loss 0): the player plays to win.
+_DRAW: Final = 0.25
+#: The chances of the last trick without and with the victory point, by the aims (play for the
+#: victory point, play for the last trick), as measured in play against the random player: the
+#: two go together, since both come from taking tricks.
+_LAST_ODDS: Final = {
+    (1, 1): (0.52, 0.86),
+    (1, 0): (0.33, 0.66),
+    (0, 1): (0.34, 0.41),
+    (0, 0): (0.19, 0.43),
+}
+#: Share of the card points still out the team takes when shedding them and when playing for them,
+#: and the spread of its card points at the end per square root of the points still out.
+_SHARE: Final = (0.455, 0.59)
+_SPREAD: Final = 2.1
+#: How much of a card's chance to take a trick now lasts to later in the deal, without trumps
+#: (they may come) and with them for the other suits (more voids to ruff into).
+_DECAY: Final = (0.9, 0.85)
+#: From this trick on the player counts the rest of the deal out (``_Judge.endgame``), over
+#: this many sets of hidden hands drawn by trick (in the last two tricks: every possible set).
+_COUNTED: Final = 5
+_WORLDS: Final = {5: 12, 6: 12, 7: 6}
+#: The chance that a marriage held now is made later in the deal.
+_LATER: Final = 0.6
+#: How much better in standing new aims must be before they replace those of the deal's start.
+_MARGIN: Final = 0.03
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _points(mask: int) -> int:
+    return sum(_POINTS[c] for c in _cards(mask))
+
+
+def _beats(card: int, winning: int, trump: Suit | None) -> bool:
+    """Whether ``card`` takes over a trick that ``winning`` wins so far (RULES.md 3.1)."""
+    if card // 9 == winning // 9:
+        return card > winning
+    return trump is not None and card // 9 == trump
+
+
+def _normal(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _bell(x: float) -> float:
+    return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+
+
+def _splits(cards: int, seats: list[tuple[Seat, int, int]]) -> Iterator[dict[Seat, CardSet]]:
+    """Every way to give each (seat, possible cards, count) its count of ``cards``."""
+    if not seats:
+        if not cards:
+            yield {}
+        return
+    (seat, possible, count), rest = seats[0], seats[1:]
+    for chosen in itertools.combinations(_cards(cards & possible), count):
+        mask = sum(1 << c for c in chosen)
+        for hands in _splits(cards & ~mask, rest):
+            hands[seat] = CardSet(mask)
+            yield hands
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the team plays for in the rest of the deal.
+
+    ``points``: what one card point is worth now, in card points far from the target: what it
+    adds to the chance of the victory point (over 60) times what that is worth when the last
+    trick goes as aimed; 0 once the victory point is settled, negative when it would overshoot.
+    """
+
+    value: float  #: the expected standing in the match, 0 (lost) to 1 (won)
+    points: float
+
+
+class Outlook:
+    """The match around the deal: the team's standing as a function of the points it makes.
+
+    The standing is 1 when the team reaches exactly the target, 0 when the other team does, and
+    otherwise leans by ``_STEP`` per game point of distance from the target. Aims are whether
+    to play for the victory point and for the last trick, or to leave them.
+    """
+
+    def __init__(self, observation: Observation, team: Team) -> None:
+        variant = observation.variant
+        self.target = variant.target
+        self.overshoot_to = variant.overshoot_to
+        # Both on the target: a draw is no win; with "continue" the match goes on even.
+        self.draw = _DRAW if variant.both_on_target == "draw" else 0.5
+        score = observation.score or (0, 0)
+        result = observation.result
+        self.us = score[team] + result.marriage_points[team]
+        self.them = score[team.other] + result.marriage_points[team.other]
+        ours, theirs = result.card_points[team], result.card_points[team.other]
+        #: Whether the victory point is decided: more than 60 taken, or 60 lost.
+        self.settled = ours > 60 or theirs >= 60
+        won = 1.0 if ours > 60 else 0.0
+        #: By aim (0 shed card points, 1 take them): the chance of the victory point now and at
+        #: the start of the deal, and what one card point more adds to it now.
+        self.victory, self.density = ((won, won), (0.0, 0.0))
+        self.prior = self.victory
+        if not self.settled:
+            self.victory, self.density = self._victory(ours, 120 - ours - theirs)
+            self.prior, _ = self._victory(0, 120)
+
+    @staticmethod
+    def _victory(ours: int, left: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The chances of over 60 card points when shedding them and when taking them, and
+        their rise per card point, with ``ours`` taken and ``left`` still out."""
+        spread = _SPREAD * math.sqrt(left) + 1.0
+        shed, take = ((ours + share * left - 60.5) / spread for share in _SHARE)
+        return (_normal(shed), _normal(take)), (_bell(shed) / spread, _bell(take) / spread)
+
+    def standing(self, us: int, them: int) -> float:
+        """The standing when the match score becomes ``us`` to ``them`` (before overshoot)."""
+        us = self.overshoot_to if us > self.target else us
+        them = self.overshoot_to if them > self.target else them
+        if us == self.target:
+            return self.draw if them == self.target else 1.0
+        if them == self.target:
+            return 0.0
+        return 0.5 + _STEP * (us - them)
+
+    def _after(self, extra: int, victory: int, last: int) -> float:
+        """The standing when the team makes ``extra`` marriage points and the victory and last
+        trick go as given (each to the other team when not to this one)."""
+        return self.standing(self.us + extra + victory + last, self.them + 2 - victory - last)
+
+    def _expect(self, extra: int, p_victory: float, lasts: tuple[float, float]) -> float:
+        """The expected standing; ``lasts``: the chances of the last trick without and with the
+        victory point."""
+        value = 0.0
+        for victory, pv in ((0, 1.0 - p_victory), (1, p_victory)):
+            pl = lasts[victory]
+            value += pv * (
+                pl * self._after(extra, victory, 1) + (1 - pl) * self._after(extra, victory, 0)
+            )
+        return value
+
+    def _value(self, extra: int, more: int, aims: tuple[int, int], victory: float) -> float:
+        """The expected standing with ``extra`` marriage points made and ``more`` to make."""
+        lasts = _LAST_ODDS[aims]
+        value = self._expect(extra + more, victory, lasts)
+        if more:
+            # Marriages still to make need a window, and may be broken first.
+            value = _LATER * value + (1.0 - _LATER) * self._expect(extra, victory, lasts)
+        return value
+
+    def _aims(
+        self, victory: tuple[float, float], extra: int, later: int
+    ) -> tuple[float, tuple[int, int], int]:
+        """The best (value, aims, marriage points to add)."""
+        best: tuple[float, tuple[int, int], int] = (-1.0, (1, 1), 0)
+        for aims in _LAST_ODDS:
+            for more in range(later, -1, -1):
+                value = self._value(extra, more, aims, victory[aims[0]])
+                if value > best[0] + 1e-12:
+                    best = (value, aims, more)
+        return best
+
+    def plan(self, extra: int, later: int) -> Plan:
+        """The best plan after making ``extra`` marriage points now, with up to ``later`` more
+        marriage points the team may still choose to make in this deal.
+
+        The aims chosen from the odds at the start of the deal stand unless the card points
+        taken since make others clearly better: both partners then aim alike, and the aims do not
+        sway with every trick.
+        """
+        value, aims, more = self._aims(self.victory, extra, later)
+        _, steady_aims, steady_more = self._aims(self.prior, extra, later)
+        steady = self._value(extra, steady_more, steady_aims, self.victory[steady_aims[0]])
+        if value < steady + _MARGIN:
+            value, aims, more = steady, steady_aims, steady_more
+        points = 0.0
+        if not self.settled:
+            # A card point counts as much as it moves the chance of the victory point, and that
+            # as much as the victory point is worth when the last trick goes as aimed.
+            made = extra + more
+            stake = self._after(made, 1, aims[1]) - self._after(made, 0, aims[1])
+            points = stake / _STEP * self.density[aims[0]] * GAME_POINT
+        return Plan(value, points)
+
+
+class _Judge:
+    """Everything one decision weighs, read from one observation."""
+
+    def __init__(self, observation: Observation) -> None:
+        obs = self.obs = observation
+        self.me = me = obs.seat
+        self.partner = me.partner
+        self.team = me.team
+        self.opponents = (me.left, me.partner.left)
+        knowledge = self.knowledge = infer(obs)
+        self.possible = tuple(c.mask for c in knowledge.possible)
+        self.known = tuple(c.mask for c in knowledge.known)
+        self.sizes = obs.hand_sizes
+        self.hidden = [s for s in Seat if s != me]
+        # Unknown cards per possible card: how densely each hidden seat holds what it may hold.
+        self.density = [
+            (self.sizes[s] - self.known[s].bit_count())
+            / max(1, (self.possible[s] & ~self.known[s]).bit_count())
+            for s in Seat
+        ]
+        self.hand = obs.hand.mask
+        self.unseen = knowledge.unseen.mask
+        self.trump = obs.trump
+        self.declared = {e.suit for e in obs.events if e.yes}
+        self.locked = obs.locked
+        # Pairs the partner cannot hold both cards of (a "no" to ask-whole).
+        self.not_both = {
+            c.cards.mask
+            for c in knowledge.constraints
+            if c.seat == self.partner and 2 not in c.counts
+        }
+        trick = obs.current_trick
+        self.trick_cards = trick.cards if trick is not None else ()
+        self.number = trick.number if trick is not None else len(obs.tricks) + 1
+        self.leading = not self.trick_cards
+        self.led, self.winning, self.winner = -1, -1, me
+        if trick is not None and trick.cards:
+            self.led, self.winning, self.winner = trick.cards[0] // 9, trick.cards[0], trick.leader
+            for seat, card in trick.plays[1:]:
+                if _beats(card, self.winning, self.trump):
+                    self.winning, self.winner = card, seat
+        self.rest = [Seat((me + k) & 3) for k in range(1, 4 - len(self.trick_cards))]
+        self.trick_points = sum(_POINTS[c] for c in self.trick_cards)
+        cards = self.unseen.bit_count()
+        self.average = _points(self.unseen) / cards if cards else 0.0
+        self.rest_points = sum(self._average(s) for s in self.rest)
+        self.outlook = Outlook(obs, self.team)
+        self.mine = [s for s in Suit if self._can_declare(s)]
+        self.plan = self.outlook.plan(0, len(self.mine))
+        self.window = 0.0
+        if self.number <= 8:
+            best = max([self._worth(0, 0), *(value for value, _ in self.declarations())])
+            self.window = (best - self._worth(0, 0)) / _STEP * GAME_POINT
+        tricks = obs.result.tricks
+        score = obs.score or (0, 0)
+        self.porvoo = 0.0
+        if tricks[self.team] == 0:
+            # Without a trick the score goes to 0 (RULES.md 6.1).
+            self.porvoo = GAME_POINT * (score[self.team] + 2) * self.number / 9
+        elif tricks[self.team.other] == 0 and self.number >= 4:
+            self.porvoo = GAME_POINT * 0.3 * score[self.team.other] * self.number / 9
+        self._power: dict[int, float] = {}
+
+    # -- odds -----------------------------------------------------------------------------------
+
+    def _average(self, seat: Seat) -> float:
+        cards = self.possible[seat].bit_count()
+        return _points(self.possible[seat]) / cards if cards else 0.0
+
+    def p_none(self, seat: Seat, mask: int) -> float:
+        """The chance that ``seat`` holds none of ``mask`` (its unknown cards drawn at random)."""
+        if mask & self.known[seat]:
+            return 0.0
+        free = self.possible[seat] & ~self.known[seat]
+        m = (mask & free).bit_count()
+        if m == 0:
+            return 1.0
+        n = free.bit_count()
+        h = self.sizes[seat] - self.known[seat].bit_count()
+        if n - m < h:
+            return 0.0
+        p = 1.0
+        for i in range(h):
+            p *= (n - m - i) / (n - i)
+        return p
+
+    def p_holds(self, seat: Seat, card: int) -> float:
+        """The chance that hidden ``seat`` holds ``card``: its share of where the card may be,
+        by how many unknown cards each seat that may hold it still has."""
+        bit = 1 << card
+        if bit & self.known[seat]:
+            return 1.0
+        if not bit & self.possible[seat] or not bit & self.unseen:
+            return 0.0
+        total = sum(self.density[s] for s in self.hidden if bit & self.possible[s])
+        return self.density[seat] / total if total else 0.0
+
+    def p_none_of(self, seats: list[Seat], mask: int) -> float:
+        """The chance that none of ``seats`` holds a card of ``mask``."""
+        p = 1.0
+        for card in _cards(mask & self.unseen):
+            p *= max(0.0, 1.0 - sum(self.p_holds(s, card) for s in seats))
+        return p
+
+    def p_safe(self, seats: list[Seat], winning: int, led: int) -> float:
+        """The chance that none of ``seats`` takes over a trick led in ``led`` that ``winning``
+        wins. The rules make a player beat when able (RULES.md 3.2), so holding a card that
+        beats is taken as beating."""
+        trump = self.trump
+        if winning // 9 == led:
+            p = self.p_none_of(seats, _ABOVE[winning])
+            if trump is not None and led != trump:
+                for seat in seats:
+                    p *= 1.0 - self.p_none(seat, _SUITS[led]) * (
+                        1.0 - self.p_none(seat, _SUITS[trump])
+                    )
+            return p
+        p = 1.0
+        for seat in seats:
+            p *= 1.0 - self.p_none(seat, _SUITS[led]) * (1.0 - self.p_none(seat, _ABOVE[winning]))
+        return p
+
+    def odds(self, card: int) -> tuple[float, float]:
+        """The chances that the team, and that this player, take the trick if ``card`` is played."""
+        if self.leading:
+            led, winning, winner = card // 9, card, self.me
+        elif _beats(card, self.winning, self.trump):
+            led, winning, winner = self.led, card, self.me
+        else:
+            led, winning, winner = self.led, self.winning, self.winner
+        rest = self.rest
+        theirs = [s for s in rest if s.team != self.team]
+        if winner.team == self.team:
+            team = self.p_safe(theirs, winning, led)
+            if self.partner in rest and rest[0] != self.partner:
+                # An opponent may beat it, and partner beat the opponent in turn.
+                team += (1.0 - team) * 0.5 * (1.0 - self.p_safe([self.partner], winning, led))
+        elif self.partner in rest:
+            after = rest[rest.index(self.partner) + 1 :]
+            team = (1.0 - self.p_safe([self.partner], winning, led)) * self.p_safe(
+                after, winning, led
+            )
+        else:
+            team = 0.0
+        mine = self.p_safe(rest, winning, led) if winner == self.me else 0.0
+        return team, mine
+
+    def power(self, card: int) -> float:
+        """The chance that ``card`` takes a trick later in the deal."""
+        cached = self._power.get(card)
+        if cached is not None:
+            return cached
+        p = self.p_safe(list(self.opponents), card, card // 9)
+        if self.trump is None:
+            p *= _DECAY[0]  # trumps may come
+        elif card // 9 == self.trump:
+            p += (1.0 - p) * 0.4  # a trump also takes tricks by ruffing
+        else:
+            p *= _DECAY[1]  # more voids to ruff into as the deal goes on
+        self._power[card] = p
+        return p
+
+    # -- marriages ------------------------------------------------------------------------------
+
+    def _can_declare(self, suit: Suit) -> bool:
+        return (
+            self.hand & _MARRIAGES[suit] == _MARRIAGES[suit]
+            and suit not in self.declared
+            and self.me not in self.locked
+        )
+
+    def _pair_chance(self, suit: Suit) -> float:
+        """The chance that partner holds the K and Q of ``suit``."""
+        pair = _MARRIAGES[suit]
+        if pair in self.not_both or pair & self.hand:
+            return 0.0
+        king, queen = _cards(pair)
+        return self.p_holds(self.partner, king) * self.p_holds(self.partner, queen)
+
+    def _whole_chance(self, exclude: Suit | None = None) -> float:
+        """The chance that partner holds a marriage it may still name or declare."""
+        if self.partner in self.locked:
+            return 0.0
+        none = 1.0
+        for suit in Suit:
+            if suit not in self.declared and suit != exclude:
+                none *= 1.0 - self._pair_chance(suit)
+        return 1.0 - none
+
+    def _worth(self, points: int, later: int) -> float:
+        """The standing after making ``points`` marriage points now, with ``later`` more that
+        the team may still make."""
+        return self.outlook.plan(points, later).value
+
+    def _gain(self, points: int) -> float:
+        """How many game points' worth making ``points`` marriage points adds to the standing."""
+        return (self._worth(points, 0) - self._worth(0, 0)) / _STEP
+
+    def unmoved(self) -> float:
+        """The standing when the window passes without a declaration."""
+        return self._worth(0, len(self.mine))
+
+    def _whole_asks(self) -> bool:
+        rule = self.obs.variant.whole_ask_after_trump
+        if rule == "nobody":
+            return self.trump is None
+        return rule == "anyone" or self.obs.trump_team != self.team
+
+    def declarations(self) -> list[tuple[float, Action]]:
+        """The declaration actions open at a window now, each with the expected standing after
+        it (by the chance of "yes", less what the locks break); compare ``unmoved``."""
+        points = 2 if self.trump is None else 1
+        later = len(self.mine)
+        made, unmade = self._worth(points, 0), self._worth(0, 0)
+        out: list[tuple[float, Action]] = []
+        for suit in self.mine:
+            value = self._worth(points, later - 1)
+            if points == 2:
+                value += 1e-6 * self.strength(suit)  # trumps in the longest, strongest suit
+            out.append((value, Action.declare(suit)))
+        if self._whole_asks():
+            # The asker is locked: its own marriages are lost.
+            p = self._whole_chance()
+            out.append((p * made + (1.0 - p) * unmade, Action.ask_whole()))
+        for suit in Suit:
+            held = self.hand & _MARRIAGES[suit]
+            if suit in self.declared or not held or held == _MARRIAGES[suit]:
+                continue
+            other = _MARRIAGES[suit] & ~held
+            p = self.p_holds(self.partner, _cards(other)[0])
+            # Both are locked: partner's own marriages, which an ask-whole or partner's own
+            # window would make, are lost too.
+            cost = self._whole_chance(suit) * max(0.0, made - unmade) * 0.8
+            out.append((p * made + (1.0 - p) * unmade - cost, Action.ask_half(suit)))
+        return out
+
+    def strength(self, suit: Suit) -> float:
+        """How well this hand would play ``suit`` as trumps: its length and its checkmaters."""
+        cards = self.hand & _SUITS[suit]
+        return cards.bit_count() + 0.5 * ((cards >> (9 * suit)) & _TOP).bit_count()
+
+    # -- cards ----------------------------------------------------------------------------------
+
+    def keep(self, card: int) -> float:
+        """What holding on to ``card`` is worth in card points."""
+        power = self.power(card)
+        # Its points come home if it takes a trick, and now and then on partner's trick.
+        points = _POINTS[card] * (0.25 + 0.75 * power) + power * 3 * self.average
+        value = self.plan.points * points
+        suit = Suit(card // 9)
+        pair = _MARRIAGES[suit]
+        if self.number <= 8 and (1 << card) & pair and suit not in self.declared:
+            if suit in self.mine:
+                gain = self._gain(2 if self.trump is None else 1)
+                if self.trump is None:
+                    # The other team may make trumps first: then it is a little trump.
+                    gain = max(gain, 0.3 * self._gain(1))
+                value += 0.8 * max(0.0, gain) * GAME_POINT
+            elif pair & ~self.hand:
+                # Half of a marriage partner may hold the other half of (RULES.md 4.2c).
+                p = self.p_holds(self.partner, _cards(pair & ~self.hand)[0])
+                value += 0.3 * p * max(0.0, self._gain(1)) * GAME_POINT
+        return value
+
+    def card_value(self, card: int) -> float:
+        team, mine = self.odds(card)
+        plan = self.plan
+        value = plan.points * team * (self.trick_points + _POINTS[card] + self.rest_points)
+        # Partner's window serves too while partner may still ask whole.
+        asks = self.trump is None and self.partner not in self.locked
+        value += self.window * (mine + (0.5 if asks else 0.0) * (team - mine))
+        value += self.porvoo * team
+        value -= self.keep(card)
+        if self.leading:
+            value += self.lead_bonus(card)
+        return value
+
+    def lead_bonus(self, card: int) -> float:
+        """Leading rules of thumb the odds do not see: draw trumps when strong in them, lead
+        from length, do not lead into a known void once trumps exist."""
+        suit = card // 9
+        bonus = 0.5 * (self.hand & _SUITS[suit]).bit_count()
+        trump = self.trump
+        if trump is None:
+            return bonus
+        theirs = [1.0 - self.p_none(s, _SUITS[trump]) for s in self.opponents]
+        if suit == trump:
+            mine = (self.hand & _SUITS[trump]).bit_count()
+            out = (self.unseen & _SUITS[trump]).bit_count()
+            if mine * 2 >= out:
+                bonus += 4.0 * sum(theirs)
+        else:
+            ruff = sum(
+                self.p_none(s, _SUITS[suit]) * t
+                for s, t in zip(self.opponents, theirs, strict=True)
+            )
+            bonus -= 3.0 * ruff
+        return bonus
+
+    def endgame(self, cards: Sequence[int], rng: random.Random) -> list[float]:
+        """For each of ``cards``, the expected standing after the deal when it is played now, in
+        the last tricks: counted over the hands the others may hold (all of them in the last
+        two tricks, a few drawn at random before), this player taking its best card later, the
+        others any legal card alike (no declarations)."""
+        obs = self.obs
+        hidden = [s for s in Seat if s != self.me]
+        worlds: list[Hands] = []
+        if self.number >= 8:
+            seats = [(s, self.possible[s], self.sizes[s]) for s in hidden]
+            for split in _splits(self.unseen, seats):
+                split[self.me] = obs.hand
+                hands = (split[Seat.N], split[Seat.E], split[Seat.S], split[Seat.W])
+                if self.knowledge.consistent(hands):
+                    worlds.append(hands)
+        else:
+            sampler = Sampler(self.knowledge)
+            worlds = [sampler.sample(rng) for _ in range(_WORLDS[self.number])]
+        before = obs.score or (0, 0)
+        totals = [0.0] * len(cards)
+        counted = 0
+        # Every card the others may play is followed from trick 7 when counting from there, from
+        # trick 8 when counting from earlier (before, one is drawn: the tree would be too big).
+        exact = 7 if self.number == 7 else 8
+        for hands in worlds:
+            try:
+                deal = rebuild(obs, hands)
+            except ValueError:
+                continue  # the replay shows these hands cannot be
+            counted += 1
+            for i, card in enumerate(cards):
+                after = deal.copy()
+                after.apply(card)
+                totals[i] += self._expected(after, before, exact, rng)
+        return [total / max(1, counted) for total in totals]
+
+    def _expected(
+        self, deal: Deal, before: tuple[int, int], exact: int, rng: random.Random
+    ) -> float:
+        """The expected standing after ``deal``: this player's best, the others' average (from
+        trick ``exact`` on; before it one card drawn at random)."""
+        if deal.is_over():
+            after = score_deal(before, deal.result(), deal.variant).after
+            return self.outlook.standing(after[self.team], after[self.team.other])
+        plays = [a for a in deal.legal_actions() if a < 36]
+        if deal.current_player != self.me and deal.tricks_played + 1 < exact:
+            plays = [plays[rng.randrange(len(plays))]]
+        values = []
+        for action in plays:
+            branch = deal.copy()
+            branch.apply(action)
+            values.append(self._expected(branch, before, exact, rng))
+        if deal.current_player == self.me:
+            return max(values)
+        return sum(values) / len(values)
+
+    def answer_value(self, action: Action) -> float:
+        assert action.suit is not None
+        return self.strength(action.suit)
+
+
+class HeuristicPlayer(Player):
+    """A club player's rules of thumb (see the module); ties are broken by its own generator."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        judge = _Judge(observation)
+        if observation.phase is Phase.ANSWER:
+            return self._best([(judge.answer_value(a), a) for a in legal])
+        if observation.phase is Phase.DECLARATION:
+            allowed = set(legal)
+            options = [(v, a) for v, a in judge.declarations() if a in allowed]
+            if options:
+                value, action = max(options)
+                if value > judge.unmoved() + 1e-9:
+                    return action
+        plays = [a for a in legal if a.kind is ActionKind.PLAY]
+        if len(plays) > 1 and judge.number >= _COUNTED:
+            # Few cards left: count the last tricks out.
+            counted = judge.endgame(plays, self.rng)
+            return self._best(
+                [(v + 1e-6 * judge.card_value(a), a) for v, a in zip(counted, plays, strict=True)]
+            )
+        return self._best([(judge.card_value(a), a) for a in plays])
+
+    def _best(self, scored: list[tuple[float, Action]]) -> Action:
+        top = max(v for v, _ in scored)
+        ties = [a for v, a in scored if v >= top - 1e-9]
+        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateResult:
+    """Matches won by each side over duplicate pairs, and the first side's thinking time."""
+
+    won: int
+    lost: int
+    drawn: int
+    decisions: int
+    seconds: float
+
+    @property
+    def matches(self) -> int:
+        return self.won + self.lost + self.drawn
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1000.0 * self.seconds / max(1, self.decisions)
+
+
+def duplicate(
+    first: Callable[[int], Player],
+    second: Callable[[int], Player],
+    pairs: int,
+    seed: int = 0,
+    variant: Variant | None = None,
+    max_deals: int = 200,
+) -> DuplicateResult:
+    """Play ``pairs`` duplicate pairs of matches between two sides made by ``first(seed)`` and
+    ``second(seed)``: each pair plays the same dealt hands twice, the second time with every
+    player (and the dealer) moved one seat to the left, so the sides swap teams and cards.
+
+    A match stopped at ``max_deals`` counts as drawn.
+    """
+    won = lost = drawn = decisions = 0
+    seconds = 0.0
+    for pair in range(pairs):
+        dealing = random.Random(f"{seed}/{pair}")
+        hands = [deal_hands(dealing)]
+        dealer = Seat(dealing.randrange(4))
+        for shift in (0, 1):
+            match = Match(variant, Seat((dealer + shift) & 3))
+            ours = Team.NS if shift == 0 else Team.EW
+            players = {
+                s: (first if s.team == ours else second)(hash((seed, pair, shift, s))) for s in Seat
+            }
+            while not match.is_over() and len(match.deals) < max_deals:
+                while len(hands) <= len(match.deals):
+                    hands.append(deal_hands(dealing))
+                dealt = hands[len(match.deals)]
+                deal = match.start_deal([dealt[(s - shift) & 3] for s in Seat])
+                while (seat := deal.current_player) is not None:
+                    start = time.perf_counter()
+                    action = players[seat].choose(match.observation(seat))
+                    if seat.team == ours:
+                        seconds += time.perf_counter() - start
+                        decisions += 1
+                    match.apply(action)
+            if match.winner is None:
+                drawn += 1
+            elif match.winner == ours:
+                won += 1
+            else:
+                lost += 1
+    return DuplicateResult(won, lost, drawn, decisions, seconds)
+
+
+if __name__ == "__main__":
+    # python -m valtti.players.heuristic [PAIRS [SEED]]: the heuristic against random.
+    import sys
+
+    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    result = duplicate(HeuristicPlayer, RandomPlayer, pairs, seed)
+    print(
+        f"heuristic vs random, {pairs} duplicate pairs (seed {seed}): "
+        f"won {result.won}/{result.matches} ({100 * result.won / result.matches:.1f} %), "
+        f"lost {result.lost}, drawn {result.drawn}; "
+        f"{result.ms_per_decision:.2f} ms per heuristic decision"
+    )
