@@ -139,16 +139,15 @@ def parse_action(text: str, hand: Sequence[Card]) -> Action:
         _(
             "Not understood: {text}. Type a card (as, 10d, td) or its number, "
             "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
-        ).format(
-            text=text.strip(),
-            declare=word(DECLARE),
-            ask=word(ASK),
-            whole=word(WHOLE),
-            half=word(HALF),
-            answer=word(ANSWER),
-            help=word(HELP),
-        )
+        ).format(text=text.strip(), **command_words())
     )
+
+
+def command_words() -> dict[str, str]:
+    """Every command word in the active language, keyed as the messages' placeholders name it."""
+    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, SAVE, QUIT)
+    names = ("declare", "ask", "whole", "half", "answer", "help", "hint", "score", "save", "quit")
+    return {name: word(w) for name, w in zip(names, words, strict=True)}
 
 
 def _suit(text: str) -> Suit | None:

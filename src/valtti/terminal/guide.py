@@ -8,18 +8,8 @@ from __future__ import annotations
 
 from valtti.engine import Action, ActionKind, Card, Deal, Phase, Seat
 from valtti.terminal.commands import (
-    ANSWER,
-    ASK,
-    DECLARE,
-    HALF,
-    HELP,
-    HINT,
-    QUIT,
-    SAVE,
-    SCORE,
-    WHOLE,
     action_words,
-    word,
+    command_words,
 )
 from valtti.terminal.i18n import _
 from valtti.terminal.phrases import (
@@ -157,15 +147,4 @@ def usage() -> str:
     return _(
         "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
         "{answer} c; {help} [a card or declaration]; {hint}; {score}; {save} FILE; {quit}."
-    ).format(
-        declare=word(DECLARE),
-        ask=word(ASK),
-        whole=word(WHOLE),
-        half=word(HALF),
-        answer=word(ANSWER),
-        help=word(HELP),
-        hint=word(HINT),
-        score=word(SCORE),
-        save=word(SAVE),
-        quit=word(QUIT),
-    )
+    ).format(**command_words())
