@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from valtti.engine import (
+    CARDS,
     Action,
     ActionKind,
     CardSet,
@@ -50,20 +51,18 @@ from valtti.engine import (
 )
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.knowledge import infer, marriage_mask
-from valtti.players.sampler import Sampler
+from valtti.players.sampler import Hands, Sampler
 from valtti.players.worlds import rebuild
 
-Hands = tuple[CardSet, CardSet, CardSet, CardSet]
-
 _SUITS: Final = tuple(s.mask for s in Suit)
-_POINTS: Final = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(36))
+_POINTS: Final = tuple(card.points for card in CARDS)
 #: The cards of each card's suit that beat it.
 _ABOVE: Final = tuple(_SUITS[c // 9] & ~((2 << c) - 1) for c in range(36))
 _MARRIAGES: Final = tuple(marriage_mask(s) for s in Suit)
 _TOP: Final = (1 << Rank.ACE) | (1 << Rank.TEN)  # within a suit: its checkmaters
 
 #: Card points one game point is worth when the match is far from the target.
-GAME_POINT: Final = 40.0
+_GAME_POINT: Final = 40.0
 #: How much nearer a team's chance of the match is per game point nearer the target.
 _STEP: Final = 0.04
 #: What a drawn match is worth (a win is 1, a loss 0): the player plays to win.
@@ -137,7 +136,7 @@ def _splits(cards: int, seats: list[tuple[Seat, int, int]]) -> Iterator[dict[Sea
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class _Plan:
     """What the team plays for in the rest of the deal.
 
     ``points``: what one card point is worth now, in card points far from the target: what it
@@ -149,7 +148,7 @@ class Plan:
     points: float
 
 
-class Outlook:
+class _Outlook:
     """The match around the deal: the team's standing as a function of the points it makes.
 
     The standing is 1 when the team reaches exactly the target, 0 when the other team does, and
@@ -234,7 +233,7 @@ class Outlook:
                     best = (value, aims, more)
         return best
 
-    def plan(self, extra: int, later: int) -> Plan:
+    def plan(self, extra: int, later: int) -> _Plan:
         """The best plan after making ``extra`` marriage points now, with up to ``later`` more
         marriage points the team may still choose to make in this deal.
 
@@ -253,8 +252,8 @@ class Outlook:
             # as much as the victory point is worth when the last trick goes as aimed.
             made = extra + more
             stake = self._after(made, 1, aims[1]) - self._after(made, 0, aims[1])
-            points = stake / _STEP * self.density[aims[0]] * GAME_POINT
-        return Plan(value, points)
+            points = stake / _STEP * self.density[aims[0]] * _GAME_POINT
+        return _Plan(value, points)
 
 
 class _Judge:
@@ -303,21 +302,22 @@ class _Judge:
         cards = self.unseen.bit_count()
         self.average = _points(self.unseen) / cards if cards else 0.0
         self.rest_points = sum(self._average(s) for s in self.rest)
-        self.outlook = Outlook(obs, self.team)
+        self.outlook = _Outlook(obs, self.team)
         self.mine = [s for s in Suit if self._can_declare(s)]
         self.plan = self.outlook.plan(0, len(self.mine))
         self.window = 0.0
         if self.number <= 8:
             best = max([self._worth(0, 0), *(value for value, _ in self.declarations())])
-            self.window = (best - self._worth(0, 0)) / _STEP * GAME_POINT
+            self.window = (best - self._worth(0, 0)) / _STEP * _GAME_POINT
         tricks = obs.result.tricks
         score = obs.score or (0, 0)
         self.porvoo = 0.0
         if tricks[self.team] == 0:
             # Without a trick the score goes to 0 (RULES.md 6.1).
-            self.porvoo = GAME_POINT * (score[self.team] + 2) * self.number / 9
+            self.porvoo = _GAME_POINT * (score[self.team] + 2) * self.number / 9
         elif tricks[self.team.other] == 0 and self.number >= 4:
-            self.porvoo = GAME_POINT * 0.3 * score[self.team.other] * self.number / 9
+            # Taking every trick sends the other team to 0.
+            self.porvoo = _GAME_POINT * 0.3 * score[self.team.other] * self.number / 9
         self._power: dict[int, float] = {}
 
     # -- odds -----------------------------------------------------------------------------------
@@ -514,14 +514,15 @@ class _Judge:
                 if self.trump is None:
                     # The other team may make trumps first: then it is a little trump.
                     gain = max(gain, 0.3 * self._gain(1))
-                value += 0.8 * max(0.0, gain) * GAME_POINT
+                value += 0.8 * max(0.0, gain) * _GAME_POINT
             elif pair & ~self.hand:
                 # Half of a marriage partner may hold the other half of (RULES.md 4.2c).
                 p = self.p_holds(self.partner, _cards(pair & ~self.hand)[0])
-                value += 0.3 * p * max(0.0, self._gain(1)) * GAME_POINT
+                value += 0.3 * p * max(0.0, self._gain(1)) * _GAME_POINT
         return value
 
     def card_value(self, card: int) -> float:
+        """What playing ``card`` now is worth, in card points (the rules of thumb)."""
         team, mine = self.odds(card)
         plan = self.plan
         value = plan.points * team * (self.trick_points + _POINTS[card] + self.rest_points)
@@ -613,6 +614,8 @@ class _Judge:
         return sum(values) / len(values)
 
     def answer_value(self, action: Action) -> float:
+        """How good naming the marriage of ``action`` in answer to ask-whole is: it makes
+        trumps, so the suit this hand is longest and strongest in."""
         assert action.suit is not None
         return self.strength(action.suit)
 
@@ -627,6 +630,8 @@ class HeuristicPlayer(Player):
 
     def choose(self, observation: Observation) -> Action:
         legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"{observation.seat} has no action to choose: it is not its turn")
         if len(legal) == 1:
             return legal[0]
         judge = _Judge(observation)
