@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from tests.strategies import DECK, marriage_hands, variants
 
 from valtti.engine import (
     Action,
@@ -31,16 +32,10 @@ from valtti.engine import (
     Seat,
     Variant,
 )
-from valtti.engine.variant import SWITCHES
 
-SUIT_CHARS = "SHDC"
-DECK = [r + s for s in SUIT_CHARS for r in "6789JQKTA"]
 TOKENS = frozenset(DECK)
 MAX_ACTIONS = 52
 
-variants = st.fixed_dictionaries(
-    {name: st.sampled_from(values) for name, values in SWITCHES.items()}
-).map(lambda d: Variant(**d))
 
 
 @st.composite
@@ -51,13 +46,7 @@ def initial_hands(draw: st.DrawFn) -> tuple[CardSet, ...]:
         return tuple(
             Deal.shuffled(random.Random(draw(st.integers(0, 2**64 - 1))), Seat.N).initial_hands
         )
-    owners = draw(st.lists(st.sampled_from(range(4)), min_size=4, max_size=4))
-    rest = draw(st.permutations([c for c in DECK if c[0] not in "KQ"]))
-    hands: list[list[str]] = [[], [], [], []]
-    for s, seat in zip(SUIT_CHARS, owners, strict=True):
-        hands[seat] += ["K" + s, "Q" + s]
-    for c in rest:
-        next(h for h in hands if len(h) < 9).append(c)
+    hands = draw(marriage_hands())
     return tuple(CardSet.parse(h) for h in hands)
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.strategies import marriage_hands, variants
 
 from valtti.engine import (
     NUM_ACTIONS,
@@ -239,9 +240,6 @@ class Ref:
 
 # -- random games ------------------------------------------------------------------------------
 
-variants = st.fixed_dictionaries(
-    {name: st.sampled_from(values) for name, values in SWITCHES.items()}
-).map(lambda d: Variant(**d))
 
 
 class Game:
@@ -297,13 +295,7 @@ def games(draw: st.DrawFn) -> Game:
     elif source == "deck":
         deck = tuple(draw(st.permutations(DECK)))
     else:  # each suit's K+Q dealt together to a drawn seat: many marriages, several per hand
-        owners = draw(st.lists(st.sampled_from(range(4)), min_size=4, max_size=4))
-        rest = draw(st.permutations([c for c in DECK if c[0] not in "KQ"]))
-        hands: list[list[str]] = [[], [], [], []]
-        for s, seat in zip(SUIT_CHARS, owners, strict=True):
-            hands[seat] += ["K" + s, "Q" + s]
-        for c in rest:
-            next(h for h in hands if len(h) < 9).append(c)
+        hands = draw(marriage_hands())
         deck = tuple(c for h in hands for c in h)
     return Game(
         seed,

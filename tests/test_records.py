@@ -15,18 +15,14 @@ import hypothesis
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.strategies import DECK, variants
 
 from valtti.engine import ACTIONS, NUM_ACTIONS, Deal, Match, Seat, Variant
 from valtti.engine.record import FORMAT, IllegalRecordAction, Record, RecordFormatError
-from valtti.engine.variant import SWITCHES
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_DEALS = 40
-DECK = [r + s for s in "SHDC" for r in "6789JQKTA"]
 
-variants = st.fixed_dictionaries(
-    {name: st.sampled_from(values) for name, values in SWITCHES.items()}
-).map(lambda d: Variant(**d))
 
 
 class Plan:
