@@ -71,9 +71,7 @@ def search_rate(positions: int, iterations: int, seed: int) -> float:
     return done / seconds
 
 
-def run(
-    runs: int = 5, deals: int = 20_000, seed: int = 1, search: bool = True
-) -> BenchResult:
+def run(runs: int = 5, deals: int = 20_000, seed: int = 1, search: bool = True) -> BenchResult:
     """The median of ``runs`` runs of ``deals`` random deals each, and of as many copy runs;
     with ``search``, the median of as many runs of the search player over 20 positions."""
     deal_rates: list[float] = []

@@ -10,7 +10,6 @@ from typing import Any
 import click
 
 from valtti import __version__
-from valtti.engine import Match, Team
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 
 #: Exit status of ``replay`` for a record with an illegal action, and for a malformed file.
@@ -49,7 +48,7 @@ def replay(file: Path, as_json: bool, show: bool) -> None:
 
         show_match(match, record.meta)
         return
-    summary = replay_summary(match)
+    summary = match.summary()
     if as_json:
         click.echo(json.dumps(summary))
     else:
@@ -59,48 +58,6 @@ def replay(file: Path, as_json: bool, show: bool) -> None:
 def _fail(message: str, status: int) -> None:
     click.echo(message, err=True)
     sys.exit(status)
-
-
-def _teams(values: tuple[int, int]) -> dict[str, int]:
-    return {"NS": values[Team.NS], "EW": values[Team.EW]}
-
-
-def replay_summary(match: Match) -> dict[str, Any]:
-    """The ``replay --json`` object: each deal's columns, the winner, and where play stands."""
-    deals = []
-    scores = match.deal_scores
-    for i, deal in enumerate(match.deals):
-        result = deal.result()
-        deals.append(
-            {
-                "dealer": str(deal.dealer),
-                "trump": None if deal.trump is None else str(deal.trump),
-                "marriages": [
-                    {
-                        "suit": str(m.suit),
-                        "team": str(m.team),
-                        "seat": str(m.seat),
-                        "how": m.how,
-                        "points": m.points,
-                    }
-                    for m in deal.marriages
-                ],
-                "tricks": _teams(result.tricks),
-                "card_points": _teams(result.card_points),
-                "game_points": _teams(result.game_points),
-                "score": _teams(scores[i].after if i < len(scores) else match.score),
-            }
-        )
-    winner = match.winner
-    latest = match.deal
-    return {
-        "deals": deals,
-        "winner": "draw" if match.is_draw else None if winner is None else str(winner),
-        "to_move": None
-        if latest is None or latest.current_player is None
-        else str(latest.current_player),
-        "legal": [str(a) for a in match.legal_actions()],
-    }
 
 
 def _summary_text(summary: dict[str, Any]) -> str:
@@ -139,8 +96,12 @@ def _summary_text(summary: dict[str, Any]) -> str:
 @click.option("--runs", default=5, show_default=True, help="Runs; the median is printed.")
 @click.option("--deals", default=20_000, show_default=True, help="Random deals per run.")
 @click.option("--seed", default=1, show_default=True)
-@click.option("--search/--no-search", default=True, show_default=True,
-              help="Also measure the search player's iterations per second.")
+@click.option(
+    "--search/--no-search",
+    default=True,
+    show_default=True,
+    help="Also measure the search player's iterations per second.",
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
 def bench(runs: int, deals: int, seed: int, search: bool, as_json: bool) -> None:
     """Measure the engine (random legal deals per second, the cost of a state copy) and the
@@ -160,8 +121,10 @@ def bench(runs: int, deals: int, seed: int, search: bool, as_json: bool) -> None
         "copy_us": round(result.copy_us, 4),
     }
     if result.search_iterations_per_s is not None:
-        click.echo(f"search:       {result.search_iterations_per_s:,.0f} iterations/s "
-                   "(ISMCTS, 20 positions of 2,000 iterations)")
+        click.echo(
+            f"search:       {result.search_iterations_per_s:,.0f} iterations/s "
+            "(ISMCTS, 20 positions of 2,000 iterations)"
+        )
         figures["search_iterations_per_s"] = round(result.search_iterations_per_s)
     if as_json:
         click.echo(json.dumps(figures))
@@ -346,11 +309,15 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
         return
     estimates = search_hint(match.observation(seat), level, seed)
     if as_json:
-        click.echo(json.dumps({
-            "to_move": str(seat),
-            "choice": str(estimates[0][0]),
-            "estimates": [{"action": str(a), "value": round(v, 3)} for a, v in estimates],
-        }))
+        click.echo(
+            json.dumps(
+                {
+                    "to_move": str(seat),
+                    "choice": str(estimates[0][0]),
+                    "estimates": [{"action": str(a), "value": round(v, 3)} for a, v in estimates],
+                }
+            )
+        )
         return
     click.echo(f"{seat} to move; the search player ({level}) would play {estimates[0][0]}")
     for action, value in estimates:

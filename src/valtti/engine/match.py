@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from valtti.engine._deal import Deal
 from valtti.engine.actions import Action
@@ -155,7 +156,49 @@ class Match:
         before = self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
         return deal.observation(seat).with_score(before)
 
+    def summary(self) -> dict[str, Any]:
+        """Each deal's public columns, the winner, and who is to move with which actions.
+
+        The ``valtti replay --json`` object (README).
+        """
+        scores = self.deal_scores
+        deals = []
+        for i, deal in enumerate(self.deals):
+            result = deal.result()
+            deals.append(
+                {
+                    "dealer": str(deal.dealer),
+                    "trump": None if deal.trump is None else str(deal.trump),
+                    "marriages": [
+                        {
+                            "suit": str(m.suit),
+                            "team": str(m.team),
+                            "seat": str(m.seat),
+                            "how": m.how,
+                            "points": m.points,
+                        }
+                        for m in deal.marriages
+                    ],
+                    "tricks": _teams(result.tricks),
+                    "card_points": _teams(result.card_points),
+                    "game_points": _teams(result.game_points),
+                    "score": _teams(scores[i].after if i < len(scores) else self.score),
+                }
+            )
+        winner = self.winner
+        to_move = self.current_player
+        return {
+            "deals": deals,
+            "winner": "draw" if self.is_draw else None if winner is None else str(winner),
+            "to_move": None if to_move is None else str(to_move),
+            "legal": [str(a) for a in self.legal_actions()],
+        }
+
     def _latest(self) -> Deal:
         if self.deal is None:
             raise ValueError("no deal has been started")
         return self.deal
+
+
+def _teams(values: tuple[int, int]) -> dict[str, int]:
+    return {"NS": values[Team.NS], "EW": values[Team.EW]}

@@ -233,4 +233,3 @@ def sample_hands(observation: Observation, rng: random.Random) -> Hands:
     For many draws from one position build a ``Sampler`` once: the counting is its cost.
     """
     return Sampler(infer(observation)).sample(rng)
-
