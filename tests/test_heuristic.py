@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 import pytest
 
@@ -11,18 +10,17 @@ from helpers import hands_of, make_deal
 from valtti.engine import (
     Action,
     ActionKind,
-    CardSet,
     Deal,
     Match,
-    Observation,
     Phase,
     Seat,
     Team,
     Variant,
     deal_hands,
 )
+from valtti.players.arena import run_arena
 from valtti.players.base import Player, RandomPlayer
-from valtti.players.heuristic import HeuristicPlayer, duplicate
+from valtti.players.heuristic import HeuristicPlayer
 from valtti.players.registry import make_player
 
 #: Each switch of RULES.md 8 away from its default once, and the defaults.
@@ -211,34 +209,7 @@ def test_choices_are_reproducible_from_the_seed() -> None:
 
 
 def test_wins_most_duplicate_matches_against_random() -> None:
-    result = duplicate(HeuristicPlayer, RandomPlayer, pairs=10, seed=2024)
-    assert result.matches == 20
-    assert result.won >= 18, result
-
-
-class _Recorder(RandomPlayer):
-    """A random player that notes the hand it is dealt in each deal."""
-
-    made: ClassVar[list[_Recorder]] = []
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.hands: list[CardSet] = []
-        _Recorder.made.append(self)
-
-    def choose(self, observation: Observation) -> Action:
-        if len(observation.hand) == 9:  # its first decision of a deal: the trick 1 play
-            self.hands.append(observation.hand)
-        return super().choose(observation)
-
-
-def test_duplicate_pairs_deal_each_side_the_same_cards_in_both_matches() -> None:
-    _Recorder.made.clear()
-    result = duplicate(_Recorder, RandomPlayer, pairs=2, seed=5)
-    assert result.matches == 4
-    # Per pair, the first side sits N and S, then E and W: N's cards go to E, S's to W.
-    for north, south, east, west in zip(*[iter(_Recorder.made)] * 4, strict=True):
-        deals = min(len(north.hands), len(east.hands))
-        assert deals >= 1
-        assert north.hands[:deals] == east.hands[:deals]
-        assert south.hands[:deals] == west.hands[:deals]
+    result = run_arena(["heuristic", "random"], matches=10, seed=2024, backend="serial")
+    pairing = result.pairings[0]
+    assert pairing.matches == 20
+    assert pairing.wins >= 18, pairing

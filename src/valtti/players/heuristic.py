@@ -27,8 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -38,18 +37,15 @@ from valtti.engine import (
     ActionKind,
     CardSet,
     Deal,
-    Match,
     Observation,
     Phase,
     Rank,
     Seat,
     Suit,
     Team,
-    Variant,
-    deal_hands,
     score_deal,
 )
-from valtti.players.base import Player, RandomPlayer
+from valtti.players.base import Player
 from valtti.players.knowledge import infer, marriage_mask
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.worlds import rebuild
@@ -657,84 +653,3 @@ class HeuristicPlayer(Player):
         top = max(v for v, _ in scored)
         ties = [a for v, a in scored if v >= top - 1e-9]
         return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicateResult:
-    """Matches won by each side over duplicate pairs, and the first side's thinking time."""
-
-    won: int
-    lost: int
-    drawn: int
-    decisions: int
-    seconds: float
-
-    @property
-    def matches(self) -> int:
-        return self.won + self.lost + self.drawn
-
-    @property
-    def ms_per_decision(self) -> float:
-        return 1000.0 * self.seconds / max(1, self.decisions)
-
-
-def duplicate(
-    first: Callable[[int], Player],
-    second: Callable[[int], Player],
-    pairs: int,
-    seed: int = 0,
-    variant: Variant | None = None,
-    max_deals: int = 200,
-) -> DuplicateResult:
-    """Play ``pairs`` duplicate pairs of matches between two sides made by ``first(seed)`` and
-    ``second(seed)``: each pair plays the same dealt hands twice, the second time with every
-    player (and the dealer) moved one seat to the left, so the sides swap teams and cards.
-
-    A match stopped at ``max_deals`` counts as drawn.
-    """
-    won = lost = drawn = decisions = 0
-    seconds = 0.0
-    for pair in range(pairs):
-        dealing = random.Random(f"{seed}/{pair}")
-        hands = [deal_hands(dealing)]
-        dealer = Seat(dealing.randrange(4))
-        for shift in (0, 1):
-            match = Match(variant, Seat((dealer + shift) & 3))
-            ours = Team.NS if shift == 0 else Team.EW
-            players = {
-                s: (first if s.team == ours else second)(hash((seed, pair, shift, s))) for s in Seat
-            }
-            while not match.is_over() and len(match.deals) < max_deals:
-                while len(hands) <= len(match.deals):
-                    hands.append(deal_hands(dealing))
-                dealt = hands[len(match.deals)]
-                deal = match.start_deal([dealt[(s - shift) & 3] for s in Seat])
-                while (seat := deal.current_player) is not None:
-                    start = time.perf_counter()
-                    action = players[seat].choose(match.observation(seat))
-                    if seat.team == ours:
-                        seconds += time.perf_counter() - start
-                        decisions += 1
-                    match.apply(action)
-            if match.winner is None:
-                drawn += 1
-            elif match.winner == ours:
-                won += 1
-            else:
-                lost += 1
-    return DuplicateResult(won, lost, drawn, decisions, seconds)
-
-
-if __name__ == "__main__":
-    # python -m valtti.players.heuristic [PAIRS [SEED]]: the heuristic against random.
-    import sys
-
-    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    result = duplicate(HeuristicPlayer, RandomPlayer, pairs, seed)
-    print(
-        f"heuristic vs random, {pairs} duplicate pairs (seed {seed}): "
-        f"won {result.won}/{result.matches} ({100 * result.won / result.matches:.1f} %), "
-        f"lost {result.lost}, drawn {result.drawn}; "
-        f"{result.ms_per_decision:.2f} ms per heuristic decision"
-    )
