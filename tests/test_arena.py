@@ -34,7 +34,8 @@ def figures(result: ArenaResult) -> list[dict[str, Any]]:
     out = []
     for p in result.to_dict()["pairings"]:
         for player in p["players"]:
-            del player["seconds"], player["decisions_per_s"]
+            for timing in ("seconds", "decisions_per_s", "ms_per_decision", "slowest_decision_ms"):
+                del player[timing]
         out.append(p)
     return out
 
@@ -80,7 +81,9 @@ def outcome(
     failure: str | None = None,
 ) -> MatchOutcome:
     job = MatchJob(0, "p", "q", number, swapped, 1, Variant(), 200, False)
-    return MatchOutcome(job, result, deals, points, capped, failure, (10, 5), (0.5, 0.0), None)
+    return MatchOutcome(
+        job, result, deals, points, capped, failure, (10, 5), (0.5, 0.0), (0.1, 0.0), None
+    )
 
 
 def test_statistics_take_the_duplicate_pair_as_the_sample() -> None:
@@ -214,6 +217,7 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
     text = runner.invoke(main, args)
     assert text.exit_code == 0, text.output
     assert "random vs random" in text.output and "decisions/s" in text.output
+    assert "ms each on average, the slowest" in text.output
     assert "95% CI [" in text.output
     out = runner.invoke(main, [*args, "--json", "--records", str(tmp_path / "games")])
     assert out.exit_code == 0, out.output
@@ -223,6 +227,11 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
     assert pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
     assert pairing["difference"]["pairs"] == 2
     assert len(list((tmp_path / "games").rglob("*.json"))) == 4
+    for player in pairing["players"]:
+        assert player["decisions"] > 0
+        mean = 1000 * player["seconds"] / player["decisions"]
+        assert player["ms_per_decision"] == pytest.approx(mean)
+        assert player["slowest_decision_ms"] >= mean
 
 
 def test_command_refuses_bad_input_with_a_message() -> None:

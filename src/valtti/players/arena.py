@@ -84,6 +84,7 @@ class MatchOutcome:
     failure: str | None  #: a player's fault that ended the match: that side forfeits
     decisions: tuple[int, int]
     seconds: tuple[float, float]  #: time spent in ``choose``
+    slowest: tuple[float, float]  #: the longest single ``choose``, in seconds
     record: str | None  #: the RECORD.md JSON when the job asked for it
 
 
@@ -109,6 +110,7 @@ class _Table:
         self.players: dict[Seat, Player] = {}
         self.decisions = [0, 0]
         self.seconds = [0.0, 0.0]
+        self.slowest = [0.0, 0.0]
 
     def fault(self, seat: Seat, what: str) -> _Forfeit:
         return _Forfeit(self.job.side(seat), f"{self.job.spec(seat)} at {seat}: {what}")
@@ -133,7 +135,9 @@ class _Table:
         with self.blame(seat):
             start = time.perf_counter()
             action = self.players[seat].choose(observation)
-            self.seconds[side] += time.perf_counter() - start
+            took = time.perf_counter() - start
+            self.seconds[side] += took
+            self.slowest[side] = max(self.slowest[side], took)
             self.decisions[side] += 1
             reason = why_illegal(action)
         if reason is not None:
@@ -212,6 +216,7 @@ def play_match(job: MatchJob) -> MatchOutcome:
         failure,
         (table.decisions[0], table.decisions[1]),
         (table.seconds[0], table.seconds[1]),
+        (table.slowest[0], table.slowest[1]),
         record,
     )
 
@@ -229,12 +234,17 @@ class PlayerFigures:
     spec: str
     decisions: int
     seconds: float  #: spent in ``choose``
+    slowest: float  #: the longest single decision, in seconds
     game_points: int
     deals: int
 
     @property
     def decisions_per_s(self) -> float | None:
         return self.decisions / self.seconds if self.seconds > 0 else None
+
+    @property
+    def ms_per_decision(self) -> float | None:
+        return 1000 * self.seconds / self.decisions if self.decisions else None
 
     @property
     def game_points_per_deal(self) -> float | None:
@@ -291,6 +301,8 @@ class PairingResult:
                     "decisions": p.decisions,
                     "seconds": p.seconds,
                     "decisions_per_s": p.decisions_per_s,
+                    "ms_per_decision": p.ms_per_decision,
+                    "slowest_decision_ms": 1000 * p.slowest,
                 }
                 for p in (self.first, self.second)
             ],
@@ -312,6 +324,7 @@ def summarize(first: str, second: str, outcomes: Sequence[MatchOutcome]) -> Pair
             spec,
             sum(o.decisions[side] for o in outcomes),
             sum(o.seconds[side] for o in outcomes),
+            max((o.slowest[side] for o in outcomes), default=0.0),
             sum(o.game_points[side] for o in outcomes),
             sum(o.deals for o in outcomes),
         )
@@ -391,6 +404,8 @@ class ArenaResult:
                 lines.append(
                     f"  {f.spec:<{width}}  {_number(f.game_points_per_deal, '.3f')} game points"
                     f" per deal, {_number(f.decisions_per_s, ',.0f')} decisions/s"
+                    f" ({_number(f.ms_per_decision, '.1f')} ms each on average,"
+                    f" the slowest {1000 * f.slowest:.0f} ms)"
                 )
             if p.failures:
                 lines.append(f"  failures ({len(p.failures)}, each a forfeit):")
