@@ -1,0 +1,1 @@
+"""The web table: server, persistence and the browser page (docs/WEB.md)."""

@@ -1,0 +1,467 @@
+"""The web table's database: tables, seats, deals and every accepted action (docs/WEB.md).
+
+One ``Store`` per server process, shared by all threads (the server calls it through
+``asyncio.to_thread``). SQLite (a file, or ``sqlite://`` in memory for tests) or PostgreSQL
+through SQLAlchemy Core; the schema is created and upgraded by the Alembic migrations shipped
+in ``valtti/web/migrations``, run to head whenever a ``Store`` opens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal, TypeVar
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Row,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    make_url,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+from sqlalchemy.types import TypeDecorator
+
+from valtti.engine import CardSet, Seat, Variant
+from valtti.engine.record import DealRecord, Record
+
+TableStatus = Literal["waiting", "playing", "finished"]
+SeatKind = Literal["open", "human", "computer"]
+
+_SEAT_NAMES: Final = ("N", "E", "S", "W")
+_UNFINISHED: Final[tuple[TableStatus, ...]] = ("waiting", "playing")
+#: Milliseconds a connection waits for another's write lock on the SQLite file before failing.
+_SQLITE_BUSY_MS: Final = 10_000
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """Who sits at one seat: nobody yet, a person, or a computer player."""
+
+    seat: Seat
+    kind: SeatKind
+    name: str | None  #: the nickname, or the computer player's name ("search:medium")
+    token_hash: str | None  #: sha256 hex of the seat token, people only
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as created: its match's variant, first dealer and shuffling seed, and status."""
+
+    id: str
+    created: dt.datetime  #: UTC, tz-aware
+    variant: Variant
+    first_dealer: Seat
+    seed: int  #: below 2**53
+    creator_hash: str
+    status: TableStatus
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """Everything stored about one table."""
+
+    table: TableRow
+    seats: tuple[SeatRow, SeatRow, SeatRow, SeatRow]  #: in N, E, S, W order
+    #: every stored deal with its actions, each deal naming its dealer; ``None`` before the
+    #: first deal. ``record.replay()`` gives the match as it stands.
+    record: Record | None
+
+
+class DuplicateAction(Exception):
+    """``add_action`` for a (table, deal, index) already stored."""
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """A point in time, stored as UTC and read back tz-aware in UTC on every backend.
+
+    SQLite keeps no zone (it would silently drop one) and PostgreSQL answers in the session's
+    zone, so both directions convert.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(dt.UTC)  # create_table refuses naive times
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(
+        self, value: dt.datetime | None, dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
+
+
+# The models. A change here needs a new migration in migrations/versions (test_store checks that
+# the migrated schema matches these). Constraint names follow one convention so that later
+# migrations can name what they alter.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+tables_table = Table(
+    "tables",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("created", UTCDateTime(), nullable=False),
+    Column("variant", Text, nullable=False),  # JSON of Variant.changes()
+    Column("first_dealer", String(1), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("creator_hash", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Index(None, "created"),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(64), nullable=False),
+    Column("seat", String(1), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("name", String(64)),
+    Column("token_hash", String(64)),
+    PrimaryKeyConstraint("table_id", "seat"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
+)
+
+deals_table = Table(
+    "deals",
+    metadata,
+    Column("table_id", String(64), nullable=False),
+    Column("number", Integer, nullable=False),  # from 1
+    Column("dealer", String(1), nullable=False),
+    Column("hands", Text, nullable=False),  # JSON: {"N": [card tokens], "E": …} as in RECORD.md
+    PrimaryKeyConstraint("table_id", "number"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(64), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("idx", Integer, nullable=False),  # from 0 within the deal
+    Column("token", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", "deal", "idx"),
+    # An action can only be stored after its deal's hands.
+    ForeignKeyConstraint(
+        ["table_id", "deal"], ["deals.table_id", "deals.number"], ondelete="CASCADE"
+    ),
+)
+
+
+def alembic_config(connection: Connection) -> Config:
+    """The Alembic configuration of the shipped migrations, running on ``connection``.
+
+    No alembic.ini: e.g. a new revision is made with
+    ``command.revision(alembic_config(conn), message=…, autogenerate=True)`` on a database at head.
+    """
+    config = Config()
+    config.set_main_option("script_location", "valtti.web:migrations")
+    config.attributes["connection"] = connection
+    return config
+
+
+class Store:
+    """The tables of one database. Every method is thread-safe and commits before it returns.
+
+    ``engine`` is the SQLAlchemy engine, for tools and checks that need the database itself.
+    """
+
+    def __init__(self, url: str) -> None:
+        """Open ``sqlite:///path``, ``sqlite://`` (in memory) or ``postgresql://…``.
+
+        Runs the migrations to head, creating the schema in an empty database.
+        """
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        # Serialises this process's writers on SQLite, which allows one writer at a time anyway:
+        # waiting on a Python lock wakes at once, where SQLite's busy handler polls with sleeps
+        # of up to 100 ms — too slow for add_action's latency. PostgreSQL locks rows itself.
+        self._write_lock: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+        self._read_lock: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+        if parsed.get_backend_name() == "sqlite":
+            self._write_lock = threading.Lock()
+            if parsed.database in (None, "", ":memory:"):
+                # One in-memory database lives in one connection: share it, one user at a time.
+                self._read_lock = self._write_lock
+                self.engine = create_engine(
+                    parsed, poolclass=StaticPool, connect_args={"check_same_thread": False}
+                )
+            else:
+                # A file: SQLAlchemy's default QueuePool, connections shared across threads.
+                self.engine = create_engine(parsed)
+            event.listen(self.engine, "connect", _sqlite_connect)
+            event.listen(self.engine, "begin", _sqlite_begin)
+            self._reading_engine = self.engine
+        else:
+            # pre_ping: a pooled connection survives a database restart.
+            self.engine = create_engine(parsed, pool_pre_ping=True)
+            # The few queries of load() and tables() see one snapshot.
+            self._reading_engine = self.engine.execution_options(isolation_level="REPEATABLE READ")
+        self._insert_action = insert(actions_table)
+        with self._writing() as connection:
+            command.upgrade(alembic_config(connection), "head")
+
+    @staticmethod
+    def default_url() -> str:
+        """The SQLite file ``valtti.db`` in the user's data directory, which this creates."""
+        directory = Path(platformdirs.user_data_dir("valtti", appauthor=False))
+        directory.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{directory / 'valtti.db'}"
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A transaction committed on leaving (rolled back on an exception)."""
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection whose queries all see one snapshot of the database."""
+        with self._read_lock, self._reading_engine.connect() as connection:
+            yield connection
+
+    def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """Store a new table with its four seats.
+
+        ``ValueError`` unless each seat is given once and ``table.created`` has a time zone.
+        """
+        if sorted(s.seat for s in seats) != list(Seat):
+            raise ValueError(f"a table needs each of N, E, S, W once, not {seats!r}")
+        if table.created.utcoffset() is None:
+            raise ValueError(f"a naive time cannot be stored: {table.created!r} (give it a zone)")
+        with self._writing() as connection:
+            connection.execute(
+                insert(tables_table),
+                {
+                    "id": table.id,
+                    "created": table.created,
+                    "variant": json.dumps(table.variant.changes(), sort_keys=True),
+                    "first_dealer": str(table.first_dealer),
+                    "seed": table.seed,
+                    "creator_hash": table.creator_hash,
+                    "status": table.status,
+                },
+            )
+            connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Replace who sits at ``seat.seat`` (``KeyError`` for an unknown table)."""
+        values = _seat_values(table_id, seat)
+        with self._writing() as connection:
+            result = connection.execute(
+                update(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.seat == values["seat"])
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+            )
+            if result.rowcount != 1:
+                raise KeyError(table_id)
+
+    def set_status(self, table_id: str, status: TableStatus) -> None:
+        """Set a table's status (``KeyError`` for an unknown table)."""
+        with self._writing() as connection:
+            result = connection.execute(
+                update(tables_table).where(tables_table.c.id == table_id).values(status=status)
+            )
+            if result.rowcount != 1:
+                raise KeyError(table_id)
+
+    def add_deal(self, table_id: str, number: int, dealer: Seat, hands: Sequence[CardSet]) -> None:
+        """Store deal ``number`` (from 1) with its dealer and the four hands as dealt, N E S W."""
+        if len(hands) != 4:
+            raise ValueError(f"a deal has four hands, not {len(hands)}")
+        text = json.dumps({name: h.tokens() for name, h in zip(_SEAT_NAMES, hands, strict=True)})
+        with self._writing() as connection:
+            connection.execute(
+                insert(deals_table),
+                {"table_id": table_id, "number": number, "dealer": str(dealer), "hands": text},
+            )
+
+    def add_action(self, table_id: str, deal: int, index: int, token: str) -> None:
+        """Store action ``index`` (from 0) of deal ``deal``; durable when this returns.
+
+        ``DuplicateAction`` when that index is already stored; SQLAlchemy's ``IntegrityError``
+        when the deal is not stored (its hands come first). The hot path of every move: one
+        INSERT and its commit, no reads.
+        """
+        try:
+            with self._writing() as connection:
+                connection.execute(
+                    self._insert_action,
+                    {"table_id": table_id, "deal": deal, "idx": index, "token": token},
+                )
+        except IntegrityError as e:
+            if _is_duplicate_key(e):
+                raise DuplicateAction(
+                    f"table {table_id}: deal {deal} already has action {index}"
+                ) from None
+            raise
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table with its seats and record, or ``None`` if there is no such table."""
+        with self._reading() as connection:
+            row = connection.execute(
+                select(tables_table).where(tables_table.c.id == table_id)
+            ).one_or_none()
+            if row is None:
+                return None
+            return _gather(connection, [row])[0]
+
+    def tables(self, limit: int = 200) -> list[StoredTable]:
+        """The newest ``limit`` tables, newest first, with their seats and records.
+
+        Four queries however many tables and actions there are.
+        """
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(tables_table)
+                .order_by(tables_table.c.created.desc(), tables_table.c.id.desc())
+                .limit(limit)
+            ).all()
+            return _gather(connection, rows)
+
+    def unfinished(self) -> list[str]:
+        """The ids of the tables waiting or playing, oldest first: the ones to resume at start."""
+        with self._reading() as connection:
+            return list(
+                connection.scalars(
+                    select(tables_table.c.id)
+                    .where(tables_table.c.status.in_(_UNFINISHED))
+                    .order_by(tables_table.c.created, tables_table.c.id)
+                )
+            )
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    # WAL with synchronous=NORMAL: a commit is in the WAL file when it returns, so it survives
+    # the process being killed (even SIGKILL), which is what a restarted server relies on; only
+    # a power loss or OS crash could lose the last commits. Far faster than FULL's fsync each.
+    cursor = dbapi_connection.cursor()
+    for pragma in (
+        "journal_mode=WAL",
+        "synchronous=NORMAL",
+        "foreign_keys=ON",
+        f"busy_timeout={_SQLITE_BUSY_MS}",
+    ):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+    # Let SQLAlchemy emit BEGIN (_sqlite_begin) instead of Python's sqlite3 module, which emits
+    # none before a SELECT: the reads of load() then share one snapshot.
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
+
+
+def _is_duplicate_key(error: IntegrityError) -> bool:
+    """Whether the statement broke a primary key or unique constraint (not a foreign key)."""
+    original = error.orig
+    # PostgreSQL's unique_violation; SQLite's SQLITE_CONSTRAINT_PRIMARYKEY and _UNIQUE.
+    return getattr(original, "sqlstate", None) == "23505" or getattr(
+        original, "sqlite_errorcode", None
+    ) in (1555, 2067)
+
+
+def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": str(Seat(seat.seat)),
+        "kind": seat.kind,
+        "name": seat.name,
+        "token_hash": seat.token_hash,
+    }
+
+
+def _gather(connection: Connection, rows: Sequence[Row[Any]]) -> list[StoredTable]:
+    """The stored tables of ``rows`` of ``tables``, in their order, with one query per kind."""
+    if not rows:
+        return []
+    ids = [row.id for row in rows]
+    seats: dict[str, list[SeatRow]] = defaultdict(list)
+    for r in connection.execute(select(seats_table).where(seats_table.c.table_id.in_(ids))):
+        seats[r.table_id].append(SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash))
+    actions: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for r in connection.execute(
+        select(actions_table.c.table_id, actions_table.c.deal, actions_table.c.token)
+        .where(actions_table.c.table_id.in_(ids))
+        .order_by(actions_table.c.table_id, actions_table.c.deal, actions_table.c.idx)
+    ):
+        actions[r.table_id, r.deal].append(r.token)
+    deals: dict[str, list[DealRecord]] = defaultdict(list)
+    for r in connection.execute(
+        select(deals_table)
+        .where(deals_table.c.table_id.in_(ids))
+        .order_by(deals_table.c.table_id, deals_table.c.number)
+    ):
+        hands = json.loads(r.hands)
+        deals[r.table_id].append(
+            DealRecord(
+                hands=_four(CardSet.parse(hands[name]) for name in _SEAT_NAMES),
+                actions=actions[r.table_id, r.number],
+                dealer=Seat.parse(r.dealer),
+            )
+        )
+    out = []
+    for row in rows:
+        variant = Variant.from_mapping(json.loads(row.variant))
+        table = TableRow(
+            id=row.id,
+            created=row.created,
+            variant=variant,
+            first_dealer=Seat.parse(row.first_dealer),
+            seed=row.seed,
+            creator_hash=row.creator_hash,
+            status=row.status,
+        )
+        record = Record(variant, deals[row.id]) if deals[row.id] else None
+        out.append(StoredTable(table, _four(sorted(seats[row.id], key=lambda s: s.seat)), record))
+    return out
+
+
+def _four(items: Iterable[_T]) -> tuple[_T, _T, _T, _T]:
+    a, b, c, d = items
+    return (a, b, c, d)
