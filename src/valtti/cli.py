@@ -322,3 +322,92 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
     click.echo(f"{seat} to move; the search player ({level}) would play {estimates[0][0]}")
     for action, value in estimates:
         click.echo(f"  {action!s:12} {value:+.2f}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME  "
+    "[default: valtti.db in the user's data directory]",
+)
+@click.option(
+    "--bot-delay",
+    default=0.8,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds a computer move waits, so that people can follow it.",
+)
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(min=1),
+    help="Processes the computer players think in.  [default: cores - 1, at least 1]",
+)
+def serve(
+    host: str, port: int, db_url: str | None, bot_delay: float, bot_workers: int | None
+) -> None:
+    """Run the web tables (docs/WEB.md): a lobby to create and join tables, play in the browser.
+
+    Every unfinished table in the database goes on where it was.
+    """
+    import uvicorn
+    from sqlalchemy import make_url
+
+    from valtti.web.app import MAX_MESSAGE, create_app
+    from valtti.web.store import Store
+
+    url = db_url or Store.default_url()
+    shown = make_url(url).render_as_string(hide_password=True)
+    click.echo(f"valtti: open http://{host}:{port}/ in a browser (database {shown}; Ctrl+C stops)")
+    app = create_app(url, bot_delay=bot_delay, bot_workers=bot_workers)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        # A frame far over the message limit is cut off by the protocol layer, unread.
+        ws_max_size=16 * MAX_MESSAGE,
+        # Compressing each state frame (about 2 kB) would cost more CPU than the rest of a move.
+        ws_per_message_deflate=False,
+    )
+
+
+@main.command()
+@click.option(
+    "--url",
+    help="The server to load, e.g. http://127.0.0.1:8000  "
+    "[default: a `valtti serve` of its own on a free port, with a temporary database]",
+)
+@click.option(
+    "--clients",
+    default=200,
+    show_default=True,
+    type=click.IntRange(min=4),
+    help="Websocket clients, four to a table (a multiple of 4).",
+)
+@click.option(
+    "--seconds", default=30.0, show_default=True, type=click.FloatRange(min=0, min_open=True)
+)
+@click.option("--seed", default=1, show_default=True, help="Seed of the clients' choices.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def loadtest(url: str | None, clients: int, seconds: float, seed: int, as_json: bool) -> None:
+    """Play with many websocket clients at full speed through the web table's protocol and
+    print actions per second, action->broadcast latency percentiles and every error.
+
+    Exit status 1 when there was any error, 2 when the test could not run.
+    """
+    from valtti.web.loadtest import LoadTestError, run
+
+    if clients % 4:
+        raise click.BadParameter("must be a multiple of 4", param_hint="--clients")
+    try:
+        figures = run(url, clients, seconds, seed)
+    except LoadTestError as e:
+        _fail(str(e), EXIT_MALFORMED)
+        return
+    click.echo(json.dumps(figures.to_dict()) if as_json else figures.report())
+    if figures.errors:
+        sys.exit(1)

@@ -1,0 +1,110 @@
+"""Computer players at the web tables: each decision is made in a worker process.
+
+The server's event loop only sends a seat's observation out and awaits the action, so a search
+player thinking for a second blocks no table. A decision is reproducible: the player is made
+afresh from its name and the seed the table gives for that seat and that point of the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Final
+
+from valtti.engine import Action, Observation
+from valtti.players.registry import make_player
+
+#: The computer players a table may seat (not ``external:``, which would run a program here).
+PLAYERS: Final = ("random", "heuristic", "search:easy", "search:medium", "search:hard")
+
+#: How often a worker checks that the server is still there.
+WATCH_SECONDS: Final = 1.0
+
+log = logging.getLogger(__name__)
+
+
+def default_workers() -> int:
+    """One worker per core but one (the event loop's), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def decide(player: str, seed: int, observation: Observation) -> int:
+    """The action ``player`` seeded with ``seed`` takes from ``observation`` (in a worker)."""
+    chooser = make_player(player, seed)
+    try:
+        return int(chooser.choose(observation))
+    finally:
+        chooser.close()
+
+
+def _watch(server: int) -> None:
+    """In each worker: exit once the server process is gone, even killed with SIGKILL.
+
+    A worker of a killed pool would otherwise wait for work forever (it holds its queue's
+    writing end itself), and keep the fork server alive with it.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="valtti-watch-server", daemon=True).start()
+
+
+def _warm() -> None:
+    """Nothing: submitted once so that a worker has started and imported the players."""
+
+
+class Bots:
+    """A pool of worker processes that make the computer players' decisions."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        methods = multiprocessing.get_all_start_methods()
+        # Never fork: the server's threads (the database's, the event loop's) must not be copied.
+        if "forkserver" in methods:
+            context = multiprocessing.get_context("forkserver")
+            # Each worker is forked from a server that has imported the players already.
+            context.set_forkserver_preload(
+                ["valtti.web.bots", "valtti.players.heuristic", "valtti.players.search"]
+            )
+            self._context: multiprocessing.context.BaseContext = context
+        else:
+            self._context = multiprocessing.get_context("spawn")
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, mp_context=self._context, initializer=_watch, initargs=(os.getpid(),)
+        )
+
+    async def warm_up(self) -> None:
+        """Start a worker now rather than at the first computer move."""
+        await asyncio.get_running_loop().run_in_executor(self._pool, _warm)
+
+    async def decide(self, player: str, seed: int, observation: Observation) -> Action:
+        """The player's action, computed in a worker; a broken pool is replaced once."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool
+        try:
+            number = await loop.run_in_executor(pool, decide, player, seed, observation)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                log.warning("a computer player's worker died; starting new workers")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+            number = await loop.run_in_executor(self._pool, decide, player, seed, observation)
+        return Action(number)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,139 @@
+/** Helpers shared by the lobby and the table page. Server text is only ever set as text. */
+
+import { has, t } from "/static/i18n.js";
+
+/**
+ * Build an element. attrs: "class", "text" (textContent), "dataset" (object), "on<event>"
+ * (listener), anything else as an attribute (true → empty, null/false → left out).
+ * Children may be nodes or strings (strings become text nodes, never markup).
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child);
+  }
+  return node;
+}
+
+/** An element with a catalogue string that is redrawn on a language change (data-i18n). */
+export function i18nEl(tag, key, attrs = {}) {
+  return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
+}
+
+/** Call the JSON API; a failure throws an Error with .code and .status from the server. */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = new Error(data?.message || res.statusText);
+    err.code = data?.error || `http_${res.status}`;
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+/** A catalogue text for a server error code (HTTP or WebSocket). */
+export function errorText(code) {
+  return has(`error.${code}`) ? t(`error.${code}`) : t("error.other", { code });
+}
+
+/** Show a brief message at the bottom of the page; kind "error" or "info". */
+export function toast(text, kind = "error", code = "") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = el("div", { id: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const item = el("div", { class: `toast toast-${kind}`, dataset: { code } }, text);
+  box.append(item);
+  setTimeout(() => item.classList.add("toast-leaving"), 3200);
+  setTimeout(() => item.remove(), 3700);
+}
+
+/** What this browser holds for a table: {token, seat, creator_token}. */
+export function tableKeys(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`valtti:table:${id}`)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** Merge fields into what this browser holds for a table. */
+export function saveTableKeys(id, fields) {
+  localStorage.setItem(`valtti:table:${id}`, JSON.stringify({ ...tableKeys(id), ...fields }));
+}
+
+/** The nickname this browser used last. */
+export function savedNickname() {
+  return localStorage.getItem("valtti:nickname") ?? "";
+}
+
+export function saveNickname(name) {
+  localStorage.setItem("valtti:nickname", name);
+}
+
+/** A nickname as the server accepts it: 1–24 characters after trimming, no control characters. */
+export function nicknameProblem(raw) {
+  const name = raw.trim();
+  if (!name) return "nickname.empty";
+  if ([...name].length > 24) return "nickname.long";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return "nickname.control";
+  return null;
+}
+
+/** The computer players a seat can be given (WEB.md). */
+export const COMPUTER_PLAYERS = [
+  "random",
+  "heuristic",
+  "search:easy",
+  "search:medium",
+  "search:hard",
+];
+
+/** The display name of a seat from a table summary's seat entry. */
+export function seatName(entry) {
+  if (!entry || entry.kind === "open") return t("seat.open");
+  if (entry.kind === "computer") {
+    const key = `player.short.${entry.name}`;
+    return has(key) ? t(key) : String(entry.name);
+  }
+  return String(entry.name);
+}
+
+/** Copy text to the clipboard, also on plain http where the clipboard API is missing. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (!input) return false;
+    input.select();
+    return document.execCommand("copy");
+  }
+}
+
+/** The address of a table page. */
+export function tableLink(id) {
+  return `${location.origin}/t/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,359 @@
+/**
+ * The lobby (GET /): create a table, list tables to join, watch or replay.
+ *
+ * Hooks for end-to-end tests:
+ *   #lang                          language switch (<select>, values "en" | "fi")
+ *   #create-form                   the form creating a table; #create is its submit button
+ *   input[name="nickname"]         your nickname (remembered in localStorage)
+ *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
+ *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
+ *                                  computer player (random, heuristic, search:easy|medium|hard)
+ *   select[data-variant="target"]  one per variant switch of RULES.md 8, default preselected;
+ *                                  option values are the switch's values as text ("12", "false")
+ *   #tables                        the table list; each entry li[data-table="{id}"][data-status]
+ *     button[data-join="N"]        take that open seat (opens #join-dialog)
+ *     a[data-open]                 go to the table (yours, to watch, or to replay)
+ *     a[data-record]               download the record of a finished match
+ *   #join-dialog                   nickname prompt: input[name="join-nickname"], #join-ok,
+ *                                  #join-cancel
+ *   #toasts .toast[data-code]      error messages
+ * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ */
+
+import { initI18n, onLangChange, t, tp, currentLang } from "/static/i18n.js";
+import {
+  COMPUTER_PLAYERS,
+  api,
+  el,
+  errorText,
+  i18nEl,
+  nicknameProblem,
+  saveNickname,
+  saveTableKeys,
+  savedNickname,
+  seatName,
+  tableKeys,
+  toast,
+} from "/static/common.js";
+
+const SEATS = ["N", "E", "S", "W"];
+
+/** The variant switches of RULES.md 8 (engine/variant.py SWITCHES): values, default first. */
+const VARIANTS = [
+  { name: "target", values: [10, 12] },
+  { name: "overshoot_to", values: [7] },
+  { name: "first_forehand", values: ["left_of_dealer", "club_ace_holder"] },
+  { name: "whole_ask_after_trump", values: ["not_trump_team", "anyone", "nobody"] },
+  { name: "must_overtrump", values: [true, false] },
+  { name: "must_trump_if_cannot_overtrump", values: [true, false] },
+  { name: "first_trick_ace", values: ["off", "on"] },
+  { name: "both_on_target", values: ["draw", "continue"] },
+];
+
+const DEFAULT_SEAT = "S";
+const DEFAULT_COMPUTER = "heuristic";
+const REFRESH_MS = 3000;
+
+const form = document.getElementById("create-form");
+let tables = [];
+let joining = null; // {id, seat} while the nickname dialog is open
+
+function buildSeatRows() {
+  const rows = document.getElementById("seat-rows");
+  rows.replaceChildren();
+  for (const seat of SEATS) {
+    const select = el("select", { name: `seat-${seat}`, "data-seat-player": seat });
+    select.append(
+      el("option", { value: "open", "data-i18n": "lobby.seat.open", text: t("lobby.seat.open") }),
+    );
+    for (const p of COMPUTER_PLAYERS) {
+      select.append(
+        el("option", { value: p, "data-i18n": `player.short.${p}`, text: t(`player.short.${p}`) }),
+      );
+    }
+    select.value = DEFAULT_COMPUTER;
+    const radio = el("input", {
+      type: "radio",
+      name: "my-seat",
+      value: seat,
+      "data-seat-choice": seat,
+      checked: seat === DEFAULT_SEAT,
+    });
+    rows.append(
+      el(
+        "div",
+        { class: "seat-row", dataset: { seat } },
+        el("span", { class: "seat-letter", "data-i18n": `seat.${seat}`, text: t(`seat.${seat}`) }),
+        el("label", { class: "radio-row" }, radio, i18nEl("span", "lobby.seat.mine")),
+        select,
+        i18nEl("span", "lobby.seat.you", { class: "you-mark" }),
+      ),
+    );
+  }
+  form.addEventListener("change", syncSeatRows);
+  syncSeatRows();
+}
+
+function mySeat() {
+  const chosen = form.querySelector('input[name="my-seat"]:checked');
+  return chosen && chosen.value ? chosen.value : null;
+}
+
+function syncSeatRows() {
+  const mine = mySeat();
+  for (const row of document.querySelectorAll(".seat-row")) {
+    const taken = row.dataset.seat === mine;
+    row.classList.toggle("mine", taken);
+    row.querySelector("select").disabled = taken;
+  }
+}
+
+function buildVariantRows() {
+  const rows = document.getElementById("variant-rows");
+  rows.replaceChildren();
+  for (const v of VARIANTS) {
+    const select = el("select", { name: `variant-${v.name}`, "data-variant": v.name });
+    for (const value of v.values) {
+      const key = `variant.${v.name}.${String(value)}`;
+      select.append(el("option", { value: String(value), "data-i18n": key, text: t(key) }));
+    }
+    select.value = String(v.values[0]);
+    select.disabled = v.values.length === 1;
+    rows.append(
+      el("label", { class: "field variant-row" }, i18nEl("span", `variant.${v.name}`), select),
+    );
+  }
+}
+
+/** The switches that differ from the defaults, with the engine's value types. */
+function variantChanges() {
+  const changes = {};
+  for (const v of VARIANTS) {
+    const text = form.querySelector(`[data-variant="${v.name}"]`).value;
+    const value = v.values.find((x) => String(x) === text);
+    if (value !== v.values[0]) changes[v.name] = value;
+  }
+  return changes;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const nicknameInput = form.elements.nickname;
+  const seat = mySeat();
+  const nickname = nicknameInput.value.trim();
+  if (seat) {
+    const problem = nicknameProblem(nicknameInput.value);
+    if (problem) {
+      toast(t(problem), "error", problem);
+      nicknameInput.focus();
+      return;
+    }
+  }
+  const seats = {};
+  for (const s of SEATS) {
+    seats[s] = s === seat ? "open" : form.querySelector(`[data-seat-player="${s}"]`).value;
+  }
+  const button = document.getElementById("create");
+  button.disabled = true;
+  try {
+    const made = await api("POST", "/api/tables", {
+      variant: variantChanges(),
+      seats,
+      nickname,
+      seat,
+    });
+    if (nickname) saveNickname(nickname);
+    saveTableKeys(made.id, {
+      token: made.token ?? null,
+      seat: made.seat ?? null,
+      creator_token: made.creator_token,
+    });
+    location.assign(`/t/${encodeURIComponent(made.id)}`);
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+    button.disabled = false;
+  }
+}
+
+function formatCreated(created) {
+  if (created === null || created === undefined) return "";
+  const date = typeof created === "number" ? new Date(created * 1000) : new Date(created);
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleString(currentLang() === "fi" ? "fi-FI" : "en-GB", {
+    dateStyle: "short",
+    timeStyle: "short",
+  });
+}
+
+function variantSummary(variant) {
+  const parts = [];
+  for (const [name, value] of Object.entries(variant ?? {})) {
+    const key = `variant.${name}.${String(value)}`;
+    parts.push(t("lobby.variant.switch", { name: t(`variant.${name}`), value: t(key) }));
+  }
+  return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
+}
+
+function renderTables() {
+  const list = document.getElementById("tables");
+  list.replaceChildren();
+  document.getElementById("tables-empty").hidden = tables.length > 0;
+  for (const table of tables) list.append(tableItem(table));
+}
+
+function tableItem(table) {
+  const id = String(table.id);
+  const mine = tableKeys(id);
+  const link = `/t/${encodeURIComponent(id)}`;
+  const seats = el("ul", { class: "seat-list" });
+  for (const s of table.seats ?? []) {
+    seats.append(
+      el(
+        "li",
+        { class: `seat-chip kind-${s.kind}`, dataset: { seat: s.seat, kind: s.kind } },
+        el("b", {}, t(`seat.${s.seat}`)),
+        el("span", { class: "name" }, seatName(s)),
+      ),
+    );
+  }
+  const actions = el("div", { class: "table-actions" });
+  if (mine.token) {
+    actions.append(
+      el("a", { class: "button primary", href: link, "data-open": "" }, t("lobby.resume")),
+    );
+  }
+  if (table.status === "waiting") {
+    for (const s of table.seats ?? []) {
+      if (s.kind !== "open") continue;
+      actions.append(
+        el(
+          "button",
+          { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
+          t("lobby.join", { seat: t(`seat.${s.seat}`) }),
+        ),
+      );
+    }
+    if (!mine.token)
+      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
+  } else if (table.status === "playing") {
+    if (!mine.token)
+      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
+  } else {
+    if (!mine.token)
+      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.replay")));
+    actions.append(
+      el(
+        "a",
+        {
+          class: "button",
+          href: `/api/tables/${encodeURIComponent(id)}/record`,
+          download: `valtti-${id}.json`,
+          "data-record": "",
+        },
+        t("lobby.record"),
+      ),
+    );
+  }
+  const score = table.score ?? { NS: 0, EW: 0 };
+  let status = t(`status.${table.status}`);
+  if (table.status === "finished" && table.winner) {
+    status =
+      table.winner === "draw"
+        ? t("lobby.result.draw")
+        : t("lobby.result.won", { team: table.winner });
+  }
+  return el(
+    "li",
+    { class: `table-item status-${table.status}`, dataset: { table: id, status: table.status } },
+    el(
+      "div",
+      { class: "table-head" },
+      el("span", { class: `badge badge-${table.status}` }, status),
+      el("span", { class: "table-id" }, t("lobby.table.id", { id })),
+      el("span", { class: "table-created" }, formatCreated(table.created)),
+    ),
+    seats,
+    el(
+      "div",
+      { class: "table-meta" },
+      t("lobby.meta", {
+        score: t("lobby.score", { ns: score.NS, ew: score.EW }),
+        deals: tp("lobby.deals", table.deals ?? 0),
+        variant: variantSummary(table.variant),
+      }),
+    ),
+    actions,
+  );
+}
+
+async function refreshTables() {
+  try {
+    const data = await api("GET", "/api/tables");
+    tables = data.tables ?? [];
+    renderTables();
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  }
+}
+
+function openJoin(id, seat) {
+  joining = { id, seat };
+  const dialog = document.getElementById("join-dialog");
+  document.getElementById("join-title").textContent = t("lobby.join.title", {
+    seat: t(`seat.${seat}`),
+  });
+  const input = dialog.querySelector('input[name="join-nickname"]');
+  input.value = form.elements.nickname.value.trim() || savedNickname();
+  dialog.showModal();
+  input.focus();
+}
+
+async function join(event) {
+  event.preventDefault();
+  if (!joining) return;
+  const dialog = document.getElementById("join-dialog");
+  const input = dialog.querySelector('input[name="join-nickname"]');
+  const problem = nicknameProblem(input.value);
+  if (problem) {
+    toast(t(problem), "error", problem);
+    input.focus();
+    return;
+  }
+  const { id, seat } = joining;
+  const nickname = input.value.trim();
+  try {
+    const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
+      nickname,
+    });
+    saveNickname(nickname);
+    saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
+    location.assign(`/t/${encodeURIComponent(id)}`);
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+    dialog.close();
+    joining = null;
+    refreshTables();
+  }
+}
+
+async function main() {
+  await initI18n();
+  buildSeatRows();
+  buildVariantRows();
+  // Keep what was typed while the page was loading.
+  form.elements.nickname.value ||= savedNickname();
+  form.addEventListener("submit", createTable);
+  document.getElementById("join-form").addEventListener("submit", join);
+  document.getElementById("join-cancel").addEventListener("click", () => {
+    joining = null;
+    document.getElementById("join-dialog").close();
+  });
+  document.getElementById("refresh").addEventListener("click", refreshTables);
+  onLangChange(renderTables);
+  await refreshTables();
+  setInterval(() => {
+    if (!document.hidden) refreshTables();
+  }, REFRESH_MS);
+}
+
+main();

@@ -1,0 +1,993 @@
+/**
+ * The table page (/t/{id}): play a seat, watch, or replay a finished match.
+ *
+ * The page draws only what the server's latest `state` message says (docs/WEB.md); it never
+ * decides legality: exactly the tokens of `observation.legal` are enabled, and each is sent back
+ * as it came: {"type": "action", "action": token, "seq": state.seq}.
+ *
+ * Hooks for end-to-end tests:
+ *   #status            connection dot: data-state="connected" | "connecting" | "disconnected"
+ *   #lang              language switch (<select>, "en" | "fi")
+ *   body               data-status="waiting" | "playing" | "finished" ("" before the first
+ *                      state); data-you = your seat or "" (watching); data-phase = play |
+ *                      declaration | answer | over | ""; data-seq; data-replay="true|false"
+ *   [data-seat="N"]    seat areas (N E S W), each with data-turn="true" (to move), data-you,
+ *                      data-locked, data-kind="open|human|computer", data-connected;
+ *                      .name = nickname; .backs[data-hand-size="8"] = a hidden hand's backs
+ *   #hand              your hand: button[data-card="AS"][data-legal="true|false"]; every card
+ *                      that is not legal now is disabled (and dimmed on your turn)
+ *   #trick             the trick in the middle: [data-played="AS"][data-by="N"], the winner's
+ *                      card data-winner="true"; #turn says whose turn it is
+ *   #actions           button[data-action="declare H" | "ask-whole" | "ask-half S"]: exactly
+ *                      the legal tokens, as the server wrote them
+ *   #answer-dialog     open when the legal tokens are answers: button[data-action="answer H"]
+ *   #trumps            data-trump="H" ("" when none); #locks; #events li (one per event)
+ *   #last-trick-btn    shows #last-trick, the last completed trick
+ *   #score             data-ns, data-ew = match score; #columns tr[data-team="NS"] with
+ *                      td[data-col="tricks" | "card_points" | "game_points"]
+ *   #sheet             the score sheet, tr[data-deal="1"] per deal
+ *   #log li            the deal's plays, tricks and events in words
+ *   #waiting           while waiting: #share-link, #copy-link; for spectators
+ *                      input[name="nickname"] and button[data-take="E"] on open seats
+ *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
+ *                      select[data-replace-player="E"]
+ *   #result            a finished match: #result-text, #replay-btn, a#record-link (download)
+ *   #replay-bar        #replay-first, #replay-prev, #replay-play, #replay-next, #replay-exit,
+ *                      #replay-step ("Step 3 / 120")
+ *   #deal-over         the summary of a deal just ended (shown for a few seconds)
+ *   #toasts .toast     errors, data-code = the server's code (WEB.md)
+ * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ */
+
+import { initI18n, onLangChange, t, tn } from "/static/i18n.js";
+import {
+  COMPUTER_PLAYERS,
+  api,
+  copyText,
+  el,
+  errorText,
+  nicknameProblem,
+  saveNickname,
+  saveTableKeys,
+  savedNickname,
+  seatName,
+  tableKeys,
+  tableLink,
+  toast,
+} from "/static/common.js";
+import { card, cardBack, cardInline, parseCard, sortHand, suitIcon } from "/static/cards.js";
+
+const SEATS = ["N", "E", "S", "W"];
+const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
+const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
+const DEAL_OVER_MS = 5000;
+const PING_MS = 25000;
+const REPLAY_MS = 700;
+const MIN_TOUCH_STEP = 42; // px of each hand card left visible: a finger-sized target
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+
+let state = null; // the latest state message
+let ws = null;
+let backoff = 500;
+let reconnectTimer = null;
+let pingTimer = null;
+let pending = false; // an action is on its way; wait for the next state or error
+let hold = null; // {trick, until}: a completed trick kept in the middle
+let holdTimer = null;
+let replay = null; // {steps, index, timer}
+let lastTrickOpen = false;
+let dealOverTimer = null;
+let stopped = false; // the table does not exist: no reconnecting
+
+/* ---------- tokens and names ---------- */
+
+/** What an action token asks for: {kind, suit?, card?}; both "declare H" and "declare:H" forms. */
+function parseToken(token) {
+  if (parseCard(token)) return { kind: "play", card: token };
+  const words = String(token)
+    .trim()
+    .split(/[\s:]+/);
+  const w0 = words[0].toLowerCase();
+  const suit = (w) => (w ? w.toUpperCase() : null);
+  if (w0 === "declare") return { kind: "declare", suit: suit(words[1]) };
+  if (w0 === "answer") return { kind: "answer", suit: suit(words[1]) };
+  if (w0 === "ask-whole" || (w0 === "ask" && words[1] === "whole")) return { kind: "ask-whole" };
+  if (w0 === "ask-half") return { kind: "ask-half", suit: suit(words[1]) };
+  if (w0 === "ask" && words[1] === "half") return { kind: "ask-half", suit: suit(words[2]) };
+  return { kind: "unknown" };
+}
+
+function seatEntry(table, seat) {
+  return (table?.seats ?? []).find((s) => s.seat === seat);
+}
+
+/** A seat's name for text: nickname (or computer level, or "open") and the seat. */
+function who(view, seat) {
+  if (!seat) return "";
+  return t("table.who", { name: seatName(seatEntry(view.table, seat)), seat: t(`seat.${seat}`) });
+}
+
+function positions(bottom) {
+  const i = SEATS.indexOf(bottom);
+  return {
+    [SEATS[i]]: "bottom",
+    [SEATS[(i + 1) % 4]]: "left",
+    [SEATS[(i + 2) % 4]]: "top",
+    [SEATS[(i + 3) % 4]]: "right",
+  };
+}
+
+function trickPlays(trick) {
+  const start = SEATS.indexOf(trick.leader);
+  return trick.cards.map((c, i) => ({ seat: SEATS[(start + i) % 4], card: c }));
+}
+
+/* ---------- views: the live state, or a replay step ---------- */
+
+function liveView() {
+  return {
+    table: state.table,
+    you: state.you ?? null,
+    seq: state.seq,
+    deal: state.deal,
+    obs: state.observation,
+    lastTrick: state.last_trick ?? null,
+    deals: state.deals ?? [],
+    hands: null,
+    replay: false,
+  };
+}
+
+function replayView() {
+  const step = replay.steps[replay.index];
+  const obs = step.observation;
+  const tricks = obs?.tricks ?? [];
+  return {
+    table: state?.table,
+    you: null,
+    seq: step.seq,
+    deal: step.deal,
+    obs,
+    lastTrick: tricks.length ? tricks[tricks.length - 1] : null,
+    deals: step.deals ?? [],
+    hands: step.hands ?? null,
+    replay: true,
+    action: step.action,
+    actor: replay.index > 0 ? replay.steps[replay.index - 1].observation?.to_move : null,
+  };
+}
+
+function currentView() {
+  if (replay) return replayView();
+  return state ? liveView() : null;
+}
+
+/* ---------- drawing ---------- */
+
+function render() {
+  const view = currentView();
+  if (!view) return;
+  const status = view.table?.status ?? "";
+  document.body.dataset.status = status;
+  document.body.dataset.you = view.you ?? "";
+  document.body.dataset.phase = view.obs?.phase ?? "";
+  document.body.dataset.seq = String(view.seq ?? "");
+  document.body.dataset.replay = String(view.replay);
+  document.getElementById("table-label").textContent = view.you
+    ? t("table.label.seated", { id: tableId, seat: t(`seat.${view.you}`) })
+    : t("table.label.watching", { id: tableId });
+  renderWaiting(view);
+  renderResult(view);
+  renderSeats(view);
+  renderTrick(view);
+  renderTurn(view);
+  renderActions(view);
+  renderHand(view);
+  renderInfo(view);
+  renderScore(view);
+  renderSheet(view);
+  renderLog(view);
+  renderReplayBar(view);
+}
+
+function renderWaiting(view) {
+  const waiting = !view.replay && view.table?.status === "waiting";
+  document.getElementById("waiting").hidden = !waiting;
+  document.getElementById("share-link").value = tableLink(tableId);
+  const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
+  document.getElementById("take-field").hidden = !(waiting && canTake);
+}
+
+function renderResult(view) {
+  const box = document.getElementById("result");
+  const finished = view.table?.status === "finished";
+  box.hidden = !finished || view.replay;
+  if (!finished) return;
+  const score = view.table.score ?? { NS: 0, EW: 0 };
+  const winner = view.table.winner;
+  let text;
+  if (winner === "draw") text = t("result.draw", { ns: score.NS, ew: score.EW });
+  else if (winner && view.you && TEAM_OF[view.you] === winner) {
+    text = t("result.you_win", { ns: score.NS, ew: score.EW });
+  } else if (winner) text = t("result.team_wins", { team: winner, ns: score.NS, ew: score.EW });
+  else text = t("result.over");
+  document.getElementById("result-text").textContent = text;
+  const link = document.getElementById("record-link");
+  link.href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  link.setAttribute("download", `valtti-${tableId}.json`);
+}
+
+function renderSeats(view) {
+  const bottom = view.you ?? "S";
+  const pos = positions(bottom);
+  for (const seat of SEATS) {
+    const section = document.querySelector(`.felt .seat[data-pos="${pos[seat]}"]`);
+    renderSeat(section, seat, view, pos[seat] === "bottom");
+  }
+}
+
+function renderSeat(section, seat, view, isBottom) {
+  const entry = seatEntry(view.table, seat);
+  const obs = view.obs;
+  section.dataset.seat = seat;
+  section.dataset.turn = String(!!obs && obs.to_move === seat && obs.phase !== "over");
+  section.dataset.you = String(view.you === seat);
+  section.dataset.locked = String(!!obs && (obs.locked ?? []).includes(seat));
+  section.dataset.kind = entry?.kind ?? "open";
+  section.dataset.connected = String(entry?.connected ?? false);
+  section.replaceChildren();
+
+  const head = el("div", { class: "seat-head" });
+  if (entry?.kind === "human") {
+    head.append(
+      el("span", {
+        class: `conn ${entry.connected ? "on" : "off"}`,
+        title: t(entry.connected ? "seat.connected" : "seat.disconnected"),
+      }),
+    );
+  }
+  head.append(el("span", { class: "name" }, seatName(entry)));
+  head.append(el("span", { class: "seat-letter" }, t(`seat.${seat}`)));
+  if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
+  if (obs && obs.dealer === seat) {
+    head.append(
+      el("span", { class: "badge dealer", title: t("table.dealer.title") }, t("table.dealer.mark")),
+    );
+  }
+  if (section.dataset.locked === "true")
+    head.append(el("span", { class: "badge lock" }, t("table.lock")));
+  section.append(head);
+
+  const showsHandBelow = isBottom && (view.replay || view.you === seat);
+  if (obs && !showsHandBelow) {
+    if (view.hands) {
+      const faces = el("div", { class: "mini-hand" });
+      for (const c of sortHand(view.hands[seat] ?? [])) faces.append(card(c));
+      section.append(faces);
+    } else {
+      const size = obs.hand_sizes?.[seat] ?? 0;
+      const backs = el("div", { class: "backs", "data-hand-size": String(size) });
+      for (let i = 0; i < size; i++) backs.append(cardBack());
+      section.append(backs);
+    }
+  }
+
+  if (obs) {
+    const done = (obs.tricks ?? []).length;
+    const now = (obs.events ?? []).filter((e) => e.seat === seat && e.after_trick === done);
+    for (const e of now) section.append(el("div", { class: "bubble" }, eventNode(view, e)));
+  }
+
+  const tools = seatTools(view, seat, entry);
+  if (tools) section.append(tools);
+}
+
+function seatTools(view, seat, entry) {
+  if (view.replay || !view.table) return null;
+  const tools = el("div", { class: "seat-tools" });
+  if (!view.you && view.table.status === "waiting" && entry?.kind === "open") {
+    tools.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "small primary",
+          "data-take": seat,
+          onclick: () => takeSeat(seat),
+        },
+        t("table.take"),
+      ),
+    );
+  }
+  const creator = tableKeys(tableId).creator_token;
+  const replaceable = entry?.kind === "open" || (entry?.kind === "human" && !entry.connected);
+  if (creator && view.table.status !== "finished" && replaceable) {
+    const select = el("select", {
+      "data-replace-player": seat,
+      "aria-label": t("table.replace.player"),
+    });
+    for (const p of COMPUTER_PLAYERS)
+      select.append(el("option", { value: p }, t(`player.short.${p}`)));
+    select.value = "heuristic";
+    tools.append(
+      select,
+      el(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          "data-replace": seat,
+          onclick: () => replaceSeat(seat, select.value),
+        },
+        t("table.replace"),
+      ),
+    );
+  }
+  return tools.childElementCount ? tools : null;
+}
+
+/** The trick to show in the middle: a just-completed one for a moment, else the current one. */
+function shownTrick(view) {
+  const current = view.obs?.current_trick;
+  // The held trick gives way at once when you must follow the next one.
+  const youFollow = view.you && view.obs?.to_move === view.you && current?.cards.length;
+  if (!view.replay && hold && Date.now() < hold.until && !youFollow) return hold.trick;
+  if (current && current.cards.length) return current;
+  if (view.lastTrick && view.obs?.phase === "over") return view.lastTrick;
+  return null;
+}
+
+function renderTrick(view) {
+  const box = document.getElementById("trick");
+  box.replaceChildren();
+  const trick = shownTrick(view);
+  if (!trick) return;
+  const pos = positions(view.you ?? "S");
+  box.dataset.number = String(trick.number);
+  box.dataset.complete = String(!!trick.winner);
+  for (const play of trickPlays(trick)) {
+    box.append(
+      el(
+        "div",
+        {
+          class: `played at-${pos[play.seat]}`,
+          "data-played": play.card,
+          "data-by": play.seat,
+          "data-winner": String(trick.winner === play.seat),
+        },
+        card(play.card),
+      ),
+    );
+  }
+}
+
+function renderTurn(view) {
+  const line = document.getElementById("turn");
+  const obs = view.obs;
+  const status = view.table?.status;
+  let text = "";
+  const trick = shownTrick(view);
+  if (status === "waiting" && !view.replay) text = t("table.turn.waiting");
+  else if (trick && trick.winner) text = t("table.turn.takes", { name: who(view, trick.winner) });
+  else if (!obs) text = "";
+  else if (obs.phase === "over") text = t("table.turn.deal_over");
+  else if (view.you && obs.to_move === view.you) {
+    if (obs.phase === "declaration") text = t("table.turn.window");
+    else if (obs.phase === "answer") text = t("table.turn.answer");
+    else if (!obs.current_trick || obs.current_trick.cards.length === 0)
+      text = t("table.turn.lead");
+    else text = t("table.turn.play");
+  } else if (obs.to_move) {
+    const name = who(view, obs.to_move);
+    text =
+      obs.phase === "answer"
+        ? t("table.turn.other_answer", { name })
+        : t("table.turn.other", { name });
+  }
+  line.textContent = text;
+}
+
+function myLegal(view) {
+  if (view.replay || !view.you || !view.obs || view.obs.to_move !== view.you) return [];
+  return view.obs.legal ?? [];
+}
+
+function actionLabel(token) {
+  const a = parseToken(token);
+  const icon = a.suit ? suitIcon(a.suit) : null;
+  if (a.kind === "declare") return tn("action.declare", { suit: icon });
+  if (a.kind === "ask-whole") return tn("action.ask_whole");
+  if (a.kind === "ask-half") return tn("action.ask_half", { suit: icon });
+  if (a.kind === "answer") return tn("action.answer", { suit: icon, name: t(`suit.${a.suit}`) });
+  return document.createTextNode(token);
+}
+
+function renderActions(view) {
+  const legal = myLegal(view);
+  const box = document.getElementById("actions");
+  const buttons = document.getElementById("action-buttons");
+  buttons.replaceChildren();
+  const words = legal.filter((tok) => {
+    const kind = parseToken(tok).kind;
+    return kind === "declare" || kind === "ask-whole" || kind === "ask-half";
+  });
+  for (const token of words) {
+    buttons.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "action",
+          "data-action": token,
+          disabled: pending,
+          onclick: () => act(token),
+        },
+        actionLabel(token),
+      ),
+    );
+  }
+  box.hidden = words.length === 0;
+
+  const answers = legal.filter((tok) => parseToken(tok).kind === "answer");
+  const dialog = document.getElementById("answer-dialog");
+  const answerBox = document.getElementById("answer-buttons");
+  answerBox.replaceChildren();
+  for (const token of answers) {
+    answerBox.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "primary action",
+          "data-action": token,
+          disabled: pending,
+          onclick: () => act(token),
+        },
+        actionLabel(token),
+      ),
+    );
+  }
+  if (answers.length) {
+    document.getElementById("answer-text").textContent = t("table.answer.text", {
+      name: who(view, view.obs.asker),
+    });
+    if (!dialog.open) dialog.showModal();
+  } else if (dialog.open) dialog.close();
+}
+
+function renderHand(view) {
+  const area = document.getElementById("hand-area");
+  const hand = document.getElementById("hand");
+  const seat = view.replay ? (view.you ?? "S") : view.you;
+  const tokens =
+    !view.obs || !seat ? [] : view.replay ? (view.hands?.[seat] ?? []) : (view.obs.hand ?? []);
+  area.hidden = !seat || !view.obs;
+  hand.replaceChildren();
+  const legal = new Set(myLegal(view));
+  const myTurn =
+    !view.replay && !!view.obs && view.obs.to_move === view.you && view.obs.phase !== "over";
+  for (const token of sortHand(tokens)) {
+    const ok = legal.has(token);
+    hand.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: `card-btn${myTurn && !ok ? " dim" : ""}${ok ? " legal" : ""}`,
+          "data-card": token,
+          "data-legal": String(ok),
+          disabled: !ok || pending,
+          onclick: () => act(token),
+        },
+        card(token),
+      ),
+    );
+  }
+  layoutHand();
+}
+
+/** Overlap the hand's cards to fit the width, in two rows when one would be too tight to tap. */
+function layoutHand() {
+  const hand = document.getElementById("hand");
+  const cards = [...hand.querySelectorAll(".card-btn")];
+  if (!cards.length) return;
+  const width = hand.clientWidth;
+  const cardWidth = cards[0].getBoundingClientRect().width || 64;
+  const gap = 6;
+  const fits = (n) => n * cardWidth + (n - 1) * gap <= width;
+  const step = (n) => (n > 1 ? (width - cardWidth) / (n - 1) : cardWidth);
+  let rows = [cards];
+  if (!fits(cards.length) && step(cards.length) < MIN_TOUCH_STEP) {
+    const first = Math.ceil(cards.length / 2);
+    rows = [cards.slice(0, first), cards.slice(first)];
+  }
+  hand.replaceChildren();
+  for (const row of rows) {
+    const overlap = fits(row.length) ? gap : Math.min(gap, step(row.length) - cardWidth);
+    row.forEach((c, i) => {
+      c.style.marginLeft = i === 0 ? "0" : `${overlap}px`;
+    });
+    hand.append(el("div", { class: "hand-row" }, row));
+  }
+}
+
+function teamOfNames(view, team) {
+  const seats = team === "NS" ? ["N", "S"] : ["E", "W"];
+  return t("table.partners", { a: who(view, seats[0]), b: who(view, seats[1]) });
+}
+
+function eventNode(view, e) {
+  const seat = who(view, e.seat);
+  const icon = e.suit ? suitIcon(e.suit) : null;
+  const frag = document.createDocumentFragment();
+  if (e.how === "declare") frag.append(tn("event.declare", { seat, suit: icon }));
+  else if (e.how === "ask-whole") {
+    frag.append(
+      e.yes ? tn("event.ask_whole.yes", { seat, suit: icon }) : tn("event.ask_whole.no", { seat }),
+    );
+  } else frag.append(tn(e.yes ? "event.ask_half.yes" : "event.ask_half.no", { seat, suit: icon }));
+  const team = TEAM_OF[e.seat];
+  if (e.points === 2)
+    return tn("event.with_points", {
+      event: frag,
+      points: tn("event.trumps", { suit: icon, team }),
+    });
+  if (e.points === 1) {
+    return tn("event.with_points", {
+      event: frag,
+      points: tn("event.little_trump", { suit: icon, team }),
+    });
+  }
+  return frag;
+}
+
+function renderInfo(view) {
+  const obs = view.obs;
+  const trumps = document.getElementById("trumps");
+  trumps.replaceChildren();
+  trumps.dataset.trump = obs?.trump ?? "";
+  if (obs?.trump) trumps.append(suitIcon(obs.trump), " ", t(`suit.${obs.trump}`));
+  else trumps.append(t("table.trumps.none"));
+
+  document.getElementById("deal-label").textContent = view.deal
+    ? t("table.deal", { n: view.deal })
+    : "";
+  document.getElementById("dealer-label").textContent = obs
+    ? t("table.dealer", { name: who(view, obs.dealer) })
+    : "";
+  const locked = obs?.locked ?? [];
+  document.getElementById("locks").textContent = locked.length
+    ? locked.map((s) => who(view, s)).join(", ")
+    : t("table.nobody");
+
+  const events = document.getElementById("events");
+  events.replaceChildren();
+  for (const e of obs?.events ?? []) {
+    events.append(
+      el("li", { dataset: { how: e.how, yes: String(e.yes), seat: e.seat } }, eventNode(view, e)),
+    );
+  }
+  if (!(obs?.events ?? []).length)
+    events.append(el("li", { class: "empty" }, t("table.events.none")));
+
+  const button = document.getElementById("last-trick-btn");
+  button.disabled = !view.lastTrick;
+  button.textContent = t(lastTrickOpen ? "table.last_trick.hide" : "table.last_trick.show");
+  const box = document.getElementById("last-trick");
+  box.hidden = !(lastTrickOpen && view.lastTrick);
+  box.replaceChildren();
+  if (view.lastTrick) {
+    const tr = view.lastTrick;
+    box.append(
+      el("p", {}, t("table.last_trick.caption", { number: tr.number, name: who(view, tr.winner) })),
+    );
+    const row = el("div", { class: "last-trick-cards" });
+    for (const play of trickPlays(tr)) {
+      row.append(
+        el(
+          "figure",
+          { "data-by": play.seat, "data-winner": String(play.seat === tr.winner) },
+          card(play.card),
+          el("figcaption", {}, who(view, play.seat)),
+        ),
+      );
+    }
+    box.append(row);
+  }
+}
+
+function matchScore(view) {
+  if (view.replay) return view.deals.at(-1)?.score ?? { NS: 0, EW: 0 };
+  return view.table?.score ?? { NS: 0, EW: 0 };
+}
+
+function renderScore(view) {
+  const score = matchScore(view);
+  const box = document.getElementById("score");
+  box.dataset.ns = String(score.NS);
+  box.dataset.ew = String(score.EW);
+  const target = view.table?.variant?.target ?? 10;
+  document.getElementById("match-score").textContent = t("table.match_score", {
+    ns: score.NS,
+    ew: score.EW,
+    target,
+  });
+  const body = document.getElementById("columns");
+  body.replaceChildren();
+  const obs = view.obs;
+  for (const team of ["NS", "EW"]) {
+    const mine = view.you && TEAM_OF[view.you] === team;
+    body.append(
+      el(
+        "tr",
+        { dataset: { team }, class: mine ? "mine" : "" },
+        el("th", {}, el("b", {}, t(`team.${team}`)), el("small", {}, teamOfNames(view, team))),
+        el("td", { "data-col": "tricks" }, String(obs?.tricks_won?.[team] ?? 0)),
+        el("td", { "data-col": "card_points" }, String(obs?.card_points?.[team] ?? 0)),
+        el("td", { "data-col": "game_points" }, String(obs?.game_points?.[team] ?? 0)),
+      ),
+    );
+  }
+}
+
+function renderSheet(view) {
+  const body = document.getElementById("sheet");
+  body.replaceChildren();
+  view.deals.forEach((d, i) => {
+    const trump = el("span", {}, d.trump ? suitIcon(d.trump) : t("table.sheet.no_trumps"));
+    const inPlay = i === view.deals.length - 1 && view.obs && view.obs.phase !== "over";
+    body.append(
+      el(
+        "tr",
+        { dataset: { deal: String(i + 1) }, class: inPlay ? "current" : "" },
+        el("td", {}, String(i + 1)),
+        el("td", {}, t(`seat.${d.dealer}`)),
+        el("td", {}, trump),
+        el("td", {}, String(d.game_points?.NS ?? 0)),
+        el("td", {}, String(d.game_points?.EW ?? 0)),
+        el(
+          "td",
+          {},
+          inPlay
+            ? ""
+            : t("table.sheet.score_value", { ns: d.score?.NS ?? 0, ew: d.score?.EW ?? 0 }),
+        ),
+      ),
+    );
+  });
+  if (!view.deals.length)
+    body.append(el("tr", {}, el("td", { colspan: "6", class: "empty" }, t("table.sheet.none"))));
+}
+
+function renderLog(view) {
+  const log = document.getElementById("log");
+  log.replaceChildren();
+  const obs = view.obs;
+  if (!obs) return;
+  const line = (node, kind) => log.append(el("li", { class: `log-${kind}` }, node));
+  line(
+    t("log.deal", {
+      n: view.deal ?? 1,
+      dealer: who(view, obs.dealer),
+      forehand: who(view, obs.forehand),
+    }),
+    "deal",
+  );
+  const tricks = [...(obs.tricks ?? [])];
+  if (obs.current_trick && obs.current_trick.cards.length) tricks.push(obs.current_trick);
+  for (const trick of tricks) {
+    for (const play of trickPlays(trick)) {
+      line(tn("log.plays", { seat: who(view, play.seat), card: cardInline(play.card) }), "play");
+    }
+    if (trick.winner)
+      line(t("log.takes", { seat: who(view, trick.winner), number: trick.number }), "trick");
+    for (const e of obs.events ?? []) {
+      if (trick.winner && e.after_trick === trick.number) line(eventNode(view, e), "event");
+    }
+  }
+  if (obs.phase === "over") line(t("log.deal_over", { n: view.deal ?? 1 }), "deal");
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderReplayBar(view) {
+  const bar = document.getElementById("replay-bar");
+  bar.hidden = !view.replay;
+  if (!view.replay) return;
+  document.getElementById("replay-step").textContent = t("replay.step", {
+    n: replay.index + 1,
+    total: replay.steps.length,
+  });
+  document.getElementById("replay-play").textContent = t(
+    replay.timer ? "replay.pause" : "replay.play",
+  );
+  const action = document.getElementById("replay-action");
+  action.replaceChildren();
+  if (view.action) action.append(actionText(view, view.action, view.actor));
+  else
+    action.append(
+      t("log.deal", {
+        n: view.deal,
+        dealer: who(view, view.obs?.dealer),
+        forehand: who(view, view.obs?.forehand),
+      }),
+    );
+}
+
+function actionText(view, token, actor) {
+  const a = parseToken(token);
+  const seat = who(view, actor);
+  if (a.kind === "play") return tn("log.plays", { seat, card: cardInline(token) });
+  return tn("replay.action", { seat, action: actionLabel(token) });
+}
+
+/* ---------- deal ends ---------- */
+
+function showDealOver(deals, number) {
+  const d = deals[number - 1];
+  if (!d) return;
+  const before = number > 1 ? deals[number - 2].score : { NS: 0, EW: 0 };
+  const box = document.getElementById("deal-over");
+  box.replaceChildren(el("h3", {}, t("deal_over.title", { n: number })));
+  for (const team of ["NS", "EW"]) {
+    const key = (d.tricks?.[team] ?? 0) === 0 ? "deal_over.porvoo" : "deal_over.team";
+    box.append(
+      el(
+        "p",
+        { dataset: { team } },
+        t(key, {
+          team: t(`team.${team}`),
+          points: d.game_points?.[team] ?? 0,
+          before: before?.[team] ?? 0,
+          after: d.score?.[team] ?? 0,
+        }),
+      ),
+    );
+  }
+  box.hidden = false;
+  clearTimeout(dealOverTimer);
+  dealOverTimer = setTimeout(() => {
+    box.hidden = true;
+  }, DEAL_OVER_MS);
+}
+
+/* ---------- the connection ---------- */
+
+function setStatus(kind) {
+  const dot = document.getElementById("status");
+  dot.dataset.state = kind;
+  dot.dataset.i18nTitle = `status.${kind}`;
+  dot.dataset.i18nAriaLabel = `status.${kind}`;
+  dot.title = t(`status.${kind}`);
+  dot.setAttribute("aria-label", t(`status.${kind}`));
+}
+
+function socketUrl() {
+  const token = tableKeys(tableId).token;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${location.host}/api/tables/${encodeURIComponent(tableId)}/ws${query}`;
+}
+
+function connect() {
+  clearTimeout(reconnectTimer);
+  if (stopped) return;
+  setStatus("connecting");
+  const socket = new WebSocket(socketUrl());
+  ws = socket;
+  socket.onopen = () => {
+    backoff = 500;
+    setStatus("connected");
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
+  };
+  socket.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "state") onState(message);
+    else if (message.type === "error") onError(message);
+  };
+  socket.onclose = (event) => {
+    if (ws !== socket) return; // replaced by a newer connection
+    clearInterval(pingTimer);
+    setStatus("disconnected");
+    pending = false;
+    if (event.code === 4404) {
+      stopped = true;
+      showNotice(t("table.not_found"));
+      return;
+    }
+    if (event.code === 4401) {
+      // The seat token is unknown here: watch instead of retrying it forever.
+      saveTableKeys(tableId, { token: null, seat: null });
+      toast(t("error.bad_token"), "error", "bad_token");
+    }
+    reconnectTimer = setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 10000);
+  };
+}
+
+/** Drop the current connection (e.g. after taking a seat) and open a fresh one now. */
+function reconnectNow() {
+  const old = ws;
+  ws = null;
+  if (old) old.close();
+  backoff = 500;
+  connect();
+}
+
+function send(message) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(message));
+  return true;
+}
+
+function onState(message) {
+  const previous = state;
+  state = message;
+  pending = false;
+  if (previous) {
+    const key = (s) => (s.last_trick ? `${s.deal}:${s.last_trick.number}` : null);
+    const newKey = key(message);
+    if (newKey && newKey !== key(previous)) {
+      hold = { trick: message.last_trick, until: Date.now() + HOLD_TRICK_MS };
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(() => {
+        hold = null;
+        render();
+      }, HOLD_TRICK_MS);
+    }
+    if (message.deal && previous.deal && message.deal > previous.deal) {
+      showDealOver(message.deals ?? [], previous.deal);
+    } else if (message.observation?.phase === "over" && previous.observation?.phase !== "over") {
+      showDealOver(message.deals ?? [], message.deal);
+    }
+  }
+  if (message.you) saveTableKeys(tableId, { seat: message.you });
+  render();
+}
+
+function onError(message) {
+  pending = false;
+  toast(errorText(message.code), "error", message.code ?? "");
+  render();
+}
+
+function act(token) {
+  if (pending || !state) return;
+  if (send({ type: "action", action: token, seq: state.seq })) {
+    pending = true;
+    for (const b of document.querySelectorAll("[data-card], [data-action]")) b.disabled = true;
+  } else {
+    toast(t("error.offline"), "error", "offline");
+  }
+}
+
+function replaceSeat(seat, player) {
+  const creator = tableKeys(tableId).creator_token;
+  if (!send({ type: "replace", seat, player, creator_token: creator })) {
+    toast(t("error.offline"), "error", "offline");
+  }
+}
+
+async function takeSeat(seat) {
+  const input = document.querySelector('#take-field input[name="nickname"]');
+  const problem = nicknameProblem(input.value);
+  if (problem) {
+    toast(t(problem), "error", problem);
+    input.focus();
+    return;
+  }
+  const nickname = input.value.trim();
+  try {
+    const got = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`, {
+      nickname,
+    });
+    saveNickname(nickname);
+    saveTableKeys(tableId, { token: got.token, seat: got.seat ?? seat });
+    reconnectNow();
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  }
+}
+
+function showNotice(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+/* ---------- replay ---------- */
+
+async function startReplay() {
+  try {
+    const data = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay`);
+    if (!data.steps?.length) return;
+    replay = { steps: data.steps, index: 0, timer: null };
+    render();
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  }
+}
+
+function replayGo(index) {
+  if (!replay) return;
+  replay.index = Math.max(0, Math.min(replay.steps.length - 1, index));
+  if (replay.index === replay.steps.length - 1) stopReplayTimer();
+  render();
+}
+
+function stopReplayTimer() {
+  clearInterval(replay?.timer);
+  if (replay) replay.timer = null;
+}
+
+function toggleReplayPlay() {
+  if (!replay) return;
+  if (replay.timer) stopReplayTimer();
+  else {
+    if (replay.index === replay.steps.length - 1) replay.index = 0;
+    replay.timer = setInterval(() => replayGo(replay.index + 1), REPLAY_MS);
+  }
+  render();
+}
+
+/* ---------- start ---------- */
+
+function wire() {
+  document.getElementById("last-trick-btn").addEventListener("click", () => {
+    lastTrickOpen = !lastTrickOpen;
+    render();
+  });
+  document.getElementById("answer-dialog").addEventListener("cancel", (e) => e.preventDefault());
+  document.getElementById("copy-link").addEventListener("click", async () => {
+    const input = document.getElementById("share-link");
+    toast(t((await copyText(input.value, input)) ? "table.copied" : "table.copy_failed"), "info");
+  });
+  const shareDialog = document.getElementById("share-dialog");
+  document.getElementById("share-btn").addEventListener("click", () => {
+    document.getElementById("share-dialog-link").value = tableLink(tableId);
+    shareDialog.showModal();
+  });
+  document.getElementById("share-dialog-copy").addEventListener("click", async () => {
+    const input = document.getElementById("share-dialog-link");
+    toast(t((await copyText(input.value, input)) ? "table.copied" : "table.copy_failed"), "info");
+  });
+  document
+    .getElementById("share-dialog-close")
+    .addEventListener("click", () => shareDialog.close());
+  document.getElementById("replay-btn").addEventListener("click", startReplay);
+  document.getElementById("replay-first").addEventListener("click", () => replayGo(0));
+  document
+    .getElementById("replay-prev")
+    .addEventListener("click", () => replayGo(replay.index - 1));
+  document
+    .getElementById("replay-next")
+    .addEventListener("click", () => replayGo(replay.index + 1));
+  document.getElementById("replay-play").addEventListener("click", toggleReplayPlay);
+  document.getElementById("replay-exit").addEventListener("click", () => {
+    stopReplayTimer();
+    replay = null;
+    render();
+  });
+  // Keep what was typed while the page was loading.
+  document.querySelector('#take-field input[name="nickname"]').value ||= savedNickname();
+  window.addEventListener("resize", layoutHand);
+  window.addEventListener("online", () => {
+    if (!ws || ws.readyState === WebSocket.CLOSED) connect();
+  });
+}
+
+async function main() {
+  await initI18n();
+  wire();
+  onLangChange(render);
+  setStatus("connecting");
+  connect();
+}
+
+main();

@@ -1,0 +1,196 @@
+"""Real ``valtti serve`` processes for the web table's tests, and WebSocket clients to them."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+SEATS = ("N", "E", "S", "W")
+ALL_OPEN = dict.fromkeys(SEATS, "open")
+
+#: Seconds to wait for a server to answer, and for one frame.
+STARTUP = 30.0
+FRAME = 10.0
+#: The server's limit of messages in one second; the window clients keep them in, with a margin.
+RATE = 20
+RATE_WINDOW = 1.05
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """A ``valtti serve`` process on a free port of this machine, with its HTTP client."""
+
+    def __init__(self, db_url: str, bot_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.url, timeout=FRAME)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkdtemp(prefix="valtti-serve-")) / "serve.log"
+
+    def start(self) -> Server:
+        """Start and wait until it answers (it has resumed every unfinished table by then)."""
+        command = [sys.executable, "-m", "valtti", "serve", "--port", str(self.port)]
+        command += ["--db", self.db_url, "--bot-delay", str(self.bot_delay), "--bot-workers", "1"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + STARTUP
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"valtti serve exited:\n{self.log.read_text()}"
+            try:
+                self.http.get("/api/tables")
+                return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise AssertionError(f"valtti serve did not answer within {STARTUP} s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown of any kind."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(STARTUP)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(STARTUP)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.http.close()
+
+    def create(self, seats: dict[str, str], **body: Any) -> dict[str, Any]:
+        """A new table (POST /api/tables) with these seats; its answer."""
+        answer = self.http.post("/api/tables", json={"variant": {}, "seats": seats, **body})
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+    def join(self, table_id: str, seat: str, nickname: str = "Aino") -> str:
+        answer = self.http.post(f"/api/tables/{table_id}/seats/{seat}", json={"nickname": nickname})
+        assert answer.status_code == 200, answer.text
+        token: str = answer.json()["token"]
+        return token
+
+    def socket(self, table_id: str, token: str | None = None) -> Player:
+        query = "" if token is None else f"?token={token}"
+        url = f"ws://127.0.0.1:{self.port}/api/tables/{table_id}/ws{query}"
+        # Entered as a context (closed by Player.close), as websockets 17 asks of connect().
+        return Player(connect(url, open_timeout=FRAME, close_timeout=FRAME).__enter__())
+
+
+class Player:
+    """One WebSocket to a table, keeping every frame it received."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self._sent: deque[float] = deque(maxlen=RATE)
+
+    def send(self, message: dict[str, Any] | str | bytes, paced: bool = True) -> None:
+        """Send a text frame (a dict as JSON), or a binary frame of ``bytes``.
+
+        ``paced``: wait as needed to stay within the server's 20 messages a second.
+        """
+        if paced and len(self._sent) == RATE:
+            time.sleep(max(0.0, self._sent[0] + RATE_WINDOW - time.monotonic()))
+        self._sent.append(time.monotonic())
+        self.ws.send(json.dumps(message) if isinstance(message, dict) else message)
+
+    def receive(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=FRAME))
+        self.frames.append(frame)
+        return frame
+
+    def until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Receive frames until one satisfies ``done``; that one."""
+        while True:
+            frame = self.receive()
+            if done(frame):
+                return frame
+
+    def state(self, seq: int | None = None) -> dict[str, Any]:
+        """The next state frame (whose seq is at least ``seq``)."""
+        return self.until(lambda f: f["type"] == "state" and (seq is None or f["seq"] >= seq))
+
+    def error(self) -> dict[str, Any]:
+        return self.until(lambda f: f["type"] == "error")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+class Table:
+    """A table of people at the server, each with an open WebSocket, and a spectator."""
+
+    def __init__(self, server: Server, table_id: str, tokens: dict[str, str]) -> None:
+        self.server = server
+        self.id = table_id
+        self.tokens = tokens
+        self.creator_token = ""  # known when this test created the table
+        self.players = {s: server.socket(table_id, t) for s, t in tokens.items()}
+        self.spectator = server.socket(table_id)
+        self.everyone = [*self.players.values(), self.spectator]
+        # Connecting changes the summary (who is connected): wait until everyone sees it all.
+        for p in self.everyone:
+            p.until(lambda f: f["type"] == "state" and _all_connected(f, list(tokens)))
+        self.seq: int = self.spectator.frames[-1]["seq"]
+
+    @classmethod
+    def new(cls, server: Server, seats: dict[str, str] | None = None) -> Table:
+        """A new table whose open seats are taken by people (all four by default)."""
+        created = server.create(seats or ALL_OPEN)
+        people = [s for s, kind in (seats or ALL_OPEN).items() if kind == "open"]
+        tokens = {s: server.join(created["id"], s, f"player {s}") for s in people}
+        table = cls(server, created["id"], tokens)
+        table.creator_token = created["creator_token"]
+        return table
+
+    def latest(self, seat: str) -> dict[str, Any]:
+        return next(f for f in reversed(self.players[seat].frames) if f["type"] == "state")
+
+    def to_move(self) -> str:
+        state = next(f for f in reversed(self.spectator.frames) if f["type"] == "state")
+        to_move: str = state["observation"]["to_move"]
+        return to_move
+
+    def play(self, rng: random.Random) -> dict[str, Any]:
+        """The person to move plays a random legal action; everyone's next state, the mover's."""
+        seat = self.to_move()
+        legal = self.latest(seat)["observation"]["legal"]
+        self.players[seat].send({"type": "action", "action": rng.choice(legal), "seq": self.seq})
+        self.seq += 1
+        states = [p.state(self.seq) for p in self.everyone]
+        assert all(s["seq"] == self.seq for s in states)
+        return self.latest(seat)
+
+    def close(self) -> None:
+        for p in self.everyone:
+            p.close()
+
+
+def _all_connected(frame: dict[str, Any], seats: list[str]) -> bool:
+    return all(s["connected"] for s in frame["table"]["seats"] if s["seat"] in seats)

@@ -1,0 +1,445 @@
+"""The web server through its real protocol (docs/WEB.md): HTTP and WebSockets to `valtti serve`.
+
+Every frame a seat receives is checked against the true hands in the server's database: no
+frame may name a card that another seat still holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from typing import Any
+
+import pytest
+from tests.web.serving import ALL_OPEN, SEATS, Player, Server, Table
+from websockets.exceptions import ConnectionClosed
+
+from valtti.engine import Action, Match, Seat
+from valtti.engine.record import Record
+from valtti.web.store import Store
+
+
+def stored_match(server: Server, table_id: str) -> Record:
+    store = Store(server.db_url)
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None and stored.record is not None
+    return stored.record
+
+
+def hidden_cards_by_seq(record: Record) -> dict[int, dict[str | None, set[str]]]:
+    """For each seq of the record: per seat (``None``: a spectator) the cards others hold.
+
+    At a seq where a deal ends the server has dealt the next one already, so that is the deal.
+    """
+    match = Match(record.variant, record.deals[0].dealer or Seat.N)
+    out: dict[int, dict[str | None, set[str]]] = {}
+    seq = 0
+
+    def note() -> None:
+        deal = match.deal
+        assert deal is not None
+        hands = {str(s): set(deal.hand(s).tokens()) for s in Seat}
+        everything = set().union(*hands.values())
+        out[seq] = {s: everything - hands[s] for s in SEATS} | {None: everything}
+
+    for deal_record in record.deals:
+        match.start_deal(deal_record.hands)
+        note()
+        for token in deal_record.actions:
+            match.apply(Action.parse(token))
+            seq += 1
+            note()
+    return out
+
+
+def assert_no_hidden_cards(player: Player, seat: str | None, record: Record) -> None:
+    """No frame ``player`` received names a card another seat held at that moment."""
+    hidden = hidden_cards_by_seq(record)
+    states = [f for f in player.frames if f["type"] == "state" and f["observation"] is not None]
+    assert states
+    for frame in states:
+        visible = dict(frame)
+        # The previous deal's last trick is public, and its cards are dealt anew.
+        visible.pop("last_trick")
+        text = json.dumps(visible)
+        leaked = [c for c in hidden[frame["seq"]][seat] if f'"{c}"' in text]
+        assert not leaked, f"seat {seat} saw {leaked} at seq {frame['seq']}"
+        observation = frame["observation"]
+        assert frame["you"] == seat and observation["seat"] == seat
+        if seat is None:
+            assert observation["hand"] == [] and observation["legal"] == []
+
+
+# -- HTTP ------------------------------------------------------------------------------------------
+
+
+def test_lobby_creates_lists_and_seats(server: Server) -> None:
+    created = server.create(
+        {"N": "open", "E": "random", "S": "open", "W": "heuristic"}, nickname="Aino", seat="S"
+    )
+    assert created["seat"] == "S" and created["token"] and created["creator_token"]
+    assert created["link"] == f"{server.url}/t/{created['id']}"
+    summary = server.http.get(f"/api/tables/{created['id']}").json()
+    assert summary["status"] == "waiting" and summary["deals"] == 0
+    assert [(s["seat"], s["kind"], s["name"]) for s in summary["seats"]] == [
+        ("N", "open", None),
+        ("E", "computer", "random"),
+        ("S", "human", "Aino"),
+        ("W", "computer", "heuristic"),
+    ]
+    listed = server.http.get("/api/tables").json()["tables"]
+    assert listed[0]["id"] == created["id"]
+
+    answer = server.http.post(f"/api/tables/{created['id']}/seats/S", json={"nickname": "Eino"})
+    assert answer.status_code == 409 and answer.json()["error"] == "taken"
+    token = server.join(created["id"], "n", "  Eino  ")
+    assert token != created["token"]
+    summary = server.http.get(f"/api/tables/{created['id']}").json()
+    assert summary["status"] == "playing" and summary["deals"] == 1
+    assert summary["seats"][0]["name"] == "Eino"
+
+
+@pytest.mark.parametrize(
+    "nickname", ["", "   ", "x" * 25, "tab\there", "bell\x07", "rtl\u202eevil", 7, None]
+)
+def test_bad_nicknames_are_refused(server: Server, nickname: object) -> None:
+    table = server.create(ALL_OPEN)
+    answer = server.http.post(f"/api/tables/{table['id']}/seats/N", json={"nickname": nickname})
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_nickname"
+    answer = server.http.post(
+        "/api/tables", json={"seats": ALL_OPEN, "seat": "N", "nickname": nickname}
+    )
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_nickname"
+
+
+def test_a_nickname_is_kept_as_text(server: Server) -> None:
+    table = server.create(ALL_OPEN)
+    name = "<b>Äijä</b>&"
+    server.join(table["id"], "E", name)
+    assert server.http.get(f"/api/tables/{table['id']}").json()["seats"][1]["name"] == name
+    answer = server.http.get(f"/api/tables/{table['id']}")
+    assert answer.headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "message"),
+    [
+        ({"variant": {"target": 11}}, "bad_variant", "variant switch target cannot be 11"),
+        ({"variant": {"jokers": "on"}}, "bad_variant", "unknown variant switch 'jokers'"),
+        ({"variant": "target=12"}, "bad_variant", "variant is an object"),
+        ({"seats": {"X": "open"}}, "bad_seat", "not a seat"),
+        ({"seats": {"N": "external:rm -rf /"}}, "bad_player", "unknown computer player"),
+        ({"seats": {"N": "search:insane"}}, "bad_player", "unknown computer player"),
+        ({"seats": {"N": "random"}, "seat": "N", "nickname": "A"}, "bad_seat", "computer"),
+        ({"seats": "all open"}, "bad_request", "seats is an object"),
+    ],
+)
+def test_bad_tables_are_refused(
+    server: Server, body: dict[str, Any], code: str, message: str
+) -> None:
+    answer = server.http.post("/api/tables", json=body)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == code and message in answer.json()["message"]
+
+
+def test_bad_bodies_and_unknown_tables(server: Server) -> None:
+    for content in (b"{not json", b"[1, 2]"):
+        answer = server.http.post("/api/tables", content=content)
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
+    for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/replay"):
+        answer = server.http.get(path)
+        assert answer.status_code == 404 and answer.json()["error"] == "not_found"
+    answer = server.http.post("/api/tables/nope/seats/N", json={"nickname": "A"})
+    assert answer.status_code == 404
+    table = server.create(ALL_OPEN)
+    answer = server.http.post(f"/api/tables/{table['id']}/seats/Q", json={"nickname": "A"})
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_seat"
+
+
+def test_pages_and_static_files(server: Server) -> None:
+    assert f"valtti: open http://127.0.0.1:{server.port}/" in server.log.read_text()
+    lobby = server.http.get("/")
+    assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
+    table = server.http.get("/t/anything")
+    assert table.status_code == 200 and "text/html" in table.headers["content-type"]
+    assert lobby.text != table.text
+    assert server.http.get("/static/lobby.html").text == lobby.text
+
+
+def test_record_and_replay_wait_for_the_end(server: Server) -> None:
+    table = server.create({"N": "open", "E": "random", "S": "random", "W": "random"})
+    for path in ("record", "replay"):
+        answer = server.http.get(f"/api/tables/{table['id']}/{path}")
+        assert answer.status_code == 409 and answer.json()["error"] == "not_finished"
+
+
+# -- WebSocket -------------------------------------------------------------------------------------
+
+
+def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(server: Server) -> None:
+    rng = random.Random(1)
+    table = Table.new(server)
+    first = table.spectator.frames[-1]
+    assert first["deal"] == 1 and first["seq"] == 0 and first["last_trick"] is None
+    while table.spectator.frames[-1]["deal"] == 1:
+        table.play(rng)
+    state = table.spectator.frames[-1]
+    assert state["deal"] == 2 and state["observation"]["tricks"] == []
+    assert state["last_trick"]["number"] == 9 and len(state["last_trick"]["cards"]) == 4
+    assert (
+        len(state["deals"]) == 2
+        and state["deals"][0]["tricks"]["NS"] + state["deals"][0]["tricks"]["EW"] == 9
+    )
+    record = stored_match(server, table.id)
+    assert len(record.deals) == 2
+    for seat, player in table.players.items():
+        assert_no_hidden_cards(player, seat, record)
+        # The hand each frame shows is the seat's true hand at that point.
+        assert set(table.latest(seat)["observation"]["hand"]) == set(
+            record.deals[1].hands[SEATS.index(seat)].tokens()
+        )
+    assert_no_hidden_cards(table.spectator, None, record)
+    table.close()
+
+
+def test_one_person_against_three_computer_players(server: Server) -> None:
+    rng = random.Random(2)
+    created = server.create(
+        {"N": "random", "E": "heuristic", "S": "open", "W": "random"}, seat="S", nickname="Aino"
+    )
+    me = server.socket(created["id"], created["token"])
+    state = me.state()
+    while state["deal"] == 1:
+        observation = state["observation"]
+        if observation["to_move"] == "S":
+            me.send(
+                {"type": "action", "action": rng.choice(observation["legal"]), "seq": state["seq"]}
+            )
+        state = me.state(state["seq"] + 1)
+    assert_no_hidden_cards(me, "S", stored_match(server, created["id"]))
+    me.close()
+
+
+def test_computer_players_start_when_the_last_person_sits_down(server: Server) -> None:
+    seats = {"N": "open", "E": "random", "S": "random", "W": "random"}
+    # A table where a computer player leads the first trick (each seat does, one time in four).
+    for _ in range(20):
+        created = server.create(seats)
+        token = server.join(created["id"], "N")
+        me = server.socket(created["id"], token)
+        state = me.state()
+        if state["observation"]["to_move"] != "N" or state["seq"] > 0:
+            break
+        me.close()
+    # The computer players move (before N's socket is open, or after) until N is to move.
+    if state["observation"]["to_move"] != "N":
+        state = me.until(lambda f: f["type"] == "state" and f["observation"]["to_move"] == "N")
+    assert state["seq"] > 0
+    me.close()
+
+
+def test_each_bad_message_gets_its_error_and_changes_nothing(server: Server) -> None:
+    table = Table.new(server)
+    rng = random.Random(3)
+    table.play(rng)
+    mover = table.to_move()
+    other = SEATS[(SEATS.index(mover) + 1) % 4]
+    before = table.latest(mover)
+    legal = before["observation"]["legal"]
+    not_legal = next(c for s in SEATS if s != mover for c in table.latest(s)["observation"]["hand"])
+    cases: list[tuple[Player, bytes | str | dict[str, Any], str]] = [
+        (table.players[mover], json.dumps({"type": "ping", "pad": "x" * 4100}), "too_large"),
+        (table.players[mover], "{not json", "bad_json"),
+        (table.players[mover], b"\xff\xfe\x00", "bad_json"),
+        (table.players[mover], "[1, 2]", "bad_message"),
+        (table.players[mover], {"type": "dance"}, "bad_message"),
+        (table.players[mover], {"action": legal[0]}, "bad_message"),
+        (table.players[mover], {"type": "action"}, "bad_message"),
+        (table.players[mover], {"type": "action", "action": 5}, "bad_message"),
+        (table.players[mover], {"type": "action", "action": legal[0], "seq": "1"}, "bad_message"),
+        (table.players[mover], {"type": "action", "action": legal[0], "seq": True}, "bad_message"),
+        (table.players[mover], {"type": "replace", "seat": "N"}, "bad_message"),
+        (table.players[mover], {"type": "action", "action": legal[0], "seq": 0}, "stale"),
+        (table.players[mover], {"type": "action", "action": not_legal}, "illegal"),
+        (table.players[mover], {"type": "action", "action": "XX"}, "illegal"),
+        (table.players[other], {"type": "action", "action": legal[0]}, "not_your_turn"),
+        (table.spectator, {"type": "action", "action": legal[0]}, "not_seated"),
+        (table.spectator, _replace(mover, "random", "not the token"), "not_creator"),
+        (table.spectator, _replace(mover, "external:sh", table.creator_token), "bad_player"),
+        (table.spectator, _replace("Q", "random", table.creator_token), "bad_seat"),
+    ]
+    for player, message, code in cases:
+        player.send(message)
+        frame = player.receive()  # the very next frame: no state came in between
+        assert frame["type"] == "error" and frame["code"] == code, (message, frame)
+        if code == "illegal":
+            assert frame["legal"] == legal and frame["message"]
+    # Nothing changed: the same seq, the same hand, and the mover's legal action is accepted.
+    assert table.latest(mover)["observation"]["hand"] == before["observation"]["hand"]
+    player = table.players[mover]
+    player.send({"type": "ping"})
+    assert player.receive() == {"type": "pong"}
+    seq = table.seq
+    table.play(rng)
+    assert table.seq == seq + 1
+    table.close()
+
+
+def _replace(seat: str, player: str, creator_token: str) -> dict[str, str]:
+    return {"type": "replace", "seat": seat, "player": player, "creator_token": creator_token}
+
+
+def test_a_waiting_table_refuses_actions(server: Server) -> None:
+    created = server.create(ALL_OPEN, seat="N", nickname="Aino")
+    me = server.socket(created["id"], created["token"])
+    state = me.state()
+    assert state["table"]["status"] == "waiting" and state["observation"] is None
+    me.send({"type": "action", "action": "AS"})
+    assert me.receive()["code"] == "waiting"
+    me.close()
+
+
+def test_unknown_table_or_token_closes_the_socket(server: Server) -> None:
+    for table_id, token, code in (("nope", None, 4404), (server.create(ALL_OPEN)["id"], "x", 4401)):
+        player = server.socket(table_id, token)
+        with pytest.raises(ConnectionClosed) as closed:
+            player.receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+
+
+def test_a_flood_is_throttled_then_closed(server: Server) -> None:
+    table = server.create(ALL_OPEN)
+    watcher = server.socket(table["id"])
+    watcher.state()
+    for _ in range(22):
+        watcher.send({"type": "ping"}, paced=False)
+    frames = [watcher.receive() for _ in range(22)]
+    assert frames.count({"type": "pong"}) == 20
+    assert [f["code"] for f in frames if f["type"] == "error"] == ["throttled", "throttled"]
+    flooder = server.socket(table["id"])
+    flooder.state()
+    for _ in range(30):
+        with contextlib.suppress(ConnectionClosed):
+            flooder.send({"type": "ping"}, paced=False)
+    codes = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            frame = flooder.receive()
+            if frame["type"] == "error":
+                codes.append(frame["code"])
+    assert codes == ["throttled"] * 5
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    watcher.close()
+
+
+def test_reconnecting_with_the_token_resumes_the_seat(server: Server) -> None:
+    table = Table.new(server)
+    rng = random.Random(4)
+    for _ in range(5):
+        table.play(rng)
+    seat = table.to_move()
+    hand = table.latest(seat)["observation"]["hand"]
+    table.players[seat].close()
+    gone = table.spectator.state()
+    assert not next(s for s in gone["table"]["seats"] if s["seat"] == seat)["connected"]
+    again = server.socket(table.id, table.tokens[seat])
+    state = again.state()
+    assert state["you"] == seat and state["seq"] == table.seq
+    assert state["observation"]["hand"] == hand and state["observation"]["legal"]
+    table.players[seat] = again
+    table.everyone[SEATS.index(seat)] = again
+    table.play(rng)
+    table.close()
+
+
+def test_the_creator_hands_seats_to_computer_players(server: Server) -> None:
+    created = server.create(ALL_OPEN, seat="S", nickname="Aino")
+    table_id, creator_token = created["id"], created["creator_token"]
+    me = server.socket(table_id, created["token"])
+    me.state()
+    me.send(_replace("N", "random", creator_token))
+    state = me.state()
+    assert state["table"]["seats"][0] == {
+        "seat": "N",
+        "kind": "computer",
+        "name": "random",
+        "connected": True,
+    }
+    assert state["table"]["status"] == "waiting"
+    tokens = {s: server.join(table_id, s) for s in ("E", "W")}
+    east = server.socket(table_id, tokens["E"])
+    east.state()
+    # East leaves; the creator gives the seat to a computer player, which plays it from now on.
+    me.send(_replace("E", "heuristic", creator_token))
+    state = east.until(lambda f: f["type"] == "state" and f["you"] is None)
+    assert state["table"]["seats"][1]["kind"] == "computer"
+    me.send(_replace("E", "random", creator_token))
+    assert me.error()["code"] == "bad_seat"
+    with pytest.raises(ConnectionClosed) as closed:
+        server.socket(table_id, tokens["E"]).receive()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    west = server.socket(table_id, tokens["W"])
+    # Play on (S and W are people) until the computer at E has moved twice.
+    rng = random.Random(5)
+    state = me.state()
+    east_moves = 0
+    while east_moves < 2:
+        seq, to_move = state["seq"], state["observation"]["to_move"]
+        if to_move == "S":
+            me.send(
+                {"type": "action", "action": rng.choice(state["observation"]["legal"]), "seq": seq}
+            )
+        elif to_move == "W":
+            legal = west.state(seq)["observation"]["legal"]
+            west.send({"type": "action", "action": rng.choice(legal), "seq": seq})
+        elif to_move == "E":
+            east_moves += 1
+        state = me.state(seq + 1)
+    for p in (me, east, west):
+        p.close()
+
+
+def test_a_finished_match_refuses_actions_and_gives_its_record_and_replay(server: Server) -> None:
+    rng = random.Random(6)
+    created = server.create(
+        {"N": "random", "E": "random", "S": "open", "W": "random"}, seat="S", nickname="Aino"
+    )
+    me = server.socket(created["id"], created["token"])
+    state = me.state()
+    while state["table"]["status"] != "finished":
+        observation = state["observation"]
+        if observation["to_move"] == "S" and observation["legal"]:
+            me.send(
+                {"type": "action", "action": rng.choice(observation["legal"]), "seq": state["seq"]}
+            )
+        state = me.state(state["seq"] + 1)
+    assert state["table"]["winner"] in ("NS", "EW", "draw")
+    me.send({"type": "action", "action": "AS"})
+    assert me.error()["code"] == "finished"
+    me.send(_replace("S", "random", created["creator_token"]))
+    assert me.error()["code"] == "finished"
+    me.close()
+
+    answer = server.http.get(f"/api/tables/{created['id']}/record")
+    assert answer.status_code == 200
+    assert f'filename="valtti-{created["id"]}.json"' in answer.headers["content-disposition"]
+    record = Record.from_json(answer.text)
+    match = record.replay()
+    assert match.is_over() and match.summary()["deals"] == state["deals"]
+    assert record.meta is not None and record.meta["table"] == created["id"]
+    assert record.meta["players"] == {"N": "random", "E": "random", "S": "Aino", "W": "random"}
+
+    steps = server.http.get(f"/api/tables/{created['id']}/replay").json()["steps"]
+    actions = sum(len(d.actions) for d in record.deals)
+    assert len(steps) == actions + len(record.deals)
+    assert [s["action"] for s in steps if s["action"] is not None] == [
+        str(Action.parse(t)) for d in record.deals for t in d.actions
+    ]
+    assert steps[0] == steps[0] | {"deal": 1, "seq": 0, "action": None}
+    assert steps[0]["hands"]["N"] == record.deals[0].hands[0].tokens()
+    assert steps[-1]["deals"] == state["deals"] and steps[-1]["seq"] == actions
+    assert steps[-1]["observation"]["hand"] == [] and steps[-1]["observation"]["seat"] is None
