@@ -346,8 +346,20 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
     type=click.IntRange(min=1),
     help="Processes the computer players think in.  [default: cores - 1, at least 1]",
 )
+@click.option(
+    "--tables-per-minute",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="New tables one client address may create in any minute (0: no limit).",
+)
 def serve(
-    host: str, port: int, db_url: str | None, bot_delay: float, bot_workers: int | None
+    host: str,
+    port: int,
+    db_url: str | None,
+    bot_delay: float,
+    bot_workers: int | None,
+    tables_per_minute: int,
 ) -> None:
     """Run the web tables (docs/WEB.md): a lobby to create and join tables, play in the browser.
 
@@ -356,18 +368,21 @@ def serve(
     import uvicorn
     from sqlalchemy import make_url
 
-    from valtti.web.app import MAX_MESSAGE, create_app
+    from valtti.web.app import MAX_MESSAGE, create_app, log_config
     from valtti.web.store import Store
 
     url = db_url or Store.default_url()
     shown = make_url(url).render_as_string(hide_password=True)
     click.echo(f"valtti: open http://{host}:{port}/ in a browser (database {shown}; Ctrl+C stops)")
-    app = create_app(url, bot_delay=bot_delay, bot_workers=bot_workers)
+    app = create_app(
+        url, bot_delay=bot_delay, bot_workers=bot_workers, tables_per_minute=tables_per_minute
+    )
     uvicorn.run(
         app,
         host=host,
         port=port,
         access_log=False,
+        log_config=log_config(),  # no seat token in the log
         # A frame far over the message limit is cut off by the protocol layer, unread.
         ws_max_size=16 * MAX_MESSAGE,
         # Compressing each state frame (about 2 kB) would cost more CPU than the rest of a move.

@@ -18,6 +18,11 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from valtti.engine import Action, Match, Seat
+from valtti.engine.actions import ActionKind
+from valtti.engine.record import Record
+from valtti.web.store import Store
+
 SEATS = ("N", "E", "S", "W")
 ALL_OPEN = dict.fromkeys(SEATS, "open")
 
@@ -27,6 +32,49 @@ FRAME = 10.0
 #: The server's limit of messages in one second; the window clients keep them in, with a margin.
 RATE = 20
 RATE_WINDOW = 1.05
+
+
+def is_public(action: Action) -> bool:
+    """Whether ``action`` counts in a state's ``seq``: every action but ``answer`` (which of
+    several marriages a partner chose is private, docs/WEB.md)."""
+    return action.kind is not ActionKind.ANSWER
+
+
+def stored_record(db_url: str, table_id: str) -> Record:
+    """The table's match as the server stored it: the truth the tests check frames against."""
+    store = Store(db_url)
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None and stored.record is not None
+    return stored.record
+
+
+def hands_by_seq(record: Record) -> dict[int, dict[str, set[str]]]:
+    """Each seat's true hand at each seq of the stored match.
+
+    At a seq where a deal ends the server has dealt the next one already, so that is the deal.
+    """
+    match = Match(record.variant, record.deals[0].dealer or Seat.N)
+    out: dict[int, dict[str, set[str]]] = {}
+    seq = 0
+
+    def note() -> None:
+        deal = match.deal
+        assert deal is not None
+        out[seq] = {str(s): set(deal.hand(s).tokens()) for s in Seat}
+
+    for deal_record in record.deals:
+        match.start_deal(deal_record.hands)
+        note()
+        for token in deal_record.actions:
+            action = Action.parse(token)
+            match.apply(action)
+            if is_public(action):
+                seq += 1
+            note()
+    return out
 
 
 def free_port() -> int:
@@ -39,9 +87,10 @@ def free_port() -> int:
 class Server:
     """A ``valtti serve`` process on a free port of this machine, with its HTTP client."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0) -> None:
+    def __init__(self, db_url: str, bot_delay: float = 0.0, tables_per_minute: int = 0) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
+        self.tables_per_minute = tables_per_minute  #: 0: the tests make tables at will
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=FRAME)
@@ -52,6 +101,7 @@ class Server:
         """Start and wait until it answers (it has resumed every unfinished table by then)."""
         command = [sys.executable, "-m", "valtti", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url, "--bot-delay", str(self.bot_delay), "--bot-workers", "1"]
+        command += ["--tables-per-minute", str(self.tables_per_minute)]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
@@ -178,18 +228,39 @@ class Table:
         return to_move
 
     def play(self, rng: random.Random) -> dict[str, Any]:
-        """The person to move plays a random legal action; everyone's next state, the mover's."""
+        """The person to move plays a random legal action (and, if it is an ``ask-whole`` that
+        lets the partner choose, the partner a random answer); the mover's next state once
+        everyone has it."""
         seat = self.to_move()
-        legal = self.latest(seat)["observation"]["legal"]
-        self.players[seat].send({"type": "action", "action": rng.choice(legal), "seq": self.seq})
+        action = rng.choice(self.latest(seat)["observation"]["legal"])
+        self.players[seat].send({"type": "action", "action": action, "seq": self.seq})
         self.seq += 1
-        states = [p.state(self.seq) for p in self.everyone]
+        seen: dict[int, dict[str, Any]] = {}
+        if action == "ask-whole":
+            partner = self.players[SEATS[(SEATS.index(seat) + 2) % 4]]
+            frame = partner.state(self.seq)
+            if frame["observation"]["phase"] == "answer":
+                # Only the partner hears of the question until it answers (an unseen seq).
+                answer = rng.choice(frame["observation"]["legal"])
+                partner.send({"type": "action", "action": answer, "seq": self.seq})
+            else:
+                seen[id(partner)] = frame
+        states = [seen.get(id(p)) or p.until(lambda f: _after(f, self.seq)) for p in self.everyone]
         assert all(s["seq"] == self.seq for s in states)
         return self.latest(seat)
 
     def close(self) -> None:
         for p in self.everyone:
             p.close()
+
+
+def _after(frame: dict[str, Any], seq: int) -> bool:
+    """Whether ``frame`` is a state at ``seq`` or later in which no partner is choosing."""
+    return (
+        frame["type"] == "state"
+        and frame["seq"] >= seq
+        and frame["observation"]["phase"] != "answer"
+    )
 
 
 def _all_connected(frame: dict[str, Any], seats: list[str]) -> bool:

@@ -29,11 +29,7 @@ from playwright.sync_api import (
     expect,
     sync_playwright,
 )
-from tests.web.serving import Server
-
-from valtti.engine import Action, Match, Seat
-from valtti.engine.record import Record
-from valtti.web.store import Store
+from tests.web.serving import Server, hands_by_seq, stored_record
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,38 +245,6 @@ def create_in_lobby(tab: Tab, url: str, nickname: str, seats: dict[str, str]) ->
 # -- the truth, from the server's database ---------------------------------------------------------
 
 
-def stored_record(server: Server, table_id: str) -> Record:
-    store = Store(server.db_url)
-    try:
-        stored = store.load(table_id)
-    finally:
-        store.close()
-    assert stored is not None and stored.record is not None
-    return stored.record
-
-
-def hands_by_seq(record: Record) -> dict[int, dict[str, set[str]]]:
-    """Each seat's true hand at each seq of the stored match (at a seq that ends a deal, the
-    next deal's hands: the server deals it at once)."""
-    match = Match(record.variant, record.deals[0].dealer or Seat.N)
-    out: dict[int, dict[str, set[str]]] = {}
-    seq = 0
-
-    def note() -> None:
-        deal = match.deal
-        assert deal is not None
-        out[seq] = {str(s): set(deal.hand(s).tokens()) for s in Seat}
-
-    for deal_record in record.deals:
-        match.start_deal(deal_record.hands)
-        note()
-        for token in deal_record.actions:
-            match.apply(Action.parse(token))
-            seq += 1
-            note()
-    return out
-
-
 def assert_sees_only(tab: Tab, seat: str | None, hands: dict[int, dict[str, set[str]]]) -> None:
     """Every face-up card the page showed outside the trick and the history was in its own
     hand (a spectator: none), and no frame it received named a card another seat held."""
@@ -348,7 +312,7 @@ def test_one_person_plays_a_deal_against_three_computer_players(
     expect(sheet).to_have_text(f"{ns}–{ew}")
     expect(tab.page.locator('#sheet tr[data-deal="2"]')).to_have_class("current")
     assert tab.read()["deals"] == 2 and len(tab.read()["hand"]) == 9
-    assert_sees_only(tab, "S", hands_by_seq(stored_record(server, table_id)))
+    assert_sees_only(tab, "S", hands_by_seq(stored_record(server.db_url, table_id)))
     tab.check_clean()
 
 
@@ -405,7 +369,7 @@ def test_two_people_see_each_others_plays_and_never_each_others_cards(
     north.ready(last, deals=2)
 
     assert plays == 18
-    hands = hands_by_seq(stored_record(server, table_id))
+    hands = hands_by_seq(stored_record(server.db_url, table_id))
     for seat, tab in tabs.items():
         assert_sees_only(tab, seat, hands)
         tab.check_clean()
@@ -447,7 +411,7 @@ def test_a_spectator_sees_no_hand(
             player.send({"type": "action", "action": frame["observation"]["legal"][0], "seq": seq})
     finally:
         player.close()
-    assert_sees_only(spectator, None, hands_by_seq(stored_record(server, table_id)))
+    assert_sees_only(spectator, None, hands_by_seq(stored_record(server.db_url, table_id)))
     spectator.check_clean()
 
 

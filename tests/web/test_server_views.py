@@ -28,7 +28,9 @@ def test_each_seats_view_is_its_observation(seed: int) -> None:
                 "legal": [],
             }
             assert json.loads(views[None]) == spectator
-            if match.deal is None or match.deal.is_over():
+            deal = match.deal
+            assert deal is not None
+            if deal.is_over():
                 break
             match.apply(rng.choice(match.legal_actions()))
         if match.is_over():

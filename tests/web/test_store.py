@@ -8,11 +8,10 @@ fail under CI=true. Each test gets an empty schema of its own, dropped afterward
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import platformdirs
@@ -21,7 +20,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, inspect, make_url, text
+from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from valtti.engine import CardSet, Match, Seat, Variant
@@ -39,44 +38,9 @@ SCHEMA_TABLES = {"tables", "seats", "deals", "actions"}
 T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 
-def _postgres_url() -> Iterator[str]:
-    """A URL whose connections use a fresh schema, dropped when the test is done."""
-    base = os.environ.get("VALTTI_TEST_POSTGRES_URL")
-    if not base:
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                "CI=true but VALTTI_TEST_POSTGRES_URL is not set: PostgreSQL must be tested"
-            )
-        pytest.skip("PostgreSQL tests need VALTTI_TEST_POSTGRES_URL (postgresql://user:pw@host/db)")
-    parsed = make_url(base).set(drivername="postgresql+psycopg")
-    schema = f"valtti_test_{uuid.uuid4().hex}"
-    admin = create_engine(parsed, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield (
-            make_url(base)
-            .update_query_dict({"options": f"-csearch_path={schema}"})
-            .render_as_string(hide_password=False)
-        )
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database, SQLite file or PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'valtti.db'}"
-    else:
-        yield from _postgres_url()
-
-
 @pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    opened = Store(url)
+def store(database_url: str) -> Iterator[Store]:
+    opened = Store(database_url)
     yield opened
     opened.close()
 
@@ -127,8 +91,8 @@ def assert_same_match(replayed: Match, played: Match) -> None:
     assert replayed.summary() == played.summary()
 
 
-def test_migrations_create_the_schema_and_reopen_is_idempotent(url: str) -> None:
-    first = Store(url)
+def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str) -> None:
+    first = Store(database_url)
     names = set(inspect(first.engine).get_table_names())
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
@@ -137,7 +101,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(url: str) -> None
     first.create_table(table_row(), SEATS)
     first.close()
 
-    again = Store(url)
+    again = Store(database_url)
     with again.engine.connect() as connection:
         assert MigrationContext.configure(connection).get_current_revision() == head
     assert set(inspect(again.engine).get_table_names()) == names
@@ -292,6 +256,9 @@ def test_tables_newest_first_with_seats_and_records(store: Store) -> None:
             assert stored.record is None
     assert listed == [store.load(s.table.id) for s in listed]
     assert [s.table.id for s in store.tables(limit=2)] == ["t3", "t2"]
+    # The lobby's listing: the same tables and seats, without their records.
+    assert store.listing() == [replace(s, record=None) for s in listed]
+    assert [s.table.id for s in store.listing(limit=2)] == ["t3", "t2"]
 
 
 def test_unfinished_tables(store: Store) -> None:
@@ -303,9 +270,9 @@ def test_unfinished_tables(store: Store) -> None:
     assert store.unfinished() == ["t2"]
 
 
-def test_a_reopened_store_sees_everything(url: str) -> None:
+def test_a_reopened_store_sees_everything(database_url: str) -> None:
     """The server restarting: a new Store on the same URL finds every table where it was."""
-    first = Store(url)
+    first = Store(database_url)
     first.create_table(table_row(), SEATS)
     first.set_status("t1", "playing")
     played = Match(Variant(target=12, first_trick_ace="on"), Seat.E)
@@ -314,7 +281,7 @@ def test_a_reopened_store_sees_everything(url: str) -> None:
     before = first.load("t1")
     first.close()
 
-    second = Store(url)
+    second = Store(database_url)
     after = second.load("t1")
     assert after == before and after is not None and after.record is not None
     assert_same_match(after.record.replay(), played)

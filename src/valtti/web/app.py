@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
+import re
+import time
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
@@ -41,19 +45,62 @@ MAX_MESSAGE: Final = 4096
 #: Close codes for an unknown table and an unknown token.
 CLOSE_NO_TABLE: Final = 4404
 CLOSE_BAD_TOKEN: Final = 4401
+#: The largest HTTP request body.
+MAX_BODY: Final = 16 * 1024
+#: Tables one client address may create in any minute, by default.
+TABLES_PER_MINUTE: Final = 10
 #: HTTP status of each refusal code; the others are 400.
-_STATUS: Final = {"not_found": 404, "taken": 409, "not_finished": 409}
+_STATUS: Final = {
+    "not_found": 404,
+    "taken": 409,
+    "not_finished": 409,
+    "too_large": 413,
+    "too_many": 429,
+}
 _PONG: Final = '{"type":"pong"}'
 
 log = logging.getLogger(__name__)
 
+_TOKEN: Final = re.compile(r"((?:creator_)?token=)[^&\s\"']+")
 
-def create_app(db_url: str, *, bot_delay: float = 0.8, bot_workers: int | None = None) -> FastAPI:
+
+class HideTokens(logging.Filter):
+    """Masks ``token=…`` in a log record (uvicorn logs each WebSocket's path with its query),
+    so that the log never holds a seat token that works."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = _TOKEN.sub(r"\1***", message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration, with ``HideTokens`` on each of its handlers."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"hide_tokens": {"()": HideTokens}}
+    for handler in config["handlers"].values():
+        handler["filters"] = [*handler.get("filters", []), "hide_tokens"]
+    return config
+
+
+def create_app(
+    db_url: str,
+    *,
+    bot_delay: float = 0.8,
+    bot_workers: int | None = None,
+    tables_per_minute: int = TABLES_PER_MINUTE,
+) -> FastAPI:
     """The application over the database at ``db_url``.
 
     On start it resumes every unfinished table; each computer move waits ``bot_delay`` seconds
     (thinking included) so that people can follow; ``bot_workers`` processes think for them.
+    One client address may create ``tables_per_minute`` tables in any minute (0: any number).
     """
+    creations = _Creations(tables_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -97,6 +144,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.8, bot_workers: int | None =
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         body = await _body(request)
+        creations.admit(request.client.host if request.client else "")
         variant = _variant(body.get("variant", {}))
         players = _players(body.get("seats", {}))
         creator = None
@@ -147,22 +195,21 @@ def create_app(db_url: str, *, bot_delay: float = 0.8, bot_workers: int | None =
         if room is None:
             await websocket.close(CLOSE_NO_TABLE)
             return
-        seat = None
-        token = websocket.query_params.get("token")
-        if token:
-            seat = room.seat_of(token)
-            if seat is None:
-                await websocket.close(CLOSE_BAD_TOKEN)
-                return
-        await _play(websocket, room, Connection(seat))
+        connection = Connection()
+        try:
+            await room.connect(connection, websocket.query_params.get("token"))
+        except RoomError:
+            await websocket.close(CLOSE_BAD_TOKEN)
+            return
+        await _play(websocket, room, connection)
 
     return app
 
 
 async def _play(websocket: WebSocket, room: Room, connection: Connection) -> None:
-    """Read the connection's messages until it closes; its own task sends its frames."""
+    """Read the connected connection's messages until it closes; its own task sends its
+    frames."""
     writer = asyncio.create_task(_write(websocket, connection))
-    await room.connect(connection)
     loop = asyncio.get_running_loop()
     try:
         while True:
@@ -195,7 +242,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
     """Send the connection's frames in order; an ``int`` is the code to close with."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
-            frame = await connection.outbox.get()
+            frame = await connection.next()
             if isinstance(frame, int):
                 await websocket.close(frame)
                 return
@@ -211,7 +258,7 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
         raise RoomError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise RoomError("bad_json", "the message is not valid JSON") from None
     if not isinstance(message, dict):
         raise RoomError("bad_message", "a message is a JSON object with a type")
@@ -236,6 +283,27 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
         raise RoomError("bad_message", f"unknown message type {kind!r}: action, replace, ping")
 
 
+class _Creations:
+    """When each client address created its latest tables, to refuse a flood of them."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._times: dict[str, deque[float]] = {}
+
+    def admit(self, address: str) -> None:
+        """Count a creation from ``address``; ``RoomError("too_many")`` past the limit."""
+        if self.per_minute <= 0:
+            return
+        now = time.monotonic()
+        if len(self._times) > 10_000:
+            # Forget the addresses with no creation in the last minute.
+            self._times = {a: t for a, t in self._times.items() if now - t[-1] < 60.0}
+        times = self._times.setdefault(address, deque(maxlen=self.per_minute))
+        if len(times) == self.per_minute and now - times[0] < 60.0:
+            raise RoomError("too_many", f"at most {self.per_minute} new tables a minute")
+        times.append(now)
+
+
 def _rooms(request: Request | WebSocket) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
@@ -256,9 +324,18 @@ async def _finished(request: Request, table_id: str) -> Room:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read only up to MAX_BODY bytes (``too_large`` beyond)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes")
     try:
-        body = await request.json()
-    except (ValueError, UnicodeDecodeError):
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise RoomError("bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise RoomError("bad_request", "the body is a JSON object")

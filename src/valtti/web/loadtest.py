@@ -506,6 +506,8 @@ def own_server() -> Iterator[tuple[str, int]]:
             f"sqlite:///{Path(folder, 'loadtest.db')}",
             "--bot-delay",
             "0",
+            "--tables-per-minute",
+            "0",
         ]
         with open(log_path, "wb") as log:
             server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

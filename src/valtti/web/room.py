@@ -16,21 +16,24 @@ import random
 import secrets
 import unicodedata
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from valtti.engine import Action, Match, Seat, Variant, deal_hands
+from valtti.engine import Action, Deal, Match, Seat, Variant, deal_hands
+from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
+from valtti.engine.views import Phase
 from valtti.players.arena import derive_seed
+from valtti.players.registry import make_player
 from valtti.web.bots import PLAYERS, Bots
 from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
 
 log = logging.getLogger(__name__)
 
 NICKNAME_MAX: Final = 24
-#: Frames queued for one connection beyond which it is too slow to follow and is closed.
+#: Frames other than states waiting for one connection beyond which it is closed as too slow.
 MAX_QUEUED: Final = 256
 #: Messages a connection may send in any one second, and throttles before it is closed.
 RATE: Final = 20
@@ -40,6 +43,14 @@ CLOSE_POLICY: Final = 1008
 CLOSE_TOO_SLOW: Final = 1013
 #: Summaries of finished tables kept for the lobby (at most as many as it lists, and some).
 FINISHED_KEPT: Final = 1000
+#: Finished tables kept in memory for their record and replay, the most recently asked for.
+FINISHED_ROOMS: Final = 32
+#: Failed decisions of a computer player before the ``random`` player decides for it, and the
+#: seconds to wait before each new try (also before dealing again after a database error).
+BOT_FAILURES: Final = 2
+RETRY_SECONDS: Final = 0.5
+#: Everyone who may watch a table: the four seats and a spectator.
+VIEWERS: Final[tuple[Seat | None, ...]] = (*Seat, None)
 
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 
@@ -98,33 +109,65 @@ def check_seat(value: object) -> Seat:
 class Connection:
     """One open WebSocket of a table: its seat (``None``: a spectator) and its frames to send.
 
-    Frames are queued, and sent by the connection's own task, so one slow client holds up
-    neither its table nor the others.
+    Frames wait here and are sent by the connection's own task, so one slow client holds up
+    neither its table nor the others. A state frame replaces the state frame still waiting (a
+    client needs only the newest), so a slow client costs one state frame of memory; other
+    frames (errors, pongs) are kept in order, and too many of them close the connection.
     """
 
-    def __init__(self, seat: Seat | None) -> None:
+    def __init__(self, seat: Seat | None = None) -> None:
         self.seat = seat
-        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self._waiting: deque[str] = deque()
+        self._state: str | None = None  #: the state frame in ``_waiting``, if one is
+        self._close: int | None = None
+        self._ready = asyncio.Event()
         self._recent: deque[float] = deque(maxlen=RATE)
         self.throttles = 0
-        self.closing = False
+
+    @property
+    def closing(self) -> bool:
+        return self._close is not None
 
     def send(self, frame: str) -> None:
+        """Queue a frame that is not a state frame (an error, a pong)."""
         if self.closing:
             return
-        if self.outbox.qsize() >= MAX_QUEUED:
+        if len(self._waiting) >= MAX_QUEUED:
             # Too far behind to be worth catching up: drop what waits and close.
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
+            self._waiting.clear()
+            self._state = None
             self.close(CLOSE_TOO_SLOW)
-        else:
-            self.outbox.put_nowait(frame)
+            return
+        self._waiting.append(frame)
+        self._ready.set()
+
+    def send_state(self, frame: str) -> None:
+        """Queue a state frame in place of the one still waiting, if any."""
+        if self.closing:
+            return
+        if self._state is not None:
+            self._waiting.remove(self._state)
+        self._state = frame
+        self._waiting.append(frame)
+        self._ready.set()
 
     def close(self, code: int) -> None:
-        """Close after the frames already queued (an ``int`` in the outbox is a close code)."""
+        """Close after the frames already queued."""
         if not self.closing:
-            self.closing = True
-            self.outbox.put_nowait(code)
+            self._close = code
+            self._ready.set()
+
+    async def next(self) -> str | int:
+        """The next frame to send, or the code to close with once none is left."""
+        while not self._waiting:
+            if self._close is not None:
+                return self._close
+            self._ready.clear()
+            await self._ready.wait()
+        frame = self._waiting.popleft()
+        if frame is self._state:
+            self._state = None
+        return frame
 
     def admit(self, now: float) -> bool:
         """Whether a message received at ``now`` is within the rate (RATE per second)."""
@@ -136,21 +179,45 @@ class Connection:
 
 
 class Room:
-    """The referee of one table: seats, match, connections; every change under ``lock``."""
+    """The referee of one table: seats, match, connections; every change under ``lock``.
+
+    ``seq`` counts the match's public actions: every accepted action but ``answer`` (which of
+    several marriages a partner chose is private, RULES.md 7.2). While a partner chooses (the
+    ANSWER phase) only that seat is told of the ``ask-whole``: every other connection keeps the
+    state from before it until the answer is given.
+    """
 
     def __init__(self, stored: StoredTable, rooms: Rooms) -> None:
         self.table: TableRow = stored.table
         self.seats: list[SeatRow] = list(stored.seats)
-        self.match: Match | None = None if stored.record is None else stored.record.replay()
-        self.seq = 0 if self.match is None else sum(len(d.history) for d in self.match.deals)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._rooms = rooms
         self._store = rooms.store
-        self._thinking: int | None = None  #: the seq a computer player is deciding at
+        self._thinking: int | None = None  #: the point a computer player is deciding at
         self._replay: str | None = None  #: the finished match's replay, once asked for
         self._variant = self.table.variant.changes()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False  #: the server is stopping: no new work
+        self.match: Match | None = None
+        self.seq = 0
+        self._count = 0  #: every action of the match, answers included: its points
+        #: While a partner chooses: each viewer's state from before the ``ask-whole``.
+        self._held: dict[Seat | None, str] | None = None
+        self._load(stored.record)
+
+    def _load(self, record: Record | None) -> None:
+        self.match = None if record is None else record.replay()
+        histories = [] if self.match is None else [d.history for d in self.match.deals]
+        self._count = sum(len(h) for h in histories)
+        self.seq = sum(1 for h in histories for a in h if a.kind is not ActionKind.ANSWER)
+        self._held = None
+        if record is not None and self._answering() is not None:
+            # Stopped while a partner chooses: the others saw the match before the ask-whole.
+            last = record.deals[-1]
+            deals = [*record.deals[:-1], replace(last, actions=last.actions[:-1])]
+            before = Record(record.variant, deals).replay()
+            self._held = _bodies(before, VIEWERS, self.seq - 1)
 
     @property
     def id(self) -> str:
@@ -166,19 +233,13 @@ class Room:
         """Go on after a restart: deal the next deal if the store stops between two deals,
         mark a match over if it is, and let a computer player to move think."""
         async with self.lock:
-            if self.status == "waiting":
-                await self._start_if_full()
-            elif self.status == "playing":
-                if self.match is None:
-                    await self._start()
-                else:
-                    await self._after_action()
+            await self._go_on()
             self._schedule_computer()
 
     async def begin(self) -> None:
         """Start a new table that has no open seat."""
         async with self.lock:
-            await self._start_if_full()
+            await self._go_on()
             self._schedule_computer()
 
     async def join(self, seat: Seat, nickname: str) -> str:
@@ -188,7 +249,7 @@ class Room:
                 raise RoomError("taken", f"seat {seat} is taken")
             token = new_token()
             await self._seat(SeatRow(seat, "human", nickname, token_hash(token)))
-            await self._start_if_full()
+            await self._go_on()
             self._broadcast()
             self._schedule_computer()
             return token
@@ -199,11 +260,13 @@ class Room:
             seat = connection.seat
             if seat is None:
                 raise RoomError("not_seated", "a spectator cannot act")
-            match = self._match_in_play()
+            deal = self._deal_in_play()
             if seq is not None and seq != self.seq:
                 raise RoomError("stale", f"the table is at {self.seq} actions, not {seq}")
-            deal = match.deal
-            assert deal is not None
+            answering = self._answering()
+            if answering is not None and seat != answering:
+                # Naming who is to move would tell that a partner is choosing a marriage.
+                raise RoomError("not_your_turn", "wait for the next state of the table")
             if deal.current_player != seat:
                 raise RoomError("not_your_turn", f"{deal.current_player} is to move, not {seat}")
             try:
@@ -228,18 +291,30 @@ class Room:
             for connection in self.connections:
                 if connection.seat == seat:
                     connection.seat = None  # the person's token no longer plays the seat
-            await self._start_if_full()
+            await self._go_on()
             self._broadcast()
             self._schedule_computer()
 
-    async def connect(self, connection: Connection) -> None:
+    async def connect(self, connection: Connection, token: str | None) -> None:
+        """Add a connection that plays the seat of ``token`` (a spectator without one).
+
+        The token is looked up under the lock, so a seat handed to a computer player
+        meanwhile is not played by its old token. ``RoomError("bad_token")`` for a token that
+        plays no seat.
+        """
         async with self.lock:
-            was = self._connected(connection.seat)
+            seat = None
+            if token:
+                seat = self.seat_of(token)
+                if seat is None:
+                    raise RoomError("bad_token", "this token plays no seat of the table")
+            connection.seat = seat
+            was = self._connected(seat)
             self.connections.add(connection)
-            if connection.seat is not None and not was:
+            if seat is not None and not was:
                 self._broadcast()  # the seat shows as connected now
             else:
-                connection.send(self._frames()[connection.seat])
+                connection.send_state(self._frames()[seat])
 
     async def disconnect(self, connection: Connection) -> None:
         async with self.lock:
@@ -249,7 +324,7 @@ class Room:
             self._retire_if_idle()
 
     def _retire_if_idle(self) -> None:
-        """A finished table that nobody watches leaves memory (it is loaded again if asked)."""
+        """A finished table that nobody watches leaves the live tables (``Rooms.retire``)."""
         if self.status == "finished" and not self.connections:
             self._rooms.retire(self)
 
@@ -262,6 +337,7 @@ class Room:
         return None
 
     def close(self) -> None:
+        self._closed = True
         for task in self._tasks:
             task.cancel()
 
@@ -273,58 +349,108 @@ class Room:
         await asyncio.to_thread(self._store.set_status, self.id, status)
         self.table = replace(self.table, status=status)
 
-    async def _start_if_full(self) -> None:
-        if self.status == "waiting" and all(s.kind != "open" for s in self.seats):
-            await self._start()
-
-    async def _start(self) -> None:
+    async def _settle(self) -> None:
+        """Whatever comes next without a player: start a full table, deal the next deal after
+        one ends, mark the table finished when the match is over. Each write comes before the
+        change in memory, so a failed one leaves the room as the store has it."""
+        if self.status == "waiting":
+            if all(s.kind != "open" for s in self.seats):
+                await self._set_status("playing")
+            else:
+                return
         if self.status != "playing":
-            await self._set_status("playing")
-        self.match = Match(self.table.variant, self.table.first_dealer)
-        await self._start_deal()
+            return
+        if self.match is None:
+            match = Match(self.table.variant, self.table.first_dealer)
+            await self._start_deal(match)
+            self.match = match
+            return
+        deal = self.match.deal
+        assert deal is not None
+        if not deal.is_over():
+            return
+        if self.match.is_over():
+            await self._set_status("finished")
+            self._retire_if_idle()
+        else:
+            await self._start_deal(self.match)
 
-    async def _start_deal(self) -> None:
+    async def _go_on(self) -> None:
+        """``_settle``; when the store fails, log it and try again a little later."""
+        try:
+            await self._settle()
+        except Exception:
+            log.exception("table %s: a write failed; trying again", self.id)
+            self._spawn(self._retry())
+
+    async def _retry(self) -> None:
+        await asyncio.sleep(RETRY_SECONDS)
+        async with self.lock:
+            await self._go_on()
+            self._broadcast()
+            self._schedule_computer()
+
+    async def _start_deal(self, match: Match) -> None:
         """Deal the next deal from the table's seed; its hands are stored before any action."""
-        match = self.match
-        assert match is not None
         number = len(match.deals) + 1
         hands = deal_hands(random.Random(derive_seed(self.table.seed, "deal", number)))
         await asyncio.to_thread(self._store.add_deal, self.id, number, match.next_dealer, hands)
         match.start_deal(hands)
 
     async def _apply(self, action: Action) -> None:
-        """Store a legal action, durably, then play it and tell everyone."""
+        """Store a legal action, durably, then play it and tell those who may know of it.
+
+        A cancellation (a shutdown) while the action is being written waits for the write
+        and plays the action if it was stored, so the room never falls behind its store.
+        """
         match = self.match
         assert match is not None and match.deal is not None
-        index = len(match.deal.history)
-        await asyncio.to_thread(
-            self._store.add_action, self.id, len(match.deals), index, str(action)
+        write = asyncio.get_running_loop().run_in_executor(
+            None,
+            self._store.add_action,
+            self.id,
+            len(match.deals),
+            len(match.deal.history),
+            str(action),
         )
+        cancelled = False
+        while not write.done():
+            try:
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                cancelled = True
+        write.result()  # a failed write raises here, and nothing is played
+        # Before an ask-whole, what everyone sees, kept in case the partner gets to choose.
+        before = _bodies(match, VIEWERS, self.seq) if action.kind is ActionKind.ASK_WHOLE else None
         match.apply(action)
-        self.seq += 1
-        await self._after_action()
-        self._broadcast()
+        self._count += 1
+        if action.kind is not ActionKind.ANSWER:
+            self.seq += 1
+        answering = self._answering()
+        self._held = None if answering is None else before
+        if cancelled:
+            raise asyncio.CancelledError
+        if answering is None:
+            await self._go_on()
+        self._broadcast(answering)
         self._schedule_computer()
 
-    async def _after_action(self) -> None:
-        """The next deal right after one ends; the table finished when the match is over."""
-        match = self.match
-        assert match is not None and match.deal is not None
-        if not match.deal.is_over():
-            return
-        if match.is_over():
-            await self._set_status("finished")
-            self._retire_if_idle()
-        else:
-            await self._start_deal()
+    def _answering(self) -> Seat | None:
+        """The partner choosing which marriage to name (the ANSWER phase), or ``None``."""
+        deal = None if self.match is None else self.match.deal
+        if deal is None or deal.phase is not Phase.ANSWER:
+            return None
+        return deal.current_player
 
-    def _match_in_play(self) -> Match:
+    def _deal_in_play(self) -> Deal:
         if self.status == "waiting":
             raise RoomError("waiting", "the table has not started: a seat is still open")
         if self.status == "finished":
             raise RoomError("finished", "the match is over")
-        assert self.match is not None
-        return self.match
+        deal = None if self.match is None else self.match.deal
+        if deal is None or deal.is_over():
+            raise RoomError("not_your_turn", "the next deal is not dealt yet")
+        return deal
 
     def _illegal(self, reason: str) -> RoomError:
         assert self.match is not None
@@ -332,45 +458,82 @@ class Room:
 
     # -- computer players ----------------------------------------------------------------------
 
-    def _schedule_computer(self) -> None:
-        """Let the computer player to move (if any) decide, once per point of the match."""
-        match = self.match
-        if self.status != "playing" or match is None or self._thinking == self.seq:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        if self._closed:
+            work.close()
             return
-        seat = match.current_player
-        if seat is None or self.seats[seat].kind != "computer":
-            return
-        self._thinking = self.seq
-        task = asyncio.create_task(self._computer_move(seat, self.seq))
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("table %s: a computer move failed", self.id, exc_info=task.exception())
+            # E.g. the store failed to take a computer player's action: think again later.
+            log.error("table %s: a task failed; trying again", self.id, exc_info=task.exception())
+            self._thinking = None
+            self._spawn(self._retry())
 
-    async def _computer_move(self, seat: Seat, seq: int) -> None:
+    def _schedule_computer(self) -> None:
+        """Let the computer player to move (if any) decide, once per point of the match."""
         match = self.match
-        assert match is not None
-        player = self.seats[seat].name
-        assert player is not None
+        if self.status != "playing" or match is None or self._thinking == self._count:
+            return
+        seat = match.current_player
+        if seat is None or self.seats[seat].kind != "computer":
+            return
+        self._thinking = self._count
+        self._spawn(self._computer_move(seat, self._count))
+
+    async def _computer_move(self, seat: Seat, count: int) -> None:
+        """Play the decision of the computer player at ``seat`` at point ``count``.
+
+        A decision that fails or is illegal is logged and made again after a pause; after
+        BOT_FAILURES of them the ``random`` player decides that point instead.
+        """
+        match = self.match
+        row = self.seats[seat]
+        assert match is not None and row.name is not None
+        seed = derive_seed(self.table.seed, "decision", str(seat), count)
+        observation = match.observation(seat)
         loop = asyncio.get_running_loop()
         began = loop.time()
-        seed = derive_seed(self.table.seed, "decision", str(seat), seq)
-        action = await self._rooms.bots.decide(player, seed, match.observation(seat))
-        # People should see each move: wait out what is left of the delay after thinking.
-        await asyncio.sleep(max(0.0, self._rooms.bot_delay - (loop.time() - began)))
-        async with self.lock:
-            if self.seq != seq or self.seats[seat] != SeatRow(seat, "computer", player, None):
-                return  # the table moved on (or the seat changed hands) while it thought
-            deal = match.deal
-            assert deal is not None
-            reason = deal.why_illegal(action)
-            if reason is not None:
-                log.error("table %s: %s chose %s: %s", self.id, player, action, reason)
-                return
-            await self._apply(action)
+        failures = 0
+        while True:
+            action: Action | None = None
+            if failures < BOT_FAILURES:
+                try:
+                    action = await self._rooms.bots.decide(row.name, seed, observation)
+                except Exception:
+                    log.exception("table %s: %s failed to decide for %s", self.id, row.name, seat)
+            else:
+                log.warning(
+                    "table %s: the random player decides for %s after %d failures of %s",
+                    self.id,
+                    seat,
+                    failures,
+                    row.name,
+                )
+                fallback = make_player("random", seed)
+                try:
+                    action = fallback.choose(observation)
+                finally:
+                    fallback.close()
+            # People should see each move: wait out what is left of the delay after thinking.
+            await asyncio.sleep(max(0.0, self._rooms.bot_delay - (loop.time() - began)))
+            async with self.lock:
+                if self._count != count or self.seats[seat] != row:
+                    return  # the table moved on (or the seat changed hands) meanwhile
+                if action is not None:
+                    deal = match.deal
+                    assert deal is not None
+                    reason = deal.why_illegal(action)
+                    if reason is None:
+                        await self._apply(action)
+                        return
+                    log.error("table %s: %s chose %s: %s", self.id, row.name, action, reason)
+            failures += 1
+            await asyncio.sleep(RETRY_SECONDS)
 
     # -- what each connection sees ---------------------------------------------------------------
 
@@ -408,30 +571,28 @@ class Room:
         """The state frame of each seat with a connection, and of a spectator if one watches.
 
         Each is built once per change, however many connections share it, and the parts that
-        all seats share are encoded once.
+        all seats share are encoded once. While a partner chooses, the others get their state
+        from before the ask-whole.
         """
-        seats = {c.seat for c in self.connections}
-        match = self.match
-        head = f'{{"type":"state","table":{json.dumps(self.summary())},"seq":{self.seq},'
-        if match is None or match.deal is None:
-            tail = '"deal":0,"observation":null,"last_trick":null,"deals":[]}'
-            return {seat: f'{head}"you":{_seat_json(seat)},{tail}' for seat in seats}
-        tail = (
-            f'"deal":{len(match.deals)},"last_trick":{json.dumps(_last_trick(match))},'
-            f'"deals":{json.dumps(match.summary()["deals"])}}}'
-        )
-        views = observations_json(match, seats)
-        return {
-            seat: f'{head}"you":{_seat_json(seat)},"observation":{views[seat]},{tail}'
-            for seat in seats
-        }
+        viewers = {c.seat for c in self.connections}
+        answering = self._answering()
+        if answering is None or self._held is None:
+            bodies = _bodies(self.match, viewers, self.seq)
+        else:
+            bodies = {v: self._held[v] for v in viewers if v != answering}
+            if answering in viewers:
+                bodies |= _bodies(self.match, (answering,), self.seq)
+        head = f'{{"type":"state","table":{json.dumps(self.summary())},'
+        return {viewer: head + body for viewer, body in bodies.items()}
 
-    def _broadcast(self) -> None:
+    def _broadcast(self, only: Seat | None = None) -> None:
+        """Send each connection its state (``only``: the connections of that seat alone)."""
         if not self.connections:
             return
         frames = self._frames()
         for connection in self.connections:
-            connection.send(frames[connection.seat])
+            if only is None or connection.seat == only:
+                connection.send_state(frames[connection.seat])
 
     # -- finished matches ------------------------------------------------------------------------
 
@@ -468,15 +629,13 @@ class Room:
         def step(number: int, action: str | None) -> None:
             deal = match.deal
             assert deal is not None
-            spectator = match.observation(Seat.N).to_dict()
-            spectator.update(seat=None, hand=[], legal=[])
             steps.append(
                 {
                     "deal": number,
                     "seq": seq,
                     "action": action,
                     "hands": {str(s): deal.hand(s).tokens() for s in Seat},
-                    "observation": spectator,
+                    "observation": json.loads(observations_json(match, (None,))[None]),
                     "deals": match.summary()["deals"],
                 }
             )
@@ -485,8 +644,10 @@ class Room:
             match.start_deal(deal_record.hands)
             step(number, None)
             for token in deal_record.actions:
-                match.apply(Action.parse(token))
-                seq += 1
+                action = Action.parse(token)
+                match.apply(action)
+                if action.kind is not ActionKind.ANSWER:
+                    seq += 1
                 step(number, token)
         return steps
 
@@ -516,6 +677,21 @@ def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat |
     return out
 
 
+def _bodies(
+    match: Match | None, viewers: Iterable[Seat | None], seq: int
+) -> dict[Seat | None, str]:
+    """For each viewer, its state frame after ``"table": summary,`` (docs/WEB.md)."""
+    if match is None or match.deal is None:
+        tail = '"deal":0,"observation":null,"last_trick":null,"deals":[]}'
+        return {v: f'"seq":{seq},"you":{_seat_json(v)},{tail}' for v in viewers}
+    tail = (
+        f'"deal":{len(match.deals)},"last_trick":{json.dumps(_last_trick(match))},'
+        f'"deals":{json.dumps(match.summary()["deals"])}}}'
+    )
+    views = observations_json(match, viewers)
+    return {v: f'"seq":{seq},"you":{_seat_json(v)},"observation":{views[v]},{tail}' for v in views}
+
+
 def _seat_json(seat: Seat | None) -> str:
     return "null" if seat is None else f'"{seat}"'
 
@@ -535,15 +711,20 @@ def _last_trick(match: Match) -> dict[str, Any] | None:
 
 
 class Rooms:
-    """The tables of one server: created here, or loaded from the store when first needed."""
+    """The tables of one server: created here, or loaded from the store when first needed.
+
+    Unfinished tables stay in memory; finished ones only while someone watches them, and then
+    the FINISHED_ROOMS most recently asked for (for their record and replay).
+    """
 
     def __init__(self, store: Store, bots: Bots, bot_delay: float) -> None:
         self.store = store
         self.bots = bots
         self.bot_delay = bot_delay
         self._rooms: dict[str, Room] = {}
+        self._finished_rooms: OrderedDict[str, Room] = OrderedDict()
         self._loading = asyncio.Lock()
-        #: Summaries of finished tables not held as rooms: they no longer change.
+        #: Summaries of finished tables not held as live rooms: they no longer change.
         self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     async def resume(self) -> int:
@@ -594,40 +775,67 @@ class Rooms:
         return room, creator_token, seat_token
 
     async def get(self, table_id: str) -> Room | None:
-        room = self._rooms.get(table_id)
+        room = self._live(table_id)
         if room is not None:
             return room
         async with self._loading:
-            room = self._rooms.get(table_id)
+            room = self._live(table_id)
             if room is None:
                 stored = await asyncio.to_thread(self.store.load, table_id)
                 if stored is None:
                     return None
                 room = Room(stored, self)
-                self._rooms[table_id] = room
+                if room.status == "finished":
+                    self._keep_finished(room)
+                else:
+                    self._rooms[table_id] = room
             return room
 
+    def _live(self, table_id: str) -> Room | None:
+        room = self._rooms.get(table_id)
+        if room is None:
+            room = self._finished_rooms.get(table_id)
+            if room is not None:
+                self._finished_rooms.move_to_end(table_id)
+        return room
+
     async def summaries(self) -> list[dict[str, Any]]:
-        """Every table's summary, newest first, as the lobby lists them."""
-        stored = await asyncio.to_thread(self.store.tables)
+        """Every table's summary, newest first, as the lobby lists them.
+
+        One query of tables and seats; a finished table's match is loaded once for its
+        summary, which is kept.
+        """
+        listed = await asyncio.to_thread(self.store.listing)
         out = []
-        for s in stored:
-            room = self._rooms.get(s.table.id)
+        for s in listed:
+            room = self._live(s.table.id)
             if room is not None:
                 out.append(room.summary())
             elif s.table.id in self._finished:
                 out.append(self._finished[s.table.id])
-            else:
-                summary = Room(s, self).summary()
-                if s.table.status == "finished":
-                    self._remember(summary)
+            elif s.table.status == "finished":
+                stored = await asyncio.to_thread(self.store.load, s.table.id)
+                assert stored is not None
+                summary = Room(stored, self).summary()
+                self._remember(summary)
                 out.append(summary)
+            else:
+                # A table this server holds no room for (another process made it): no match.
+                out.append(Room(s, self).summary())
         return out
 
     def retire(self, room: Room) -> None:
-        """Let a finished room go, keeping its summary for the lobby."""
-        self._rooms.pop(room.id, None)
+        """Let a finished room that nobody watches leave the live tables."""
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+        self._keep_finished(room)
+
+    def _keep_finished(self, room: Room) -> None:
         self._remember(room.summary())
+        self._finished_rooms[room.id] = room
+        self._finished_rooms.move_to_end(room.id)
+        if len(self._finished_rooms) > FINISHED_ROOMS:
+            self._finished_rooms.popitem(last=False)
 
     def _remember(self, summary: dict[str, Any]) -> None:
         self._finished[summary["id"]] = summary

@@ -359,6 +359,17 @@ class Store:
             ).all()
             return _gather(connection, rows)
 
+    def listing(self, limit: int = 200) -> list[StoredTable]:
+        """The newest ``limit`` tables, newest first, with their seats but no records (the
+        lobby's list: two queries, reading no deal or action)."""
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(tables_table)
+                .order_by(tables_table.c.created.desc(), tables_table.c.id.desc())
+                .limit(limit)
+            ).all()
+            return _gather(connection, rows, records=False)
+
     def unfinished(self) -> list[str]:
         """The ids of the tables waiting or playing, oldest first: the ones to resume at start."""
         with self._reading() as connection:
@@ -416,8 +427,11 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
     }
 
 
-def _gather(connection: Connection, rows: Sequence[Row[Any]]) -> list[StoredTable]:
-    """The stored tables of ``rows`` of ``tables``, in their order, with one query per kind."""
+def _gather(
+    connection: Connection, rows: Sequence[Row[Any]], records: bool = True
+) -> list[StoredTable]:
+    """The stored tables of ``rows`` of ``tables``, in their order, with one query per kind
+    (``records=False``: without their deals and actions, each ``record`` ``None``)."""
     if not rows:
         return []
     ids = [row.id for row in rows]
@@ -425,26 +439,27 @@ def _gather(connection: Connection, rows: Sequence[Row[Any]]) -> list[StoredTabl
     for r in connection.execute(select(seats_table).where(seats_table.c.table_id.in_(ids))):
         seats[r.table_id].append(SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash))
     actions: dict[tuple[str, int], list[str]] = defaultdict(list)
-    for r in connection.execute(
-        select(actions_table.c.table_id, actions_table.c.deal, actions_table.c.token)
-        .where(actions_table.c.table_id.in_(ids))
-        .order_by(actions_table.c.table_id, actions_table.c.deal, actions_table.c.idx)
-    ):
-        actions[r.table_id, r.deal].append(r.token)
     deals: dict[str, list[DealRecord]] = defaultdict(list)
-    for r in connection.execute(
-        select(deals_table)
-        .where(deals_table.c.table_id.in_(ids))
-        .order_by(deals_table.c.table_id, deals_table.c.number)
-    ):
-        hands = json.loads(r.hands)
-        deals[r.table_id].append(
-            DealRecord(
-                hands=_four(CardSet.parse(hands[name]) for name in _SEAT_NAMES),
-                actions=actions[r.table_id, r.number],
-                dealer=Seat.parse(r.dealer),
+    if records:
+        for r in connection.execute(
+            select(actions_table.c.table_id, actions_table.c.deal, actions_table.c.token)
+            .where(actions_table.c.table_id.in_(ids))
+            .order_by(actions_table.c.table_id, actions_table.c.deal, actions_table.c.idx)
+        ):
+            actions[r.table_id, r.deal].append(r.token)
+        for r in connection.execute(
+            select(deals_table)
+            .where(deals_table.c.table_id.in_(ids))
+            .order_by(deals_table.c.table_id, deals_table.c.number)
+        ):
+            hands = json.loads(r.hands)
+            deals[r.table_id].append(
+                DealRecord(
+                    hands=_four(CardSet.parse(hands[name]) for name in _SEAT_NAMES),
+                    actions=actions[r.table_id, r.number],
+                    dealer=Seat.parse(r.dealer),
+                )
             )
-        )
     out = []
     for row in rows:
         variant = Variant.from_mapping(json.loads(row.variant))

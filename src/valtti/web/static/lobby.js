@@ -343,6 +343,8 @@ async function main() {
   // Keep what was typed while the page was loading.
   form.elements.nickname.value ||= savedNickname();
   form.addEventListener("submit", createTable);
+  // Disabled in the page until now, so a click cannot submit the form the browser's own way.
+  document.getElementById("create").disabled = false;
   document.getElementById("join-form").addEventListener("submit", join);
   document.getElementById("join-cancel").addEventListener("click", () => {
     joining = null;

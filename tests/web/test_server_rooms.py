@@ -1,0 +1,326 @@
+"""The referee of a table (valtti.web.room) in this process, where its store and its computer
+players can be made to fail: it never stalls, and never differs from what its store holds."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+import warnings
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from valtti.engine import Action, Match, Observation, Seat, Variant
+from valtti.players.registry import make_player
+from valtti.web import room as room_module
+from valtti.web.app import create_app
+from valtti.web.room import Connection, Room, Rooms
+from valtti.web.store import SeatRow, Store, TableRow
+
+ALL_RANDOM = dict.fromkeys(Seat, "random")
+#: Seconds a test waits for the room to get somewhere.
+PATIENCE = 20.0
+
+
+class Bots:
+    """Computer players deciding in this process, through ``decide`` (a random player's
+    choice by default)."""
+
+    def __init__(self, decide: Callable[[str, int, Observation], Action] | None = None) -> None:
+        self.calls = 0
+        self._decide = decide or _random
+
+    async def decide(self, player: str, seed: int, observation: Observation) -> Action:
+        self.calls += 1
+        return self._decide(player, seed, observation)
+
+
+def _random(player: str, seed: int, observation: Observation) -> Action:
+    return make_player("random", seed).choose(observation)
+
+
+def run(test: Callable[[Rooms], Awaitable[None]], store: Store, bots: Bots | None = None) -> None:
+    """Run ``test`` on a ``Rooms`` of ``store`` without delay, closing it afterwards."""
+
+    async def main() -> None:
+        rooms = Rooms(store, bots or Bots(), 0.0)  # type: ignore[arg-type]
+        try:
+            await test(rooms)
+        finally:
+            rooms.close()
+
+    asyncio.run(main())
+
+
+async def until(done: Callable[[], bool]) -> None:
+    async with asyncio.timeout(PATIENCE):
+        while not done():
+            await asyncio.sleep(0.01)
+
+
+def points(room: Room) -> int:
+    assert room.match is not None
+    return sum(len(d.history) for d in room.match.deals)
+
+
+def assert_as_stored(store: Store, room: Room) -> None:
+    """The room's match is the one its store holds."""
+    stored = store.load(room.id)
+    assert stored is not None and stored.record is not None and room.match is not None
+    again = stored.record.replay()
+    assert [d.history for d in again.deals] == [d.history for d in room.match.deals]
+    assert stored.table.status == room.status
+
+
+@pytest.fixture
+def store() -> Any:
+    opened = Store("sqlite://")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(autouse=True)
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(room_module, "RETRY_SECONDS", 0.01)
+
+
+def _fail(player: str, seed: int, observation: Observation) -> Action:
+    raise RuntimeError("the worker died")
+
+
+def _illegal(player: str, seed: int, observation: Observation) -> Action:
+    return Action.parse("answer H")  # never legal while cards are played
+
+
+@pytest.mark.parametrize("decide", [_fail, _illegal])
+def test_a_failing_computer_player_is_retried_then_replaced_by_random(
+    store: Store,
+    decide: Callable[[str, int, Observation], Action],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bots = Bots(decide)
+
+    async def test(rooms: Rooms) -> None:
+        room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
+        await until(lambda: points(room) >= 3)
+        # Two tries of the player for each point, then the random player decided.
+        assert bots.calls >= 3 * room_module.BOT_FAILURES
+        assert_as_stored(store, room)
+
+    with caplog.at_level(logging.WARNING, logger="valtti.web.room"):
+        run(test, store, bots)
+    assert "the random player decides for" in caplog.text
+
+
+def test_a_failed_write_between_deals_is_tried_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_deal = store.add_deal
+    failures = []
+
+    def flaky(table_id: str, number: int, *rest: Any) -> None:
+        if number == 2 and not failures:
+            failures.append(number)
+            raise OSError("the database is gone for a moment")
+        add_deal(table_id, number, *rest)
+
+    monkeypatch.setattr(store, "add_deal", flaky)
+
+    async def test(rooms: Rooms) -> None:
+        room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
+        await until(lambda: room.match is not None and len(room.match.deals) >= 2)
+        assert failures == [2]
+        await until(lambda: points(room) >= 40)
+        async with room.lock:
+            assert_as_stored(store, room)
+
+    run(test, store)
+
+
+def test_a_failed_action_write_is_tried_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_action = store.add_action
+    failures = []
+
+    def flaky(table_id: str, deal: int, index: int, token: str) -> None:
+        if index == 3 and not failures:
+            failures.append(index)
+            raise OSError("the database is gone for a moment")
+        add_action(table_id, deal, index, token)
+
+    monkeypatch.setattr(store, "add_action", flaky)
+
+    async def test(rooms: Rooms) -> None:
+        room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
+        await until(lambda: points(room) >= 6)
+        assert failures == [3]
+        async with room.lock:
+            assert_as_stored(store, room)
+
+    run(test, store)
+
+
+def test_a_shutdown_during_a_write_still_plays_the_stored_action(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_action = store.add_action
+    writing, release = threading.Event(), threading.Event()
+
+    def slow(table_id: str, deal: int, index: int, token: str) -> None:
+        if index == 2:
+            writing.set()
+            release.wait(PATIENCE)
+        add_action(table_id, deal, index, token)
+
+    monkeypatch.setattr(store, "add_action", slow)
+
+    async def test(rooms: Rooms) -> None:
+        room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
+        await until(writing.is_set)
+        room.close()  # cancels the computer player's move, in the middle of its write
+        await asyncio.sleep(0.05)
+        release.set()
+        await until(lambda: points(room) == 3)
+        await asyncio.sleep(0.05)
+        assert points(room) == 3
+        assert_as_stored(store, room)
+
+    run(test, store)
+
+
+def finished_tables(store: Store, count: int) -> list[str]:
+    """Store ``count`` finished tables, each a match of random actions; their ids."""
+    ids = []
+    for number in range(count):
+        table_id = f"done{number}"
+        store.create_table(
+            TableRow(table_id, datetime.now(UTC), Variant(), Seat.N, number, "x", "finished"),
+            [SeatRow(s, "computer", "random", None) for s in Seat],
+        )
+        match = Match(Variant(), Seat.N)
+        rng = random.Random(number)
+        while not match.is_over():
+            match.start_deal(rng=rng)
+            deal = match.deal
+            assert deal is not None
+            store.add_deal(table_id, len(match.deals), deal.dealer, deal.initial_hands)
+            while not deal.is_over():
+                action = rng.choice(match.legal_actions())
+                store.add_action(table_id, len(match.deals), len(deal.history), str(action))
+                match.apply(action)
+        ids.append(table_id)
+    return ids
+
+
+def test_finished_tables_are_kept_only_while_recently_asked_for(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(room_module, "FINISHED_ROOMS", 2)
+    ids = finished_tables(store, 4)
+    load = store.load
+    loaded: list[str] = []
+
+    def counting(table_id: str) -> Any:
+        loaded.append(table_id)
+        return load(table_id)
+
+    monkeypatch.setattr(store, "load", counting)
+
+    async def test(rooms: Rooms) -> None:
+        for table_id in ids:
+            room = await rooms.get(table_id)
+            assert room is not None and room.status == "finished"
+        assert loaded == ids
+        await rooms.get(ids[3])  # among the two kept
+        assert loaded == ids
+        await rooms.get(ids[0])  # let go, loaded again
+        assert loaded == [*ids, ids[0]]
+
+    run(test, store)
+
+
+def test_the_lobby_reads_no_actions_twice(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = finished_tables(store, 3)
+    load = store.load
+    loaded: list[str] = []
+
+    def counting(table_id: str) -> Any:
+        loaded.append(table_id)
+        return load(table_id)
+
+    def every_action(limit: int = 200) -> Any:
+        raise AssertionError("the lobby read every table's actions")
+
+    monkeypatch.setattr(store, "load", counting)
+    monkeypatch.setattr(store, "tables", every_action)
+
+    async def test(rooms: Rooms) -> None:
+        room, _, _ = await rooms.create(Variant(), dict.fromkeys(Seat), None)
+        first = await rooms.summaries()
+        assert [s["id"] for s in first] == [room.id, *reversed(ids)]
+        assert [s["status"] for s in first] == ["waiting", "finished", "finished", "finished"]
+        assert all(s["winner"] is not None and s["deals"] > 1 for s in first[1:])
+        assert sorted(loaded) == ids  # each finished table's match once, for its summary
+        assert await rooms.summaries() == first
+        assert sorted(loaded) == ids
+
+    run(test, store)
+
+
+def test_a_slow_connection_keeps_only_the_newest_state() -> None:
+    async def test() -> None:
+        connection = Connection()
+        connection.send_state("state 1")
+        connection.send('{"type":"pong"}')
+        for number in range(2, 1000):
+            connection.send_state(f"state {number}")
+        connection.send('{"type":"error"}')
+        frames = [await connection.next() for _ in range(3)]
+        assert frames == ['{"type":"pong"}', "state 999", '{"type":"error"}']
+        connection.send_state("state 1000")
+        assert await connection.next() == "state 1000"
+        assert not connection.closing
+        for _ in range(room_module.MAX_QUEUED + 1):
+            connection.send('{"type":"pong"}')
+        assert await connection.next() == room_module.CLOSE_TOO_SLOW
+
+    asyncio.run(test())
+
+
+def test_a_token_is_looked_up_when_the_connection_joins_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'valtti.db'}", bot_delay=0.0, bot_workers=1)
+    connect = Room.connect
+    creator = {}
+
+    async def handed_over_first(self: Room, connection: Connection, token: str | None) -> None:
+        # The creator hands the seat to a computer player just as its person connects.
+        await self.replace(Seat.E, "random", creator["token"])
+        await connect(self, connection, token)
+
+    with warnings.catch_warnings():
+        # Starlette asks for httpx2 with its test client; httpx is what is installed.
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/tables",
+            json={"seats": dict.fromkeys("NESW", "open"), "seat": "E", "nickname": "Aino"},
+        ).json()
+        creator["token"] = created["creator_token"]
+        monkeypatch.setattr(Room, "connect", handed_over_first)
+        with client.websocket_connect(
+            f"/api/tables/{created['id']}/ws?token={created['token']}"
+        ) as ws:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_text()
+            assert closed.value.code == 4401
