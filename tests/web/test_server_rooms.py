@@ -324,3 +324,44 @@ def test_a_token_is_looked_up_when_the_connection_joins_the_table(
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_text()
             assert closed.value.code == 4401
+
+
+def test_a_move_the_store_cannot_take_is_refused_and_can_be_sent_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'valtti.db'}", bot_delay=0.0, bot_workers=1)
+    add_action = Store.add_action
+    failures: list[str] = []
+
+    def flaky(self: Store, table_id: str, deal: int, index: int, token: str) -> None:
+        if not failures:
+            failures.append(token)
+            raise OSError("the disk is full for a moment")
+        add_action(self, table_id, deal, index, token)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's test client asks for httpx2
+        from starlette.testclient import TestClient
+
+    with TestClient(app) as client:
+        seats = {"N": "open", "E": "open", "S": "open", "W": "open"}
+        created = client.post("/api/tables", json={"seats": seats, "seat": "N", "nickname": "A"})
+        table = created.json()["id"]
+        tokens = {"N": created.json()["token"]}
+        for seat in "ESW":
+            joined = client.post(f"/api/tables/{table}/seats/{seat}", json={"nickname": seat})
+            tokens[seat] = joined.json()["token"]
+        with client.websocket_connect(f"/api/tables/{table}/ws") as watcher:
+            to_move = watcher.receive_json()["observation"]["to_move"]
+        with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[to_move]}") as mover:
+            before = mover.receive_json()
+            card = before["observation"]["legal"][0]
+            monkeypatch.setattr(Store, "add_action", flaky)
+            mover.send_json({"type": "action", "action": card, "seq": before["seq"]})
+            error = mover.receive_json()
+            assert error["type"] == "error" and error["code"] == "unavailable", error
+            assert failures == [card]
+            mover.send_json({"type": "action", "action": card, "seq": before["seq"]})
+            after = mover.receive_json()
+            assert after["seq"] == before["seq"] + 1
+            assert card not in after["observation"]["hand"]

@@ -6,10 +6,12 @@ As soon as a client's state says it is to move it sends an action chosen at rand
 ``observation.legal`` with the ``seq`` it saw. When a match finishes its four clients start a new
 table, so the number of clients stays the same.
 
-Latency is measured from sending an action to receiving the first state whose ``seq`` includes
-it: at the client that sent it (*mover*) and at each of the four seats of its table (*seats*,
-the broadcast). Every ``error`` frame, unexpected close, failed HTTP request and action left
-without its state counts as an error.
+Latency is measured from sending an action to receiving the first state that shows it: at the
+client that sent it (*mover*), and at each of the four seats of its table (*seats*, the
+broadcast) from the first state whose ``seq`` includes it. An ``answer`` makes no ``seq``: its
+mover sees it in the first state out of the ``answer`` phase, and the other seats, which hear of
+the ``ask-whole`` only with its answer, count from the answer. Every ``error`` frame, unexpected
+close, failed HTTP request and action left without its state counts as an error.
 
 All clients run in this one process (asyncio), so per message it does only what a client must:
 decode the frame, and compare a few fields.
@@ -201,7 +203,9 @@ class _Client:
         self.ws = ws
         self.rng = rng
         self.seen = -1  # the highest seq received
-        self.waiting_for: int | None = None  # the seq that my last action makes
+        self.sent_at: float | None = None  # when my action not yet seen in a state was sent
+        self.sent_seq = 0  # the seq that action was sent on
+        self.answering = False  # whether it is an answer, which makes no seq (docs/WEB.md)
         self.sends: deque[float] = deque(maxlen=MESSAGES_PER_SECOND)
         self.state: dict[str, Any] | None = None
         self.finished = False
@@ -223,10 +227,10 @@ class _Client:
                         await self._act()
             except TimeoutError:
                 pass
-            if self.waiting_for is not None and not self.finished:
+            if self.sent_at is not None and not self.finished:
                 try:
                     async with asyncio.timeout(STATE_TIMEOUT):
-                        while self.waiting_for is not None and not self.finished:
+                        while self.sent_at is not None and not self.finished:
                             self._receive(await self.ws.recv())
                 except TimeoutError:
                     self._error(f"no state for an action within {STATE_TIMEOUT:.0f} s")
@@ -239,8 +243,8 @@ class _Client:
         kind = message.get("type")
         if kind == "error":
             self._error(f"error {message.get('code')}: {message.get('message')}")
-            # A refused action makes no seq: wait for the next state instead, then act on it.
-            self.waiting_for = None
+            # A refused action changes nothing: wait for the next state, then act on it.
+            self.sent_at = None
             self.state = None
             return
         if kind != "state":
@@ -249,23 +253,24 @@ class _Client:
         seq: int = message["seq"]
         if seq > self.seen:
             sent = self.table.sent
-            for made in range(self.seen + 1, seq + 1):
+            for made in range(self.seen + 1, seq + 1):  # a slow client may skip a seq
                 at = sent.get(made)
                 if at is not None:
                     self.run.seats_ms.append((now - at) * 1000)
-                    if made == self.waiting_for:
-                        self.run.mover_ms.append((now - at) * 1000)
-                        self.run.actions += 1
             self.seen = seq
-        if self.waiting_for is not None and seq >= self.waiting_for:
-            self.waiting_for = None
+        if self.sent_at is not None and (
+            seq > self.sent_seq or (self.answering and message["observation"]["phase"] != "answer")
+        ):
+            self.run.mover_ms.append((now - self.sent_at) * 1000)
+            self.run.actions += 1
+            self.sent_at = None
         self.state = message
         if message["table"]["status"] == "finished":
             self.finished = True
 
     async def _act(self) -> None:
         state = self.state
-        if self.waiting_for is not None or state is None or self.finished:
+        if self.sent_at is not None or state is None or self.finished:
             return
         observation = state["observation"]
         if observation is None or observation["to_move"] != state["you"]:
@@ -280,10 +285,13 @@ class _Client:
                 await asyncio.sleep(pause)
         seq: int = state["seq"]
         text = json.dumps({"type": "action", "action": self.rng.choice(legal), "seq": seq})
-        self.waiting_for = seq + 1
-        now = time.perf_counter()
+        self.answering = observation["phase"] == "answer"
+        self.sent_seq = seq
+        self.sent_at = now = time.perf_counter()
         self.sends.append(now)
-        self.table.sent[seq + 1] = now
+        # An answer leaves seq as it is; the other seats hear of the seq its ask-whole made
+        # only now, with the answer (docs/WEB.md), so their latency counts from the answer.
+        self.table.sent[seq if self.answering else seq + 1] = now
         await self.ws.send(text)
 
     def _error(self, text: str) -> None:

@@ -55,6 +55,10 @@ VIEWERS: Final[tuple[Seat | None, ...]] = (*Seat, None)
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 
 
+class WriteFailed(Exception):
+    """The store refused an action: it was not played, and sending it again may succeed."""
+
+
 class RoomError(Exception):
     """A refused request: the ``code`` and ``message`` of docs/WEB.md, and extra fields."""
 
@@ -276,7 +280,11 @@ class Room:
             reason = deal.why_illegal(action)
             if reason is not None:
                 raise self._illegal(reason)
-            await self._apply(action)
+            try:
+                await self._apply(action)
+            except WriteFailed as e:
+                log.error("table %s: storing %s for %s failed: %s", self.id, action, seat, e)
+                raise RoomError("unavailable", "the move could not be saved; send it again") from e
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
         """Hand an open or a person's seat to a computer player, for the table's creator."""
@@ -419,7 +427,11 @@ class Room:
                 await asyncio.shield(write)
             except asyncio.CancelledError:
                 cancelled = True
-        write.result()  # a failed write raises here, and nothing is played
+            except Exception:
+                break  # the write failed: below
+        failure = write.exception()
+        if failure is not None:
+            raise WriteFailed(failure) from failure  # nothing is played
         # Before an ask-whole, what everyone sees, kept in case the partner gets to choose.
         before = _bodies(match, VIEWERS, self.seq) if action.kind is ActionKind.ASK_WHOLE else None
         match.apply(action)
