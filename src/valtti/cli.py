@@ -393,7 +393,7 @@ def serve(
 @main.command()
 @click.option(
     "--url",
-    help="The server to load, e.g. http://127.0.0.1:8000  "
+    help="The server to load, e.g. http://127.0.0.1:8000, started with --tables-per-minute 0  "
     "[default: a `valtti serve` of its own on a free port, with a temporary database]",
 )
 @click.option(

@@ -153,7 +153,7 @@ class Figures:
             f"{self.matches_finished} matches finished)",
             f"actions   {self.actions:,} in {self.seconds:.1f} s: "
             f"{self.actions_per_s:,.0f} actions/s",
-            "latency   action sent -> the state with its seq",
+            "latency   action sent -> the first state that shows it",
             f"  mover   {self.mover.text()}",
             f"  seats   {self.seats.text()}",
             f"cpu       {cpu} (of {self.seconds:.1f} s on {os.cpu_count()} cores)",
@@ -495,8 +495,9 @@ def _free_port() -> int:
 
 @contextmanager
 def own_server() -> Iterator[tuple[str, int]]:
-    """``valtti serve`` in a subprocess on a free port with a temporary SQLite database and no
-    pause before computer moves: its URL and process id, until the block ends."""
+    """``valtti serve`` in a subprocess on a free port with a temporary SQLite database, no
+    pause before computer moves and no limit on new tables: its URL and process id, until the
+    block ends."""
     with tempfile.TemporaryDirectory(prefix="valtti-loadtest-") as folder:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
