@@ -375,6 +375,26 @@ def test_two_people_see_each_others_plays_and_never_each_others_cards(
         tab.check_clean()
 
 
+def test_a_watcher_takes_an_open_seat_from_the_table_page(
+    server: Server, new_context: Callable[..., BrowserContext]
+) -> None:
+    south = Tab(new_context().new_page())
+    seats = {"N": "random", "E": "open", "S": "me", "W": "random"}
+    table_id = create_in_lobby(south, server.url, "Aino", seats)
+    east = Tab(new_context().new_page())
+    east.page.goto(f"{server.url}/t/{table_id}")  # the shared link, no token: watching
+    expect(east.page.locator("body")).to_have_attribute("data-you", "")
+    expect(east.page.locator("body")).to_have_attribute("data-status", "waiting")
+    east.page.fill('#waiting input[name="nickname"]', "Eero")
+    east.page.click('button[data-take="E"]')
+    expect(east.page.locator("body")).to_have_attribute("data-you", "E")
+    expect(east.page.locator("body")).to_have_attribute("data-status", "playing")
+    expect(east.page.locator("#hand button[data-card]")).to_have_count(9)
+    expect(south.page.locator('.felt [data-seat="E"] .name')).to_have_text("Eero")
+    for tab in (south, east):
+        tab.check_clean()
+
+
 def south_to_move_after(seq: int) -> Callable[[dict[str, Any]], bool]:
     def done(frame: dict[str, Any]) -> bool:
         if frame["type"] != "state" or frame["seq"] <= seq or frame["observation"] is None:

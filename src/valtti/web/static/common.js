@@ -93,6 +93,15 @@ export function saveNickname(name) {
   localStorage.setItem("valtti:nickname", name);
 }
 
+/** Take `seat` at table `id` under `nickname` and keep its token; rejects with the API error. */
+export async function takeSeat(id, seat, nickname) {
+  const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
+    nickname,
+  });
+  saveNickname(nickname);
+  saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
+}
+
 /** A nickname as the server accepts it: 1–24 characters after trimming, no control characters. */
 export function nicknameProblem(raw) {
   const name = raw.trim();

@@ -33,6 +33,7 @@ import {
   savedNickname,
   seatName,
   tableKeys,
+  takeSeat,
   toast,
 } from "/static/common.js";
 
@@ -322,11 +323,7 @@ async function join(event) {
   const { id, seat } = joining;
   const nickname = input.value.trim();
   try {
-    const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
-      nickname,
-    });
-    saveNickname(nickname);
-    saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
+    await takeSeat(id, seat, nickname);
     location.assign(`/t/${encodeURIComponent(id)}`);
   } catch (err) {
     toast(errorText(err.code), "error", err.code);

@@ -47,12 +47,12 @@ import {
   el,
   errorText,
   nicknameProblem,
-  saveNickname,
   saveTableKeys,
   savedNickname,
   seatName,
   tableKeys,
   tableLink,
+  takeSeat,
   toast,
 } from "/static/common.js";
 import { card, cardBack, cardInline, parseCard, sortHand, suitIcon } from "/static/cards.js";
@@ -294,7 +294,7 @@ function seatTools(view, seat, entry) {
           type: "button",
           class: "small primary",
           "data-take": seat,
-          onclick: () => takeSeat(seat),
+          onclick: () => sitDown(seat),
         },
         t("table.take"),
       ),
@@ -874,7 +874,7 @@ function replaceSeat(seat, player) {
   }
 }
 
-async function takeSeat(seat) {
+async function sitDown(seat) {
   const input = document.querySelector('#take-field input[name="nickname"]');
   const problem = nicknameProblem(input.value);
   if (problem) {
@@ -884,11 +884,7 @@ async function takeSeat(seat) {
   }
   const nickname = input.value.trim();
   try {
-    const got = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`, {
-      nickname,
-    });
-    saveNickname(nickname);
-    saveTableKeys(tableId, { token: got.token, seat: got.seat ?? seat });
+    await takeSeat(tableId, seat, nickname);
     reconnectNow();
   } catch (err) {
     toast(errorText(err.code), "error", err.code);
