@@ -29,6 +29,8 @@ from websockets.exceptions import ConnectionClosed
 
 from valtti.engine import Action
 from valtti.engine.record import Record
+from valtti.engine.variant import SWITCHES
+from valtti.web.bots import PLAYERS
 
 
 def stored_match(server: Server, table_id: str) -> Record:
@@ -194,6 +196,26 @@ def test_pages_and_static_files(server: Server) -> None:
     for path in ("/static/%2e%2e/store.py", "/static/..%2fstore.py", "/static/../store.py"):
         answer = server.http.get(path)
         assert answer.status_code == 404 and "sqlalchemy" not in answer.text, path
+
+
+def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
+    server: Server,
+) -> None:
+    options = server.http.get("/api/options").json()
+    assert options["variant"] == [{"name": n, "values": list(v)} for n, v in SWITCHES.items()]
+    assert options["players"] == list(PLAYERS)
+    for lang in ("en", "fi"):
+        catalogue = server.http.get(f"/static/i18n/{lang}.json").json()
+        keys = [f"player.short.{p}" for p in options["players"]]
+        for switch in options["variant"]:
+            keys.append(f"variant.{switch['name']}")
+            keys += [f"variant.{switch['name']}.{_js_text(v)}" for v in switch["values"]]
+        assert [k for k in keys if k not in catalogue] == [], lang
+
+
+def _js_text(value: object) -> str:
+    """A switch value as the page's String(value) writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def test_record_and_replay_wait_for_the_end(server: Server) -> None:

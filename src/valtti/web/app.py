@@ -25,7 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from valtti.engine import Seat, Variant
-from valtti.web.bots import Bots
+from valtti.engine.variant import SWITCHES
+from valtti.web.bots import PLAYERS, Bots
 from valtti.web.room import (
     CLOSE_POLICY,
     THROTTLES,
@@ -136,6 +137,15 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
+
+    @app.get("/api/options")
+    async def table_options() -> dict[str, Any]:
+        return {
+            "variant": [
+                {"name": name, "values": list(values)} for name, values in SWITCHES.items()
+            ],
+            "players": list(PLAYERS),
+        }
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:

@@ -111,14 +111,14 @@ export function nicknameProblem(raw) {
   return null;
 }
 
-/** The computer players a seat can be given (WEB.md). */
-export const COMPUTER_PLAYERS = [
-  "random",
-  "heuristic",
-  "search:easy",
-  "search:medium",
-  "search:hard",
-];
+let options = null;
+
+/** What a table may be made of, from the server (GET /api/options): the engine's variant
+ * switches `[{name, values}]` (default first) and the computer players' names. */
+export function tableOptions() {
+  options ??= api("GET", "/api/options");
+  return options;
+}
 
 /** The display name of a seat from a table summary's seat entry. */
 export function seatName(entry) {

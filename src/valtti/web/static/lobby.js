@@ -22,7 +22,6 @@
 
 import { initI18n, onLangChange, t, tp, currentLang } from "/static/i18n.js";
 import {
-  COMPUTER_PLAYERS,
   api,
   el,
   errorText,
@@ -33,23 +32,17 @@ import {
   savedNickname,
   seatName,
   tableKeys,
+  tableOptions,
   takeSeat,
   toast,
 } from "/static/common.js";
 
 const SEATS = ["N", "E", "S", "W"];
 
-/** The variant switches of RULES.md 8 (engine/variant.py SWITCHES): values, default first. */
-const VARIANTS = [
-  { name: "target", values: [10, 12] },
-  { name: "overshoot_to", values: [7] },
-  { name: "first_forehand", values: ["left_of_dealer", "club_ace_holder"] },
-  { name: "whole_ask_after_trump", values: ["not_trump_team", "anyone", "nobody"] },
-  { name: "must_overtrump", values: [true, false] },
-  { name: "must_trump_if_cannot_overtrump", values: [true, false] },
-  { name: "first_trick_ace", values: ["off", "on"] },
-  { name: "both_on_target", values: ["draw", "continue"] },
-];
+/** The variant switches of RULES.md 8, from the engine (GET /api/options): values, default
+ * first. */
+let variants = [];
+let computerPlayers = [];
 
 const DEFAULT_SEAT = "S";
 const DEFAULT_COMPUTER = "heuristic";
@@ -67,7 +60,7 @@ function buildSeatRows() {
     select.append(
       el("option", { value: "open", "data-i18n": "lobby.seat.open", text: t("lobby.seat.open") }),
     );
-    for (const p of COMPUTER_PLAYERS) {
+    for (const p of computerPlayers) {
       select.append(
         el("option", { value: p, "data-i18n": `player.short.${p}`, text: t(`player.short.${p}`) }),
       );
@@ -112,7 +105,7 @@ function syncSeatRows() {
 function buildVariantRows() {
   const rows = document.getElementById("variant-rows");
   rows.replaceChildren();
-  for (const v of VARIANTS) {
+  for (const v of variants) {
     const select = el("select", { name: `variant-${v.name}`, "data-variant": v.name });
     for (const value of v.values) {
       const key = `variant.${v.name}.${String(value)}`;
@@ -129,7 +122,7 @@ function buildVariantRows() {
 /** The switches that differ from the defaults, with the engine's value types. */
 function variantChanges() {
   const changes = {};
-  for (const v of VARIANTS) {
+  for (const v of variants) {
     const text = form.querySelector(`[data-variant="${v.name}"]`).value;
     const value = v.values.find((x) => String(x) === text);
     if (value !== v.values[0]) changes[v.name] = value;
@@ -334,7 +327,9 @@ async function join(event) {
 }
 
 async function main() {
-  await initI18n();
+  const [, options] = await Promise.all([initI18n(), tableOptions()]);
+  variants = options.variant;
+  computerPlayers = options.players;
   buildSeatRows();
   buildVariantRows();
   // Keep what was typed while the page was loading.

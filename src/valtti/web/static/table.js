@@ -41,7 +41,6 @@
 
 import { initI18n, onLangChange, t, tn } from "/static/i18n.js";
 import {
-  COMPUTER_PLAYERS,
   api,
   copyText,
   el,
@@ -52,6 +51,7 @@ import {
   seatName,
   tableKeys,
   tableLink,
+  tableOptions,
   takeSeat,
   toast,
 } from "/static/common.js";
@@ -307,7 +307,7 @@ function seatTools(view, seat, entry) {
       "data-replace-player": seat,
       "aria-label": t("table.replace.player"),
     });
-    for (const p of COMPUTER_PLAYERS)
+    for (const p of computerPlayers)
       select.append(el("option", { value: p }, t(`player.short.${p}`)));
     select.value = "heuristic";
     tools.append(
@@ -978,8 +978,11 @@ function wire() {
   });
 }
 
+let computerPlayers = [];
+
 async function main() {
-  await initI18n();
+  const [, options] = await Promise.all([initI18n(), tableOptions()]);
+  computerPlayers = options.players;
   wire();
   onLangChange(render);
   setStatus("connecting");
