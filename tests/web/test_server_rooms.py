@@ -9,6 +9,7 @@ import random
 import threading
 import warnings
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -146,16 +147,16 @@ def test_a_failed_write_between_deals_is_tried_again(
 def test_a_failed_action_write_is_tried_again(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    add_action = store.add_action
+    submit_action = store.submit_action
     failures = []
 
-    def flaky(table_id: str, deal: int, index: int, token: str) -> None:
+    def flaky(table_id: str, deal: int, index: int, token: str) -> Future[None]:
         if index == 3 and not failures:
             failures.append(index)
-            raise OSError("the database is gone for a moment")
-        add_action(table_id, deal, index, token)
+            return failed(OSError("the database is gone for a moment"))
+        return submit_action(table_id, deal, index, token)
 
-    monkeypatch.setattr(store, "add_action", flaky)
+    monkeypatch.setattr(store, "submit_action", flaky)
 
     async def test(rooms: Rooms) -> None:
         room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
@@ -170,16 +171,22 @@ def test_a_failed_action_write_is_tried_again(
 def test_a_shutdown_during_a_write_still_plays_the_stored_action(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    add_action = store.add_action
+    submit_action = store.submit_action
     writing, release = threading.Event(), threading.Event()
+    later = ThreadPoolExecutor(1)
 
-    def slow(table_id: str, deal: int, index: int, token: str) -> None:
-        if index == 2:
-            writing.set()
+    def slow(table_id: str, deal: int, index: int, token: str) -> Future[None]:
+        if index != 2:
+            return submit_action(table_id, deal, index, token)
+        writing.set()
+
+        def write() -> None:
             release.wait(PATIENCE)
-        add_action(table_id, deal, index, token)
+            submit_action(table_id, deal, index, token).result()
 
-    monkeypatch.setattr(store, "add_action", slow)
+        return later.submit(write)
+
+    monkeypatch.setattr(store, "submit_action", slow)
 
     async def test(rooms: Rooms) -> None:
         room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
@@ -193,6 +200,7 @@ def test_a_shutdown_during_a_write_still_plays_the_stored_action(
         assert_as_stored(store, room)
 
     run(test, store)
+    later.shutdown()
 
 
 def finished_tables(store: Store, count: int) -> list[str]:
@@ -330,14 +338,14 @@ def test_a_move_the_store_cannot_take_is_refused_and_can_be_sent_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'valtti.db'}", bot_delay=0.0, bot_workers=1)
-    add_action = Store.add_action
+    submit_action = Store.submit_action
     failures: list[str] = []
 
-    def flaky(self: Store, table_id: str, deal: int, index: int, token: str) -> None:
+    def flaky(self: Store, table_id: str, deal: int, index: int, token: str) -> Future[None]:
         if not failures:
             failures.append(token)
-            raise OSError("the disk is full for a moment")
-        add_action(self, table_id, deal, index, token)
+            return failed(OSError("the disk is full for a moment"))
+        return submit_action(self, table_id, deal, index, token)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Starlette's test client asks for httpx2
@@ -356,7 +364,7 @@ def test_a_move_the_store_cannot_take_is_refused_and_can_be_sent_again(
         with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[to_move]}") as mover:
             before = mover.receive_json()
             card = before["observation"]["legal"][0]
-            monkeypatch.setattr(Store, "add_action", flaky)
+            monkeypatch.setattr(Store, "submit_action", flaky)
             mover.send_json({"type": "action", "action": card, "seq": before["seq"]})
             error = mover.receive_json()
             assert error["type"] == "error" and error["code"] == "unavailable", error
@@ -365,3 +373,10 @@ def test_a_move_the_store_cannot_take_is_refused_and_can_be_sent_again(
             after = mover.receive_json()
             assert after["seq"] == before["seq"] + 1
             assert card not in after["observation"]["hand"]
+
+
+def failed(error: Exception) -> Future[None]:
+    """A write that failed with ``error``, as ``Store.submit_action`` gives it."""
+    future: Future[None] = Future()
+    future.set_exception(error)
+    return future

@@ -156,39 +156,38 @@ class Match:
         before = self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
         return deal.observation(seat).with_score(before)
 
-    def summary(self) -> dict[str, Any]:
-        """Each deal's public columns, the winner, and who is to move with which actions.
-
-        The ``valtti replay --json`` object (README).
-        """
+    def deal_summary(self, index: int) -> dict[str, Any]:
+        """The public columns of deal ``index`` (from 0): dealer, trumps, marriages, tricks,
+        card and game points, and the match score after it (so far, while it is played)."""
+        deal = self.deals[index]
+        result = deal.result()
         scores = self.deal_scores
-        deals = []
-        for i, deal in enumerate(self.deals):
-            result = deal.result()
-            deals.append(
+        return {
+            "dealer": str(deal.dealer),
+            "trump": None if deal.trump is None else str(deal.trump),
+            "marriages": [
                 {
-                    "dealer": str(deal.dealer),
-                    "trump": None if deal.trump is None else str(deal.trump),
-                    "marriages": [
-                        {
-                            "suit": str(m.suit),
-                            "team": str(m.team),
-                            "seat": str(m.seat),
-                            "how": m.how,
-                            "points": m.points,
-                        }
-                        for m in deal.marriages
-                    ],
-                    "tricks": _teams(result.tricks),
-                    "card_points": _teams(result.card_points),
-                    "game_points": _teams(result.game_points),
-                    "score": _teams(scores[i].after if i < len(scores) else self.score),
+                    "suit": str(m.suit),
+                    "team": str(m.team),
+                    "seat": str(m.seat),
+                    "how": m.how,
+                    "points": m.points,
                 }
-            )
+                for m in deal.marriages
+            ],
+            "tricks": _teams(result.tricks),
+            "card_points": _teams(result.card_points),
+            "game_points": _teams(result.game_points),
+            "score": _teams(scores[index].after if index < len(scores) else self.score),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """Each deal's public columns (``deal_summary``), the winner, and who is to move with
+        which actions. The ``valtti replay --json`` object (README)."""
         winner = self.winner
         to_move = self.current_player
         return {
-            "deals": deals,
+            "deals": [self.deal_summary(i) for i in range(len(self.deals))],
             "winner": "draw" if self.is_draw else None if winner is None else str(winner),
             "to_move": None if to_move is None else str(to_move),
             "legal": [str(a) for a in self.legal_actions()],

@@ -9,6 +9,7 @@ rooms of one server, creating, loading and resuming them from the store.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -21,7 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from valtti.engine import Action, Deal, Match, Seat, Variant, deal_hands
+from valtti.engine import Action, CardSet, Deal, Match, Seat, Variant, deal_hands
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
@@ -208,10 +209,14 @@ class Room:
         self._count = 0  #: every action of the match, answers included: its points
         #: While a partner chooses: each viewer's state from before the ``ask-whole``.
         self._held: dict[Seat | None, str] | None = None
+        self._columns = DealColumns()  #: of ``match``
+        #: ``summary()`` encoded, and what it was encoded for (``_summary_json``).
+        self._summary: tuple[tuple[object, ...], str] | None = None
         self._load(stored.record)
 
     def _load(self, record: Record | None) -> None:
         self.match = None if record is None else record.replay()
+        self._columns = DealColumns()
         histories = [] if self.match is None else [d.history for d in self.match.deals]
         self._count = sum(len(h) for h in histories)
         self.seq = sum(1 for h in histories for a in h if a.kind is not ActionKind.ANSWER)
@@ -221,7 +226,7 @@ class Room:
             last = record.deals[-1]
             deals = [*record.deals[:-1], replace(last, actions=last.actions[:-1])]
             before = Record(record.variant, deals).replay()
-            self._held = _bodies(before, VIEWERS, self.seq - 1)
+            self._held = _bodies(before, VIEWERS, self.seq - 1, DealColumns())
 
     @property
     def id(self) -> str:
@@ -413,13 +418,10 @@ class Room:
         """
         match = self.match
         assert match is not None and match.deal is not None
-        write = asyncio.get_running_loop().run_in_executor(
-            None,
-            self._store.add_action,
-            self.id,
-            len(match.deals),
-            len(match.deal.history),
-            str(action),
+        write = asyncio.wrap_future(
+            self._store.submit_action(
+                self.id, len(match.deals), len(match.deal.history), str(action)
+            )
         )
         cancelled = False
         while not write.done():
@@ -433,7 +435,9 @@ class Room:
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
         # Before an ask-whole, what everyone sees, kept in case the partner gets to choose.
-        before = _bodies(match, VIEWERS, self.seq) if action.kind is ActionKind.ASK_WHOLE else None
+        before = None
+        if action.kind is ActionKind.ASK_WHOLE:
+            before = _bodies(match, VIEWERS, self.seq, self._columns)
         match.apply(action)
         self._count += 1
         if action.kind is not ActionKind.ANSWER:
@@ -579,6 +583,23 @@ class Room:
             "deals": 0 if match is None else len(match.deals),
         }
 
+    def _summary_json(self) -> str:
+        """``json.dumps(self.summary())``, encoded again only when something it shows may
+        have changed: the status, a seat, who is connected, or a deal's start or end (the
+        score, the winner and the number of deals change only then)."""
+        match = self.match
+        deal = None if match is None else match.deal
+        shown = (
+            self.status,
+            tuple(self.seats),
+            frozenset(c.seat for c in self.connections),
+            0 if match is None else len(match.deals),
+            deal is not None and deal.is_over(),
+        )
+        if self._summary is None or self._summary[0] != shown:
+            self._summary = (shown, json.dumps(self.summary()))
+        return self._summary[1]
+
     def _frames(self) -> dict[Seat | None, str]:
         """The state frame of each seat with a connection, and of a spectator if one watches.
 
@@ -589,12 +610,12 @@ class Room:
         viewers = {c.seat for c in self.connections}
         answering = self._answering()
         if answering is None or self._held is None:
-            bodies = _bodies(self.match, viewers, self.seq)
+            bodies = _bodies(self.match, viewers, self.seq, self._columns)
         else:
             bodies = {v: self._held[v] for v in viewers if v != answering}
             if answering in viewers:
-                bodies |= _bodies(self.match, (answering,), self.seq)
-        head = f'{{"type":"state","table":{json.dumps(self.summary())},'
+                bodies |= _bodies(self.match, (answering,), self.seq, self._columns)
+        head = f'{{"type":"state","table":{self._summary_json()},'
         return {viewer: head + body for viewer, body in bodies.items()}
 
     def _broadcast(self, only: Seat | None = None) -> None:
@@ -683,22 +704,54 @@ def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat |
         if seat is None:
             out[seat] = f'{{"seat":null,"hand":[],"legal":[],{rest}'
         else:
-            hand = json.dumps(deal.hand(seat).tokens())
+            hand = _hand_json(deal.hand_mask(seat))
             mine = legal if seat == to_move else "[]"
             out[seat] = f'{{"seat":"{seat}","hand":{hand},"legal":{mine},{rest}'
     return out
 
 
+class DealColumns:
+    """The public columns of one match's deals as JSON: ``match.summary()["deals"]`` encoded
+    by ``json.dumps``, to the byte, as a state frame carries them.
+
+    A scored deal's columns never change, so each is encoded once; only the deal in play is
+    built again for each state.
+    """
+
+    def __init__(self) -> None:
+        self._scored: list[str] = []  #: each scored deal's columns, encoded
+
+    def json(self, match: Match) -> str:
+        """The columns of ``match``, the match this was first asked about (or a later
+        state of it)."""
+        scores = match.deal_scores
+        while len(self._scored) < len(scores):
+            self._scored.append(json.dumps(match.deal_summary(len(self._scored))))
+        in_play = [
+            json.dumps(match.deal_summary(i)) for i in range(len(self._scored), len(match.deals))
+        ]
+        # json.dumps separates a list's items with ", ".
+        return f"[{', '.join([*self._scored, *in_play])}]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_json(mask: int) -> str:
+    """The hand of ``mask`` (a ``CardSet``'s) as JSON, encoded once: a hand stays the same in
+    every state of its table until its seat plays a card."""
+    return json.dumps(CardSet(mask).tokens())
+
+
 def _bodies(
-    match: Match | None, viewers: Iterable[Seat | None], seq: int
+    match: Match | None, viewers: Iterable[Seat | None], seq: int, columns: DealColumns
 ) -> dict[Seat | None, str]:
-    """For each viewer, its state frame after ``"table": summary,`` (docs/WEB.md)."""
+    """For each viewer, its state frame after ``"table": summary,`` (docs/WEB.md);
+    ``columns``: the match's."""
     if match is None or match.deal is None:
         tail = '"deal":0,"observation":null,"last_trick":null,"deals":[]}'
         return {v: f'"seq":{seq},"you":{_seat_json(v)},{tail}' for v in viewers}
     tail = (
         f'"deal":{len(match.deals)},"last_trick":{json.dumps(_last_trick(match))},'
-        f'"deals":{json.dumps(match.summary()["deals"])}}}'
+        f'"deals":{columns.json(match)}}}'
     )
     views = observations_json(match, viewers)
     return {v: f'"seq":{seq},"you":{_seat_json(v)},"observation":{views[v]},{tail}' for v in views}

@@ -1,9 +1,10 @@
 """The web table's database: tables, seats, deals and every accepted action (docs/WEB.md).
 
 One ``Store`` per server process, shared by all threads (the server calls it through
-``asyncio.to_thread``). SQLite (a file, or ``sqlite://`` in memory for tests) or PostgreSQL
-through SQLAlchemy Core; the schema is created and upgraded by the Alembic migrations shipped
-in ``valtti/web/migrations``, run to head whenever a ``Store`` opens.
+``asyncio.to_thread``, and stores actions through ``submit_action``). SQLite (a file, or
+``sqlite://`` in memory for tests) or PostgreSQL through SQLAlchemy Core; the schema is
+created and upgraded by the Alembic migrations shipped in ``valtti/web/migrations``, run to
+head whenever a ``Store`` opens.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
@@ -42,9 +44,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection, StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from valtti.engine import CardSet, Seat, Variant
@@ -57,6 +59,8 @@ _SEAT_NAMES: Final = ("N", "E", "S", "W")
 _UNFINISHED: Final[tuple[TableStatus, ...]] = ("waiting", "playing")
 #: Milliseconds a connection waits for another's write lock on the SQLite file before failing.
 _SQLITE_BUSY_MS: Final = 10_000
+#: Seconds without an action after which the store's writing thread ends (Store.submit_action).
+_WRITER_IDLE: Final = 5.0
 _T = TypeVar("_T")
 
 
@@ -237,9 +241,9 @@ class Store:
             self.engine = create_engine(parsed, pool_pre_ping=True)
             # The few queries of load() and tables() see one snapshot.
             self._reading_engine = self.engine.execution_options(isolation_level="REPEATABLE READ")
-        self._insert_action = insert(actions_table)
         with self._writing() as connection:
             command.upgrade(alembic_config(connection), "head")
+        self._actions = _ActionWriter(self.engine, self._write_lock)
 
     @staticmethod
     def default_url() -> str:
@@ -320,21 +324,18 @@ class Store:
         """Store action ``index`` (from 0) of deal ``deal``; durable when this returns.
 
         ``DuplicateAction`` when that index is already stored; SQLAlchemy's ``IntegrityError``
-        when the deal is not stored (its hands come first). The hot path of every move: one
-        INSERT and its commit, no reads.
+        when the deal is not stored (its hands come first). ``submit_action``, waited for.
         """
-        try:
-            with self._writing() as connection:
-                connection.execute(
-                    self._insert_action,
-                    {"table_id": table_id, "deal": deal, "idx": index, "token": token},
-                )
-        except IntegrityError as e:
-            if _is_duplicate_key(e):
-                raise DuplicateAction(
-                    f"table {table_id}: deal {deal} already has action {index}"
-                ) from None
-            raise
+        self.submit_action(table_id, deal, index, token).result()
+
+    def submit_action(self, table_id: str, deal: int, index: int, token: str) -> Future[None]:
+        """Start storing an action as ``add_action`` does; done once it is durable (or failed,
+        with ``add_action``'s exceptions). Never blocks: the hot path of every move.
+
+        Actions are written by one thread of the store, which commits together those that
+        arrive while it commits others (a group commit: one transaction for many moves).
+        """
+        return self._actions.submit((table_id, deal, index, token))
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table with its seats and record, or ``None`` if there is no such table."""
@@ -382,8 +383,184 @@ class Store:
             )
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Finish writing the actions submitted, then close every pooled connection."""
+        self._actions.close()
         self.engine.dispose()
+
+
+_ActionRow = tuple[str, int, int, str]  #: table_id, deal, idx, token
+
+
+class _ActionWriter:
+    """The thread that stores actions, on a connection of its own.
+
+    Each action's future is done once the transaction holding it is committed. Actions that
+    arrive while a transaction commits wait and go together in the next one, so under load
+    many moves share one commit; when one of a batch fails (a duplicate, a missing deal), the
+    batch is written again one action per transaction so that only its own caller hears of it.
+
+    The connection is the driver's own (SQLAlchemy's ``raw_connection``), used with plain SQL:
+    one executemany and a commit per batch, with none of the per-statement work of a
+    SQLAlchemy ``Connection``.
+    """
+
+    def __init__(self, engine: Engine, lock: contextlib.AbstractContextManager[object]) -> None:
+        self._engine = engine
+        self._lock = lock  #: held for each transaction: the store's SQLite write lock
+        dialect = engine.dialect
+        self._sqlite = dialect.name == "sqlite"
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"  # SQLite's, psycopg's
+        marks = ", ".join([mark] * 4)
+        self._sql = f"INSERT INTO actions (table_id, deal, idx, token) VALUES ({marks})"
+        self._connection: PoolProxiedConnection | None = None  #: the thread's
+        self._pending: list[tuple[_ActionRow, Future[None]]] = []
+        self._wake = threading.Condition()  #: guards the three below
+        self._thread: threading.Thread | None = None
+        self._closed = False  #: no thread waits for more work
+
+    def submit(self, row: _ActionRow) -> Future[None]:
+        future: Future[None] = Future()
+        with self._wake:
+            self._pending.append((row, future))
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="valtti-actions", daemon=True
+                )
+                self._thread.start()
+            self._wake.notify()
+        return future
+
+    def close(self) -> None:
+        """Write what is submitted, then stop the thread and give back its connection.
+
+        From then on each batch ends its thread once written (a closed store still works, as
+        an engine does after ``dispose``)."""
+        with self._wake:
+            self._closed = True
+            thread = self._thread
+            self._wake.notify()
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        """Write batches until idle for _WRITER_IDLE seconds (or closed), then end.
+
+        Ending when idle gives the connection back to the pool and lets a Store nobody closed
+        be collected; the next ``submit`` starts a new thread.
+        """
+        while True:
+            with self._wake:
+                if not self._pending and not self._closed:
+                    self._wake.wait(_WRITER_IDLE)
+                batch, self._pending = self._pending, []
+                if not batch:  # idle, or closed with everything written
+                    if self._connection is not None:
+                        self._connection.close()
+                        self._connection = None
+                    self._thread = None
+                    return
+            # A future cancelled before its write is not written: nobody waits for it.
+            self._write([(row, f) for row, f in batch if f.set_running_or_notify_cancel()])
+
+    def _write(self, batch: list[tuple[_ActionRow, Future[None]]]) -> None:
+        if not batch:
+            return
+        try:
+            self._commit([row for row, _ in batch])
+        except Exception as e:
+            if len(batch) == 1:
+                batch[0][1].set_exception(e)
+                return
+            for row, future in batch:
+                try:
+                    self._commit([row])
+                except Exception as alone:
+                    future.set_exception(alone)
+                else:
+                    future.set_result(None)
+            return
+        for _, future in batch:
+            future.set_result(None)
+
+    def _commit(self, rows: list[_ActionRow]) -> None:
+        """Insert ``rows`` in one transaction; failing as ``add_action`` does.
+
+        Like the pool's pre-ping, a connection found lost before the commit was sent (e.g. the
+        database restarted since the last batch) is replaced and the batch tried once more on a
+        new one: nothing of it was committed. A commit that fails may have committed, so it is
+        not tried again.
+        """
+        dbapi_error = self._engine.dialect.loaded_dbapi.Error
+        for attempt in (1, 2):
+            with self._lock:
+                fresh = self._connection is None
+                if self._connection is None:
+                    self._connection = self._engine.raw_connection()
+                connection = self._connection
+                committing = False
+                try:
+                    cursor = connection.cursor()
+                    try:
+                        if self._sqlite:
+                            cursor.execute("BEGIN")  # the connection autocommits otherwise
+                        cursor.executemany(self._sql, rows)
+                        committing = True
+                        connection.commit()
+                    finally:
+                        cursor.close()
+                    return
+                except dbapi_error as e:
+                    lost = self._engine.dialect.is_disconnect(e, connection.dbapi_connection, None)
+                    if lost or not _rolled_back(connection):
+                        self._discard(lost)
+                    if lost and not committing and not fresh and attempt == 1:
+                        continue
+                    raise _translate(e, self._sql, rows, self._engine.dialect, lost) from None
+                except BaseException:
+                    self._discard(lost=False)
+                    raise
+
+    def _discard(self, lost: bool) -> None:
+        """Give up the connection (lost, or in a state not known): the next batch takes one.
+
+        A lost one is invalidated; any other goes back to the pool, which rolls it back (an
+        in-memory SQLite database lives in its one connection, which must stay open).
+        """
+        if self._connection is not None:
+            if lost:
+                self._connection.invalidate()
+            else:
+                self._connection.close()
+            self._connection = None
+
+
+def _rolled_back(connection: PoolProxiedConnection) -> bool:
+    """Roll back after a failed statement; whether that worked."""
+    try:
+        connection.rollback()
+    except Exception:
+        return False
+    return True
+
+
+def _translate(
+    error: Exception, sql: str, rows: list[_ActionRow], dialect: Dialect, lost: bool
+) -> Exception:
+    """A driver's error storing actions as ``add_action`` raises it: ``DuplicateAction`` for an
+    index already stored, SQLAlchemy's exception (e.g. ``IntegrityError``) otherwise."""
+    wrapped = DBAPIError.instance(
+        sql,
+        rows,
+        error,
+        dialect.loaded_dbapi.Error,
+        dialect=dialect,
+        connection_invalidated=lost,
+    )
+    # Only an action written alone reaches its caller: a failed batch is written again so.
+    if len(rows) == 1 and isinstance(wrapped, IntegrityError) and _is_duplicate_key(wrapped):
+        table_id, deal, index, _ = rows[0]
+        return DuplicateAction(f"table {table_id}: deal {deal} already has action {index}")
+    return wrapped
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
