@@ -266,12 +266,11 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
         isinstance(raw, str) and len(raw) * 4 > MAX_MESSAGE and len(raw.encode()) > MAX_MESSAGE
     ):
         raise RoomError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
-    try:
-        message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise RoomError("bad_json", "the message is not valid JSON") from None
-    if not isinstance(message, dict):
-        raise RoomError("bad_message", "a message is a JSON object with a type")
+    message = _json_object(
+        raw,
+        ("bad_json", "the message is not valid JSON"),
+        ("bad_message", "a message is a JSON object with a type"),
+    )
     kind = message.get("type")
     if kind == "action":
         token = message.get("action")
@@ -343,13 +342,25 @@ async def _body(request: Request) -> dict[str, Any]:
         raw += chunk
         if len(raw) > MAX_BODY:
             raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes")
+    return _json_object(
+        raw,
+        ("bad_request", "the body is not valid JSON"),
+        ("bad_request", "the body is a JSON object"),
+    )
+
+
+def _json_object(
+    raw: str | bytes | bytearray, not_json: tuple[str, str], not_object: tuple[str, str]
+) -> dict[str, Any]:
+    """``raw`` parsed as a JSON object; else ``RoomError`` with the code and message given."""
     try:
-        body = json.loads(raw)
+        value = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise RoomError("bad_request", "the body is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise RoomError("bad_request", "the body is a JSON object")
-    return body
+        # RecursionError: JSON nested deeper than Python's stack.
+        raise RoomError(*not_json) from None
+    if not isinstance(value, dict):
+        raise RoomError(*not_object)
+    return value
 
 
 def _variant(switches: object) -> Variant:
