@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hidden_hands import VARIANTS, Hands, agrees, all_worlds, deal_of, play, random_game
 from valtti.engine import CardSet, Deal, Match, Seat, Suit, Variant
-from valtti.players.knowledge import Knowledge, MarriageChoice, PairConstraint, infer
+from valtti.players.knowledge import Knowledge, PairConstraint, infer
 
 N, E, S, W = Seat
 
@@ -205,20 +205,19 @@ def test_ask_whole_no_from_a_locked_partner_shows_nothing() -> None:
     assert k.constraints == (PairConstraint(N, HEARTS, frozenset({1})),)  # the ask-half's only
 
 
-def test_pending_answer_shows_two_marriages() -> None:
+def test_pending_answer_shows_nothing_but_the_named_marriage() -> None:
     hands = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
              "KC KD QD KS QS JH TH AH QH", "TC 6H 7H 8H 9S JS TS TD AD")
     deal = play(deal_of(*hands), WON_FIRST + ", ask-whole")
     assert deal.current_player is S  # S chooses which marriage to name
+    before = infer(play(deal_of(*hands), WON_FIRST).observation(E))
     k = infer(deal.observation(E))
-    assert k.choice == MarriageChoice(S, frozenset({Suit.S, Suit.H, Suit.D}))
-    assert k.consistent(deal.hands)
+    assert k == before  # that S has a choice is private (RULES.md 7.2)
     one_marriage = swap(deal.hands, "KS", "9S")  # W takes K♠ from S
-    assert not k.consistent(one_marriage) and not agrees(deal.observation(E), one_marriage)
-    assert infer(deal.observation(S)).choice is None  # S knows its own hand
+    assert k.consistent(one_marriage) and agrees(deal.observation(E), one_marriage)
     play(deal, "answer D")
     k = infer(deal.observation(E))
-    assert k.choice is None and k.known[S] == cards("KD QD")  # the other marriage stays private
+    assert k.known[S] == cards("KD QD")  # the other marriage stays private
     assert possible(k, W, "KS QS")
 
 

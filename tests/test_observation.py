@@ -29,13 +29,14 @@ from valtti.engine import (
     IllegalActionError,
     Match,
     Observation,
+    Phase,
     Seat,
     Variant,
 )
+from valtti.engine.actions import ActionKind
 
 TOKENS = frozenset(DECK)
 MAX_ACTIONS = 52
-
 
 
 @st.composite
@@ -240,3 +241,52 @@ def test_match_observation_carries_the_score_before_the_deal(
             if deal.is_over():
                 break
             match.apply(rng.choice(deal.legal_actions()))
+
+
+#: N wins trick 1 and asks whole; S holds the marriages of diamonds and spades (RULES.md 4.2b).
+TWO_MARRIAGES = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
+                 "KC KD QD KS QS JH TH AH QH", "TC 6H 7H 8H 9S JS TS TD AD")  # fmt: skip
+WON_FIRST = ("AC", "QC", "KC", "TC")
+
+
+def played(hands: tuple[str, ...], tokens: tuple[str, ...]) -> Deal:
+    """The deal of ``hands`` dealt by W (so N leads) after ``tokens``."""
+    deal = Deal([CardSet.parse(h) for h in hands], Seat.W)
+    for token in tokens:
+        deal.apply(Action.parse(token))
+    return deal
+
+
+def test_only_the_answering_partner_sees_its_choice() -> None:
+    """RULES.md 7.2: that the partner had several marriages is private. Until it names one,
+    every other seat sees the deal as before the ask-whole, with nothing to do."""
+    deal = played(TWO_MARRIAGES, (*WON_FIRST, "ask-whole"))
+    before = played(TWO_MARRIAGES, WON_FIRST)
+    assert deal.phase is Phase.ANSWER and deal.current_player is Seat.S
+    for seat in (Seat.N, Seat.E, Seat.W):
+        obs = deal.observation(seat)
+        assert obs == dataclasses.replace(before.observation(seat), legal_actions=())
+        assert obs.phase is not Phase.ANSWER and obs.asker is None
+        assert obs.history == tuple(Action.parse(t) for t in WON_FIRST)
+    assert before.observation(Seat.N).legal_actions  # the asker could act before it asked
+    partner = deal.observation(Seat.S)
+    assert partner.phase is Phase.ANSWER and partner.asker is Seat.N
+    assert partner.legal_actions == tuple(deal.legal_actions())
+    assert {a.kind for a in partner.legal_actions} == {ActionKind.ANSWER}
+    assert partner.history[-1] == Action.parse("ask-whole")
+
+
+def test_once_answered_nobody_else_can_tell_there_was_a_choice() -> None:
+    """With one marriage S answers at once; with two it chooses. Once it has answered, the
+    seats that see neither S's hand nor W's see the same in both deals."""
+    one = list(TWO_MARRIAGES)
+    one[Seat.S], one[Seat.W] = (
+        one[Seat.S].replace("KS", "9S"),
+        one[Seat.W].replace("9S", "KS"),
+    )
+    twin = played(tuple(one), (*WON_FIRST, "ask-whole"))
+    assert twin.phase is not Phase.ANSWER
+    deal = played(TWO_MARRIAGES, (*WON_FIRST, "ask-whole", "answer D"))
+    assert twin.events == deal.events and twin.history != deal.history
+    for seat in (Seat.N, Seat.E):
+        assert twin.observation(seat) == deal.observation(seat)

@@ -7,27 +7,28 @@ import random
 
 import pytest
 
-from valtti.engine import Match, Seat, Variant
+from valtti.engine import Action, CardSet, Match, Seat, Variant
 from valtti.web.room import observations_json
+
+
+def assert_views_are_observations(match: Match) -> None:
+    """Each seat's view is its observation; a spectator's is that of a seat not to move."""
+    views = observations_json(match, [*Seat, None])
+    for seat in Seat:
+        assert json.loads(views[seat]) == match.observation(seat).to_dict()
+    watcher = next(s for s in Seat if s != match.current_player)
+    spectator = match.observation(watcher).to_dict() | {"seat": None, "hand": [], "legal": []}
+    assert json.loads(views[None]) == spectator
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_each_seats_view_is_its_observation(seed: int) -> None:
     rng = random.Random(seed)
     match = Match(Variant(first_forehand="club_ace_holder"), Seat(seed % 4))
-    everyone = [*Seat, None]
     for _ in range(3):
         match.start_deal(rng=rng)
         while True:
-            views = observations_json(match, everyone)
-            for seat in Seat:
-                assert json.loads(views[seat]) == match.observation(seat).to_dict()
-            spectator = match.observation(Seat.N).to_dict() | {
-                "seat": None,
-                "hand": [],
-                "legal": [],
-            }
-            assert json.loads(views[None]) == spectator
+            assert_views_are_observations(match)
             deal = match.deal
             assert deal is not None
             if deal.is_over():
@@ -35,3 +36,21 @@ def test_each_seats_view_is_its_observation(seed: int) -> None:
             match.apply(rng.choice(match.legal_actions()))
         if match.is_over():
             break
+
+
+def test_views_while_a_partner_chooses_a_marriage() -> None:
+    # N wins trick 1 and asks whole; S holds the marriages of diamonds and spades.
+    hands = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
+             "KC KD QD KS QS JH TH AH QH", "TC 6H 7H 8H 9S JS TS TD AD")  # fmt: skip
+    match = Match(Variant(), Seat.W)
+    match.start_deal([CardSet.parse(h) for h in hands])
+    for token in ("AC", "QC", "KC", "TC", "ask-whole"):
+        match.apply(Action.parse(token))
+    assert match.current_player is Seat.S
+    assert_views_are_observations(match)
+    views = {v: json.loads(text) for v, text in observations_json(match, [*Seat, None]).items()}
+    assert views[Seat.S]["phase"] == "answer" and views[Seat.S]["legal"] == ["answer S", "answer D"]
+    for viewer in (Seat.N, Seat.E, Seat.W, None):
+        assert views[viewer]["phase"] != "answer" and views[viewer]["asker"] is None
+        assert views[viewer]["history"] == ["AC", "QC", "KC", "TC"]
+        assert views[viewer]["legal"] == []

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 class Observation:
     """One seat's view of a deal (and of the match score, when taken from a match).
 
-    Two deals that differ only in cards hidden from ``seat`` give equal observations.
+    Two deals that differ only in cards hidden from ``seat`` give equal observations. While a
+    partner chooses which of several marriages to name (the ANSWER phase), every other seat
+    sees the deal as it was before the ask-whole, with no legal actions.
     """
 
     seat: Seat
@@ -34,7 +36,7 @@ class Observation:
     current_trick: Trick | None
     events: tuple[Event, ...]
     locked: frozenset[Seat]
-    asker: Seat | None  #: whose ask-whole awaits the partner's choice, in the ANSWER phase
+    asker: Seat | None  #: whose ask-whole awaits the choice, seen only by the choosing partner
     hand_sizes: tuple[int, int, int, int]
     result: DealResult  #: the public columns so far
     legal_actions: tuple[Action, ...]  #: empty unless ``seat`` is to move
@@ -46,6 +48,18 @@ class Observation:
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
         to_move = deal.current_player
+        if deal.phase is Phase.ANSWER and seat != to_move:
+            # That the partner has a choice is private (RULES.md 7.2): a partner with one
+            # marriage or none answers at once, so an ANSWER phase seen by others would show
+            # that it holds several. Until it answers they see the deal before the ask-whole.
+            from valtti.engine._deal import Deal
+
+            last = deal.history[-1]
+            assert last.kind is ActionKind.ASK_WHOLE, last
+            before = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+            for action in deal.history[:-1]:
+                before.apply(action)
+            return replace(Observation.of(before, seat), legal_actions=())
         return Observation(
             seat=seat,
             hand=deal.hand(seat),

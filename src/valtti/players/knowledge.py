@@ -8,8 +8,9 @@ cards only ever leave a hand.
 
 Most facts say that a seat holds, or cannot hold, a card; ``Knowledge.possible`` and
 ``Knowledge.known`` hold those, settled with each other and with the hand sizes. The rest tie
-the K and Q of a suit together (``PairConstraint``) or, while an ask-whole awaits its answer,
-several marriages (``MarriageChoice``).
+the K and Q of a suit together (``PairConstraint``). While a partner chooses which of several
+marriages to name, every other seat observes the deal before the ask-whole (RULES.md 7.2):
+that choice proves nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from valtti.engine import CardSet, Observation, Phase, Rank, Seat, Suit
+from valtti.engine import CardSet, Observation, Rank, Seat, Suit
 
 _DECK: Final = (1 << 36) - 1
 _ACES: Final = sum(1 << (9 * s + Rank.ACE) for s in Suit)
@@ -52,19 +53,6 @@ class PairConstraint:
 
 
 @dataclass(frozen=True, slots=True)
-class MarriageChoice:
-    """An ask-whole awaits its answer (RULES.md 4.2b), which happens only when the partner
-    ``seat`` holds both the K and the Q of at least two of ``suits`` (the undeclared ones)."""
-
-    seat: Seat
-    suits: frozenset[Suit]
-
-    def holds(self, hand: CardSet) -> bool:
-        full = [s for s in self.suits if hand.mask & marriage_mask(s) == marriage_mask(s)]
-        return len(full) >= 2
-
-
-@dataclass(frozen=True, slots=True)
 class Knowledge:
     """Everything ``observer`` can know about the hands now.
 
@@ -80,7 +68,6 @@ class Knowledge:
     known: tuple[CardSet, CardSet, CardSet, CardSet]
     voids: tuple[frozenset[Suit], ...]  #: per seat, the suits none of its possible cards are in
     constraints: tuple[PairConstraint, ...]
-    choice: MarriageChoice | None  #: only while an ask-whole awaits its answer
 
     def consistent(self, hands: Sequence[CardSet]) -> bool:
         """Whether the four hands now (N E S W) agree with everything the observer knows."""
@@ -99,9 +86,7 @@ class Knowledge:
             held |= mask
         if held != self.unseen.mask | self.known[self.observer].mask:
             return False
-        if not all(c.holds(hands[c.seat]) for c in self.constraints):
-            return False
-        return self.choice is None or self.choice.holds(hands[self.choice.seat])
+        return all(c.holds(hands[c.seat]) for c in self.constraints)
 
 
 def infer(observation: Observation) -> Knowledge:
@@ -128,7 +113,6 @@ class _Inference:
             )
         #: (seat, the pair's mask, allowed counts) about the hands now
         self.pairs: list[tuple[Seat, int, frozenset[int]]] = []
-        self.choice: tuple[Seat, frozenset[Suit]] | None = None
         #: card -> (seat, play number from 0): who played it and when
         self.when: dict[int, tuple[Seat, int]] = {}
         self._plays()
@@ -244,10 +228,6 @@ class _Inference:
             if e.yes:
                 assert e.suit is not None
                 declared.add(e.suit)
-        obs = self.obs
-        if obs.phase is Phase.ANSWER and obs.current_player != self.observer:
-            assert obs.current_player is not None
-            self.choice = (obs.current_player, frozenset(set(Suit) - declared))
 
     # -- settling -------------------------------------------------------------------------------
 
@@ -255,7 +235,6 @@ class _Inference:
         self._settle()
         possible = tuple(CardSet(m) for m in self.possible)
         known = tuple(CardSet(m) for m in self.known)
-        choice = None if self.choice is None else MarriageChoice(*self.choice)
         return Knowledge(
             observer=self.observer,
             unseen=CardSet(self.unseen),
@@ -268,13 +247,12 @@ class _Inference:
             constraints=tuple(
                 PairConstraint(seat, CardSet(pair), counts) for seat, pair, counts in self.pairs
             ),
-            choice=choice,
         )
 
     def _settle(self) -> None:
         """Draw every consequence the facts have for single cards, until none is new."""
         while True:
-            before = (self.possible.copy(), self.known.copy(), self.pairs.copy(), self.choice)
+            before = (self.possible.copy(), self.known.copy(), self.pairs.copy())
             for seat in Seat:
                 if seat != self.observer:
                     self._settle_seat(seat)
@@ -282,9 +260,7 @@ class _Inference:
             if self.unseen & ~anywhere:
                 raise ValueError("the observation leaves an unseen card no seat can hold")
             self.pairs = [q for p in self.pairs if (q := self._settle_pair(*p)) is not None]
-            if self.choice is not None:
-                self.choice = self._settle_choice(*self.choice)
-            if before == (self.possible, self.known, self.pairs, self.choice):
+            if before == (self.possible, self.known, self.pairs):
                 return
 
     def _settle_seat(self, seat: Seat) -> None:
@@ -322,26 +298,6 @@ class _Inference:
         elif len(left) < n + 1:
             return (seat, free, left)  # two free cards: per-card sets cannot say this
         return None
-
-    def _settle_choice(
-        self, seat: Seat, suits: frozenset[Suit]
-    ) -> tuple[Seat, frozenset[Suit]] | None:
-        """Apply what the marriage choice settles; what is left of it to check, if anything."""
-        full = [s for s in suits if self.known[seat] & marriage_mask(s) == marriage_mask(s)]
-        open_ = [
-            s
-            for s in suits
-            if s not in full and self.possible[seat] & marriage_mask(s) == marriage_mask(s)
-        ]
-        if len(full) + len(open_) < 2:
-            raise ValueError(f"the observation contradicts itself about {seat}'s marriages")
-        if len(full) >= 2:
-            return None
-        if len(full) + len(open_) == 2:
-            for s in open_:
-                self.known[seat] |= marriage_mask(s)
-            return None
-        return (seat, frozenset(full + open_))
 
 
 def _cards(mask: int) -> list[int]:

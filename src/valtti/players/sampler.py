@@ -12,13 +12,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_right
 
 from valtti.engine import CardSet, Observation, Seat
-from valtti.players.knowledge import (
-    Knowledge,
-    MarriageChoice,
-    PairConstraint,
-    infer,
-    marriage_mask,
-)
+from valtti.players.knowledge import Knowledge, PairConstraint, infer
 
 Hands = tuple[CardSet, CardSet, CardSet, CardSet]
 Split = tuple[int, int, int]  #: cards given to each of the three hidden seats, in seat order
@@ -170,21 +164,18 @@ class Sampler:
     def _may_hold(self, card: int) -> tuple[Seat, ...]:
         return tuple(s for s in self._hidden if card in self.knowledge.possible[s])
 
-    def _tied(self, free: int) -> list[tuple[int, list[PairConstraint | MarriageChoice]]]:
+    def _tied(self, free: int) -> list[tuple[int, list[PairConstraint]]]:
         """The free cards that constraints tie together, in blocks sharing no card."""
-        ties: list[PairConstraint | MarriageChoice] = list(self.knowledge.constraints)
-        if self.knowledge.choice is not None:
-            ties.append(self.knowledge.choice)
-        blocks: list[tuple[int, list[PairConstraint | MarriageChoice]]] = []
-        for tie in ties:
-            mask = _cards_of(tie) & free
+        blocks: list[tuple[int, list[PairConstraint]]] = []
+        for tie in self.knowledge.constraints:
+            mask = tie.cards.mask & free
             joined = [b for b in blocks if b[0] & mask]
             blocks = [b for b in blocks if not b[0] & mask]
             mask |= sum(other for other, _ in joined)
             blocks.append((mask, [tie, *(t for _, joined_ties in joined for t in joined_ties)]))
         return blocks
 
-    def _block(self, mask: int, ties: list[PairConstraint | MarriageChoice]) -> _Block:
+    def _block(self, mask: int, ties: list[PairConstraint]) -> _Block:
         """Every placement of the cards of ``mask`` that satisfies ``ties``, by split."""
         cards = _cards(mask)
         by_split: dict[Split, list[tuple[tuple[int, int], ...]]] = {}
@@ -204,12 +195,6 @@ class Sampler:
         for card in _cards(free):
             by_seats.setdefault(self._may_hold(card), []).append(card)
         return [_Loose(cards, seats, need) for seats, cards in by_seats.items()]
-
-
-def _cards_of(tie: PairConstraint | MarriageChoice) -> int:
-    if isinstance(tie, PairConstraint):
-        return tie.cards.mask
-    return sum(marriage_mask(s) for s in tie.suits)
 
 
 def _cards(mask: int) -> list[int]:

@@ -687,7 +687,8 @@ class Room:
 
 def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat | None, str]:
     """``match.observation(seat).to_dict()`` as JSON for each of ``seats`` (``None``: a
-    spectator, with ``"seat": null``, no hand and no legal actions).
+    spectator, who sees what the seats but the one to move see, with ``"seat": null``, no
+    hand and no legal actions).
 
     Seats' observations differ only in the seat, its hand and its legal actions, so the rest
     is taken from one observation and encoded once (a test holds this to the engine's).
@@ -695,7 +696,23 @@ def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat |
     deal = match.deal
     assert deal is not None
     to_move = deal.current_player
-    public = match.observation(Seat.N if to_move is None else to_move).to_dict()
+    if deal.phase is not Phase.ANSWER:
+        return _views_json(match, Seat.N if to_move is None else to_move, seats)
+    # Only the partner choosing a marriage sees this phase, every other seat the deal before
+    # the ask-whole (RULES.md 7.2): their views differ in more than seat, hand and legal.
+    assert to_move is not None
+    out: dict[Seat | None, str] = {}
+    for seat in seats:
+        out |= _views_json(match, to_move.partner if seat is None else seat, (seat,))
+    return out
+
+
+def _views_json(match: Match, source: Seat, seats: Iterable[Seat | None]) -> dict[Seat | None, str]:
+    """The views of ``seats`` built from ``source``'s observation, whose legal actions are
+    its own: for seats whose observations differ from it only in seat, hand and legal."""
+    deal = match.deal
+    assert deal is not None
+    public = match.observation(source).to_dict()
     legal = json.dumps(public.pop("legal"))
     del public["seat"], public["hand"]
     rest = json.dumps(public)[1:]
@@ -705,7 +722,7 @@ def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat |
             out[seat] = f'{{"seat":null,"hand":[],"legal":[],{rest}'
         else:
             hand = _hand_json(deal.hand_mask(seat))
-            mine = legal if seat == to_move else "[]"
+            mine = legal if seat == source else "[]"
             out[seat] = f'{{"seat":"{seat}","hand":{hand},"legal":{mine},{rest}'
     return out
 
