@@ -379,11 +379,8 @@ function renderTurn(view) {
       text = t("table.turn.lead");
     else text = t("table.turn.play");
   } else if (obs.to_move) {
-    const name = who(view, obs.to_move);
-    text =
-      obs.phase === "answer"
-        ? t("table.turn.other_answer", { name })
-        : t("table.turn.other", { name });
+    // Nobody else ever sees a partner choosing a marriage (RULES.md 7.2): no such line here.
+    text = t("table.turn.other", { name: who(view, obs.to_move) });
   }
   line.textContent = text;
 }
