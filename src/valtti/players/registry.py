@@ -48,6 +48,15 @@ def player_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def starts_program(spec: str) -> bool:
+    """Whether making the player ``spec`` would start a program (``external:COMMAND``).
+
+    Specs read from others (a record's ``meta``, a web request) must never do that.
+    """
+    name, _, _level = spec.strip().partition(":")
+    return name.strip().lower() == "external"
+
+
 def make_player(spec: str, seed: int | None = None) -> Player:
     """A player from ``name`` or ``name:level``; ``ValueError`` names the known players.
 

@@ -23,6 +23,7 @@ from rich.text import Text
 from valtti.engine import Action, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 from valtti.players import hint, make_player
+from valtti.players.registry import starts_program
 from valtti.terminal import guide, i18n
 from valtti.terminal.commands import (
     YES,
@@ -352,13 +353,17 @@ class StartError(Exception):
 
 
 def _setup(
+    source: Path | None,
     meta: Mapping[str, Any],
     seat: str | None,
     partner: str | None,
     opponents: str | None,
     seed: int | None,
 ) -> Setup:
-    """The options given win; what they leave open comes from a record's meta, then defaults."""
+    """The options given win; what they leave open comes from a record's meta, then defaults.
+
+    ``source`` is the record's file; an ``external:`` player in its meta is refused.
+    """
     try:
         you = Seat.parse(seat or str(meta.get("seat", "S")))
     except ValueError as e:
@@ -371,6 +376,15 @@ def _setup(
             continue
         chosen = partner if s == you.partner else opponents
         spec = chosen or known.get(str(s)) or DEFAULT_PLAYER
+        if not chosen and starts_program(str(spec)):
+            # A record is data from whoever wrote it: it never chooses a program to run.
+            option = "--partner" if s == you.partner else "--opponents"
+            raise StartError(
+                _(
+                    "{path} names the program {spec} as the player at {seat}. A record never "
+                    "starts a program: to let it play, name it yourself with {option} '{spec}'."
+                ).format(path=source, spec=spec, seat=s, option=option)
+            )
         try:
             make_player(str(spec)).close()
         except ValueError as e:
@@ -418,7 +432,7 @@ def start(
         if variant is not None or seed is not None:
             raise StartError(_("--variant and --seed come from the record when resuming"))
         match, meta = _resume(resume)
-        setup = _setup(meta, seat, partner, opponents, None)
+        setup = _setup(resume, meta, seat, partner, opponents, None)
         session = Session(match, setup, console or Console(highlight=False), fast=fast)
         session.log.append(_("Resumed from {path}.").format(path=resume))
         return session
@@ -426,6 +440,6 @@ def start(
         rules = Variant.parse(variant) if variant else Variant()
     except ValueError as e:
         raise StartError(str(e)) from None
-    setup = _setup({}, seat, partner, opponents, seed)
+    setup = _setup(None, {}, seat, partner, opponents, seed)
     match = Match(rules, setup.first_dealer())
     return Session(match, setup, console or Console(highlight=False), fast=fast)

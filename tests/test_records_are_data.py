@@ -1,0 +1,69 @@
+"""A record is data: resuming or replaying one never starts a program it names (issue: records that
+run programs). Only a player named on the command line may be a program."""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from valtti.cli import main
+from valtti.engine import Match, Seat
+from valtti.engine.record import Record
+
+
+def _record(path: Path, players: dict[str, str]) -> Path:
+    match = Match(first_dealer=Seat.W)
+    match.start_deal(rng=random.Random(5))
+    meta = {"program": "valtti play", "seat": "S", "seed": 5, "players": players}
+    path.write_text(Record.of_match(match, meta).to_json(), encoding="utf-8")
+    return path
+
+
+def _touch(marker: Path) -> str:
+    return "external:sh -c " + shlex.quote(f"touch {shlex.quote(str(marker))}")
+
+
+def test_resume_refuses_a_program_named_by_the_record(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    record = _record(tmp_path / "m.json", {"N": _touch(marker), "E": "random", "W": "random"})
+    result = CliRunner().invoke(main, ["play", "--lang", "en", "--resume", str(record)])
+    assert result.exit_code == 2, result.output
+    assert "A record never starts a program" in result.output
+    assert "N" in result.output and "--partner" in result.output
+    assert not marker.exists()
+
+
+def test_resume_refuses_it_in_finnish_too(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    record = _record(tmp_path / "m.json", {"N": "random", "E": _touch(marker), "W": "random"})
+    result = CliRunner().invoke(main, ["play", "--lang", "fi", "--resume", str(record)])
+    assert result.exit_code == 2, result.output
+    assert "ei koskaan käynnistä" in result.output and "--opponents" in result.output
+    assert not marker.exists()
+
+
+def test_a_program_named_on_the_command_line_runs(tmp_path: Path) -> None:
+    """The control: the same player, named by the user, is started (so the refusal is real)."""
+    marker = tmp_path / "ran"
+    record = _record(tmp_path / "m.json", {"N": "random", "E": "random", "W": "random"})
+    CliRunner().invoke(
+        main,
+        ["play", "--lang", "en", "--fast", "--resume", str(record), "--opponents", _touch(marker)],
+        input="",
+    )
+    assert marker.exists()
+
+
+def test_replay_show_never_starts_a_program(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    players = {s: _touch(marker) for s in "NEW"}
+    record = _record(tmp_path / "m.json", players)
+    assert json.loads(record.read_text())["meta"]["players"]["N"].startswith("external:")
+    for args in (["replay", str(record), "--show"], ["replay", str(record)], ["hint", str(record)]):
+        result = CliRunner().invoke(main, args, input="q\n")
+        assert result.exit_code == 0, (args, result.output)
+    assert not marker.exists()
