@@ -165,9 +165,7 @@ class Record:
                 try:
                     action = Action.parse(token)
                 except ValueError as e:
-                    refused = Refusal(
-                        RefusalCode.NOT_AN_ACTION, deal.current_player, given=token
-                    )
+                    refused = Refusal(RefusalCode.NOT_AN_ACTION, deal.current_player, given=token)
                     raise IllegalRecordAction(
                         number, i, token, str(e), deal.legal_actions(), refused
                     ) from None

@@ -121,15 +121,11 @@ class Refusal:
                 "(whole_ask_after_trump=nobody)"
             )
         if code is RefusalCode.HALF_NOT_ONE:
-            return (
-                f"asking for half {s} needs exactly one of K{s} and Q{s} in hand (RULES.md 4.2c)"
-            )
+            return f"asking for half {s} needs exactly one of K{s} and Q{s} in hand (RULES.md 4.2c)"
         if code is RefusalCode.NO_QUESTION:
             return "no question is waiting for an answer"
         assert code is RefusalCode.NOT_ELIGIBLE, code
-        return (
-            f"{x} cannot name {s}: no unbroken, undeclared K{s}+Q{s} in hand (RULES.md 4.2b)"
-        )
+        return f"{x} cannot name {s}: no unbroken, undeclared K{s}+Q{s} in hand (RULES.md 4.2b)"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form: ``code`` and each argument that is set, as RECORD.md tokens

@@ -37,9 +37,7 @@ REASONS: Final[dict[RefusalCode, str]] = {
     ),
     RefusalCode.DECLARED: N_("{suit} has already been declared this deal"),
     RefusalCode.NO_MARRIAGE: N_("you do not hold both the king and the queen of {suit}"),
-    RefusalCode.LOCKED: N_(
-        "you are locked by an earlier question: your own marriages are broken"
-    ),
+    RefusalCode.LOCKED: N_("you are locked by an earlier question: your own marriages are broken"),
     RefusalCode.WHOLE_TRUMP_TEAM: N_(
         "your team made trumps this deal and may not ask for a whole marriage"
     ),
