@@ -330,6 +330,13 @@ def test_each_bad_message_gets_its_error_and_changes_nothing(server: Server) -> 
         assert frame["type"] == "error" and frame["code"] == code, (message, frame)
         if code == "illegal":
             assert frame["legal"] == legal and frame["message"]
+            assert isinstance(message, dict)
+            # The refusal as data, for the page to say in its own language.
+            assert frame["refusal"] == (
+                {"code": "not_held", "seat": mover, "action": not_legal}
+                if message["action"] == not_legal
+                else {"code": "not_an_action", "seat": mover, "given": "XX"}
+            )
     # Nothing changed: the same seq, the same hand, and the mover's legal action is accepted.
     assert table.latest(mover)["observation"]["hand"] == before["observation"]["hand"]
     player = table.players[mover]
