@@ -27,7 +27,7 @@ from tests.web.serving import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from valtti.engine import Action
+from valtti.engine import Action, RefusalCode
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
 from valtti.web.bots import PLAYERS
@@ -207,6 +207,7 @@ def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
     for lang in ("en", "fi"):
         catalogue = server.http.get(f"/static/i18n/{lang}.json").json()
         keys = [f"player.short.{p}" for p in options["players"]]
+        keys += [f"refusal.{code}" for code in RefusalCode]  # the engine's refusals
         for switch in options["variant"]:
             keys.append(f"variant.{switch['name']}")
             keys += [f"variant.{switch['name']}.{_js_text(v)}" for v in switch["values"]]

@@ -467,7 +467,8 @@ cdef object make_refusal(int code, int a, int seat, int led, int win, int trump,
 
 cdef class CardRefusals:
     """Why each card of the hand of the seat to move may not be played (``Deal.refusals``):
-    an immutable sequence of ``Refusal``, in card order, each built only when asked for."""
+    an immutable sequence of ``Refusal``, in the order of ``CardSet`` (by suit, high to low),
+    each built only when asked for."""
 
     cdef uint64_t mask
     cdef uint8_t code, seat, asker, win
@@ -485,11 +486,13 @@ cdef class CardRefusals:
         return popcount64(self.mask)
 
     def __iter__(self):
-        cdef uint64_t m = self.mask
-        while m:
-            yield make_refusal(self.code, ctz64(m), self.seat, self.led, self.win, self.trump,
-                               self.asker)
-            m &= m - 1
+        cdef int suit, rank, n
+        for suit in range(4):
+            for rank in range(8, -1, -1):
+                n = 9 * suit + rank
+                if self.mask >> n & 1:
+                    yield make_refusal(self.code, n, self.seat, self.led, self.win, self.trump,
+                                       self.asker)
 
     def __getitem__(self, index):
         return tuple(self)[index]
@@ -708,7 +711,7 @@ cdef class Deal:
 
     def refusals(self, seat):
         """Why each card ``seat`` holds may not be played now: for the seat to move, a
-        ``Refusal`` per held card that is not legal, in card order; for any other seat, none.
+        ``Refusal`` per held card that is not legal, in the hand's order; for another, none.
         A ``CardRefusals``, which builds each ``Refusal`` only when it is asked for."""
         cdef Core* c = &self.c
         cdef int s = SEATS[seat], rule
