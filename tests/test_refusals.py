@@ -126,15 +126,16 @@ PLAY_CODES = {
 }
 
 
-def answering() -> Deal:
-    """S must name one of two marriages: N took trick 1 and asked for a whole marriage."""
+def answering(turn: int = 0) -> Deal:
+    """S must name one of two marriages: N took trick 1 and asked for a whole marriage (with
+    every seat ``turn`` places further round the table)."""
     fixed = {Seat.N: "AD KH QH", Seat.E: "6D", Seat.S: "KS QS KC QC 7D", Seat.W: "8D"}
-    hands = {s: list(CardSet.parse(fixed.get(s, ""))) for s in Seat}
+    hands = {Seat((s + turn) % 4): list(CardSet.parse(cards)) for s, cards in fixed.items()}
     rest = [Card(c) for c in range(36) if all(c not in h for h in hands.values())]
     for seat in Seat:
         while len(hands[seat]) < 9:
             hands[seat].append(rest.pop())
-    deal = Deal([CardSet(hands[s]) for s in Seat], Seat.W)
+    deal = Deal([CardSet(hands[s]) for s in Seat], Seat((3 + turn) % 4))
     for token in ("AD", "6D", "7D", "8D", "ask-whole"):
         deal.apply(Action.parse(token))
     assert deal.phase is Phase.ANSWER
@@ -150,9 +151,13 @@ def positions() -> list[Deal]:
         Variant.parse("must_overtrump=false,must_trump_if_cannot_overtrump=false"),
     ]
     out = [answering()]
-    for i in range(60):
+    for i in range(64):
         rng = random.Random(i)
-        deal = Deal.shuffled(rng, Seat(i % 4), variants[i % len(variants)])
+        deal = (
+            answering(i % 4)
+            if i < 4
+            else Deal.shuffled(rng, Seat(i % 4), variants[i % len(variants)])
+        )
         while True:
             out.append(deal.copy())
             if deal.is_over():
@@ -277,6 +282,11 @@ def test_the_refusals_of_a_hand_are_those_of_its_cards() -> None:
             assert list(observation.refusals) == expected
             assert observation.to_dict()["refusals"] == [r.to_dict() for r in expected]
             assert pickle.loads(pickle.dumps(observation)) == observation
+            # Nothing but what the refusals say is kept: no asker of an earlier question,
+            # which would tell that a partner had had a choice of marriages (RULES.md 7.2).
+            kept = refusals.__reduce__()[1]
+            if deal.phase is not Phase.ANSWER and len(kept) > 1:
+                assert kept[-1] == 0, kept
             seen.update(r.code for r in expected)
     assert seen == PLAY_CODES | {RefusalCode.ANSWER_PENDING}
 

@@ -723,12 +723,16 @@ cdef class Deal:
             out.mask = c.hand[s]
         else:
             out.mask = c.hand[s] & ~play_mask(c, &rule)
+        if not out.mask:
+            return out
+        # Only what the refusals name, so that equal refusals compare (and pickle) equal: a
+        # stale asker would tell that an earlier partner had a choice (RULES.md 7.2).
         out.code = rule
         out.seat = s
         out.led = c.trick[0] // 9 if c.trick_len else -1
-        out.win = c.win_card
+        out.win = c.win_card if c.trick_len else 0
         out.trump = c.trump
-        out.asker = c.asker
+        out.asker = c.asker if c.phase == P_ANSWER else 0
         return out
 
     cdef _refuse(self, object action):
