@@ -24,6 +24,8 @@ from valtti.engine import (
     DealResult,
     Event,
     Phase,
+    Refusal,
+    RefusalCode,
     Seat,
     Suit,
     Team,
@@ -148,10 +150,10 @@ def test_parse_refuses_with_a_reason(line: str, says: str) -> None:
 # -- the engine's reasons, in words -------------------------------------------------------------
 
 
-def _engine_reasons() -> set[str]:
-    """Every distinct reason the engine gives over random deals rich in declarations and
+def _engine_reasons() -> list[Refusal]:
+    """Every distinct refusal the engine gives over random deals rich in declarations and
     questions, with the variants whose reasons differ, and in a forced answer phase."""
-    reasons: set[str] = set()
+    reasons: dict[str, Refusal] = {}
     variants = [Variant(), Variant.parse("first_trick_ace=on,whole_ask_after_trump=nobody")]
     deals = []
     for i in range(200):
@@ -160,13 +162,13 @@ def _engine_reasons() -> set[str]:
     deals.append((random.Random(0), _answering()))
     for rng, deal in deals:
         while True:
-            reasons.update(r for a in ACTIONS if (r := deal.why_illegal(a)) is not None)
+            reasons.update((str(r), r) for a in ACTIONS if (r := deal.refusal(a)) is not None)
             if deal.is_over():
                 break
             legal = deal.legal_actions()
             talk = [a for a in legal if a.card is None]
             deal.apply(rng.choice(talk) if talk and rng.random() < 0.7 else rng.choice(legal))
-    return reasons
+    return list(reasons.values())
 
 
 def _answering() -> Deal:
@@ -182,23 +184,27 @@ def _answering() -> Deal:
 
 def test_every_reason_of_the_engine_has_a_message() -> None:
     reasons = _engine_reasons()
-    untranslated = [r for r in reasons if phrases.translate_reason(r) is None]
+    untranslated = [r for r in reasons if r.code not in phrases.REASONS]
     assert untranslated == []
+    assert all(phrases.reason_text(r) for r in reasons)
     unused = [
         message
-        for pattern, message in phrases.REASONS
-        if not any(pattern.match(r) for r in reasons)
+        for code, message in phrases.REASONS.items()
+        if code is not RefusalCode.NOT_AN_ACTION and not any(r.code is code for r in reasons)
     ]
     assert unused == []
 
 
 def test_a_reason_in_finnish() -> None:
     i18n.use("fi")
-    said = phrases.reason_text("S must follow H with a card that beats KH (RULES.md 3.2a, 3.3)")
+    refusal = Refusal(
+        RefusalCode.FOLLOW_BEAT, Seat.S, Action.parse("9H"), suit=Suit.H, card=Card.parse("KH")
+    )
+    assert str(refusal) == "S must follow H with a card that beats KH (RULES.md 3.2a, 3.3)"
+    said = phrases.reason_text(refusal)
     assert said == (
         "sinun on tunnustettava maata ♥ kortilla, joka lyö kortin K♥, jos sinulla on sellainen"
     )
-    assert phrases.reason_text("something new") == "something new"
 
 
 # -- what the screen tells ----------------------------------------------------------------------

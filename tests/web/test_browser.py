@@ -569,3 +569,128 @@ def test_a_screenshot_of_a_table_mid_deal(
     if os.environ.get("VALTTI_SCREENSHOT"):
         SCREENSHOT.write_bytes(png)
     tab.check_clean()
+
+
+# -- why a card is dimmed --------------------------------------------------------------------------
+
+GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_text(token: str) -> str:
+    return ("10" if token[0] == "T" else token[0]) + GLYPHS[token[1]]
+
+
+def refusal_text(lang: str, refusal: dict[str, str], names: dict[str, str]) -> str:
+    """A refusal (docs/WEB.md) as the page says it: its catalogue string, filled in."""
+    strings = catalogue(lang)
+    action = refusal.get("action", "")
+    fields = {
+        "seat": names.get(refusal.get("seat", ""), ""),
+        "asker": names.get(refusal.get("asker", ""), ""),
+        "action": card_text(action) if CARD.fullmatch(f'"{action}"') else action,
+        "suit": GLYPHS.get(refusal.get("suit", ""), ""),
+        "trump": GLYPHS.get(refusal.get("trump", ""), ""),
+        "card": card_text(refusal["card"]) if "card" in refusal else "",
+        "team": strings[f"team.{refusal['team']}"] if "team" in refusal else "",
+        "given": refusal.get("given", ""),
+    }
+    return re.sub(r"\{(\w+)\}", lambda m: fields[m.group(1)], strings[f"refusal.{refusal['code']}"])
+
+
+def test_a_dimmed_card_says_why_in_english_and_in_finnish(server: Server, browser: Browser) -> None:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, locale="en-GB", has_touch=True
+    )
+    context.set_default_timeout(WAIT)
+    page = context.new_page()
+    frames: list[dict[str, Any]] = []  # what the server sent the page, seen on the way
+    upstreams: list[Any] = []  # the page's sockets' server sides, to send as the page would
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        upstreams.append(upstream)
+
+        def down(message: str | bytes) -> None:
+            frames.append(json.loads(message))
+            ws.send(message)
+
+        upstream.on_message(down)
+
+    page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)
+    tab = Tab(page)
+    table_id = create_in_lobby(
+        tab, server.url, "Aino", {"N": "open", "E": "random", "S": "me", "W": "random"}
+    )
+    north = server.socket(table_id, server.join(table_id, "N", "Bertta"))
+    names = {"N": "Bertta (N)", "S": "Aino (S)", "E": "Bot: random (E)", "W": "Bot: random (W)"}
+    why = page.locator("#hand-why")
+    told_wait = told_refusal = False
+    try:
+        for _ in range(40):
+            view = tab.ready(tab.acted, other="N")
+            if view["deals"] >= 2 or (told_wait and told_refusal):
+                break
+            if view["toMove"] == "N":
+                if not told_wait:
+                    # Not your turn: a tap on a card says whose it is.
+                    page.tap(f'#hand [data-card="{view["hand"][0]["card"]}"]', force=True)
+                    expect(why).to_be_visible()
+                    expect(why).to_have_text(
+                        catalogue("en")["table.why.wait"].replace("{name}", names["N"])
+                    )
+                    told_wait = True
+                seq = view["seq"]
+                frame = north.until(lambda f, seq=seq: _north_to_move(f, seq))
+                legal = frame["observation"]["legal"]
+                card = next((a for a in legal if " " not in a), legal[0])
+                north.send({"type": "action", "seq": seq, "action": card})
+                tab.acted = view["seq"]
+                continue
+            dimmed = [c["card"] for c in view["hand"] if not c["legal"]]
+            if dimmed and not told_refusal and view["phase"] == "play":
+                state = next(
+                    f for f in reversed(frames) if f["type"] == "state" and f["seq"] == view["seq"]
+                )
+                refusals = {r["action"]: r for r in state["observation"]["refusals"]}
+                assert set(refusals) == set(dimmed)
+                first, last = refusals[dimmed[0]], refusals[dimmed[-1]]
+                # Hovering a dimmed card shows why, in words, and the card names that text.
+                page.hover(f'#hand [data-card="{dimmed[0]}"]', force=True)
+                expect(why).to_be_visible()
+                expect(why).to_have_attribute("data-why", dimmed[0])
+                expect(why).to_have_text(refusal_text("en", first, names))
+                described = page.locator(f'#hand [data-card="{dimmed[0]}"]')
+                expect(described).to_have_accessible_description(refusal_text("en", first, names))
+                # In Finnish once the page is.
+                page.select_option("#lang", "fi")
+                expect(why).to_have_text(refusal_text("fi", first, names))
+                page.mouse.move(5, 5)
+                expect(why).to_be_hidden()
+                # A tap (a phone) shows it too.
+                page.tap(f'#hand [data-card="{dimmed[-1]}"]', force=True)
+                expect(why).to_have_attribute("data-why", dimmed[-1])
+                expect(why).to_have_text(refusal_text("fi", last, names))
+                # An action the server refuses is told why, in the page's language.
+                upstreams[-1].send(
+                    json.dumps({"type": "action", "action": dimmed[-1], "seq": view["seq"]})
+                )
+                toast = page.locator('#toasts .toast-error[data-code="illegal"]')
+                expect(toast).to_have_text(refusal_text("fi", last, names))
+                error = next(f for f in frames if f["type"] == "error")
+                assert error["refusal"] == last and error["message"]
+                page.select_option("#lang", "en")
+                told_refusal = True
+            token = choose(view)
+            click(tab, token)
+            tab.acted = view["seq"]
+        assert told_wait and told_refusal
+        assert not tab.errors, tab.errors
+    finally:
+        north.close()
+        context.close()
+
+
+def _north_to_move(frame: dict[str, Any], seq: int) -> bool:
+    return bool(
+        frame["type"] == "state" and frame["seq"] == seq and frame["observation"]["to_move"] == "N"
+    )

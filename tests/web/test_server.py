@@ -27,7 +27,7 @@ from tests.web.serving import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from valtti.engine import Action
+from valtti.engine import Action, RefusalCode
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
 from valtti.web.bots import PLAYERS
@@ -207,6 +207,7 @@ def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
     for lang in ("en", "fi"):
         catalogue = server.http.get(f"/static/i18n/{lang}.json").json()
         keys = [f"player.short.{p}" for p in options["players"]]
+        keys += [f"refusal.{code}" for code in RefusalCode]  # the engine's refusals
         for switch in options["variant"]:
             keys.append(f"variant.{switch['name']}")
             keys += [f"variant.{switch['name']}.{_js_text(v)}" for v in switch["values"]]
@@ -330,6 +331,13 @@ def test_each_bad_message_gets_its_error_and_changes_nothing(server: Server) -> 
         assert frame["type"] == "error" and frame["code"] == code, (message, frame)
         if code == "illegal":
             assert frame["legal"] == legal and frame["message"]
+            assert isinstance(message, dict)
+            # The refusal as data, for the page to say in its own language.
+            assert frame["refusal"] == (
+                {"code": "not_held", "seat": mover, "action": not_legal}
+                if message["action"] == not_legal
+                else {"code": "not_an_action", "seat": mover, "given": "XX"}
+            )
     # Nothing changed: the same seq, the same hand, and the mover's legal action is accepted.
     assert table.latest(mover)["observation"]["hand"] == before["observation"]["hand"]
     player = table.players[mover]

@@ -3,11 +3,12 @@
 Pure: no I/O, and no randomness except from a generator passed in.
 """
 
-from valtti.engine._deal import Deal, deal_hands
+from valtti.engine._deal import CardRefusals, Deal, deal_hands
 from valtti.engine.actions import ACTIONS, NUM_ACTIONS, Action, ActionKind
 from valtti.engine.cards import CARDS, NUM_CARDS, Card, CardSet, Rank, Seat, Suit, Team
 from valtti.engine.match import DealScore, Match, score_deal
 from valtti.engine.observation import Observation
+from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, IllegalActionError, Marriage, Phase, Trick
 
@@ -19,6 +20,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "Card",
+    "CardRefusals",
     "CardSet",
     "Deal",
     "DealResult",
@@ -30,6 +32,8 @@ __all__ = [
     "Observation",
     "Phase",
     "Rank",
+    "Refusal",
+    "RefusalCode",
     "Seat",
     "Suit",
     "Team",

@@ -11,6 +11,7 @@ from libc.string cimport memcpy
 
 from valtti.engine.actions import ACTIONS
 from valtti.engine.cards import CARDS, SEATS, SUITS, TEAMS, CardSet
+from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.variant import Variant
 from valtti.engine.views import (
     DealResult,
@@ -54,7 +55,8 @@ cdef enum:
     W_ANYONE = 1
     W_NOBODY = 2
 
-# Why an action is not legal. Plays get the rule that limited them (RULES.md 3.2); 0 is legal.
+# Why an action is not legal (CHECK_CODES below names each as a RefusalCode). Plays get the rule
+# that limited them (RULES.md 3.2); 0 is legal.
 cdef enum:
     OK = 0
     E_OVER
@@ -128,6 +130,12 @@ PHASES = tuple(Phase)
 HOW = ("declare", "ask-whole", "ask-half")
 WHOLE_ASK = ("not_trump_team", "anyone", "nobody")
 DEFAULT_VARIANT = Variant()
+#: The RefusalCode of each check code, in the order of the enum above (OK has none).
+CHECK_CODES = (None, *[RefusalCode(v) for v in (
+    "over", "answer_pending", "not_held", "first_ace", "follow", "follow_beat", "trump",
+    "trump_beat", "before_first_trick", "window_used", "not_window", "declared", "no_marriage",
+    "locked", "whole_trump_team", "whole_nobody", "half_not_one", "no_question", "not_eligible",
+)])
 
 
 cdef inline uint64_t suit_mask(int suit) noexcept nogil:
@@ -429,6 +437,113 @@ cdef uint64_t to_mask(object cards) except? 0:
     return CardSet(cards).mask
 
 
+cdef object make_refusal(int code, int a, int seat, int led, int win, int trump, int asker):
+    """The ``Refusal`` of check code ``code`` for action number ``a`` by ``seat``, where ``led``
+    is the suit led (-1: none), ``win`` the winning card, ``trump`` the trumps (-1: none) and
+    ``asker`` whose question waits; ``None`` for OK."""
+    if code == OK:
+        return None
+    action = ACTIONS[a]
+    if code == E_OVER:
+        return Refusal(RefusalCode.OVER, action=action)
+    x = SEATS[seat]
+    if code == E_ANSWER_PENDING:
+        return Refusal(RefusalCode.ANSWER_PENDING, x, action, asker=SEATS[asker])
+    if code == E_NOT_HELD:
+        return Refusal(RefusalCode.NOT_HELD, x, action)
+    if code <= E_TRUMP_BEAT:
+        return Refusal(
+            CHECK_CODES[code], x, action,
+            suit=SUITS[led] if led >= 0 else None,
+            card=CARDS[win] if code == E_FOLLOW_BEAT or code == E_TRUMP_BEAT else None,
+            trump=SUITS[trump] if trump >= 0 else None,
+        )
+    if code == E_WHOLE_TRUMP_TEAM:
+        return Refusal(RefusalCode.WHOLE_TRUMP_TEAM, x, action, team=x.team)
+    if code == E_DECLARED or code == E_NO_MARRIAGE or code == E_HALF_NOT_ONE or code == E_NOT_ELIGIBLE:
+        return Refusal(CHECK_CODES[code], x, action, suit=action.suit)
+    return Refusal(CHECK_CODES[code], x, action)
+
+
+cdef class CardRefusals:
+    """Why each card of the hand of the seat to move may not be played (``Deal.refusals``):
+    an immutable sequence of ``Refusal``, in the order of ``CardSet`` (by suit, high to low),
+    each built only when asked for."""
+
+    cdef uint64_t mask
+    cdef uint8_t code, seat, asker, win
+    cdef int8_t led, trump
+
+    def __cinit__(self):
+        self.mask = 0
+
+    @property
+    def cards(self):
+        """The cards refused, as a ``CardSet``."""
+        return CardSet(self.mask)
+
+    def __len__(self):
+        return popcount64(self.mask)
+
+    def __iter__(self):
+        cdef int suit, rank, n
+        for suit in range(4):
+            for rank in range(8, -1, -1):
+                n = 9 * suit + rank
+                if self.mask >> n & 1:
+                    yield make_refusal(self.code, n, self.seat, self.led, self.win, self.trump,
+                                       self.asker)
+
+    def __getitem__(self, index):
+        return tuple(self)[index]
+
+    def __bool__(self):
+        return self.mask != 0
+
+    def __contains__(self, item):
+        return item in tuple(self)
+
+    def of(self, card):
+        """The ``Refusal`` of playing ``card`` (a held card that is refused), or ``None``."""
+        cdef int n = card
+        if not (self.mask >> n & 1):
+            return None
+        return make_refusal(self.code, n, self.seat, self.led, self.win, self.trump, self.asker)
+
+    def _key(self):
+        if not self.mask:
+            return (0,)
+        return (self.mask, self.code, self.seat, self.led, self.win, self.trump, self.asker)
+
+    def __eq__(self, other):
+        if isinstance(other, CardRefusals):
+            return self._key() == (<CardRefusals>other)._key()
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(tuple(self))
+
+    def __repr__(self):
+        return f"CardRefusals({list(self)!r})"
+
+    def __reduce__(self):
+        return (_card_refusals, self._key())
+
+
+def _card_refusals(mask, code=0, seat=0, led=-1, win=0, trump=-1, asker=0):
+    cdef CardRefusals out = CardRefusals.__new__(CardRefusals)
+    out.mask = mask
+    out.code = code
+    out.seat = seat
+    out.led = led
+    out.win = win
+    out.trump = trump
+    out.asker = asker
+    return out
+
+
 cdef class Deal:
     """One deal from the deal to the ninth trick.
 
@@ -584,70 +699,55 @@ cdef class Deal:
 
     def why_illegal(self, action):
         """``None`` if ``action`` (an ``Action`` or number) is legal now, else the reason in words."""
+        refusal = self.refusal(action)
+        return None if refusal is None else str(refusal)
+
+    def refusal(self, action):
+        """``None`` if ``action`` (an ``Action`` or number) is legal now, else a ``Refusal``."""
         cdef int a = action_number(action)
         if a < 0:
-            if isinstance(action, str):
-                return f"not an action number: {action!r} (parse tokens with Action.parse)"
-            return f"not an action: {action!r} (actions are numbered 0 to {NACTIONS - 1})"
-        return self._reason(action_check(&self.c, a), a)
+            return Refusal(RefusalCode.NOT_AN_ACTION, self.current_player, given=action)
+        return self._refusal(action_check(&self.c, a), a)
+
+    def refusals(self, seat):
+        """Why each card ``seat`` holds may not be played now: for the seat to move, a
+        ``Refusal`` per held card that is not legal, in the hand's order; for another, none.
+        A ``CardRefusals``, which builds each ``Refusal`` only when it is asked for."""
+        cdef Core* c = &self.c
+        cdef int s = SEATS[seat], rule
+        cdef CardRefusals out = CardRefusals.__new__(CardRefusals)
+        if c.phase == P_OVER or s != c.to_move:
+            return out
+        if c.phase == P_ANSWER:
+            rule = E_ANSWER_PENDING
+            out.mask = c.hand[s]
+        else:
+            out.mask = c.hand[s] & ~play_mask(c, &rule)
+        if not out.mask:
+            return out
+        # Only what the refusals name, so that equal refusals compare (and pickle) equal: a
+        # stale asker would tell that an earlier partner had a choice (RULES.md 7.2).
+        out.code = rule
+        out.seat = s
+        out.led = c.trick[0] // 9 if c.trick_len else -1
+        out.win = c.win_card if c.trick_len else 0
+        out.trump = c.trump
+        out.asker = c.asker if c.phase == P_ANSWER else 0
+        return out
 
     cdef _refuse(self, object action):
         cdef int a = action_number(action)
         raise IllegalActionError(
             ACTIONS[a] if a >= 0 else action,
-            self.why_illegal(action),
+            self.refusal(action),
             self.legal_actions(),
         )
 
-    cdef _reason(self, int code, int a):
+    cdef _refusal(self, int code, int a):
+        """The ``Refusal`` of check code ``code`` for action number ``a``; ``None`` for OK."""
         cdef Core* c = &self.c
-        x = SEATS[c.to_move]
-        if code == OK:
-            return None
-        if code == E_OVER:
-            return "the deal is over"
-        if code == E_ANSWER_PENDING:
-            return (f"{x} must first answer {SEATS[c.asker]}'s question by naming one "
-                    f"of {x}'s marriages (RULES.md 4.2b)")
-        if code == E_NOT_HELD:
-            return f"{x} does not hold {CARDS[a]}"
-        led = SUITS[c.trick[0] // 9] if c.trick_len else None
-        win = CARDS[c.win_card] if c.trick_len else None
-        if code == E_FIRST_ACE:
-            return "the leader of trick 1 must lead an ace when holding one (first_trick_ace=on)"
-        if code == E_FOLLOW:
-            return f"{x} must follow suit: {led} was led (RULES.md 3.2a)"
-        if code == E_FOLLOW_BEAT:
-            return f"{x} must follow {led} with a card that beats {win} (RULES.md 3.2a, 3.3)"
-        trump = SUITS[c.trump] if c.trump >= 0 else None
-        if code == E_TRUMP:
-            return f"{x} has no {led} and must play a trump ({trump}) (RULES.md 3.2b)"
-        if code == E_TRUMP_BEAT:
-            return f"{x} has no {led} and must play a trump that beats {win} (RULES.md 3.2b)"
-        if code == E_BEFORE_FIRST_TRICK:
-            return "there is no declaration before trick 1 (RULES.md 4.1)"
-        if code == E_WINDOW_USED:
-            return f"{x} has already made this window's one declaration or question and must lead (RULES.md 4.2)"
-        if code == E_NOT_WINDOW:
-            return "declarations and questions are made only by a trick's winner before leading the next (RULES.md 4.1)"
-        suit = ACTIONS[a].suit
-        if code == E_DECLARED:
-            return f"{suit} has already been declared this deal (RULES.md 4.4)"
-        if code == E_NO_MARRIAGE:
-            return f"{x} does not hold both K{suit} and Q{suit}"
-        if code == E_LOCKED:
-            return f"{x} is locked by an earlier question: {x}'s own marriages are broken (RULES.md 4.3)"
-        if code == E_WHOLE_TRUMP_TEAM:
-            return f"{x.team} made trumps this deal and may not ask for a whole marriage (whole_ask_after_trump=not_trump_team)"
-        if code == E_WHOLE_NOBODY:
-            return "no one may ask for a whole marriage once trumps are set (whole_ask_after_trump=nobody)"
-        if code == E_HALF_NOT_ONE:
-            return f"asking for half {suit} needs exactly one of K{suit} and Q{suit} in hand (RULES.md 4.2c)"
-        if code == E_NO_QUESTION:
-            return "no question is waiting for an answer"
-        if code == E_NOT_ELIGIBLE:
-            return f"{x} cannot name {suit}: no unbroken, undeclared K{suit}+Q{suit} in hand (RULES.md 4.2b)"
-        raise AssertionError(code)
+        return make_refusal(code, a, c.to_move, c.trick[0] // 9 if c.trick_len else -1,
+                            c.win_card, c.trump, c.asker)
 
     # -- the position -------------------------------------------------------------------------
 

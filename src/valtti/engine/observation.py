@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from valtti.engine.actions import Action, ActionKind
 from valtti.engine.cards import CardSet, Seat, Suit, Team
+from valtti.engine.refusal import Refusal
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, Phase, Trick
 
@@ -44,6 +46,9 @@ class Observation:
     #: public (the event names it), that there was a choice is not (RULES.md 7.2).
     history: tuple[Action, ...]
     score: tuple[int, int] | None = None  #: the match score before this deal, by team
+    #: Why each card of ``hand`` that is not legal may not be played (``Deal.refusals``, whose
+    #: ``Refusal``s are built only when read): empty unless ``seat`` is to move.
+    refusals: Sequence[Refusal] = ()
 
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
@@ -84,6 +89,7 @@ class Observation:
             result=deal.result(),
             legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
             history=tuple(a for a in deal.history if a.kind is not ActionKind.ANSWER),
+            refusals=deal.refusals(seat),
         )
 
     def with_score(self, score: tuple[int, int]) -> Observation:
@@ -146,4 +152,5 @@ class Observation:
             "score": None
             if self.score is None
             else dict(zip(("NS", "EW"), self.score, strict=True)),
+            "refusals": [r.to_dict() for r in self.refusals],
         }

@@ -15,6 +15,7 @@ from typing import Any, Final
 from valtti.engine.actions import Action
 from valtti.engine.cards import NUM_CARDS, Card, CardSet, Seat
 from valtti.engine.match import Match
+from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.variant import Variant
 
 FORMAT: Final = "marjapussi-record/1"
@@ -26,14 +27,23 @@ class RecordFormatError(ValueError):
 
 
 class IllegalRecordAction(ValueError):
-    """An action in the record is not legal where it stands."""
+    """An action in the record is not legal where it stands (``refusal``: why, as data)."""
 
-    def __init__(self, deal: int, number: int, token: str, reason: str, legal: Sequence[Action]):
+    def __init__(
+        self,
+        deal: int,
+        number: int,
+        token: str,
+        reason: str,
+        legal: Sequence[Action],
+        refusal: Refusal,
+    ):
         self.deal = deal  #: from 1
         self.number = number  #: the action's number within the deal, from 1
         self.token = token
-        self.reason = reason
+        self.reason = reason  #: in English: the parser's for a token that is no action
         self.legal = tuple(legal)
+        self.refusal = refusal
         super().__init__(
             f"deal {deal}, action {number} {token!r}: {reason}; "
             f"legal there: {' '.join(map(str, self.legal)) or 'none'}"
@@ -155,12 +165,15 @@ class Record:
                 try:
                     action = Action.parse(token)
                 except ValueError as e:
+                    refused = Refusal(RefusalCode.NOT_AN_ACTION, deal.current_player, given=token)
                     raise IllegalRecordAction(
-                        number, i, token, str(e), deal.legal_actions()
+                        number, i, token, str(e), deal.legal_actions(), refused
                     ) from None
-                reason = deal.why_illegal(action)
-                if reason is not None:
-                    raise IllegalRecordAction(number, i, token, reason, deal.legal_actions())
+                refusal = deal.refusal(action)
+                if refusal is not None:
+                    raise IllegalRecordAction(
+                        number, i, token, str(refusal), deal.legal_actions(), refusal
+                    )
                 match.apply(action)
         return match
 

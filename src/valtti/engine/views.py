@@ -9,6 +9,7 @@ from typing import Literal
 
 from valtti.engine.actions import Action
 from valtti.engine.cards import Card, Seat, Suit, Team
+from valtti.engine.refusal import Refusal
 
 How = Literal["declare", "ask-whole", "ask-half"]
 
@@ -102,13 +103,18 @@ class DealResult:
 
 
 class IllegalActionError(ValueError):
-    """An action refused by a deal; the deal is unchanged."""
+    """An action refused by a deal; the deal is unchanged.
 
-    def __init__(self, action: object, reason: str, legal: Sequence[Action]) -> None:
+    ``refusal`` says why as data, ``reason`` in English (``str(refusal)``).
+    """
+
+    def __init__(self, action: object, refusal: Refusal, legal: Sequence[Action]) -> None:
         self.action = action
-        self.reason = reason
+        self.refusal = refusal
+        self.reason = str(refusal)
         self.legal = tuple(legal)
         shown = action if isinstance(action, Action) else repr(action)
         super().__init__(
-            f"illegal action {shown}: {reason} (legal: {' '.join(map(str, self.legal)) or 'none'})"
+            f"illegal action {shown}: {self.reason} "
+            f"(legal: {' '.join(map(str, self.legal)) or 'none'})"
         )

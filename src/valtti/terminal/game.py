@@ -183,13 +183,13 @@ class Session:
                 continue
             match command:
                 case Play(action):
-                    reason = deal.why_illegal(action)
-                    if reason is None:
+                    refusal = deal.refusal(action)
+                    if refusal is None:
                         self._apply(action)
                         return True
                     note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
                         action=action_words(action),
-                        reason=reason_text(reason),
+                        reason=reason_text(refusal),
                         legal=" ".join(action_words(a) for a in deal.legal_actions()),
                     )
                 case Quit():

@@ -1,6 +1,6 @@
 """``help``: the rules of the current moment, with every fact taken from the engine.
 
-Why a card or a declaration is not legal is the engine's reason (``Deal.why_illegal``); what a
+Why a card or a declaration is not legal is the engine's refusal (``Deal.refusal``); what a
 declaration scores and whom a question locks is read from a copy of the deal after it.
 """
 
@@ -37,9 +37,9 @@ def moment(deal: Deal, you: Seat) -> str:
             if action.kind is not ActionKind.PLAY:
                 lines.append(f"  {action_words(action)}: {effect(deal, action)}")
         whole = Action.ask_whole()
-        reason = deal.why_illegal(whole)
-        if reason is not None:
-            lines.append(f"  {action_words(whole)}: {reason_text(reason)}")
+        refusal = deal.refusal(whole)
+        if refusal is not None:
+            lines.append(f"  {action_words(whole)}: {reason_text(refusal)}")
     elif phase is Phase.ANSWER:
         lines.append(
             _(
@@ -81,16 +81,14 @@ def _trick_situation(deal: Deal) -> str:
 
 
 def _cards(deal: Deal, legal: list[Action]) -> list[str]:
-    """The legal cards, and the others grouped by the engine's reason."""
+    """The legal cards, and the others grouped by the engine's refusal."""
     player = deal.current_player
     assert player is not None
-    hand = deal.hand(player)
     playable = [a.card for a in legal if a.card is not None]
     refused: dict[str, list[Card]] = {}
-    for card in hand:
-        reason = deal.why_illegal(Action.play(card))
-        if reason is not None:
-            refused.setdefault(reason_text(reason), []).append(card)
+    for refusal in deal.refusals(player):
+        assert refusal.action is not None and refusal.action.card is not None
+        refused.setdefault(reason_text(refusal), []).append(refusal.action.card)
     if not refused:
         return [_("Any card of your hand may be played.")]
     lines = [_("Legal cards: {cards}").format(cards=cards_text(playable))]
@@ -131,11 +129,11 @@ def effect(deal: Deal, action: Action) -> str:
 
 def explain(deal: Deal, action: Action) -> str:
     """Whether one action is legal now, why not, or what it would do."""
-    reason = deal.why_illegal(action)
+    refusal = deal.refusal(action)
     shown = action_words(action)
-    if reason is not None:
+    if refusal is not None:
         return _("{action} is not legal now: {reason}.").format(
-            action=shown, reason=reason_text(reason)
+            action=shown, reason=reason_text(refusal)
         )
     if action.kind is ActionKind.PLAY:
         return _("{action} is legal now.").format(action=shown)

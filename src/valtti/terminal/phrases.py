@@ -1,132 +1,74 @@
-"""The game in the player's words: events, tricks, locks and the engine's reasons, translated.
+"""The game in the player's words: events, tricks, locks and the engine's refusals, translated.
 
-The engine explains an illegal action in English (``Deal.why_illegal``); ``reason_text`` turns
-each of its explanations into a catalogue message addressed to the player to move.
+The engine says why an action is refused as a ``Refusal`` (``Deal.refusal``): a code and its
+arguments. ``reason_text`` gives each code's catalogue message, addressed to the player to move.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from valtti.engine import Card, Event, Observation, Seat, Suit, Trick
+from valtti.engine import Card, Event, Observation, Refusal, RefusalCode, Seat, Suit, Trick
 from valtti.terminal.i18n import N_, _, ngettext
 
-_SEAT: Final = r"[NESW]"
-_SUIT: Final = r"(?P<suit>[SHDC])"
-_CARD: Final = r"(?P<card>[6-9TJQKA][SHDC])"
+#: The message of each refusal code; its fields are the refusal's arguments.
+REASONS: Final[dict[RefusalCode, str]] = {
+    RefusalCode.OVER: N_("the deal is over"),
+    RefusalCode.ANSWER_PENDING: N_(
+        "you must first answer {asker}'s question by naming one of your marriages"
+    ),
+    RefusalCode.NOT_HELD: N_("you do not hold {action}"),
+    RefusalCode.FIRST_ACE: N_("the leader of trick 1 must lead an ace when holding one"),
+    RefusalCode.FOLLOW: N_("you must follow suit: {suit} was led"),
+    RefusalCode.FOLLOW_BEAT: N_(
+        "you must follow {suit} with a card that beats {card} when you have one"
+    ),
+    RefusalCode.TRUMP: N_("you have no {suit} and must play a trump ({trump})"),
+    RefusalCode.TRUMP_BEAT: N_(
+        "you have no {suit} and must play a trump that beats {card} when you have one"
+    ),
+    RefusalCode.BEFORE_FIRST_TRICK: N_("there are no declarations or questions before trick 1"),
+    RefusalCode.WINDOW_USED: N_(
+        "you have made your one declaration or question of this turn and must now lead"
+    ),
+    RefusalCode.NOT_WINDOW: N_(
+        "only a trick's winner may declare or ask, before leading the next trick"
+    ),
+    RefusalCode.DECLARED: N_("{suit} has already been declared this deal"),
+    RefusalCode.NO_MARRIAGE: N_("you do not hold both the king and the queen of {suit}"),
+    RefusalCode.LOCKED: N_("you are locked by an earlier question: your own marriages are broken"),
+    RefusalCode.WHOLE_TRUMP_TEAM: N_(
+        "your team made trumps this deal and may not ask for a whole marriage"
+    ),
+    RefusalCode.WHOLE_NOBODY: N_("no one may ask for a whole marriage once trumps are set"),
+    RefusalCode.HALF_NOT_ONE: N_(
+        "asking for half {suit} needs exactly one of its king and queen in your hand"
+    ),
+    RefusalCode.NO_QUESTION: N_("no question is waiting for an answer"),
+    RefusalCode.NOT_ELIGIBLE: N_(
+        "you cannot name {suit}: you hold no unbroken, undeclared marriage of {suit}"
+    ),
+    RefusalCode.NOT_AN_ACTION: N_("{given} is not an action"),
+}
 
-#: The engine's reasons (``Deal.why_illegal``), each with the message it is shown as.
-REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
-    (re.compile(pattern + "$"), message)
-    for pattern, message in (
-        (r"the deal is over", N_("the deal is over")),
-        (
-            # "\S+'s": the engine's text has a literal "{x}" there (an f-string slip).
-            rf"{_SEAT} must first answer (?P<seat>{_SEAT})'s question by naming one of "
-            r"\S+'s marriages \(RULES\.md 4\.2b\)",
-            N_("you must first answer {seat}'s question by naming one of your marriages"),
-        ),
-        (rf"{_SEAT} does not hold {_CARD}", N_("you do not hold {card}")),
-        (
-            r"the leader of trick 1 must lead an ace when holding one \(first_trick_ace=on\)",
-            N_("the leader of trick 1 must lead an ace when holding one"),
-        ),
-        (
-            rf"{_SEAT} must follow suit: {_SUIT} was led \(RULES\.md 3\.2a\)",
-            N_("you must follow suit: {suit} was led"),
-        ),
-        (
-            rf"{_SEAT} must follow {_SUIT} with a card that beats {_CARD} "
-            r"\(RULES\.md 3\.2a, 3\.3\)",
-            N_("you must follow {suit} with a card that beats {card} when you have one"),
-        ),
-        (
-            rf"{_SEAT} has no {_SUIT} and must play a trump \((?P<trump>[SHDC])\) "
-            r"\(RULES\.md 3\.2b\)",
-            N_("you have no {suit} and must play a trump ({trump})"),
-        ),
-        (
-            rf"{_SEAT} has no {_SUIT} and must play a trump that beats {_CARD} "
-            r"\(RULES\.md 3\.2b\)",
-            N_("you have no {suit} and must play a trump that beats {card} when you have one"),
-        ),
-        (
-            r"there is no declaration before trick 1 \(RULES\.md 4\.1\)",
-            N_("there are no declarations or questions before trick 1"),
-        ),
-        (
-            rf"{_SEAT} has already made this window's one declaration or question and must lead "
-            r"\(RULES\.md 4\.2\)",
-            N_("you have made your one declaration or question of this turn and must now lead"),
-        ),
-        (
-            r"declarations and questions are made only by a trick's winner before leading the "
-            r"next \(RULES\.md 4\.1\)",
-            N_("only a trick's winner may declare or ask, before leading the next trick"),
-        ),
-        (
-            rf"{_SUIT} has already been declared this deal \(RULES\.md 4\.4\)",
-            N_("{suit} has already been declared this deal"),
-        ),
-        (
-            rf"{_SEAT} does not hold both K{_SUIT} and Q(?P=suit)",
-            N_("you do not hold both the king and the queen of {suit}"),
-        ),
-        (
-            rf"{_SEAT} is locked by an earlier question: {_SEAT}'s own marriages are broken "
-            r"\(RULES\.md 4\.3\)",
-            N_("you are locked by an earlier question: your own marriages are broken"),
-        ),
-        (
-            r"(?P<team>NS|EW) made trumps this deal and may not ask for a whole marriage "
-            r"\(whole_ask_after_trump=not_trump_team\)",
-            N_("your team made trumps this deal and may not ask for a whole marriage"),
-        ),
-        (
-            r"no one may ask for a whole marriage once trumps are set "
-            r"\(whole_ask_after_trump=nobody\)",
-            N_("no one may ask for a whole marriage once trumps are set"),
-        ),
-        (
-            rf"asking for half {_SUIT} needs exactly one of K(?P=suit) and Q(?P=suit) in hand "
-            r"\(RULES\.md 4\.2c\)",
-            N_("asking for half {suit} needs exactly one of its king and queen in your hand"),
-        ),
-        (r"no question is waiting for an answer", N_("no question is waiting for an answer")),
-        (
-            rf"{_SEAT} cannot name {_SUIT}: no unbroken, undeclared K(?P=suit)\+Q(?P=suit) in hand "
-            r"\(RULES\.md 4\.2b\)",
-            N_("you cannot name {suit}: you hold no unbroken, undeclared marriage of {suit}"),
-        ),
+
+def reason_text(refusal: Refusal) -> str:
+    """Why ``refusal``'s action is refused, addressed to the player to move."""
+    action = refusal.action
+    return _(REASONS[refusal.code]).format(
+        asker=refusal.asker,
+        action=action.card.unicode() if action is not None and action.card is not None else action,
+        suit=_symbol(refusal.suit),
+        trump=_symbol(refusal.trump),
+        card=None if refusal.card is None else refusal.card.unicode(),
+        team=refusal.team,
+        given=refusal.given if isinstance(refusal.given, str) else repr(refusal.given),
     )
-)
 
 
-def translate_reason(reason: str) -> str | None:
-    """The catalogue's form of an engine reason, or ``None`` if the engine said something new."""
-    for pattern, message in REASONS:
-        found = pattern.match(reason)
-        if found is not None:
-            fields = found.groupdict()
-            card = fields.get("card")
-            return _(message).format(
-                seat=fields.get("seat"),
-                suit=_symbol(fields.get("suit")),
-                trump=_symbol(fields.get("trump")),
-                card=None if card is None else Card.parse(card).unicode(),
-            )
-    return None
-
-
-def reason_text(reason: str) -> str:
-    """An engine reason addressed to the player to move; an unknown one is shown as it is."""
-    return translate_reason(reason) or reason
-
-
-def _symbol(suit: str | None) -> str | None:
-    return None if suit is None else Suit.parse(suit).symbol
+def _symbol(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.symbol
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -22,7 +22,17 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from valtti.engine import Action, CardSet, Deal, Match, Seat, Variant, deal_hands
+from valtti.engine import (
+    Action,
+    CardSet,
+    Deal,
+    Match,
+    Refusal,
+    RefusalCode,
+    Seat,
+    Variant,
+    deal_hands,
+)
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
@@ -281,10 +291,12 @@ class Room:
             try:
                 action = Action.parse(token)
             except ValueError as e:
-                raise self._illegal(str(e)) from None
-            reason = deal.why_illegal(action)
-            if reason is not None:
-                raise self._illegal(reason)
+                raise self._illegal(
+                    Refusal(RefusalCode.NOT_AN_ACTION, seat, given=token), str(e)
+                ) from None
+            refusal = deal.refusal(action)
+            if refusal is not None:
+                raise self._illegal(refusal)
             try:
                 await self._apply(action)
             except WriteFailed as e:
@@ -468,9 +480,16 @@ class Room:
             raise RoomError("not_your_turn", "the next deal is not dealt yet")
         return deal
 
-    def _illegal(self, reason: str) -> RoomError:
+    def _illegal(self, refusal: Refusal, message: str | None = None) -> RoomError:
+        """The ``illegal`` error: ``message`` (by default the refusal's English), the legal
+        tokens and the refusal's code and arguments for the page to say in its language."""
         assert self.match is not None
-        return RoomError("illegal", reason, legal=[str(a) for a in self.match.legal_actions()])
+        return RoomError(
+            "illegal",
+            str(refusal) if message is None else message,
+            legal=[str(a) for a in self.match.legal_actions()],
+            refusal=refusal.to_dict(),
+        )
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -708,22 +727,24 @@ def observations_json(match: Match, seats: Iterable[Seat | None]) -> dict[Seat |
 
 
 def _views_json(match: Match, source: Seat, seats: Iterable[Seat | None]) -> dict[Seat | None, str]:
-    """The views of ``seats`` built from ``source``'s observation, whose legal actions are
-    its own: for seats whose observations differ from it only in seat, hand and legal."""
+    """The views of ``seats`` built from ``source``'s observation, whose legal actions and
+    refusals are its own: for seats whose observations differ from it only in seat, hand,
+    legal and refusals (empty for a seat not to move)."""
     deal = match.deal
     assert deal is not None
     public = match.observation(source).to_dict()
     legal = json.dumps(public.pop("legal"))
+    refusals = json.dumps(public.pop("refusals"))
     del public["seat"], public["hand"]
     rest = json.dumps(public)[1:]
     out: dict[Seat | None, str] = {}
     for seat in seats:
         if seat is None:
-            out[seat] = f'{{"seat":null,"hand":[],"legal":[],{rest}'
+            out[seat] = f'{{"seat":null,"hand":[],"legal":[],"refusals":[],{rest}'
         else:
             hand = _hand_json(deal.hand_mask(seat))
-            mine = legal if seat == source else "[]"
-            out[seat] = f'{{"seat":"{seat}","hand":{hand},"legal":{mine},{rest}'
+            mine, why = (legal, refusals) if seat == source else ("[]", "[]")
+            out[seat] = f'{{"seat":"{seat}","hand":{hand},"legal":{mine},"refusals":{why},{rest}'
     return out
 
 

@@ -15,7 +15,10 @@
  *                      data-locked, data-kind="open|human|computer", data-connected;
  *                      .name = nickname; .backs[data-hand-size="8"] = a hidden hand's backs
  *   #hand              your hand: button[data-card="AS"][data-legal="true|false"]; every card
- *                      that is not legal now is disabled (and dimmed on your turn)
+ *                      that is not legal now is disabled (and dimmed on your turn); hovering or
+ *                      tapping one shows why in #hand-why[data-why="AS"] (the refusal of
+ *                      `observation.refusals`, or whose turn it is), which each such card also
+ *                      names by aria-describedby (#hand-reasons)
  *   #trick             the trick in the middle: [data-played="AS"][data-by="N"], the winner's
  *                      card data-winner="true"; #turn says whose turn it is
  *   #actions           button[data-action="declare H" | "ask-whole" | "ask-half S"]: exactly
@@ -35,11 +38,12 @@
  *   #replay-bar        #replay-first, #replay-prev, #replay-play, #replay-next, #replay-exit,
  *                      #replay-step ("Step 3 / 120")
  *   #deal-over         the summary of a deal just ended (shown for a few seconds)
- *   #toasts .toast     errors, data-code = the server's code (WEB.md)
+ *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
+ *                      the refusal's reason
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  */
 
-import { initI18n, onLangChange, t, tn } from "/static/i18n.js";
+import { has, initI18n, onLangChange, t, tn } from "/static/i18n.js";
 import {
   api,
   copyText,
@@ -55,7 +59,16 @@ import {
   takeSeat,
   toast,
 } from "/static/common.js";
-import { card, cardBack, cardInline, parseCard, sortHand, suitIcon } from "/static/cards.js";
+import {
+  card,
+  cardBack,
+  cardInline,
+  cardText,
+  parseCard,
+  sortHand,
+  suitGlyph,
+  suitIcon,
+} from "/static/cards.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -79,6 +92,7 @@ let replay = null; // {steps, index, timer}
 let lastTrickOpen = false;
 let dealOverTimer = null;
 let stopped = false; // the table does not exist: no reconnecting
+let whyCard = null; // the hand's card whose reason #hand-why shows (hovered or tapped)
 
 /* ---------- tokens and names ---------- */
 
@@ -453,6 +467,61 @@ function renderActions(view) {
   } else if (dialog.open) dialog.close();
 }
 
+/** Why a refusal (docs/WEB.md) refused its action, in the page's language. */
+function refusalText(view, refusal) {
+  const key = `refusal.${refusal.code}`;
+  if (!has(key)) return t("error.illegal");
+  const glyph = (suit) => (suit ? suitGlyph(suit) : "");
+  const action = refusal.action ?? "";
+  return t(key, {
+    seat: who(view, refusal.seat),
+    asker: who(view, refusal.asker),
+    action: parseCard(action) ? cardText(action) : action,
+    suit: glyph(refusal.suit),
+    trump: glyph(refusal.trump),
+    card: refusal.card ? cardText(refusal.card) : "",
+    team: refusal.team ? t(`team.${refusal.team}`) : "",
+    given: refusal.given ?? "",
+  });
+}
+
+/** Why the card `token` of your hand may not be played now, or null when it may (or no card
+ * of yours is shown): the engine's refusal on your turn, whose turn it is otherwise. */
+function whyNot(view, token) {
+  const obs = view.obs;
+  if (view.replay || !view.you || !obs || obs.phase === "over") return null;
+  if (!(obs.hand ?? []).includes(token) || myLegal(view).includes(token)) return null;
+  if (obs.to_move !== view.you) {
+    return obs.to_move ? t("table.why.wait", { name: who(view, obs.to_move) }) : null;
+  }
+  const refusal = (obs.refusals ?? []).find((r) => r.action === token);
+  return refusal ? refusalText(view, refusal) : null;
+}
+
+/** Show in #hand-why why `token` (a card of the hand, or null: nothing) may not be played. */
+function showWhy(token) {
+  const line = document.getElementById("hand-why");
+  const text = token && state && !replay ? whyNot(currentView(), token) : null;
+  whyCard = text ? token : null;
+  line.hidden = !text;
+  line.textContent = text ?? "";
+  line.dataset.why = whyCard ?? "";
+}
+
+/** The hand's card under a pointer event: its target, or (where a browser sends a disabled
+ * button's events to its parent) the topmost card at the pointer. */
+function cardAt(event) {
+  const target = event.target.closest?.("#hand [data-card]");
+  if (target) return target.dataset.card;
+  const cards = [...document.querySelectorAll("#hand [data-card]")].reverse();
+  const { clientX: x, clientY: y } = event;
+  const hit = cards.find((c) => {
+    const r = c.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  });
+  return hit ? hit.dataset.card : null;
+}
+
 function renderHand(view) {
   const area = document.getElementById("hand-area");
   const hand = document.getElementById("hand");
@@ -461,11 +530,15 @@ function renderHand(view) {
     !view.obs || !seat ? [] : view.replay ? (view.hands?.[seat] ?? []) : (view.obs.hand ?? []);
   area.hidden = !seat || !view.obs;
   hand.replaceChildren();
+  const reasons = document.getElementById("hand-reasons");
+  reasons.replaceChildren();
   const legal = new Set(myLegal(view));
   const myTurn =
     !view.replay && !!view.obs && view.obs.to_move === view.you && view.obs.phase !== "over";
   for (const token of sortHand(tokens)) {
     const ok = legal.has(token);
+    const why = whyNot(view, token);
+    if (why) reasons.append(el("span", { id: `why-${token}` }, why));
     hand.append(
       el(
         "button",
@@ -474,6 +547,7 @@ function renderHand(view) {
           class: `card-btn${myTurn && !ok ? " dim" : ""}${ok ? " legal" : ""}`,
           "data-card": token,
           "data-legal": String(ok),
+          "aria-describedby": why ? `why-${token}` : null,
           disabled: !ok || pending,
           onclick: () => act(token),
         },
@@ -482,6 +556,7 @@ function renderHand(view) {
     );
   }
   layoutHand();
+  showWhy(whyCard);
 }
 
 /** Overlap the hand's cards to fit the width, in two rows when one would be too tight to tap. */
@@ -850,7 +925,9 @@ function onState(message) {
 
 function onError(message) {
   pending = false;
-  toast(errorText(message.code), "error", message.code ?? "");
+  const refused = message.code === "illegal" && message.refusal && state;
+  const text = refused ? refusalText(currentView(), message.refusal) : errorText(message.code);
+  toast(text, "error", message.code ?? "");
   render();
 }
 
@@ -969,6 +1046,15 @@ function wire() {
   });
   // Keep what was typed while the page was loading.
   document.querySelector('#take-field input[name="nickname"]').value ||= savedNickname();
+  // Why a card may not be played: on hover with a mouse, on a tap or a click with anything.
+  const hand = document.getElementById("hand");
+  hand.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "mouse") showWhy(cardAt(e));
+  });
+  hand.addEventListener("pointerup", (e) => showWhy(cardAt(e)));
+  hand.addEventListener("pointerleave", (e) => {
+    if (e.pointerType === "mouse") showWhy(null);
+  });
   window.addEventListener("resize", layoutHand);
   window.addEventListener("online", () => {
     if (!ws || ws.readyState === WebSocket.CLOSED) connect();
