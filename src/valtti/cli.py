@@ -420,8 +420,7 @@ def serve(
     shown = make_url(url).render_as_string(hide_password=True)
     lan = reach.lan_addresses(host, reach.interface_addresses())
     click.echo(
-        f"valtti: open {reach.local_url(host, port)} in a browser "
-        f"(database {shown}; Ctrl+C stops)"
+        f"valtti: open {reach.local_url(host, port)} in a browser (database {shown}; Ctrl+C stops)"
     )
     for line in reach.start_lines(host, port, lan, public_url):
         click.echo(line)

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-#: The most bytes of a request line and headers (uvicorn's h11 refuses more, unread).
+#: The most bytes of a request's line and headers. uvicorn's h11 stops reading one that is not
+#: complete within this size (400); ``Guard`` refuses a complete one over it (431).
 MAX_HEAD: Final = 16 * 1024
 #: WebSockets one client address may hold open at once, by default.
 CONNECTIONS_PER_ADDRESS: Final = 16
@@ -110,7 +111,14 @@ class Guard:
         self._joins = PerMinute(policy.joins_per_minute)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket") and _head_size(scope) > MAX_HEAD:
+            # A head that came in one read is complete before h11 can measure it.
+            refusal = (431, "too_large", f"a request's headers are at most {MAX_HEAD} bytes")
+            if scope["type"] == "http":
+                await _refuse_http(send, *refusal)
+            else:
+                await _refuse_websocket(scope, send, *refusal)
+        elif scope["type"] == "http":
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
@@ -166,6 +174,12 @@ class Guard:
         if origin.strip().lower() == allowed:
             return None
         return 403, "bad_origin", f"requests from {origin!r} are refused: only {allowed!r}"
+
+
+def _head_size(scope: Scope) -> int:
+    """About the bytes of the request line and headers as they came."""
+    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 16
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
