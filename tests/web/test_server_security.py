@@ -7,6 +7,7 @@ Every request goes to 127.0.0.1; the other addresses and sites appear only in he
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -18,10 +19,13 @@ from pathlib import Path
 
 import psutil
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 from tests.web.serving import ALL_OPEN, FRAME, Server
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
+
+from valtti.web.security import MAX_HEAD, Guard, Policy
 
 EVIL = "https://cards.evil.example"
 PUBLIC = "https://cards.example.org"
@@ -290,3 +294,54 @@ def test_the_start_message_says_who_can_open_it(server: Server) -> None:
     assert f"valtti: open http://127.0.0.1:{server.port}/" in log
     assert "only this machine can open it" in log and "--host 0.0.0.0" in log
     assert server.http.get("/api/server").json() == {"public_url": None, "lan_urls": []}
+
+
+# -- the middleware alone ------------------------------------------------------------------------
+
+
+async def _hello(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": 1000})
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"hello"})
+
+
+def _call(scope_type: str, headers: dict[str, str]) -> list[Message]:
+    """What ``Guard`` in front of ``_hello`` sends for one request with these headers."""
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "websocket.connect"} if scope_type == "websocket" else {"type": ""}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": scope_type,
+        "method": "GET",
+        "path": "/",
+        "raw_path": b"/",
+        "query_string": b"",
+        "scheme": "http" if scope_type == "http" else "ws",
+        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+        "client": ("127.0.0.1", 50000),
+        "extensions": {"websocket.http.response": {}},
+    }
+    asyncio.run(Guard(_hello, Policy())(scope, receive, send))
+    return sent
+
+
+def test_a_complete_head_over_the_limit_is_refused_whole() -> None:
+    # In process: a head that reaches the application in one piece, however large.
+    padding = {f"x-padding-{i}": "a" * 100 for i in range(MAX_HEAD // 100)}
+    start, body = _call("http", padding)
+    assert start["status"] == 431 and json.loads(body["body"])["error"] == "too_large"
+    assert (b"x-frame-options", b"DENY") in start["headers"]
+    start, body = _call("websocket", padding)
+    assert start["type"] == "websocket.http.response.start" and start["status"] == 431
+    start, body = _call("http", {"x-padding": "a" * 8000})
+    assert start["status"] == 200 and body["body"] == b"hello"
+    accepted, _ = _call("websocket", {"x-padding": "a" * 8000})
+    assert accepted["type"] == "websocket.accept"

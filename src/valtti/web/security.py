@@ -111,14 +111,7 @@ class Guard:
         self._joins = PerMinute(policy.joins_per_minute)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and _head_size(scope) > MAX_HEAD:
-            # A head that came in one read is complete before h11 can measure it.
-            refusal = (431, "too_large", f"a request's headers are at most {MAX_HEAD} bytes")
-            if scope["type"] == "http":
-                await _refuse_http(send, *refusal)
-            else:
-                await _refuse_websocket(scope, send, *refusal)
-        elif scope["type"] == "http":
+        if scope["type"] == "http":
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
@@ -133,19 +126,20 @@ class Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        if scope["method"] not in _SAFE_METHODS:
+        refusal = _too_large(scope)
+        if refusal is None and scope["method"] not in _SAFE_METHODS:
             refusal = self._cross_site(scope) or _not_json(scope)
             joining = refusal is None and _JOIN.fullmatch(scope["path"])
             if joining and not self._joins.admit(_address(scope)):
                 limit = self._joins.limit
                 refusal = (429, "too_many", f"at most {limit} seats taken a minute")
-            if refusal is not None:
-                await _refuse_http(send_with_headers, *refusal)
-                return
+        if refusal is not None:
+            await _refuse_http(send_with_headers, *refusal)
+            return
         await self.app(scope, receive, send_with_headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refusal = self._cross_site(scope)
+        refusal = _too_large(scope) or self._cross_site(scope)
         address = _address(scope)
         limit = self.policy.connections_per_address
         if refusal is None and 0 < limit <= self._open.get(address, 0):
@@ -176,10 +170,14 @@ class Guard:
         return 403, "bad_origin", f"requests from {origin!r} are refused: only {allowed!r}"
 
 
-def _head_size(scope: Scope) -> int:
-    """About the bytes of the request line and headers as they came."""
+def _too_large(scope: Scope) -> tuple[int, str, str] | None:
+    """A refusal of a head over ``MAX_HEAD``: one that came in a single read is complete
+    before h11 can measure it."""
     line = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 16
-    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+    size = line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+    if size <= MAX_HEAD:
+        return None
+    return 431, "too_large", f"a request's headers are at most {MAX_HEAD} bytes"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
