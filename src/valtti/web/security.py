@@ -167,7 +167,8 @@ class Guard:
         allowed = self.policy.public_url or _own_origin(scope)
         if origin.strip().lower() == allowed:
             return None
-        return 403, "bad_origin", f"requests from {origin!r} are refused: only {allowed!r}"
+        refused = f"requests from {origin!r} are refused: only from {allowed!r}"
+        return 403, "bad_origin", f"{refused} (behind a proxy, see valtti serve --public-url)"
 
 
 def _too_large(scope: Scope) -> tuple[int, str, str] | None:
