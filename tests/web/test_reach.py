@@ -1,14 +1,19 @@
 """Who can open a `valtti serve`: the addresses it names and what its start message says
-(valtti.web.reach). The interfaces are given, or read from this machine: nothing is sent."""
+(valtti.web.reach), and the uvicorn settings it starts with. The interfaces are given, or read
+from this machine: nothing is sent, and nothing here listens."""
 
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from valtti.cli import main
 from valtti.web import reach
-from valtti.web.security import public_origin
+from valtti.web.security import MAX_HEAD, public_origin
 
 INTERFACES = [
     "127.0.0.1",
@@ -71,3 +76,38 @@ def test_a_public_url_is_its_origin() -> None:
     for bad in ("ftp://x.org", "https://x.org/valtti", "https://x.org/?a=1", "x.org", "http://:80"):
         with pytest.raises(ValueError):
             public_origin(bad)
+
+
+def _serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> tuple[str, Any]:
+    """``valtti serve`` with these options, up to where it would start uvicorn: what it said,
+    and what it would have started uvicorn with (nothing listens)."""
+    import uvicorn
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    result = CliRunner().invoke(main, ["serve", "--db", db, *options])
+    assert result.exit_code == 0, result.output
+    return result.output, started
+
+
+def test_serve_on_every_interface_names_the_lan_addresses(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(reach, "interface_addresses", lambda: ["127.0.0.1", "192.168.1.20"])
+    said, started = _serve(monkeypatch, tmp_path, "--host", "0.0.0.0", "--port", "8123")
+    assert "open http://127.0.0.1:8123/ in a browser" in said
+    assert "friends on your network can open http://192.168.1.20:8123/" in said
+    assert started["host"] == "0.0.0.0"
+    # No forwarded header is believed, and the head is limited, unless told otherwise.
+    assert started["proxy_headers"] is False
+    assert started["http"] == "h11" and started["h11_max_incomplete_event_size"] == MAX_HEAD
+
+
+def test_serve_trusts_only_the_proxies_it_is_told(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy")
+    assert started["proxy_headers"] is True and started["forwarded_allow_ips"] == "127.0.0.1,::1"
+    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "10.0.0.5,10.0.0.6")
+    assert started["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
