@@ -120,3 +120,33 @@ def test_a_public_url_is_the_link(tmp_path: Path, new_page: Callable[..., Page])
         expect(other.locator("#share-dialog-warning")).to_be_hidden()
     finally:
         server.stop()
+
+
+# Every breach of the page's Content-Security-Policy, kept where the test can read it.
+WATCH_CSP = """document.addEventListener("securitypolicyviolation", (e) => {
+  (window.cspBreaches ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+});"""
+
+
+def test_the_pages_keep_to_their_content_security_policy(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    page.add_init_script(WATCH_CSP)
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    assert page.evaluate("window.cspBreaches ?? []") == []
+    seats = {"N": "random", "E": "random", "S": "open", "W": "random"}
+    created = server.create(seats, seat="S", nickname="Aino")
+    keys = json.dumps({"token": created["token"], "seat": "S"})
+    page.evaluate(
+        "([id, keys]) => localStorage.setItem(`valtti:table:${id}`, keys)", [created["id"], keys]
+    )
+    page.goto(f"{server.url}/t/{created['id']}")
+    playable = page.locator("#hand [data-card][data-legal='true']:not([disabled])")
+    playable.first.click()
+    page.wait_for_selector('#trick [data-by="S"], #last-trick [data-by="S"]', state="attached")
+    page.locator("#share-btn").click()
+    expect(page.locator("#share-dialog-link")).to_have_value(f"{server.url}/t/{created['id']}")
+    assert page.evaluate("window.cspBreaches ?? []") == []
+    assert page.errors == []  # type: ignore[attr-defined]
