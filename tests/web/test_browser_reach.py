@@ -1,5 +1,6 @@
 """The share link in a real browser (Playwright, Debian's Chromium): an address others can open,
-and a warning in the page's language when only this computer can.
+and a warning in the page's language when only this computer can; and the pages under their
+Content-Security-Policy.
 
 Chromium resolves the names ``friend.test`` and ``cards.test`` to 127.0.0.1, so that a page can
 be opened at an address that is not a loopback one while every request stays on this machine.

@@ -107,7 +107,8 @@ def test_serve_on_every_interface_names_the_lan_addresses(
 def test_serve_trusts_only_the_proxies_it_is_told(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy")
+    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "--port", "8123")
     assert started["proxy_headers"] is True and started["forwarded_allow_ips"] == "127.0.0.1,::1"
+    assert started["port"] == 8123
     _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "10.0.0.5,10.0.0.6")
     assert started["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
