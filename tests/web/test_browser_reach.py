@@ -86,6 +86,9 @@ def test_a_loopback_link_is_given_with_a_warning(
         page.locator("#share-btn").click()
         expect(page.locator("#share-dialog-link")).to_have_value(url)
         expect(page.locator("#share-dialog-warning")).to_be_visible()
+        # The lobby says so too, before anyone makes a table.
+        page.goto(server.url + "/")
+        expect(page.locator("#reach-warning")).to_have_text(catalogue(lang)["lobby.loopback"])
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -98,6 +101,10 @@ def test_the_address_the_browser_used_is_the_link(
     # The page plays from there: the Origin check lets a page of the server's own origin in.
     _waiting_link(page, url, url)
     expect(page.locator("#share-warning")).to_be_hidden()
+    page.goto(f"http://friend.test:{server.port}/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#reach-warning")).to_be_hidden()
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -181,3 +181,9 @@ export async function showShareLink(id, input, warningId) {
   input.value = tableLink(id, base);
   document.getElementById(warningId).hidden = !onlyHere;
 }
+
+/** Show the element with id `warningId` only when nobody but this computer could open this
+ * server's links. */
+export async function showLoopbackWarning(warningId) {
+  document.getElementById(warningId).hidden = !(await shareBase()).onlyHere;
+}
