@@ -4,8 +4,9 @@
 request or a WebSocket upgrade from another site's page, a request body that is not JSON, more
 than ``Policy.connections_per_address`` WebSockets open at once from one client address and more
 than ``Policy.joins_per_minute`` seats taken by one in any minute, and it gives every HTTP
-response headers that keep the pages out of other sites' frames. The limit on a request's head
-is uvicorn's (``MAX_HEAD``, set by ``valtti serve``): the request never reaches the application.
+response headers that keep the pages out of other sites' frames. A request's head is at most
+``MAX_HEAD`` bytes: uvicorn's h11 parser (as ``valtti serve`` runs it) stops reading one that
+grows past that, and ``Guard`` refuses one that arrived whole.
 
 A client address is the connection's own peer unless ``valtti serve --trust-proxy`` names the
 proxy, whose ``X-Forwarded-For`` uvicorn then reads: a forwarded header is never believed from
