@@ -325,7 +325,12 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on: 0.0.0.0 lets others on the network in.",
+)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
     "--db",
@@ -353,6 +358,35 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
     type=click.IntRange(min=0),
     help="New tables one client address may create in any minute (0: no limit).",
 )
+@click.option(
+    "--joins-per-minute",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Seats one client address may take in any minute (0: no limit).",
+)
+@click.option(
+    "--connections-per-address",
+    default=16,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="WebSockets one client address may hold open at once (0: no limit).",
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="The address people open, e.g. https://cards.example.org behind a reverse proxy: "
+    "the share links use it and only pages from it may play.",
+)
+@click.option(
+    "--trust-proxy",
+    metavar="[ADDRS]",
+    is_flag=False,
+    flag_value="127.0.0.1,::1",
+    help="Take client addresses from X-Forwarded-For (and the scheme from X-Forwarded-Proto) "
+    "of requests from these proxy addresses, comma-separated (alone: 127.0.0.1,::1).  "
+    "[default: never]",
+)
 def serve(
     host: str,
     port: int,
@@ -360,6 +394,10 @@ def serve(
     bot_delay: float,
     bot_workers: int | None,
     tables_per_minute: int,
+    joins_per_minute: int,
+    connections_per_address: int,
+    public_url: str | None,
+    trust_proxy: str | None,
 ) -> None:
     """Run the web tables (docs/WEB.md): a lobby to create and join tables, play in the browser.
 
@@ -368,14 +406,32 @@ def serve(
     import uvicorn
     from sqlalchemy import make_url
 
+    from valtti.web import reach
     from valtti.web.app import MAX_MESSAGE, create_app, log_config
+    from valtti.web.security import MAX_HEAD, Policy, public_origin
     from valtti.web.store import Store
 
+    if public_url is not None:
+        try:
+            public_url = public_origin(public_url)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--public-url") from None
     url = db_url or Store.default_url()
     shown = make_url(url).render_as_string(hide_password=True)
-    click.echo(f"valtti: open http://{host}:{port}/ in a browser (database {shown}; Ctrl+C stops)")
+    lan = reach.lan_addresses(host, reach.interface_addresses())
+    click.echo(
+        f"valtti: open {reach.local_url(host, port)} in a browser (database {shown}; Ctrl+C stops)"
+    )
+    for line in reach.start_lines(host, port, lan, public_url):
+        click.echo(line)
+    policy = Policy(public_url, connections_per_address, joins_per_minute)
     app = create_app(
-        url, bot_delay=bot_delay, bot_workers=bot_workers, tables_per_minute=tables_per_minute
+        url,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        tables_per_minute=tables_per_minute,
+        policy=policy,
+        lan_urls=[reach.url(a, port) for a in lan],
     )
     uvicorn.run(
         app,
@@ -383,6 +439,13 @@ def serve(
         port=port,
         access_log=False,
         log_config=log_config(),  # no seat token in the log
+        # httptools would take a request head of any size into memory; h11 refuses one over
+        # MAX_HEAD before the application sees it.
+        http="h11",
+        h11_max_incomplete_event_size=MAX_HEAD,
+        # By default no forwarded header is believed: any client could claim any address.
+        proxy_headers=trust_proxy is not None,
+        forwarded_allow_ips=trust_proxy or "",
         # A frame far over the message limit is cut off by the protocol layer, unread.
         ws_max_size=16 * MAX_MESSAGE,
         # Compressing each state frame (about 2 kB) would cost more CPU than the rest of a move.
@@ -393,7 +456,8 @@ def serve(
 @main.command()
 @click.option(
     "--url",
-    help="The server to load, e.g. http://127.0.0.1:8000, started with --tables-per-minute 0  "
+    help="The server to load, e.g. http://127.0.0.1:8000, started with --tables-per-minute 0 "
+    "--joins-per-minute 0 --connections-per-address 0  "
     "[default: a `valtti serve` of its own on a free port, with a temporary database]",
 )
 @click.option(

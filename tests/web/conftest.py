@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -30,12 +30,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def start_server() -> Iterator[Callable[..., Server]]:
-    """Start servers (``start_server(db_url, bot_delay=0.0, tables_per_minute=0)``), each
-    stopped after the test."""
+    """Start servers (``start_server(db_url, bot_delay=0.0, tables_per_minute=0,
+    options=())``, ``options`` more ``valtti serve`` options), each stopped after the test."""
     servers: list[Server] = []
 
-    def start(db_url: str, bot_delay: float = 0.0, tables_per_minute: int = 0) -> Server:
-        servers.append(Server(db_url, bot_delay, tables_per_minute).start())
+    def start(
+        db_url: str, bot_delay: float = 0.0, tables_per_minute: int = 0, options: Sequence[str] = ()
+    ) -> Server:
+        servers.append(Server(db_url, bot_delay, tables_per_minute, options).start())
         return servers[-1]
 
     yield start

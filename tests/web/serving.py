@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,10 +87,19 @@ def free_port() -> int:
 class Server:
     """A ``valtti serve`` process on a free port of this machine, with its HTTP client."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, tables_per_minute: int = 0) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        tables_per_minute: int = 0,
+        options: Sequence[str] = (),
+    ) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
         self.tables_per_minute = tables_per_minute  #: 0: the tests make tables at will
+        #: More ``valtti serve`` options; by default no limit per client address, which every
+        #: test client shares.
+        self.options = ["--joins-per-minute", "0", "--connections-per-address", "0", *options]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=FRAME)
@@ -101,7 +110,7 @@ class Server:
         """Start and wait until it answers (it has resumed every unfinished table by then)."""
         command = [sys.executable, "-m", "valtti", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url, "--bot-delay", str(self.bot_delay), "--bot-workers", "1"]
-        command += ["--tables-per-minute", str(self.tables_per_minute)]
+        command += ["--tables-per-minute", str(self.tables_per_minute), *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT

@@ -32,6 +32,9 @@ from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
 from valtti.web.bots import PLAYERS
 
+#: A body's type, which the server requires (docs/WEB.md, "Security").
+JSON = {"Content-Type": "application/json"}
+
 
 def stored_match(server: Server, table_id: str) -> Record:
     return stored_record(server.db_url, table_id)
@@ -138,7 +141,7 @@ def test_bad_tables_are_refused(
 
 def test_bad_bodies_and_unknown_tables(server: Server) -> None:
     for content in (b"{not json", b"[1, 2]"):
-        answer = server.http.post("/api/tables", content=content)
+        answer = server.http.post("/api/tables", content=content, headers=JSON)
         assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
     for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/replay"):
         answer = server.http.get(path)
@@ -161,10 +164,10 @@ def test_large_and_deep_bodies_are_refused(server: Server) -> None:
             yield b"x" * 1024
         yield b'"}'
 
-    answer = server.http.post("/api/tables", content=chunks())
+    answer = server.http.post("/api/tables", content=chunks(), headers=JSON)
     assert answer.status_code == 413 and answer.json()["error"] == "too_large"
     deep = b"[" * 5000 + b"]" * 5000
-    answer = server.http.post("/api/tables", content=deep)
+    answer = server.http.post("/api/tables", content=deep, headers=JSON)
     assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
     watcher = server.socket(server.create(ALL_OPEN)["id"])
     watcher.state()

@@ -13,9 +13,7 @@ import copy
 import json
 import logging
 import re
-import time
-from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,6 +36,7 @@ from valtti.web.room import (
     check_player,
     check_seat,
 )
+from valtti.web.security import Guard, PerMinute, Policy
 from valtti.web.store import Store
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -94,14 +93,20 @@ def create_app(
     bot_delay: float = 0.8,
     bot_workers: int | None = None,
     tables_per_minute: int = TABLES_PER_MINUTE,
+    policy: Policy | None = None,
+    lan_urls: Sequence[str] = (),
 ) -> FastAPI:
     """The application over the database at ``db_url``.
 
     On start it resumes every unfinished table; each computer move waits ``bot_delay`` seconds
     (thinking included) so that people can follow; ``bot_workers`` processes think for them.
     One client address may create ``tables_per_minute`` tables in any minute (0: any number).
+    ``policy`` is what its ``Guard`` allows; ``lan_urls`` the addresses friends on the local
+    network can open it at (``GET /api/server``).
     """
     creations = _Creations(tables_per_minute)
+    policy = policy or Policy()
+    reach = {"public_url": policy.public_url, "lan_urls": list(lan_urls)}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -121,6 +126,7 @@ def create_app(
             store.close()
 
     app = FastAPI(title="valtti", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(Guard, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RoomError)
@@ -146,6 +152,10 @@ def create_app(
             ],
             "players": list(PLAYERS),
         }
+
+    @app.get("/api/server")
+    async def server_reach() -> dict[str, Any]:
+        return reach
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
@@ -296,21 +306,12 @@ class _Creations:
     """When each client address created its latest tables, to refuse a flood of them."""
 
     def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._times: dict[str, deque[float]] = {}
+        self._window = PerMinute(per_minute)
 
     def admit(self, address: str) -> None:
         """Count a creation from ``address``; ``RoomError("too_many")`` past the limit."""
-        if self.per_minute <= 0:
-            return
-        now = time.monotonic()
-        if len(self._times) > 10_000:
-            # Forget the addresses with no creation in the last minute.
-            self._times = {a: t for a, t in self._times.items() if now - t[-1] < 60.0}
-        times = self._times.setdefault(address, deque(maxlen=self.per_minute))
-        if len(times) == self.per_minute and now - times[0] < 60.0:
-            raise RoomError("too_many", f"at most {self.per_minute} new tables a minute")
-        times.append(now)
+        if not self._window.admit(address):
+            raise RoomError("too_many", f"at most {self._window.limit} new tables a minute")
 
 
 def _rooms(request: Request | WebSocket) -> Rooms:

@@ -496,8 +496,8 @@ def _free_port() -> int:
 @contextmanager
 def own_server() -> Iterator[tuple[str, int]]:
     """``valtti serve`` in a subprocess on a free port with a temporary SQLite database, no
-    pause before computer moves and no limit on new tables: its URL and process id, until the
-    block ends."""
+    pause before computer moves and no limit per client address (new tables, seats taken,
+    connections): its URL and process id, until the block ends."""
     with tempfile.TemporaryDirectory(prefix="valtti-loadtest-") as folder:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
@@ -516,6 +516,10 @@ def own_server() -> Iterator[tuple[str, int]]:
             "--bot-delay",
             "0",
             "--tables-per-minute",
+            "0",
+            "--joins-per-minute",
+            "0",
+            "--connections-per-address",
             "0",
         ]
         with open(log_path, "wb") as log:

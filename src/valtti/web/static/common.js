@@ -142,7 +142,48 @@ export async function copyText(text, input) {
   }
 }
 
-/** The address of a table page. */
-export function tableLink(id) {
-  return `${location.origin}/t/${encodeURIComponent(id)}`;
+/** The address of a table page at `base` (an origin: this page's by default). */
+export function tableLink(id, base = location.origin) {
+  return `${base}/t/${encodeURIComponent(id)}`;
+}
+
+let reach = null;
+
+/** Whether a host name is this computer only (localhost, 127.x.x.x, ::1, 0.0.0.0). */
+export function isLoopback(hostname) {
+  const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    /^127\./.test(name) ||
+    name === "::1" ||
+    name === "0.0.0.0"
+  );
+}
+
+/** The origin others open this server at (GET /api/server), as {base, onlyHere}: the
+ * configured public URL; else the address this browser used unless it is a loopback one; else
+ * the first address friends on the local network can open; else this page's own, which only
+ * this computer can open (onlyHere). */
+export async function shareBase() {
+  reach ??= api("GET", "/api/server").catch(() => ({ public_url: null, lan_urls: [] }));
+  const { public_url: publicUrl, lan_urls: lan } = await reach;
+  if (publicUrl) return { base: publicUrl, onlyHere: false };
+  if (!isLoopback(location.hostname)) return { base: location.origin, onlyHere: false };
+  if (lan.length) return { base: lan[0].replace(/\/$/, ""), onlyHere: false };
+  return { base: location.origin, onlyHere: true };
+}
+
+/** Put the share link of table `id` into `input`; show the element with id `warningId` only
+ * when nobody but this computer could open it. */
+export async function showShareLink(id, input, warningId) {
+  const { base, onlyHere } = await shareBase();
+  input.value = tableLink(id, base);
+  document.getElementById(warningId).hidden = !onlyHere;
+}
+
+/** Show the element with id `warningId` only when nobody but this computer could open this
+ * server's links. */
+export async function showLoopbackWarning(warningId) {
+  document.getElementById(warningId).hidden = !(await shareBase()).onlyHere;
 }

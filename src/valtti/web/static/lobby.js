@@ -31,6 +31,7 @@ import {
   saveTableKeys,
   savedNickname,
   seatName,
+  showLoopbackWarning,
   tableKeys,
   tableOptions,
   takeSeat,
@@ -343,6 +344,7 @@ async function main() {
     document.getElementById("join-dialog").close();
   });
   document.getElementById("refresh").addEventListener("click", refreshTables);
+  showLoopbackWarning("reach-warning");
   onLangChange(renderTables);
   await refreshTables();
   setInterval(() => {

@@ -53,8 +53,8 @@ import {
   saveTableKeys,
   savedNickname,
   seatName,
+  showShareLink,
   tableKeys,
-  tableLink,
   tableOptions,
   takeSeat,
   toast,
@@ -208,7 +208,7 @@ function render() {
 function renderWaiting(view) {
   const waiting = !view.replay && view.table?.status === "waiting";
   document.getElementById("waiting").hidden = !waiting;
-  document.getElementById("share-link").value = tableLink(tableId);
+  showShareLink(tableId, document.getElementById("share-link"), "share-warning");
   const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
   document.getElementById("take-field").hidden = !(waiting && canTake);
 }
@@ -1020,7 +1020,7 @@ function wire() {
   });
   const shareDialog = document.getElementById("share-dialog");
   document.getElementById("share-btn").addEventListener("click", () => {
-    document.getElementById("share-dialog-link").value = tableLink(tableId);
+    showShareLink(tableId, document.getElementById("share-dialog-link"), "share-dialog-warning");
     shareDialog.showModal();
   });
   document.getElementById("share-dialog-copy").addEventListener("click", async () => {
