@@ -1,11 +1,20 @@
-"""The Marjapussi rules engine: cards, actions, variants, one deal, the match, records.
+"""The Marjapussi rules engine: cards, actions, variants, one deal, the match, records, and
+what the public record proves about the hidden hands.
 
 Pure: no I/O, and no randomness except from a generator passed in.
 """
 
-from valtti.engine._deal import Deal, deal_hands
+from valtti.engine._deal import (
+    Deal,
+    beats_card,
+    deal_hands,
+    play_shows,
+    trick_winner,
+    window_actions,
+)
 from valtti.engine.actions import ACTIONS, NUM_ACTIONS, Action, ActionKind
 from valtti.engine.cards import CARDS, NUM_CARDS, Card, CardSet, Rank, Seat, Suit, Team
+from valtti.engine.inference import Constraints, PairConstraint, constraints
 from valtti.engine.match import DealScore, Match, score_deal
 from valtti.engine.observation import Observation
 from valtti.engine.variant import Variant
@@ -20,6 +29,7 @@ __all__ = [
     "ActionKind",
     "Card",
     "CardSet",
+    "Constraints",
     "Deal",
     "DealResult",
     "DealScore",
@@ -28,6 +38,7 @@ __all__ = [
     "Marriage",
     "Match",
     "Observation",
+    "PairConstraint",
     "Phase",
     "Rank",
     "Seat",
@@ -35,6 +46,11 @@ __all__ = [
     "Team",
     "Trick",
     "Variant",
+    "beats_card",
+    "constraints",
     "deal_hands",
+    "play_shows",
     "score_deal",
+    "trick_winner",
+    "window_actions",
 ]

@@ -44,6 +44,9 @@ class Observation:
     #: public (the event names it), that there was a choice is not (RULES.md 7.2).
     history: tuple[Action, ...]
     score: tuple[int, int] | None = None  #: the match score before this deal, by team
+    #: Which deal of its match this is, from 1 (``Match.observation``); ``None`` for a deal
+    #: observed on its own (``Deal.observation``), which knows nothing of a match.
+    deal_number: int | None = None
 
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
@@ -146,4 +149,5 @@ class Observation:
             "score": None
             if self.score is None
             else dict(zip(("NS", "EW"), self.score, strict=True)),
+            "deal_number": self.deal_number,
         }
