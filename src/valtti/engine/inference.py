@@ -66,7 +66,7 @@ def constraints(observation: Observation) -> Constraints:
 
 
 def trump_during(events: Sequence[Event], trick: int) -> Suit | None:
-    """The trumps during trick number ``trick``: the first marriage made before it (RULES.md 4.4)."""
+    """The trumps during trick number ``trick``: the first marriage made before it (4.4)."""
     for e in events:
         if e.yes and e.after_trick < trick:
             return e.suit
