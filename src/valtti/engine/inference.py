@@ -49,7 +49,8 @@ class Constraints:
 
     absent: tuple[CardSet, CardSet, CardSet, CardSet]  #: cards the seat cannot hold now
     present: tuple[CardSet, CardSet, CardSet, CardSet]  #: cards the seat must hold now
-    pairs: tuple[PairConstraint, ...]  #: in the order of the events that showed them
+    #: what per-card facts cannot say, in the order of the events that showed them
+    pairs: tuple[PairConstraint, ...]
 
     def holds(self, hands: Sequence[CardSet]) -> bool:
         """Whether the four hands now (N E S W) meet every constraint."""
@@ -113,15 +114,20 @@ class _Proof:
 
     def _pair_then(self, seat: Seat, pair: int, counts: frozenset[int], time: int) -> None:
         """Before play number ``time``, ``seat`` held a number in ``counts`` of ``pair``'s cards:
-        kept as a constraint on the cards of the pair still unplayed, unless always met."""
+        what that says of the pair's cards still unplayed (nothing when always met)."""
         held_then = 0
         for card in range(36):
             played = self.when.get(card) if pair >> card & 1 else None
             if played is not None:
                 pair &= ~(1 << card)
                 held_then += played[0] == seat and played[1] >= time
-        left = frozenset(k - held_then for k in counts) & frozenset(range(pair.bit_count() + 1))
-        if len(left) <= pair.bit_count():
+        size = pair.bit_count()
+        left = frozenset(k - held_then for k in counts) & frozenset(range(size + 1))
+        if left == {0}:
+            self.absent[seat] |= pair
+        elif left == {size}:
+            self.present[seat] |= pair
+        elif len(left) <= size:
             self.pairs.append(PairConstraint(seat, CardSet(pair), left))
 
     def _events(self) -> None:
