@@ -33,6 +33,7 @@ from valtti.engine import (
     beats_card,
     constraints,
     deal_hands,
+    marriage_suits,
     play_shows,
     trick_winner,
     window_actions,
@@ -183,6 +184,14 @@ def test_window_actions_are_those_a_window_allows() -> None:
         "ask-whole",
         "ask-half D",
     ]
+
+
+def test_marriage_suits_are_the_undeclared_pairs_of_an_unlocked_seat() -> None:
+    hand = cards("KS QS KH QH KD 6C")
+    assert marriage_suits(hand, N, [], []) == [Suit.S, H]
+    assert marriage_suits(hand, N, [Suit.S], [E]) == [H]
+    assert marriage_suits(hand, N, [], [N]) == []
+    assert marriage_suits(hand.mask, S, [H], [N]) == [Suit.S]
 
 
 # -- random deals of every variant -----------------------------------------------------------------

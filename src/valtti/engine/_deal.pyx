@@ -144,15 +144,19 @@ cdef inline uint64_t above(int card) noexcept nogil:
     return suit_mask(card // 9) & ~(((<uint64_t>2) << card) - 1)
 
 
-cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
+cdef inline int eligible_suits(uint64_t hand, int seat, int declared, int locked) noexcept nogil:
     """Suits in which seat could declare or name a marriage: K+Q in hand, undeclared, not locked."""
     cdef int suits = 0, s
-    if c.locked >> seat & 1:
+    if locked >> seat & 1:
         return 0
     for s in range(4):
-        if (c.hand[seat] & marriage_bits(s)) == marriage_bits(s) and not (c.declared >> s & 1):
+        if (hand & marriage_bits(s)) == marriage_bits(s) and not (declared >> s & 1):
             suits |= 1 << s
     return suits
+
+
+cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
+    return eligible_suits(c.hand[seat], seat, c.declared, c.locked)
 
 
 cdef struct Tiers:
@@ -511,6 +515,18 @@ def play_shows(card, before, trump, trick_number, variant):
     play_tiers(led, win, tr, trick_number == 1, variant.first_trick_ace == "on",
                variant.must_overtrump, variant.must_trump_if_cannot_overtrump, &t)
     return CardSet(shown_absent(&t, c))
+
+
+def marriage_suits(hand, seat, declared, locked):
+    """The suits of ``hand``'s K+Q pairs that ``seat`` could declare or name in answer to
+    ask-whole, with the suits ``declared`` and the seats ``locked`` (RULES.md 4.2, 4.3)."""
+    cdef int d = 0, l = 0, suits
+    for suit in declared:
+        d |= 1 << SUITS[suit]
+    for other in locked:
+        l |= 1 << SEATS[other]
+    suits = eligible_suits(to_mask(hand), SEATS[seat], d, l)
+    return [SUITS[i] for i in range(4) if suits >> i & 1]
 
 
 def window_actions(observation):

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from valtti.engine._deal import play_shows
-from valtti.engine.cards import CardSet, Rank, Seat, Suit
+from valtti.engine._deal import marriage_suits, play_shows
+from valtti.engine.cards import FULL_DECK, CardSet, Rank, Seat, Suit
 from valtti.engine.observation import Observation
 from valtti.engine.views import Event
 
@@ -143,11 +143,10 @@ class _Proof:
                 if e.yes:
                     assert e.suit is not None
                     self.present[partner] |= e.suit.marriage
-                elif partner not in locked:
-                    # An unlocked partner with an undeclared K+Q would have named it (4.2b).
-                    for suit in Suit:
-                        if suit not in declared:
-                            self._pair_then(partner, suit.marriage, frozenset((0, 1)), time)
+                else:
+                    # Partner held no K+Q it could have named (4.2b): none of these suits'.
+                    for suit in marriage_suits(FULL_DECK, partner, declared, locked):
+                        self._pair_then(partner, suit.marriage, frozenset((0, 1)), time)
                 locked.add(e.seat)
             else:
                 assert e.suit is not None
