@@ -44,10 +44,12 @@ from valtti.engine import (
     Suit,
     Team,
     beats_card,
+    marriage_suits,
     score_deal,
     trick_winner,
     window_actions,
 )
+from valtti.engine.cards import FULL_DECK
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
 from valtti.players.sampler import Hands, Sampler
@@ -272,8 +274,10 @@ class _Judge:
         self.hand = obs.hand.mask
         self.unseen = knowledge.unseen.mask
         self.trump = obs.trump
-        self.declared = {e.suit for e in obs.events if e.yes}
+        self.declared = {e.suit for e in obs.events if e.yes and e.suit is not None}
         self.locked = obs.locked
+        # The suits whose K+Q partner could still declare or name, should it hold them.
+        self.partner_suits = marriage_suits(FULL_DECK, self.partner, self.declared, self.locked)
         # Pairs the partner cannot hold both cards of (a "no" to ask-whole).
         self.not_both = {
             c.cards.mask
@@ -427,11 +431,9 @@ class _Judge:
 
     def _whole_chance(self, exclude: Suit | None = None) -> float:
         """The chance that partner holds a marriage it may still name or declare."""
-        if self.partner in self.locked:
-            return 0.0
         none = 1.0
-        for suit in Suit:
-            if suit not in self.declared and suit != exclude:
+        for suit in self.partner_suits:
+            if suit != exclude:
                 none *= 1.0 - self._pair_chance(suit)
         return 1.0 - none
 
