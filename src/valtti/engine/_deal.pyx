@@ -914,7 +914,8 @@ cdef class Deal:
         )
 
     def observation(self, seat):
-        """What ``seat`` may know now (RULES.md 7), as an ``Observation``."""
+        """What ``seat`` may know now (RULES.md 7), as an ``Observation``: of this deal alone,
+        so without a match score and with ``deal_number`` ``None`` (see ``Match.observation``)."""
         from valtti.engine.observation import Observation
         return Observation.of(self, SEATS[seat])
 
