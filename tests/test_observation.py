@@ -226,7 +226,7 @@ def test_match_observation_carries_the_score_before_the_deal(
 ) -> None:
     rng = random.Random(seed)
     match = Match(variant, first)
-    for _ in range(6):
+    for number in range(1, 7):
         if match.is_over():
             break
         before = match.score
@@ -237,7 +237,11 @@ def test_match_observation_carries_the_score_before_the_deal(
             assert isinstance(obs, Observation)
             assert obs.score == before
             assert obs.to_dict()["score"] == {"NS": before[0], "EW": before[1]}
-            assert dataclasses.replace(obs, score=None) == deal.observation(seat)
+            # A match's observation is the deal's with the match around it: the score before
+            # the deal and the deal's number; a deal observed alone has no number.
+            assert obs.deal_number == obs.to_dict()["deal_number"] == number
+            assert deal.observation(seat).deal_number is None
+            assert dataclasses.replace(obs, score=None, deal_number=None) == deal.observation(seat)
             if deal.is_over():
                 break
             match.apply(rng.choice(deal.legal_actions()))

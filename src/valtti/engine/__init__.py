@@ -1,11 +1,22 @@
-"""The Marjapussi rules engine: cards, actions, variants, one deal, the match, records.
+"""The Marjapussi rules engine: cards, actions, variants, one deal, the match, records, and
+what the public record proves about the hidden hands.
 
 Pure: no I/O, and no randomness except from a generator passed in.
 """
 
-from valtti.engine._deal import CardRefusals, Deal, deal_hands
+from valtti.engine._deal import (
+    CardRefusals,
+    Deal,
+    beats_card,
+    deal_hands,
+    marriage_suits,
+    play_shows,
+    trick_winner,
+    window_actions,
+)
 from valtti.engine.actions import ACTIONS, NUM_ACTIONS, Action, ActionKind
 from valtti.engine.cards import CARDS, NUM_CARDS, Card, CardSet, Rank, Seat, Suit, Team
+from valtti.engine.inference import Constraints, PairConstraint, constraints
 from valtti.engine.match import DealScore, Match, score_deal
 from valtti.engine.observation import Observation
 from valtti.engine.refusal import Refusal, RefusalCode
@@ -22,6 +33,7 @@ __all__ = [
     "Card",
     "CardRefusals",
     "CardSet",
+    "Constraints",
     "Deal",
     "DealResult",
     "DealScore",
@@ -30,6 +42,7 @@ __all__ = [
     "Marriage",
     "Match",
     "Observation",
+    "PairConstraint",
     "Phase",
     "Rank",
     "Refusal",
@@ -39,6 +52,12 @@ __all__ = [
     "Team",
     "Trick",
     "Variant",
+    "beats_card",
+    "constraints",
     "deal_hands",
+    "marriage_suits",
+    "play_shows",
     "score_deal",
+    "trick_winner",
+    "window_actions",
 ]

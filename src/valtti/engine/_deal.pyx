@@ -152,57 +152,134 @@ cdef inline uint64_t above(int card) noexcept nogil:
     return suit_mask(card // 9) & ~(((<uint64_t>2) << card) - 1)
 
 
-cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
+cdef inline int eligible_suits(uint64_t hand, int seat, int declared, int locked) noexcept nogil:
     """Suits in which seat could declare or name a marriage: K+Q in hand, undeclared, not locked."""
     cdef int suits = 0, s
-    if c.locked >> seat & 1:
+    if locked >> seat & 1:
         return 0
     for s in range(4):
-        if (c.hand[seat] & marriage_bits(s)) == marriage_bits(s) and not (c.declared >> s & 1):
+        if (hand & marriage_bits(s)) == marriage_bits(s) and not (declared >> s & 1):
             suits |= 1 << s
     return suits
 
 
+cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
+    return eligible_suits(c.hand[seat], seat, c.declared, c.locked)
+
+
+cdef struct Tiers:
+    int n
+    uint64_t cond[4]
+    uint64_t allowed[4]
+    int rule[4]
+
+
+cdef inline void add_tier(Tiers* t, uint64_t cond, uint64_t allowed, int rule) noexcept nogil:
+    t.cond[t.n] = cond
+    t.allowed[t.n] = allowed
+    t.rule[t.n] = rule
+    t.n += 1
+
+
+cdef inline void play_tiers(int led, int win, int trump, int first_trick, int first_trick_ace,
+                            int must_overtrump, int must_trump, Tiers* t) noexcept nogil:
+    """RULES.md 3.2 (and the first-trick ace) as ordered tiers (condition, allowed cards, rule):
+    the first tier whose condition meets the hand decides which of its cards may be played;
+    when none does, any card may. ``led`` is the led card, or -1 for the lead itself; ``win``
+    the winning card so far; ``trump`` -1 without trumps.
+
+    Both legality (``play_mask``) and what a past play proves (``play_shows``) read these tiers,
+    so every variant switch of play is honoured here alone.
+    """
+    cdef uint64_t led_suit, trumps
+    t.n = 0
+    if led < 0:
+        if first_trick_ace and first_trick:
+            add_tier(t, ACES, ACES, E_FIRST_ACE)
+        return
+    led_suit = suit_mask(led // 9)
+    if win // 9 == led // 9:
+        add_tier(t, above(win), above(win), E_FOLLOW_BEAT)
+    add_tier(t, led_suit, led_suit, E_FOLLOW)
+    if trump < 0 or trump == led // 9:
+        return
+    trumps = suit_mask(trump)
+    if win // 9 != trump:
+        add_tier(t, trumps, trumps, E_TRUMP)
+        return
+    # The trick is trumped already: a trump that beats it, or (must_overtrump=false) any trump
+    # while holding one that would; failing that, any trump unless trumping is optional.
+    if must_overtrump:
+        add_tier(t, above(win), above(win), E_TRUMP_BEAT)
+    else:
+        add_tier(t, above(win), trumps, E_TRUMP)
+    if must_trump:
+        add_tier(t, trumps, trumps, E_TRUMP)
+
+
 cdef inline uint64_t play_mask(const Core* c, int* rule) noexcept nogil:
     """The cards the player to move may play (RULES.md 3.2), and in rule the rule that limited them."""
-    cdef uint64_t h = c.hand[c.to_move], led, trumps, higher
-    cdef int w = c.win_card
-    if c.trick_len == 0:
-        if c.first_trick_ace and c.ntricks == 0 and (h & ACES):
-            rule[0] = E_FIRST_ACE
-            return h & ACES
-        rule[0] = OK
-        return h
-    led = h & suit_mask(c.trick[0] // 9)
-    if led:
-        if w // 9 == c.trick[0] // 9:
-            higher = led & above(w)
-            if higher:
-                rule[0] = E_FOLLOW_BEAT
-                return higher
-        rule[0] = E_FOLLOW
-        return led
-    if c.trump >= 0:
-        trumps = h & suit_mask(c.trump)
-        if trumps:
-            if w // 9 != c.trump:
-                rule[0] = E_TRUMP
-                return trumps
-            higher = trumps & above(w)
-            if higher and c.must_overtrump:
-                rule[0] = E_TRUMP_BEAT
-                return higher
-            if higher or c.must_trump:
-                rule[0] = E_TRUMP
-                return trumps
+    cdef uint64_t h = c.hand[c.to_move]
+    cdef Tiers t
+    cdef int i
+    play_tiers(c.trick[0] if c.trick_len else -1, c.win_card, c.trump, c.ntricks == 0,
+               c.first_trick_ace, c.must_overtrump, c.must_trump, &t)
+    for i in range(t.n):
+        if h & t.cond[i]:
+            rule[0] = t.rule[i]
+            return h & t.allowed[i]
     rule[0] = OK
     return h
 
 
+cdef inline uint64_t shown_absent(const Tiers* t, int card) noexcept nogil:
+    """What playing ``card`` under tiers ``t`` proves the player did not hold: the condition of
+    every tier before the first that allows the card (one of those would have decided)."""
+    cdef uint64_t absent = 0
+    cdef int i
+    for i in range(t.n):
+        if t.allowed[i] >> card & 1:
+            break
+        absent |= t.cond[i]
+    return absent
+
+
+cdef inline bint beats(int card, int win, int trump) noexcept nogil:
+    """Whether card takes over a trick that win wins so far (RULES.md 3.1)."""
+    if card // 9 == win // 9:
+        return card > win
+    return card // 9 == trump
+
+
+cdef int window_check(uint64_t hand, int x, int declared, int locked, int trump,
+                      int trump_team, int whole_ask, int a) noexcept nogil:
+    """OK, or why seat x holding hand may not make declaration or question a at a declaration
+    window (RULES.md 4.2), with the suits declared, seats locked and trumps as given."""
+    cdef int s
+    cdef uint64_t held
+    if a < A_ASK_WHOLE:
+        s = a - A_DECLARE
+        if declared >> s & 1:
+            return E_DECLARED
+        if (hand & marriage_bits(s)) != marriage_bits(s):
+            return E_NO_MARRIAGE
+        return E_LOCKED if locked >> x & 1 else OK
+    if a == A_ASK_WHOLE:
+        if whole_ask == W_NOT_TRUMP_TEAM and trump_team == (x & 1):
+            return E_WHOLE_TRUMP_TEAM
+        if whole_ask == W_NOBODY and trump >= 0:
+            return E_WHOLE_NOBODY
+        return OK
+    s = a - A_ASK_HALF
+    if declared >> s & 1:
+        return E_DECLARED
+    held = hand & marriage_bits(s)
+    return OK if held != 0 and held != marriage_bits(s) else E_HALF_NOT_ONE
+
+
 cdef int declaration_check(const Core* c, int a) noexcept nogil:
     """OK, or why action a (a declaration, question or answer) is not legal now (RULES.md 4)."""
-    cdef int s, x = c.to_move
-    cdef uint64_t held
+    cdef int x = c.to_move
     if c.phase == P_OVER:
         return E_OVER
     if a >= A_ANSWER:
@@ -215,24 +292,8 @@ cdef int declaration_check(const Core* c, int a) noexcept nogil:
         if c.ntricks == 0:
             return E_BEFORE_FIRST_TRICK
         return E_WINDOW_USED if c.trick_len == 0 else E_NOT_WINDOW
-    if a < A_ASK_WHOLE:
-        s = a - A_DECLARE
-        if c.declared >> s & 1:
-            return E_DECLARED
-        if (c.hand[x] & marriage_bits(s)) != marriage_bits(s):
-            return E_NO_MARRIAGE
-        return E_LOCKED if c.locked >> x & 1 else OK
-    if a == A_ASK_WHOLE:
-        if c.whole_ask == W_NOT_TRUMP_TEAM and c.trump_team == (x & 1):
-            return E_WHOLE_TRUMP_TEAM
-        if c.whole_ask == W_NOBODY and c.trump >= 0:
-            return E_WHOLE_NOBODY
-        return OK
-    s = a - A_ASK_HALF
-    if c.declared >> s & 1:
-        return E_DECLARED
-    held = c.hand[x] & marriage_bits(s)
-    return OK if held != 0 and held != marriage_bits(s) else E_HALF_NOT_ONE
+    return window_check(c.hand[x], x, c.declared, c.locked, c.trump, c.trump_team,
+                        c.whole_ask, a)
 
 
 cdef int action_check(const Core* c, int a) noexcept nogil:
@@ -291,14 +352,7 @@ cdef void play_card(Core* c, int card) noexcept nogil:
     cdef int seat = c.to_move, i, winner, team, points = 0
     c.hand[seat] &= ~((<uint64_t>1) << card)
     c.plays[4 * c.ntricks + c.trick_len] = card
-    if c.trick_len == 0:
-        c.win_card = card
-        c.win_pos = 0
-    elif card // 9 == c.win_card // 9:
-        if card > c.win_card:
-            c.win_card = card
-            c.win_pos = c.trick_len
-    elif card // 9 == c.trump:
+    if c.trick_len == 0 or beats(card, c.win_card, c.trump):
         c.win_card = card
         c.win_pos = c.trick_len
     c.trick[c.trick_len] = card
@@ -415,6 +469,90 @@ def deal_hands(rng):
     cdef uint64_t hands[4]
     shuffle_hands(rng.getrandbits(64), hands)
     return tuple([CardSet(hands[i]) for i in range(4)])
+
+
+cdef inline int suit_number(object suit) except -2:
+    """A suit (or ``None``: no trumps) as -1 to 3."""
+    return -1 if suit is None else SUITS[suit]
+
+
+cdef inline int card_number(object card) except -1:
+    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NCARDS:
+        raise ValueError(f"not a card number: {card!r}")
+    return card
+
+
+def beats_card(card, winning, trump):
+    """Whether ``card`` takes over a trick that ``winning`` wins so far, with trumps ``trump``
+    (a ``Suit`` or ``None``): a higher card of its suit, or a trump over a non-trump (RULES.md 3.1)."""
+    return beats(card_number(card), card_number(winning), suit_number(trump))
+
+
+def trick_winner(cards, trump):
+    """The position (from 0, the lead) of the card winning ``cards``, a trick's cards so far in
+    play order, with trumps ``trump`` (RULES.md 3.1). ``ValueError`` for no cards."""
+    cdef int i, win = -1, pos = 0, t = suit_number(trump), card
+    if not cards:
+        raise ValueError("a trick without cards has no winner")
+    for i in range(len(cards)):
+        card = card_number(cards[i])
+        if i == 0 or beats(card, win, t):
+            win = card
+            pos = i
+    return pos
+
+
+def play_shows(card, before, trump, trick_number, variant):
+    """What playing ``card`` proves about the hand it came from (RULES.md 7.3): the cards that,
+    held then, would have made the play illegal, as a ``CardSet``.
+
+    ``before``: the trick's cards played before it, in order (empty for the lead);
+    ``trump``: the trumps during the trick (a ``Suit`` or ``None``); ``trick_number`` from 1.
+    Read from the same tiers as legality, so every variant switch of play counts.
+    """
+    cdef Tiers t
+    cdef int i, c = card_number(card), led = -1, win = 0, tr = suit_number(trump), b
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+    for i in range(len(before)):
+        b = card_number(before[i])
+        if i == 0:
+            led = win = b
+        elif beats(b, win, tr):
+            win = b
+    play_tiers(led, win, tr, trick_number == 1, variant.first_trick_ace == "on",
+               variant.must_overtrump, variant.must_trump_if_cannot_overtrump, &t)
+    return CardSet(shown_absent(&t, c))
+
+
+def marriage_suits(hand, seat, declared, locked):
+    """The suits of ``hand``'s K+Q pairs that ``seat`` could declare or name in answer to
+    ask-whole, with the suits ``declared`` and the seats ``locked`` (RULES.md 4.2, 4.3)."""
+    cdef int d = 0, l = 0, suits
+    for suit in declared:
+        d |= 1 << SUITS[suit]
+    for other in locked:
+        l |= 1 << SEATS[other]
+    suits = eligible_suits(to_mask(hand), SEATS[seat], d, l)
+    return [SUITS[i] for i in range(4) if suits >> i & 1]
+
+
+def window_actions(observation):
+    """The declarations and questions ``observation.seat`` could make at a declaration window
+    opened now, holding its hand now (RULES.md 4.2): what it may do should it win the trick
+    (or may do now, in its window), in action-number order."""
+    cdef int x = SEATS[observation.seat], a, declared = 0, locked = 0
+    cdef int trump = suit_number(observation.trump), whole_ask
+    cdef int trump_team = -1 if observation.trump_team is None else TEAMS[observation.trump_team]
+    cdef uint64_t hand = observation.hand.mask
+    for e in observation.events:
+        if e.yes:
+            declared |= 1 << SUITS[e.suit]
+    for seat in observation.locked:
+        locked |= 1 << SEATS[seat]
+    whole_ask = WHOLE_ASK.index(observation.variant.whole_ask_after_trump)
+    return [ACTIONS[a] for a in range(A_DECLARE, A_ANSWER)
+            if window_check(hand, x, declared, locked, trump, trump_team, whole_ask, a) == OK]
 
 
 cdef inline int action_number(object action):
@@ -876,7 +1014,8 @@ cdef class Deal:
         )
 
     def observation(self, seat):
-        """What ``seat`` may know now (RULES.md 7), as an ``Observation``."""
+        """What ``seat`` may know now (RULES.md 7), as an ``Observation``: of this deal alone,
+        so without a match score and with ``deal_number`` ``None`` (see ``Match.observation``)."""
         from valtti.engine.observation import Observation
         return Observation.of(self, SEATS[seat])
 

@@ -92,6 +92,11 @@ class Suit(IntEnum):
         """The card-set mask of all nine cards of this suit."""
         return 0x1FF << (9 * self)
 
+    @property
+    def marriage(self) -> int:
+        """The card-set mask of this suit's marriage, its K and Q (RULES.md 4)."""
+        return 3 << (9 * self + 5)  # the queen is rank 5, the king 6
+
     @classmethod
     def parse(cls, text: str) -> Suit:
         t = text.strip().upper()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from valtti.engine._deal import Deal
@@ -151,10 +151,10 @@ class Match:
         self._current().apply(action)
 
     def observation(self, seat: Seat) -> Observation:
-        """The seat's view of the latest deal with the score before it."""
+        """The seat's view of the latest deal with the score before it and its deal number."""
         deal = self._latest()
         before = self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
-        return deal.observation(seat).with_score(before)
+        return replace(deal.observation(seat), score=before, deal_number=len(self.deals))
 
     def deal_summary(self, index: int) -> dict[str, Any]:
         """The public columns of deal ``index`` (from 0): dealer, trumps, marriages, tricks,

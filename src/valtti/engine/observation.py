@@ -49,6 +49,9 @@ class Observation:
     #: Why each card of ``hand`` that is not legal may not be played (``Deal.refusals``, whose
     #: ``Refusal``s are built only when read): empty unless ``seat`` is to move.
     refusals: Sequence[Refusal] = ()
+    #: Which deal of its match this is, from 1 (``Match.observation``); ``None`` for a deal
+    #: observed on its own (``Deal.observation``), which knows nothing of a match.
+    deal_number: int | None = None
 
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
@@ -153,4 +156,5 @@ class Observation:
             if self.score is None
             else dict(zip(("NS", "EW"), self.score, strict=True)),
             "refusals": [r.to_dict() for r in self.refusals],
+            "deal_number": self.deal_number,
         }

@@ -43,10 +43,15 @@ from valtti.engine import (
     Seat,
     Suit,
     Team,
+    beats_card,
+    marriage_suits,
     score_deal,
+    trick_winner,
+    window_actions,
 )
+from valtti.engine.cards import FULL_DECK
 from valtti.players.base import Player
-from valtti.players.knowledge import infer, marriage_mask
+from valtti.players.knowledge import infer
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.worlds import rebuild
 
@@ -54,7 +59,7 @@ _SUITS: Final = tuple(s.mask for s in Suit)
 _POINTS: Final = tuple(card.points for card in CARDS)
 #: The cards of each card's suit that beat it.
 _ABOVE: Final = tuple(_SUITS[c // 9] & ~((2 << c) - 1) for c in range(36))
-_MARRIAGES: Final = tuple(marriage_mask(s) for s in Suit)
+_MARRIAGES: Final = tuple(s.marriage for s in Suit)
 _TOP: Final = (1 << Rank.ACE) | (1 << Rank.TEN)  # within a suit: its checkmaters
 
 #: Card points one game point is worth when the match is far from the target.
@@ -98,15 +103,9 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def _points(mask: int) -> int:
-    return sum(_POINTS[c] for c in _cards(mask))
-
-
-def _beats(card: int, winning: int, trump: Suit | None) -> bool:
-    """Whether ``card`` takes over a trick that ``winning`` wins so far (RULES.md 3.1)."""
-    if card // 9 == winning // 9:
-        return card > winning
-    return trump is not None and card // 9 == trump
+def _suits(actions: Sequence[Action], kind: ActionKind) -> list[Suit]:
+    """The suits of the actions of one kind."""
+    return [a.suit for a in actions if a.kind is kind and a.suit is not None]
 
 
 def _normal(x: float) -> float:
@@ -275,8 +274,10 @@ class _Judge:
         self.hand = obs.hand.mask
         self.unseen = knowledge.unseen.mask
         self.trump = obs.trump
-        self.declared = {e.suit for e in obs.events if e.yes}
+        self.declared = {e.suit for e in obs.events if e.yes and e.suit is not None}
         self.locked = obs.locked
+        # The suits whose K+Q partner could still declare or name, should it hold them.
+        self.partner_suits = marriage_suits(FULL_DECK, self.partner, self.declared, self.locked)
         # Pairs the partner cannot hold both cards of (a "no" to ask-whole).
         self.not_both = {
             c.cards.mask
@@ -289,17 +290,20 @@ class _Judge:
         self.leading = not self.trick_cards
         self.led, self.winning, self.winner = -1, -1, me
         if trick is not None and trick.cards:
-            self.led, self.winning, self.winner = trick.cards[0] // 9, trick.cards[0], trick.leader
-            for seat, card in trick.plays[1:]:
-                if _beats(card, self.winning, self.trump):
-                    self.winning, self.winner = card, seat
+            at = trick_winner(trick.cards, self.trump)
+            self.led, self.winning = trick.cards[0] // 9, trick.cards[at]
+            self.winner = Seat((trick.leader + at) & 3)
         self.rest = [Seat((me + k) & 3) for k in range(1, 4 - len(self.trick_cards))]
         self.trick_points = sum(_POINTS[c] for c in self.trick_cards)
         cards = self.unseen.bit_count()
-        self.average = _points(self.unseen) / cards if cards else 0.0
+        self.average = CardSet(self.unseen).points / cards if cards else 0.0
         self.rest_points = sum(self._average(s) for s in self.rest)
         self.outlook = _Outlook(obs, self.team)
-        self.mine = [s for s in Suit if self._can_declare(s)]
+        # What this player may declare or ask at a window of its own (the engine's rules).
+        window = window_actions(obs)
+        self.mine = _suits(window, ActionKind.DECLARE)
+        self.may_ask_whole = Action.ask_whole() in window
+        self.halves = _suits(window, ActionKind.ASK_HALF)
         self.plan = self.outlook.plan(0, len(self.mine))
         self.window = 0.0
         if self.number <= 8:
@@ -320,7 +324,7 @@ class _Judge:
 
     def _average(self, seat: Seat) -> float:
         cards = self.possible[seat].bit_count()
-        return _points(self.possible[seat]) / cards if cards else 0.0
+        return CardSet(self.possible[seat]).points / cards if cards else 0.0
 
     def p_none(self, seat: Seat, mask: int) -> float:
         """The chance that ``seat`` holds none of ``mask`` (its unknown cards drawn at random)."""
@@ -379,7 +383,7 @@ class _Judge:
         """The chances that the team, and that this player, take the trick if ``card`` is played."""
         if self.leading:
             led, winning, winner = card // 9, card, self.me
-        elif _beats(card, self.winning, self.trump):
+        elif beats_card(card, self.winning, self.trump):
             led, winning, winner = self.led, card, self.me
         else:
             led, winning, winner = self.led, self.winning, self.winner
@@ -417,13 +421,6 @@ class _Judge:
 
     # -- marriages ------------------------------------------------------------------------------
 
-    def _can_declare(self, suit: Suit) -> bool:
-        return (
-            self.hand & _MARRIAGES[suit] == _MARRIAGES[suit]
-            and suit not in self.declared
-            and self.me not in self.locked
-        )
-
     def _pair_chance(self, suit: Suit) -> float:
         """The chance that partner holds the K and Q of ``suit``."""
         pair = _MARRIAGES[suit]
@@ -434,11 +431,9 @@ class _Judge:
 
     def _whole_chance(self, exclude: Suit | None = None) -> float:
         """The chance that partner holds a marriage it may still name or declare."""
-        if self.partner in self.locked:
-            return 0.0
         none = 1.0
-        for suit in Suit:
-            if suit not in self.declared and suit != exclude:
+        for suit in self.partner_suits:
+            if suit != exclude:
                 none *= 1.0 - self._pair_chance(suit)
         return 1.0 - none
 
@@ -455,12 +450,6 @@ class _Judge:
         """The standing when the window passes without a declaration."""
         return self._worth(0, len(self.mine))
 
-    def _whole_asks(self) -> bool:
-        rule = self.obs.variant.whole_ask_after_trump
-        if rule == "nobody":
-            return self.trump is None
-        return rule == "anyone" or self.obs.trump_team != self.team
-
     def declarations(self) -> list[tuple[float, Action]]:
         """The declaration actions open at a window now, each with the expected standing after
         it (by the chance of "yes", less what the locks break); compare ``unmoved``."""
@@ -473,15 +462,12 @@ class _Judge:
             if points == 2:
                 value += 1e-6 * self.strength(suit)  # trumps in the longest, strongest suit
             out.append((value, Action.declare(suit)))
-        if self._whole_asks():
+        if self.may_ask_whole:
             # The asker is locked: its own marriages are lost.
             p = self._whole_chance()
             out.append((p * made + (1.0 - p) * unmade, Action.ask_whole()))
-        for suit in Suit:
-            held = self.hand & _MARRIAGES[suit]
-            if suit in self.declared or not held or held == _MARRIAGES[suit]:
-                continue
-            other = _MARRIAGES[suit] & ~held
+        for suit in self.halves:
+            other = _MARRIAGES[suit] & ~self.hand
             p = self.p_holds(self.partner, _cards(other)[0])
             # Both are locked: partner's own marriages, which an ask-whole or partner's own
             # window would make, are lost too.
