@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket
-from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
