@@ -241,6 +241,7 @@ class Ref:
 # -- random games ------------------------------------------------------------------------------
 
 
+
 class Game:
     """How to build one random deal and play it; its repr is what hypothesis prints."""
 
