@@ -96,7 +96,6 @@ def _text(check: Callable[[str], T]) -> Callable[[object], T]:
 
 
 SeatName = Annotated[Seat, BeforeValidator(_seat)]
-PlayerName = Annotated[str, BeforeValidator(_player)]
 Nickname = Annotated[str, BeforeValidator(_nickname)]
 Switches = Annotated[
     Variant,
