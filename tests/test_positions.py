@@ -95,7 +95,7 @@ def test_match_after(seed: int) -> None:
             assert len(after.deals) == index + 1 and after.deal == deal.after(n)
             assert after.deals[:index] == match.deals[:index]
             assert after.deal_scores == match.deal_scores[: index + (n == len(deal.history))]
-            assert after.next_dealer == (deal.forehand if after.deal is not None else None)
+            assert after.next_dealer == deal.forehand
             assert after.summary()["deals"][:index] == match.summary()["deals"][:index]
     with pytest.raises(ValueError, match="has no deal"):
         match.after(len(match.deals), 0)
