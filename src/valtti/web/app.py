@@ -2,7 +2,7 @@
 
 ``create_app`` builds the FastAPI application of docs/WEB.md; ``valtti serve`` runs it with
 uvicorn. The referee of each table is its ``Room``; this module only reads requests and
-messages, checks their form and hands them on.
+messages into their models (``messages``) and hands them on.
 """
 
 from __future__ import annotations
