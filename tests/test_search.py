@@ -16,7 +16,6 @@ from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
 from valtti.players import hint, make_player
 from valtti.players.search import Budget, SearchPlayer, deal_value
-from valtti.players.worlds import played_by
 
 QUICK = Budget(iterations=60, seconds=5.0)
 
@@ -79,11 +78,10 @@ def test_the_choice_depends_only_on_the_observation() -> None:
         if len(hands[Seat.E]) != len(hands[Seat.W]) or deal.events:
             continue
         twin_hands = [hands[0], hands[3], hands[2], hands[1]]
-        played = played_by(deal.observation(Seat.N))
+        played = deal.observation(Seat.N).played_by()
         twin = Deal([twin_hands[i] | played[i] for i in range(4)], Seat.W)
         try:
-            for action in deal.history:
-                twin.apply(action)
+            twin.replay(deal.history)
         except ValueError:
             continue  # the swap contradicts a void shown in play: not the same information
         if twin.observation(Seat.N) != deal.observation(Seat.N):

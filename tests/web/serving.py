@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from valtti.engine import Action, Match, Seat
+from valtti.engine import Action, Seat
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.web.store import Store
@@ -56,24 +56,15 @@ def hands_by_seq(record: Record) -> dict[int, dict[str, set[str]]]:
 
     At a seq where a deal ends the server has dealt the next one already, so that is the deal.
     """
-    match = Match(record.variant, record.deals[0].dealer or Seat.N)
+    match = record.replay()
     out: dict[int, dict[str, set[str]]] = {}
     seq = 0
-
-    def note() -> None:
-        deal = match.deal
-        assert deal is not None
-        out[seq] = {str(s): set(deal.hand(s).tokens()) for s in Seat}
-
-    for deal_record in record.deals:
-        match.start_deal(deal_record.hands)
-        note()
-        for token in deal_record.actions:
-            action = Action.parse(token)
-            match.apply(action)
-            if is_public(action):
+    for deal in match.deals:
+        for n in range(len(deal.history) + 1):
+            if n and is_public(deal.history[n - 1]):
                 seq += 1
-            note()
+            at = deal.after(n)
+            out[seq] = {str(s): set(at.hand(s).tokens()) for s in Seat}
     return out
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from valtti.engine import Match, Seat, Variant
-from valtti.web.room import DealColumns
+from valtti.web.frames import DealColumns
 
 
 @pytest.mark.parametrize("seed", range(3))

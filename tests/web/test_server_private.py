@@ -3,18 +3,21 @@ marriage had several to choose from is the partner's alone, and seat tokens stay
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.serving import SEATS, Server, Table
+from tests.web.serving import FRAME, SEATS, Player, Server, Table
 from tests.web.test_server import assert_no_hidden_cards, stored_match
 
 from valtti.engine import Match, Seat, Variant
-from valtti.web.room import token_hash
+from valtti.web.room import PRESENCE_SECONDS
+from valtti.web.seats import token_hash
 from valtti.web.store import SeatRow, Store, TableRow
 
 #: A deal (dealer N, dealt by random.Random(53)) where, after these actions, E wins a trick
@@ -81,10 +84,10 @@ def test_only_the_answering_partner_sees_the_choice(
     assert held["seq"] == 4 and held["observation"]["phase"] == "declaration"
     assert held["observation"]["to_move"] == "E"
     everyone["late"] = late
-    # Acting now is refused without naming who is to move.
+    # Acting now is answered as before the question (E holds no AS), without naming W.
     people["E"].send({"type": "action", "action": "AS"})
     refused = people["E"].error()
-    assert refused["code"] == "not_your_turn" and "W" not in refused["message"]
+    assert refused["code"] == "illegal" and "W" not in refused["message"]
     people["W"].send({"type": "action", "action": "answer C", "seq": 5})
     for seat, player in everyone.items():
         state = player.until(lambda f: f["type"] == "state" and f["seq"] == 5 and not _asking(f))
@@ -144,3 +147,113 @@ def test_people_play_on_through_a_partners_choice(
         assert_no_hidden_cards(player, seat, record)
     assert_no_hidden_cards(table.spectator, None, record)
     table.close()
+
+
+def _raw(player: Player, message: dict[str, Any]) -> str:
+    """The text of the server's answer to ``message``: the next frame that is not a state."""
+    player.send(message)
+    while True:
+        raw = player.ws.recv(timeout=FRAME)
+        assert isinstance(raw, str)
+        if json.loads(raw)["type"] != "state":
+            return raw
+
+
+def _first_frame(server: Server, token: str | None) -> str:
+    """The text of the state frame a new connection of ``token`` (a spectator: ``None``) gets."""
+    newcomer = server.socket("choice", token)
+    try:
+        raw = newcomer.ws.recv(timeout=FRAME)
+        assert isinstance(raw, str)
+        return raw
+    finally:
+        newcomer.close()
+
+
+def test_while_a_partner_chooses_everyone_else_is_answered_as_before_the_question(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> None:
+    """RULES.md 7.2 through the protocol: until W names one of its two marriages, every
+    other connection's action, with the current seq, a stale one or none, gets byte for byte
+    the answer it got just before E's ask-whole; so do new connections, pings and the HTTP
+    routes. Nothing the server sends tells them that W has a choice."""
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    tokens = stored_table(url, BEFORE_ASK)
+    server = start_server(url)
+    people = {s: server.socket("choice", t) for s, t in tokens.items()}
+    spectator = server.socket("choice")
+    for p in [*people.values(), spectator]:
+        p.until(lambda f: f["type"] == "state" and all(s["connected"] for s in f["table"]["seats"]))
+    others: dict[str, Player] = {"N": people["N"], "E": people["E"], "S": people["S"]}
+    others["spectator"] = spectator
+    probes = [
+        {"type": "action", "action": token, **seq}
+        for token in ("AS", "9H", "ask-whole", "bogus")
+        for seq in ({"seq": 4}, {"seq": 3}, {"seq": 5}, {})
+    ]
+    probes = [p for p in probes if not (p["action"] == "ask-whole" and p.get("seq", 4) == 4)]
+    probes.append({"type": "ping"})
+    routes = ["/api/tables", "/api/tables/choice", "/api/tables/choice/record"]
+
+    def answers() -> dict[str, object]:
+        out: dict[str, object] = {
+            f"{who} {json.dumps(probe)}": _raw(player, probe)
+            for who, player in others.items()
+            for probe in probes
+            # E's own ask-whole before the question would be played: it is not sent.
+        }
+        for who in ("N", "S", None):  # E's own has no legal action while its question waits
+            out[f"new connection of {who}"] = _first_frame(server, who and tokens[who])
+        for route in routes:
+            answer = server.http.get(route)
+            out[route] = (answer.status_code, answer.text)
+        return out
+
+    before = answers()
+    assert json.loads(str(before['E {"type": "action", "action": "AS", "seq": 4}']))["code"] == (
+        "illegal"
+    )
+    assert "E is to move, not N" in str(before['N {"type": "action", "action": "AS"}'])
+    people["E"].send({"type": "action", "action": "ask-whole", "seq": 4})
+    choosing = people["W"].state(5)
+    assert choosing["observation"]["legal"] == ["answer H", "answer C"]
+    during = answers()
+    for probe, answer in before.items():
+        assert during[probe] == answer, probe
+    # E's question is answered with its own turn done: it waits like everyone else.
+    legal = next(f for f in reversed(people["E"].frames) if f["type"] == "state")
+    lead = legal["observation"]["legal"][0]  # a card E could have led instead of asking
+    waiting = json.loads(_raw(people["E"], {"type": "action", "action": lead, "seq": 4}))
+    assert waiting["code"] == "not_your_turn" and "W" not in waiting["message"]
+    people["W"].send({"type": "action", "action": "answer C", "seq": 5})
+    for player in [*others.values(), people["W"]]:
+        state = player.until(lambda f: f["type"] == "state" and f["seq"] == 5)
+        assert state["observation"]["trump"] == "C"
+    for player in [*people.values(), spectator]:
+        player.close()
+
+
+def test_connecting_over_and_over_does_not_multiply_the_tables_frames(server: Server) -> None:
+    """A client that connects and disconnects one seat again and again makes the others get
+    at most one presence frame in each PRESENCE_SECONDS, and the last state shows it gone."""
+    table = server.create(dict.fromkeys(SEATS, "open"))
+    token = server.join(table["id"], "N")
+    watcher = server.socket(table["id"])
+    watcher.state()
+    cycles = 30
+    began = time.monotonic()
+    for _ in range(cycles):
+        flicker = server.socket(table["id"], token)
+        flicker.state()
+        flicker.close()
+    elapsed = time.monotonic() - began
+    watcher.until(lambda f: f["type"] == "state" and not f["table"]["seats"][0]["connected"])
+    time.sleep(3 * PRESENCE_SECONDS)  # let a last presence frame come, if one were due
+    watcher.send({"type": "ping"})
+    watcher.until(lambda f: f["type"] == "pong")
+    states = [f for f in watcher.frames[1:] if f["type"] == "state"]
+    # Once at the first change, then once at the end of each interval at most.
+    assert len(states) <= 2 + elapsed / PRESENCE_SECONDS, (len(states), elapsed)
+    assert len(states) < 2 * cycles
+    assert not states[-1]["table"]["seats"][0]["connected"]
+    watcher.close()

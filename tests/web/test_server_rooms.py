@@ -19,9 +19,13 @@ from starlette.websockets import WebSocketDisconnect
 
 from valtti.engine import Action, Match, Observation, Seat, Variant
 from valtti.players.registry import make_player
-from valtti.web import room as room_module
+from valtti.web import computer as computer_module
+from valtti.web import connection as connection_module
+from valtti.web import rooms as rooms_module
 from valtti.web.app import create_app
-from valtti.web.room import Connection, Room, Rooms
+from valtti.web.connection import Connection
+from valtti.web.room import Room
+from valtti.web.rooms import Rooms
 from valtti.web.store import SeatRow, Store, TableRow
 
 ALL_RANDOM = dict.fromkeys(Seat, "random")
@@ -88,7 +92,7 @@ def store() -> Any:
 
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(room_module, "RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(computer_module, "RETRY_SECONDS", 0.01)
 
 
 def _fail(player: str, seed: int, observation: Observation) -> Action:
@@ -111,10 +115,10 @@ def test_a_failing_computer_player_is_retried_then_replaced_by_random(
         room, _, _ = await rooms.create(Variant(), ALL_RANDOM, None)
         await until(lambda: points(room) >= 3)
         # Two tries of the player for each point, then the random player decided.
-        assert bots.calls >= 3 * room_module.BOT_FAILURES
+        assert bots.calls >= 3 * computer_module.BOT_FAILURES
         assert_as_stored(store, room)
 
-    with caplog.at_level(logging.WARNING, logger="valtti.web.room"):
+    with caplog.at_level(logging.WARNING, logger="valtti.web.computer"):
         run(test, store, bots)
     assert "the random player decides for" in caplog.text
 
@@ -230,7 +234,7 @@ def finished_tables(store: Store, count: int) -> list[str]:
 def test_finished_tables_are_kept_only_while_recently_asked_for(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(room_module, "FINISHED_ROOMS", 2)
+    monkeypatch.setattr(rooms_module, "FINISHED_ROOMS", 2)
     ids = finished_tables(store, 4)
     load = store.load
     loaded: list[str] = []
@@ -295,9 +299,9 @@ def test_a_slow_connection_keeps_only_the_newest_state() -> None:
         connection.send_state("state 1000")
         assert await connection.next() == "state 1000"
         assert not connection.closing
-        for _ in range(room_module.MAX_QUEUED + 1):
+        for _ in range(connection_module.MAX_QUEUED + 1):
             connection.send('{"type":"pong"}')
-        assert await connection.next() == room_module.CLOSE_TOO_SLOW
+        assert await connection.next() == connection_module.CLOSE_TOO_SLOW
 
     asyncio.run(test())
 

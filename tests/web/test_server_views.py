@@ -8,7 +8,7 @@ import random
 import pytest
 
 from valtti.engine import Action, CardSet, Match, Seat, Variant
-from valtti.web.room import observations_json
+from valtti.web.frames import observations_json
 
 
 def assert_views_are_observations(match: Match) -> None:

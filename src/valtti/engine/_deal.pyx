@@ -325,6 +325,15 @@ cdef uint64_t legal_mask_of(const Core* c) noexcept nogil:
     return m
 
 
+cdef inline int whole_yeses(const Core* c) noexcept nogil:
+    """How many ask-whole questions have been answered "yes" so far."""
+    cdef int i, n = 0
+    for i in range(c.nevents):
+        if c.events[i].how == H_ASK_WHOLE and c.events[i].yes:
+            n += 1
+    return n
+
+
 cdef inline void add_event(Core* c, int seat, int how, int suit, int yes, int points) noexcept nogil:
     cdef Ev* e = &c.events[c.nevents]
     e.after_trick = c.ntricks
@@ -832,6 +841,62 @@ cdef class Deal:
         global rng_state
         rng_state = rng.getrandbits(64)
         random_playout(&self.c)
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def after(self, n):
+        """A new deal: this one as dealt, after its first ``n`` actions (0 to ``len(history)``).
+
+        The actions were legal when played, so they are replayed in C without checks.
+        """
+        cdef Deal d = Deal.__new__(Deal)
+        cdef int i
+        if not 0 <= n <= self.c.nactions:
+            raise ValueError(f"a deal of {self.c.nactions} actions has no position after {n}")
+        d._setup(self.c.initial, self.c.dealer, self.c.forehand, self._variant)
+        for i in range(n):
+            apply_action(&d.c, self.c.actions[i])
+        return d
+
+    def seen_by(self, viewer):
+        """The position ``viewer`` (a seat, or ``None``: a spectator) may see (RULES.md 7.2).
+
+        The deal itself, except while a partner chooses which of several marriages to name (the
+        ANSWER phase): every other seat and a spectator see the deal before the ``ask-whole``
+        (a new deal), as a partner with one marriage or none answers at once.
+        """
+        if self.c.phase == P_ANSWER and (viewer is None or SEATS[viewer] != self.c.to_move):
+            return self.after(self.c.nactions - 1)
+        return self
+
+    def replay(self, actions, answers=()):
+        """Apply ``actions`` in order, each checked as ``apply()`` does. ``answers``: the suits
+        named by the ask-whole questions answered "yes", in order (as the events show them);
+        where a partner must choose among several marriages and no ``answer`` follows, the
+        partner names the suit given for that question (what others see of a history, which
+        leaves answers out: RULES.md 7.2).
+
+        ``IllegalActionError`` (the deal then stands before the refused action), or
+        ``ValueError`` when a choice has no suit in ``answers``.
+        """
+        cdef int a
+        named = [int(s) for s in answers]
+        for action in actions:
+            a = action_number(action)
+            if self.c.phase == P_ANSWER and a < A_ANSWER:
+                self._answer_from(named)
+            if a >= 0 and action_check(&self.c, a) == OK:
+                apply_action(&self.c, a)
+            else:
+                self._refuse(action)
+        if self.c.phase == P_ANSWER and whole_yeses(&self.c) < len(named):
+            self._answer_from(named)
+
+    cdef _answer_from(self, list named):
+        cdef int k = whole_yeses(&self.c)
+        if k >= len(named):
+            raise ValueError("a partner chooses a marriage, but no answer is given for it")
+        self.apply(A_ANSWER + named[k])
 
     # -- illegal actions ----------------------------------------------------------------------
 

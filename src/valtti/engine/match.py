@@ -153,8 +153,44 @@ class Match:
     def observation(self, seat: Seat) -> Observation:
         """The seat's view of the latest deal with the score before it and its deal number."""
         deal = self._latest()
-        before = self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
-        return replace(deal.observation(seat), score=before, deal_number=len(self.deals))
+        return replace(
+            deal.observation(seat), score=self._score_before(deal), deal_number=len(self.deals)
+        )
+
+    def view(self, viewer: Seat | None) -> dict[str, Any]:
+        """What ``viewer`` may know of the latest deal (RULES.md 7), JSON-ready: a seat's
+        ``observation(seat).to_dict()``; a spectator's (``None``) the ``public()`` part of
+        what every seat but a partner choosing a marriage sees, with ``"seat": None``, no hand
+        and no legal actions."""
+        if viewer is not None:
+            return self.observation(viewer).to_dict()
+        deal = self._latest().seen_by(None)
+        seen = deal.observation(Seat.N)
+        public = replace(seen, score=self._score_before(deal), deal_number=len(self.deals)).public()
+        return {"seat": None, "hand": [], "legal": [], "refusals": [], **public}
+
+    def _score_before(self, deal: Deal) -> tuple[int, int]:
+        return self.deal_scores[len(self.deals) - 1].before if deal.is_over() else self.score
+
+    def after(self, deal_index: int, n: int) -> Match:
+        """A new match: this one up to deal ``deal_index`` (from 0), after that deal's first
+        ``n`` actions (``Deal.after``); the deals before it as played."""
+        if not 0 <= deal_index < len(self.deals):
+            raise ValueError(f"a match of {len(self.deals)} deals has no deal {deal_index}")
+        out = Match(self.variant, self.first_dealer)
+        out.deals = [d.copy() for d in self.deals[:deal_index]]
+        out.deals.append(self.deals[deal_index].after(n))
+        out._scores = self.deal_scores[:deal_index]
+        return out
+
+    def seen_by(self, viewer: Seat | None) -> Match:
+        """The match as ``viewer`` (a seat, or ``None``: a spectator) may see it: itself, or
+        while a partner chooses which marriage to name, for anyone else the match before the
+        ``ask-whole`` (``Deal.seen_by``; a new match)."""
+        deal = self.deal
+        if deal is None or deal.seen_by(viewer) is deal:
+            return self
+        return self.after(len(self.deals) - 1, len(deal.history) - 1)
 
     def deal_summary(self, index: int) -> dict[str, Any]:
         """The public columns of deal ``index`` (from 0): dealer, trumps, marriages, tricks,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from valtti.engine.actions import Action, ActionKind
-from valtti.engine.cards import CardSet, Seat, Suit, Team
+from valtti.engine.cards import Card, CardSet, Seat, Suit, Team
 from valtti.engine.refusal import Refusal
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, Phase, Trick
@@ -55,19 +55,12 @@ class Observation:
 
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
+        seen = deal.seen_by(seat)
+        if seen is not deal:
+            # The deal before the ask-whole (RULES.md 7.2), with nothing to do until it is
+            # answered: the seat that asked has asked.
+            return replace(Observation.of(seen, seat), legal_actions=())
         to_move = deal.current_player
-        if deal.phase is Phase.ANSWER and seat != to_move:
-            # That the partner has a choice is private (RULES.md 7.2): a partner with one
-            # marriage or none answers at once, so an ANSWER phase seen by others would show
-            # that it holds several. Until it answers they see the deal before the ask-whole.
-            from valtti.engine._deal import Deal
-
-            last = deal.history[-1]
-            assert last.kind is ActionKind.ASK_WHOLE, last
-            before = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
-            for action in deal.history[:-1]:
-                before.apply(action)
-            return replace(Observation.of(before, seat), legal_actions=())
         return Observation(
             seat=seat,
             hand=deal.hand(seat),
@@ -104,6 +97,41 @@ class Observation:
         if self.current_trick is not None:
             cards.extend(self.current_trick.cards)
         return CardSet(cards)
+
+    def played_by(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        """The cards each seat has played so far, N E S W."""
+        played: list[list[Card]] = [[], [], [], []]
+        tricks = self.tricks if self.current_trick is None else (*self.tricks, self.current_trick)
+        for trick in tricks:
+            for seat, card in trick.plays:
+                played[seat].append(card)
+        n, e, s, w = (CardSet(cards) for cards in played)
+        return (n, e, s, w)
+
+    def position(self, hands: Sequence[CardSet]) -> Deal:
+        """The deal at this point if the seats hold ``hands`` now (N E S W): the public
+        history replayed on those hands with the cards each seat has played, each choice of
+        marriage as the events name it.
+
+        ``IllegalActionError`` (a ``ValueError``) if the hands contradict what was seen.
+        """
+        from valtti.engine._deal import Deal
+
+        played = self.played_by()
+        deal = Deal(
+            [hands[i] | played[i] for i in range(4)], self.dealer, self.variant, self.forehand
+        )
+        named = [e.suit for e in self.events if e.how == "ask-whole" and e.yes]
+        deal.replay(self.history, [s for s in named if s is not None])
+        return deal
+
+    def public(self) -> dict[str, Any]:
+        """``to_dict()`` without ``seat``, ``hand``, ``legal`` and ``refusals``: what every
+        viewer of the same position shares (a spectator's view is this with no seat, hand,
+        legal action or refusal)."""
+        out = self.to_dict()
+        del out["seat"], out["hand"], out["legal"], out["refusals"]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form with RECORD.md tokens."""

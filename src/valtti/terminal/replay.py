@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console, Group, RenderableType
 
-from valtti.engine import Deal, Match, Seat
+from valtti.engine import Match, Seat
 from valtti.terminal import i18n
 from valtti.terminal.commands import QUIT, word
 from valtti.terminal.i18n import NC_, _
@@ -34,28 +34,14 @@ def steps(match: Match) -> list[Step]:
     found = []
     for index, deal in enumerate(match.deals):
         history = deal.history
-        replayed = _fresh(deal)
         found.append(Step(index, 0))
-        for position, action in enumerate(history, start=1):
-            replayed.apply(action)
+        for position in range(1, len(history) + 1):
             following = history[position] if position < len(history) else None
             leads = following is not None and following.card is not None
-            trick = replayed.current_trick
+            trick = deal.after(position).current_trick
             if following is None or (leads and trick is not None and not trick.cards):
                 found.append(Step(index, position))
     return found
-
-
-def _fresh(deal: Deal) -> Deal:
-    return Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
-
-
-def at(deal: Deal, position: int) -> Deal:
-    """The deal after its first ``position`` actions."""
-    replayed = _fresh(deal)
-    for action in deal.history[:position]:
-        replayed.apply(action)
-    return replayed
 
 
 class Viewer:
@@ -71,12 +57,12 @@ class Viewer:
         """The screen at step ``number`` (from 0)."""
         step = self.steps[number]
         deal = self.match.deals[step.deal]
-        now = at(deal, step.position)
+        now = deal.after(step.position)
         before = self.steps[number - 1] if number else None
         since = before.position if before is not None and before.deal == step.deal else 0
         scores = self.match.deal_scores
         score = scores[step.deal - 1].after if step.deal else (0, 0)
-        log = news(at(deal, since).observation(self.seat), now.observation(self.seat))
+        log = news(deal.after(since).observation(self.seat), now.observation(self.seat))
         if since == 0:
             log.insert(0, deal_start_text(step.deal + 1, deal.dealer, deal.forehand))
         observation = dataclasses.replace(

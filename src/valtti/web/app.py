@@ -2,7 +2,7 @@
 
 ``create_app`` builds the FastAPI application of docs/WEB.md; ``valtti serve`` runs it with
 uvicorn. The referee of each table is its ``Room``; this module only reads requests and
-messages, checks their form and hands them on.
+messages into their models (``messages``) and hands them on.
 """
 
 from __future__ import annotations
@@ -10,32 +10,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import json
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import APIRouter, FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from valtti.engine import Seat, Variant
 from valtti.engine.variant import SWITCHES
 from valtti.web.bots import PLAYERS, Bots
-from valtti.web.room import (
-    CLOSE_POLICY,
-    THROTTLES,
-    Connection,
-    Room,
-    RoomError,
-    Rooms,
-    check_nickname,
-    check_player,
-    check_seat,
+from valtti.web.connection import CLOSE_POLICY, THROTTLES, Connection
+from valtti.web.errors import RoomError
+from valtti.web.messages import (
+    ActionMessage,
+    NewTable,
+    PingMessage,
+    ReplaceMessage,
+    SeatName,
+    TakeSeat,
+    read_message,
+    refusal,
 )
+from valtti.web.room import Room
+from valtti.web.rooms import Rooms
 from valtti.web.security import Guard, PerMinute, Policy
 from valtti.web.store import Store
 
@@ -131,20 +135,33 @@ def create_app(
 
     @app.exception_handler(RoomError)
     async def refused(request: Request, error: RoomError) -> JSONResponse:
-        return JSONResponse(
-            {"error": error.code, "message": error.message, **error.extra},
-            status_code=_STATUS.get(error.code, 400),
-        )
+        return _refused(error)
 
-    @app.get("/", include_in_schema=False)
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _refused(refusal(error.errors(), message=False))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == 413:
+            return _refused(RoomError("too_large", f"a body is at most {MAX_BODY} bytes"))
+        if error.status_code == 400:  # a body FastAPI could not read (JSON nested too deep)
+            return _refused(RoomError("bad_request", "the body is not valid JSON"))
+        return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
+
+    pages = APIRouter(include_in_schema=False)
+
+    @pages.get("/")
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "lobby.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @pages.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
-    @app.get("/api/options")
+    options = APIRouter(prefix="/api/options")
+
+    @options.get("")
     async def table_options() -> dict[str, Any]:
         return {
             "variant": [
@@ -153,27 +170,23 @@ def create_app(
             "players": list(PLAYERS),
         }
 
-    @app.get("/api/server")
+    server = APIRouter(prefix="/api/server")
+
+    @server.get("")
     async def server_reach() -> dict[str, Any]:
         return reach
 
-    @app.get("/api/tables")
+    tables = APIRouter(prefix="/api/tables", route_class=_BodyLimited)
+
+    @tables.get("")
     async def list_tables(request: Request) -> dict[str, Any]:
         return {"tables": await _rooms(request).summaries()}
 
-    @app.post("/api/tables", status_code=201)
-    async def create_table(request: Request) -> dict[str, Any]:
-        body = await _body(request)
+    @tables.post("", status_code=201)
+    async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         creations.admit(request.client.host if request.client else "")
-        variant = _variant(body.get("variant", {}))
-        players = _players(body.get("seats", {}))
-        creator = None
-        if body.get("seat") is not None:
-            seat = check_seat(body["seat"])
-            if players[seat] is not None:
-                raise RoomError("bad_seat", f"seat {seat} is given to a computer player")
-            creator = (seat, check_nickname(body.get("nickname")))
-        room, creator_token, token = await _rooms(request).create(variant, players, creator)
+        creator = body.creator
+        room, creator_token, token = await _rooms(request).create(body.variant, body.seats, creator)
         return {
             "id": room.id,
             "link": f"{request.base_url}t/{room.id}",
@@ -182,19 +195,19 @@ def create_app(
             "seat": None if creator is None else str(creator[0]),
         }
 
-    @app.get("/api/tables/{table_id}")
+    @tables.get("/{table_id}")
     async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
         return (await _room(request, table_id)).summary()
 
-    @app.post("/api/tables/{table_id}/seats/{seat}")
-    async def take_seat(request: Request, table_id: str, seat: str) -> dict[str, Any]:
+    @tables.post("/{table_id}/seats/{seat}")
+    async def take_seat(
+        request: Request, table_id: str, seat: SeatName, body: TakeSeat
+    ) -> dict[str, Any]:
         room = await _room(request, table_id)
-        body = await _body(request)
-        where = check_seat(seat)
-        token = await room.join(where, check_nickname(body.get("nickname")))
-        return {"token": token, "seat": str(where)}
+        token = await room.join(seat, body.nickname)
+        return {"token": token, "seat": str(seat)}
 
-    @app.get("/api/tables/{table_id}/record")
+    @tables.get("/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         room = await _finished(request, table_id)
         return Response(
@@ -203,12 +216,12 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="valtti-{room.id}.json"'},
         )
 
-    @app.get("/api/tables/{table_id}/replay")
+    @tables.get("/{table_id}/replay")
     async def replay(request: Request, table_id: str) -> Response:
         room = await _finished(request, table_id)
         return Response(await room.replay_json(), media_type="application/json")
 
-    @app.websocket("/api/tables/{table_id}/ws")
+    @tables.websocket("/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         room = await _rooms(websocket).get(table_id)
@@ -223,6 +236,8 @@ def create_app(
             return
         await _play(websocket, room, connection)
 
+    for router in (pages, options, server, tables):
+        app.include_router(router)
     return app
 
 
@@ -276,30 +291,43 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
         isinstance(raw, str) and len(raw) * 4 > MAX_MESSAGE and len(raw.encode()) > MAX_MESSAGE
     ):
         raise RoomError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
-    message = _json_object(
-        raw,
-        ("bad_json", "the message is not valid JSON"),
-        ("bad_message", "a message is a JSON object with a type"),
-    )
-    kind = message.get("type")
-    if kind == "action":
-        token = message.get("action")
-        seq = message.get("seq")
-        if not isinstance(token, str):
-            raise RoomError("bad_message", "action must be an action token, e.g. AS")
-        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            raise RoomError("bad_message", "seq must be a whole number")
-        await room.act(connection, token, seq)
-    elif kind == "replace":
-        fields = [message.get(k) for k in ("seat", "player", "creator_token")]
-        if not all(isinstance(f, str) for f in fields):
-            raise RoomError("bad_message", "replace needs seat, player and creator_token")
-        seat, player, creator_token = fields
-        await room.replace(check_seat(seat), check_player(player), str(creator_token))
-    elif kind == "ping":
-        connection.send(_PONG)
-    else:
-        raise RoomError("bad_message", f"unknown message type {kind!r}: action, replace, ping")
+    match read_message(raw):
+        case ActionMessage(action=action, seq=seq):
+            await room.act(connection, action, seq)
+        case ReplaceMessage(seat=seat, player=player, creator_token=creator_token):
+            await room.replace(seat, player, creator_token)
+        case PingMessage():
+            connection.send(_PONG)
+
+
+class _LimitedRequest(Request):
+    """A request whose body is read only up to MAX_BODY bytes (``413`` beyond, before the
+    rest is read)."""
+
+    async def body(self) -> bytes:
+        if not hasattr(self, "_body"):
+            declared = self.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_BODY:
+                raise HTTPException(413)
+            raw = bytearray()
+            async for chunk in self.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    raise HTTPException(413)
+            self._body = bytes(raw)
+        return self._body
+
+
+class _BodyLimited(APIRoute):
+    """A route that reads its body as a ``_LimitedRequest``."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def limited(request: Request) -> Response:
+            return await handler(_LimitedRequest(request.scope, request.receive))
+
+        return limited
 
 
 class _Creations:
@@ -333,52 +361,8 @@ async def _finished(request: Request, table_id: str) -> Room:
     return room
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read only up to MAX_BODY bytes (``too_large`` beyond)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes")
-    return _json_object(
-        raw,
-        ("bad_request", "the body is not valid JSON"),
-        ("bad_request", "the body is a JSON object"),
+def _refused(error: RoomError) -> JSONResponse:
+    return JSONResponse(
+        {"error": error.code, "message": error.message, **error.extra},
+        status_code=_STATUS.get(error.code, 400),
     )
-
-
-def _json_object(
-    raw: str | bytes | bytearray, not_json: tuple[str, str], not_object: tuple[str, str]
-) -> dict[str, Any]:
-    """``raw`` parsed as a JSON object; else ``RoomError`` with the code and message given."""
-    try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        # RecursionError: JSON nested deeper than Python's stack.
-        raise RoomError(*not_json) from None
-    if not isinstance(value, dict):
-        raise RoomError(*not_object)
-    return value
-
-
-def _variant(switches: object) -> Variant:
-    if not isinstance(switches, dict):
-        raise RoomError("bad_variant", "variant is an object of switch names and values")
-    try:
-        return Variant.from_mapping(switches)
-    except ValueError as e:
-        raise RoomError("bad_variant", str(e)) from None
-
-
-def _players(seats: object) -> dict[Seat, str | None]:
-    """Each seat's computer player, or ``None`` for an open seat (the default)."""
-    if not isinstance(seats, dict):
-        raise RoomError("bad_request", 'seats is an object: {"N": "open" | player, …}')
-    players: dict[Seat, str | None] = dict.fromkeys(Seat)
-    for name, value in seats.items():
-        seat = check_seat(name)
-        players[seat] = None if value == "open" else check_player(value)
-    return players

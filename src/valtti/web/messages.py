@@ -1,0 +1,226 @@
+"""The client's messages and request bodies (docs/WEB.md) as Pydantic models.
+
+Each field is checked by a validator that refuses with the code and message docs/WEB.md gives
+(a ``PydanticCustomError`` whose type is the code); ``refusal`` turns Pydantic's errors into
+that ``RoomError``. A message's form error that has no code of its own (a missing field, a
+wrong JSON type) is ``bad_message`` with the message its model names for the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from valtti.engine import Seat, Variant
+from valtti.web.bots import PLAYERS
+from valtti.web.errors import RoomError
+from valtti.web.seats import nickname_fault
+
+T = TypeVar("T")
+
+#: The error codes a validator refuses with (the others are the form's).
+CODES: Final = frozenset(
+    {"bad_request", "bad_message", "bad_seat", "bad_player", "bad_nickname", "bad_variant"}
+)
+
+
+def _refuse(code: str, message: str) -> PydanticCustomError:
+    # A message is a template: braces in it would be read as its fields.
+    return PydanticCustomError(code, message.replace("{", "{{").replace("}", "}}"))
+
+
+def _seat(value: object) -> Seat:
+    if not isinstance(value, str) or value.upper() not in Seat.__members__:
+        raise _refuse("bad_seat", f"not a seat: {value!r} (N, E, S or W)")
+    return Seat[value.upper()]
+
+
+def _player(value: object) -> str:
+    name = value.strip().lower() if isinstance(value, str) else None
+    if name not in PLAYERS:
+        raise _refuse("bad_player", f"unknown computer player {value!r}: one of {PLAYERS}")
+    return name
+
+
+def _nickname(value: object) -> str:
+    if not isinstance(value, str):
+        raise _refuse("bad_nickname", "the nickname must be a string")
+    name = value.strip()
+    fault = nickname_fault(name)
+    if fault is not None:
+        raise _refuse("bad_nickname", fault)
+    return name
+
+
+def _variant(value: object) -> Variant:
+    if not isinstance(value, dict):
+        raise _refuse("bad_variant", "variant is an object of switch names and values")
+    try:
+        return Variant.from_mapping(value)
+    except ValueError as e:
+        raise _refuse("bad_variant", str(e)) from None
+
+
+def _players(value: object) -> dict[Seat, str | None]:
+    """Each seat's computer player, or ``None`` for an open seat (the default)."""
+    if not isinstance(value, dict):
+        raise _refuse("bad_request", 'seats is an object: {"N": "open" | player, …}')
+    players: dict[Seat, str | None] = dict.fromkeys(Seat)
+    for name, player in value.items():
+        players[_seat(name)] = None if player == "open" else _player(player)
+    return players
+
+
+def _text(check: Callable[[str], T]) -> Callable[[object], T]:
+    """``check`` for a string; anything else is a message's form error (``bad_message``)."""
+
+    def checked(value: object) -> T:
+        if not isinstance(value, str):
+            raise PydanticCustomError("string_type", "Input should be a valid string")
+        return check(value)
+
+    return checked
+
+
+SeatName = Annotated[Seat, BeforeValidator(_seat)]
+Nickname = Annotated[str, BeforeValidator(_nickname)]
+Switches = Annotated[
+    Variant,
+    PlainValidator(_variant),
+    WithJsonSchema({"type": "object", "additionalProperties": {"type": ["string", "integer"]}}),
+]
+Players = Annotated[
+    dict[Seat, str | None],
+    PlainValidator(_players),
+    WithJsonSchema({"type": "object", "additionalProperties": {"type": "string"}}),
+]
+
+
+# -- request bodies --------------------------------------------------------------------------
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, and the
+    seat and nickname the creator takes (if any)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    variant: Switches = Field(default_factory=Variant)
+    seats: Players = Field(default_factory=lambda: dict.fromkeys(Seat))
+    seat: SeatName | None = None
+    nickname: Any = None
+
+    @model_validator(mode="after")
+    def _creator(self) -> NewTable:
+        if self.seat is not None:
+            if self.seats[self.seat] is not None:
+                raise _refuse("bad_seat", f"seat {self.seat} is given to a computer player")
+            self.nickname = _nickname(self.nickname)
+        return self
+
+    @property
+    def creator(self) -> tuple[Seat, str] | None:
+        """The seat and nickname the creator takes, or ``None``."""
+        return None if self.seat is None else (self.seat, self.nickname)
+
+
+class TakeSeat(BaseModel):
+    """``POST /api/tables/{id}/seats/{seat}``."""
+
+    nickname: Nickname = Field(default=None, validate_default=True)
+
+
+# -- WebSocket messages ----------------------------------------------------------------------
+
+
+class ActionMessage(BaseModel):
+    """Play this action for my seat, on the ``seq`` the client has seen (if given)."""
+
+    malformed: ClassVar[Mapping[str, str]] = {
+        "action": "action must be an action token, e.g. AS",
+        "seq": "seq must be a whole number",
+    }
+
+    type: Literal["action"]
+    action: Annotated[str, Field(strict=True)]
+    seq: Annotated[int | None, Field(strict=True)] = None
+
+
+class ReplaceMessage(BaseModel):
+    """The creator hands a seat to a computer player."""
+
+    malformed: ClassVar[Mapping[str, str]] = dict.fromkeys(
+        ("seat", "player", "creator_token"), "replace needs seat, player and creator_token"
+    )
+
+    type: Literal["replace"]
+    seat: Annotated[Seat, PlainValidator(_text(_seat))]
+    player: Annotated[str, PlainValidator(_text(_player))]
+    creator_token: Annotated[str, Field(strict=True)]
+
+
+class PingMessage(BaseModel):
+    malformed: ClassVar[Mapping[str, str]] = {}
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMessage | ReplaceMessage | PingMessage, Field(discriminator="type")]
+_MESSAGES: Final = TypeAdapter[ClientMessage](ClientMessage)
+#: For each message type, the message of a form error of each field.
+_MALFORMED: Final[Mapping[str, Mapping[str, str]]] = {
+    "action": ActionMessage.malformed,
+    "replace": ReplaceMessage.malformed,
+    "ping": PingMessage.malformed,
+}
+
+
+def read_message(raw: str | bytes) -> ActionMessage | ReplaceMessage | PingMessage:
+    """The client message in ``raw``; ``RoomError`` (bad_json, bad_message, bad_seat,
+    bad_player) as docs/WEB.md gives them."""
+    try:
+        return _MESSAGES.validate_json(raw)
+    except ValidationError as e:
+        raise refusal(e.errors(), message=True) from None
+
+
+def refusal(errors: Sequence[Mapping[str, Any]], *, message: bool) -> RoomError:
+    """The ``RoomError`` for Pydantic's ``errors`` of a client message (``message``) or of a
+    request body (whose ``loc`` starts with where the value was: body, path…).
+
+    A form error comes before a validator's refusal, as a message's fields are read before
+    they are checked.
+    """
+    form = [e for e in errors if e["type"] not in CODES]
+    first = form[0] if form else errors[0]
+    if first["type"] in CODES:
+        return RoomError(first["type"], first["msg"])
+    loc = tuple(first["loc"]) if message else tuple(first["loc"])[1:]
+    if first["type"] == "json_invalid":
+        if message:
+            return RoomError("bad_json", "the message is not valid JSON")
+        return RoomError("bad_request", "the body is not valid JSON")
+    if not message:
+        if not loc:
+            return RoomError("bad_request", "the body is a JSON object")
+        return RoomError("bad_request", f"{loc[0]}: {first['msg']}")
+    if first["type"] == "union_tag_invalid":
+        kind = first["input"].get("type") if isinstance(first["input"], dict) else None
+        return RoomError("bad_message", f"unknown message type {kind!r}: action, replace, ping")
+    if len(loc) >= 2 and loc[0] in _MALFORMED:
+        field = str(loc[1])
+        return RoomError("bad_message", _MALFORMED[str(loc[0])].get(field, field))
+    return RoomError("bad_message", "a message is a JSON object with a type")

@@ -1,0 +1,163 @@
+"""The tables of one server: created here, or loaded from the store when first needed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from valtti.engine import Seat, Variant
+from valtti.players.arena import derive_seed
+from valtti.web.bots import Bots
+from valtti.web.room import Room
+from valtti.web.seats import new_token, token_hash
+from valtti.web.store import SeatRow, Store, StoredTable, TableRow
+
+#: Summaries of finished tables kept for the lobby (at most as many as it lists, and some).
+FINISHED_KEPT: Final = 1000
+#: Finished tables kept in memory for their record and replay, the most recently asked for.
+FINISHED_ROOMS: Final = 32
+
+
+class Rooms:
+    """The tables of one server: created here, or loaded from the store when first needed.
+
+    Unfinished tables stay in memory; finished ones only while someone watches them, and then
+    the FINISHED_ROOMS most recently asked for (for their record and replay).
+    """
+
+    def __init__(self, store: Store, bots: Bots, bot_delay: float) -> None:
+        self.store = store
+        self.bots = bots
+        self.bot_delay = bot_delay
+        self._rooms: dict[str, Room] = {}
+        self._finished_rooms: OrderedDict[str, Room] = OrderedDict()
+        self._loading = asyncio.Lock()
+        #: Summaries of finished tables not held as live rooms: they no longer change.
+        self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def _room(self, stored: StoredTable) -> Room:
+        return Room(stored, self.store, self.bots, self.bot_delay, self.retire)
+
+    async def resume(self) -> int:
+        """Load every unfinished table and let it go on; how many there were."""
+        ids = await asyncio.to_thread(self.store.unfinished)
+        for table_id in ids:
+            room = await self.get(table_id)
+            if room is not None:
+                await room.resume()
+        return len(ids)
+
+    async def create(
+        self,
+        variant: Variant,
+        players: Mapping[Seat, str | None],
+        creator: tuple[Seat, str] | None,
+    ) -> tuple[Room, str, str | None]:
+        """A new table: ``players`` gives each seat's computer player or ``None`` (open);
+        ``creator`` the seat and nickname the creator takes. The room, the creator's token and
+        the creator's seat token (or ``None``)."""
+        seed = secrets.randbits(53)
+        creator_token = new_token()
+        table = TableRow(
+            id=secrets.token_urlsafe(8),
+            created=datetime.now(UTC),
+            variant=variant,
+            first_dealer=Seat(random.Random(derive_seed(seed, "first dealer")).randrange(4)),
+            seed=seed,
+            creator_hash=token_hash(creator_token),
+            status="waiting",
+        )
+        seat_token = None
+        rows = []
+        for seat in Seat:
+            player = players.get(seat)
+            if creator is not None and creator[0] == seat:
+                seat_token = new_token()
+                rows.append(SeatRow(seat, "human", creator[1], token_hash(seat_token)))
+            elif player is None:
+                rows.append(SeatRow(seat, "open", None, None))
+            else:
+                rows.append(SeatRow(seat, "computer", player, None))
+        seats = (rows[0], rows[1], rows[2], rows[3])
+        await asyncio.to_thread(self.store.create_table, table, seats)
+        room = self._room(StoredTable(table, seats, None))
+        self._rooms[table.id] = room
+        await room.begin()
+        return room, creator_token, seat_token
+
+    async def get(self, table_id: str) -> Room | None:
+        room = self._live(table_id)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self._live(table_id)
+            if room is None:
+                stored = await asyncio.to_thread(self.store.load, table_id)
+                if stored is None:
+                    return None
+                room = self._room(stored)
+                if room.status == "finished":
+                    self._keep_finished(room)
+                else:
+                    self._rooms[table_id] = room
+            return room
+
+    def _live(self, table_id: str) -> Room | None:
+        room = self._rooms.get(table_id)
+        if room is None:
+            room = self._finished_rooms.get(table_id)
+            if room is not None:
+                self._finished_rooms.move_to_end(table_id)
+        return room
+
+    async def summaries(self) -> list[dict[str, Any]]:
+        """Every table's summary, newest first, as the lobby lists them.
+
+        One query of tables and seats; a finished table's match is loaded once for its
+        summary, which is kept.
+        """
+        listed = await asyncio.to_thread(self.store.listing)
+        out = []
+        for s in listed:
+            room = self._live(s.table.id)
+            if room is not None:
+                out.append(room.summary())
+            elif s.table.id in self._finished:
+                out.append(self._finished[s.table.id])
+            elif s.table.status == "finished":
+                stored = await asyncio.to_thread(self.store.load, s.table.id)
+                assert stored is not None
+                summary = self._room(stored).summary()
+                self._remember(summary)
+                out.append(summary)
+            else:
+                # A table this server holds no room for (another process made it): no match.
+                out.append(self._room(s).summary())
+        return out
+
+    def retire(self, room: Room) -> None:
+        """Let a finished room that nobody watches leave the live tables."""
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+        self._keep_finished(room)
+
+    def _keep_finished(self, room: Room) -> None:
+        self._remember(room.summary())
+        self._finished_rooms[room.id] = room
+        self._finished_rooms.move_to_end(room.id)
+        if len(self._finished_rooms) > FINISHED_ROOMS:
+            self._finished_rooms.popitem(last=False)
+
+    def _remember(self, summary: dict[str, Any]) -> None:
+        self._finished[summary["id"]] = summary
+        if len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
+
+    def close(self) -> None:
+        for room in self._rooms.values():
+            room.close()

@@ -1,0 +1,48 @@
+"""Who may play a seat: seat tokens (kept only as hashes) and the rules of a nickname."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Iterable
+from typing import Final
+
+from valtti.engine import Seat
+from valtti.web.store import SeatRow
+
+NICKNAME_MAX: Final = 24
+_ZERO_WIDTH_JOINER: Final = "\u200d"
+
+
+def token_hash(token: str) -> str:
+    """How a token is kept: its SHA-256 in hex, so the store never holds one that works."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def nickname_fault(name: str) -> str | None:
+    """Why ``name`` (trimmed) is no nickname, or ``None``: 1–24 characters of text."""
+    if not 1 <= len(name) <= NICKNAME_MAX:
+        return f"a nickname is 1 to {NICKNAME_MAX} characters"
+    # Control, format (bidirectional overrides) and surrogate characters could disguise a name.
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") and c != _ZERO_WIDTH_JOINER for c in name):
+        return "a nickname cannot hold control characters"
+    return None
+
+
+def seat_of(seats: Iterable[SeatRow], token: str) -> Seat | None:
+    """The seat ``token`` plays, or ``None``."""
+    digest = token_hash(token)
+    for row in seats:
+        if row.token_hash is not None and secrets.compare_digest(row.token_hash, digest):
+            return row.seat
+    return None
+
+
+def is_token_of(token: str, digest: str) -> bool:
+    """Whether ``token`` is the one kept as ``digest``, compared in constant time."""
+    return secrets.compare_digest(token_hash(token), digest)
