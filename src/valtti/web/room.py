@@ -26,8 +26,8 @@ from valtti.engine import Action, CardSet, Deal, Match, Seat, Variant, deal_hand
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
-from valtti.players.arena import derive_seed
 from valtti.players.registry import make_player
+from valtti.table import derive_seed
 from valtti.web.bots import PLAYERS, Bots
 from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
 
