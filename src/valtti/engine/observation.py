@@ -52,11 +52,10 @@ class Observation:
             # That the partner has a choice is private (RULES.md 7.2): a partner with one
             # marriage or none answers at once, so an ANSWER phase seen by others would show
             # that it holds several. Until it answers they see the deal before the ask-whole.
-            from valtti.engine._deal import Deal
-
             last = deal.history[-1]
             assert last.kind is ActionKind.ASK_WHOLE, last
-            before = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+            # type(deal), not an import of _deal, which imports this module: no circle.
+            before = type(deal)(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
             for action in deal.history[:-1]:
                 before.apply(action)
             return replace(Observation.of(before, seat), legal_actions=())
