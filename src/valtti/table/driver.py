@@ -8,6 +8,7 @@ given ``decision_seed``), ``apply`` it. Every seed comes from the match seed (``
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -69,9 +70,13 @@ def decide_once(spec: str, seed: int, observation: Observation) -> Action:
     """The action a fresh ``spec`` player seeded with ``seed`` takes (e.g. in a worker)."""
     player = make_player(spec, seed)
     try:
-        return player.choose(observation)
-    finally:
-        player.close()
+        action = player.choose(observation)
+    except Exception:
+        with contextlib.suppress(Exception):  # the failure to tell is the decision's
+            player.close()
+        raise
+    player.close()
+    return action
 
 
 class Table:
