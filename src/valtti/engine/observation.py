@@ -137,12 +137,10 @@ class Observation:
             "locked": sorted(str(s) for s in self.locked),
             "asker": text(self.asker),
             "hand_sizes": dict(zip("NESW", self.hand_sizes, strict=True)),
-            "tricks_won": dict(zip(("NS", "EW"), self.result.tricks, strict=True)),
-            "card_points": dict(zip(("NS", "EW"), self.result.card_points, strict=True)),
-            "game_points": dict(zip(("NS", "EW"), self.result.game_points, strict=True)),
+            "tricks_won": Team.named(self.result.tricks),
+            "card_points": Team.named(self.result.card_points),
+            "game_points": Team.named(self.result.game_points),
             "legal": [str(a) for a in self.legal_actions],
             "history": [str(a) for a in self.history],
-            "score": None
-            if self.score is None
-            else dict(zip(("NS", "EW"), self.score, strict=True)),
+            "score": None if self.score is None else Team.named(self.score),
         }

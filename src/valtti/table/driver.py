@@ -168,11 +168,17 @@ class Table:
         """The cards of deal ``number`` (from 1), N E S W: a host may store them first."""
         return seeds.deal_cards(self.seed, number)
 
+    @property
+    def point(self) -> int:
+        """The number of actions of the match so far: where each decision stands."""
+        return sum(len(deal.history) for deal in self.match.deals)
+
     def decision_seed(self) -> int:
-        """The seed of the decision now to make (by deal number and action, so the same after
-        a resume); ``ValueError`` when no one is to move."""
-        deal = self._deal_in_play()
-        return seeds.decision_seed(self.seed, len(self.match.deals), len(deal.history))
+        """The seed of the decision now to make, by the seat and the ``point`` (so the same
+        after a resume); ``ValueError`` when no one is to move."""
+        seat = self._deal_in_play().current_player
+        assert seat is not None
+        return seeds.decision_seed(self.seed, seat, self.point)
 
     # -- steps ----------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ def derive_seed(*parts: object) -> int:
 
 def first_dealer(seed: int) -> Seat:
     """The dealer of the first deal of the match with ``seed``."""
-    return Seat(derive_seed(seed, "first dealer") % 4)
+    return Seat(random.Random(derive_seed(seed, "first dealer")).randrange(4))
 
 
 def deal_cards(seed: int, number: int) -> tuple[CardSet, ...]:
@@ -32,6 +32,7 @@ def deal_cards(seed: int, number: int) -> tuple[CardSet, ...]:
     return deal_hands(random.Random(derive_seed(seed, "deal", number)))
 
 
-def decision_seed(seed: int, deal_number: int, ply: int) -> int:
-    """The seed of the decision at action ``ply`` (from 0) of deal ``deal_number`` (from 1)."""
-    return derive_seed(seed, "decision", deal_number, ply)
+def decision_seed(seed: int, seat: Seat, point: int) -> int:
+    """The seed of the decision of ``seat`` at ``point``: the number of actions of the whole
+    match before it (every deal's, ``answer`` included)."""
+    return derive_seed(seed, "decision", str(seat), point)
