@@ -88,6 +88,10 @@ class Table:
     implements ``MatchListener``: ``match_started`` at ``sit_down``, ``deal_started`` in
     ``start_deal``, ``deal_ended`` and ``match_ended`` in ``apply`` as the deal and the match end
     (or ``match_ended`` with winner ``None`` when ``run`` stops a match at ``max_deals``).
+
+    A host may change an occupant between actions (``table.seats[seat] = Computer(spec)``: a
+    person's seat handed to a computer player); a player kept for the match is made only by
+    ``sit_down``.
     """
 
     def __init__(
@@ -102,7 +106,7 @@ class Table:
             raise ValueError("a match to go on with has its variant already")
         self.seats: dict[Seat, Occupant] = {seat: seats.get(seat) for seat in Seat}
         self.seed = seed
-        self.match = match or Match(variant, seeds.first_dealer(seed))
+        self.match = match if match is not None else Match(variant, seeds.first_dealer(seed))
         self.clocks: dict[Seat, Clock] = {seat: Clock() for seat in Seat}
         self._kept: dict[Seat, Player] = {}
         self._ended = False
