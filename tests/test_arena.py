@@ -11,11 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from valtti.cli import main
-from valtti.engine import Action, Observation, Variant
-from valtti.engine.record import Record
-from valtti.players import Player, registry
-from valtti.players.arena import (
+from valtti.arena import (
     ArenaResult,
     MatchJob,
     MatchOutcome,
@@ -23,6 +19,10 @@ from valtti.players.arena import (
     run_arena,
     summarize,
 )
+from valtti.cli import main
+from valtti.engine import Action, Observation, Variant
+from valtti.engine.record import Record
+from valtti.players import Player, registry
 from valtti.players.stats import mean_interval
 
 ROOT = Path(__file__).resolve().parent.parent

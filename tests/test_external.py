@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from valtti.arena import MatchJob, play_match, run_arena
 from valtti.engine import Deal, Seat, Variant
 from valtti.players import make_player
-from valtti.players.arena import MatchJob, play_match, run_arena
 from valtti.players.external import BotError, ExternalPlayer, bot_command
 
 ROOT = Path(__file__).resolve().parent.parent

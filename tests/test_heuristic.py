@@ -7,6 +7,7 @@ import random
 import pytest
 
 from helpers import hands_of, make_deal
+from valtti.arena import run_arena
 from valtti.engine import (
     Action,
     ActionKind,
@@ -18,7 +19,6 @@ from valtti.engine import (
     Variant,
     deal_hands,
 )
-from valtti.players.arena import run_arena
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.heuristic import HeuristicPlayer
 from valtti.players.registry import make_player

@@ -58,13 +58,13 @@ def test_observation_position_rebuilds_the_deal(deal: Deal) -> None:
     for seat in Seat:
         obs = deal.observation(seat)
         seen = deal.seen_by(seat)
-        assert obs.position(seen.hands) == seen
+        assert Deal.of_observation(obs, seen.hands) == seen
 
 
 def test_position_needs_the_named_marriage() -> None:
     deal = played(TWO_MARRIAGES, (*WON_FIRST, "ask-whole", "answer D", "9H"))
     obs = deal.observation(Seat.E)
-    assert obs.position(deal.hands) == deal
+    assert Deal.of_observation(obs, deal.hands) == deal
     rebuilt = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
     with pytest.raises(ValueError, match="no answer is given"):
         rebuilt.replay(obs.history)  # without the events' suit the choice is unknown

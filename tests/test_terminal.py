@@ -383,7 +383,7 @@ def quiet(
 
 def test_unknown_and_illegal_input_explain_themselves_and_change_nothing() -> None:
     session, out = quiet()
-    deal = session.match.start_deal(rng=session.setup.deal_rng(1))
+    deal = session.table.start_deal()
     while deal.current_player != Seat.S:
         deal.apply(deal.legal_actions()[0])
     history = deal.history

@@ -189,8 +189,8 @@ def arena(
     from rich.console import Console
     from rich.progress import MofNCompleteColumn, Progress
 
+    from valtti.arena import MAX_DEALS, run_arena
     from valtti.engine import Variant
-    from valtti.players.arena import MAX_DEALS, run_arena
 
     try:
         variant = Variant.parse(variant_text)

@@ -858,6 +858,21 @@ cdef class Deal:
             apply_action(&d.c, self.c.actions[i])
         return d
 
+    @staticmethod
+    def of_observation(observation, hands):
+        """The deal at ``observation``'s point if the seats hold ``hands`` now (N E S W): the
+        public history replayed on those hands with the cards each seat has played, each
+        choice of marriage as the events name it.
+
+        ``IllegalActionError`` (a ``ValueError``) if the hands contradict what was seen.
+        """
+        played = observation.played_by()
+        deal = Deal([hands[i] | played[i] for i in range(4)], observation.dealer,
+                    observation.variant, observation.forehand)
+        named = [e.suit for e in observation.events if e.how == "ask-whole" and e.yes]
+        deal.replay(observation.history, [s for s in named if s is not None])
+        return deal
+
     def seen_by(self, viewer):
         """The position ``viewer`` (a seat, or ``None``: a spectator) may see (RULES.md 7.2).
 

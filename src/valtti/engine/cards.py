@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Final
+from typing import Final, TypeVar
+
+_T = TypeVar("_T")
 
 NUM_CARDS: Final = 36
 FULL_DECK: Final = (1 << NUM_CARDS) - 1
@@ -63,6 +65,11 @@ class Team(IntEnum):
     @property
     def other(self) -> Team:
         return TEAMS[1 - self]
+
+    @staticmethod
+    def named(values: tuple[_T, _T]) -> dict[str, _T]:
+        """A pair indexed by team (a score, tricks, points) as ``{"NS": …, "EW": …}``."""
+        return {"NS": values[0], "EW": values[1]}
 
     @classmethod
     def parse(cls, text: str) -> Team:

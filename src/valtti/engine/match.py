@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from valtti.engine._deal import Deal
 from valtti.engine.actions import Action
@@ -15,6 +15,9 @@ from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult
 
 CLUB_ACE = CARDS[Suit.C * 9 + Rank.ACE]
+
+#: How a match ended: a team won, a draw, or ``None`` while it is unfinished (or was stopped).
+Outcome = Literal["NS", "EW", "draw"] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,14 @@ class Match:
 
     def is_over(self) -> bool:
         return self.winner is not None or self.is_draw
+
+    @property
+    def outcome(self) -> Outcome:
+        """``"NS"`` or ``"EW"`` for the winner, ``"draw"``, or ``None`` while unfinished."""
+        if self.is_draw:
+            return "draw"
+        winner = self.winner
+        return None if winner is None else "NS" if winner is Team.NS else "EW"
 
     def start_deal(
         self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None
@@ -211,20 +222,19 @@ class Match:
                 }
                 for m in deal.marriages
             ],
-            "tricks": _teams(result.tricks),
-            "card_points": _teams(result.card_points),
-            "game_points": _teams(result.game_points),
-            "score": _teams(scores[index].after if index < len(scores) else self.score),
+            "tricks": Team.named(result.tricks),
+            "card_points": Team.named(result.card_points),
+            "game_points": Team.named(result.game_points),
+            "score": Team.named(scores[index].after if index < len(scores) else self.score),
         }
 
     def summary(self) -> dict[str, Any]:
         """Each deal's public columns (``deal_summary``), the winner, and who is to move with
         which actions. The ``valtti replay --json`` object (README)."""
-        winner = self.winner
         to_move = self.current_player
         return {
             "deals": [self.deal_summary(i) for i in range(len(self.deals))],
-            "winner": "draw" if self.is_draw else None if winner is None else str(winner),
+            "winner": self.outcome,
             "to_move": None if to_move is None else str(to_move),
             "legal": [str(a) for a in self.legal_actions()],
         }
@@ -233,7 +243,3 @@ class Match:
         if self.deal is None:
             raise ValueError("no deal has been started")
         return self.deal
-
-
-def _teams(values: tuple[int, int]) -> dict[str, int]:
-    return {"NS": values[Team.NS], "EW": values[Team.EW]}

@@ -108,23 +108,6 @@ class Observation:
         n, e, s, w = (CardSet(cards) for cards in played)
         return (n, e, s, w)
 
-    def position(self, hands: Sequence[CardSet]) -> Deal:
-        """The deal at this point if the seats hold ``hands`` now (N E S W): the public
-        history replayed on those hands with the cards each seat has played, each choice of
-        marriage as the events name it.
-
-        ``IllegalActionError`` (a ``ValueError``) if the hands contradict what was seen.
-        """
-        from valtti.engine._deal import Deal
-
-        played = self.played_by()
-        deal = Deal(
-            [hands[i] | played[i] for i in range(4)], self.dealer, self.variant, self.forehand
-        )
-        named = [e.suit for e in self.events if e.how == "ask-whole" and e.yes]
-        deal.replay(self.history, [s for s in named if s is not None])
-        return deal
-
     def public(self) -> dict[str, Any]:
         """``to_dict()`` without ``seat``, ``hand``, ``legal`` and ``refusals``: what every
         viewer of the same position shares (a spectator's view is this with no seat, hand,
@@ -175,14 +158,12 @@ class Observation:
             "locked": sorted(str(s) for s in self.locked),
             "asker": text(self.asker),
             "hand_sizes": dict(zip("NESW", self.hand_sizes, strict=True)),
-            "tricks_won": dict(zip(("NS", "EW"), self.result.tricks, strict=True)),
-            "card_points": dict(zip(("NS", "EW"), self.result.card_points, strict=True)),
-            "game_points": dict(zip(("NS", "EW"), self.result.game_points, strict=True)),
+            "tricks_won": Team.named(self.result.tricks),
+            "card_points": Team.named(self.result.card_points),
+            "game_points": Team.named(self.result.game_points),
             "legal": [str(a) for a in self.legal_actions],
             "history": [str(a) for a in self.history],
-            "score": None
-            if self.score is None
-            else dict(zip(("NS", "EW"), self.score, strict=True)),
+            "score": None if self.score is None else Team.named(self.score),
             "refusals": [r.to_dict() for r in self.refusals],
             "deal_number": self.deal_number,
         }

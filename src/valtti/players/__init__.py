@@ -1,4 +1,4 @@
-"""Players: the interface, the computer players, and the arena that compares them."""
+"""Players: the interface and the computer players, from random to search-based."""
 
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.registry import make_player, player_names

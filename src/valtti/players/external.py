@@ -23,9 +23,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final, NoReturn
 
-from valtti.engine import Action, Observation, Seat, Variant
+from valtti.engine import Action, Observation, Seat, Team, Variant
+from valtti.engine.match import Outcome
 from valtti.players.base import Player
-from valtti.players.listener import Outcome
 
 PROTOCOL_VERSION: Final = 1
 #: Seconds a bot has to answer one decision request.
@@ -153,12 +153,12 @@ class ExternalPlayer(Player):
                 "type": "deal_end",
                 "number": self._deal_number,
                 "observation": observation.to_dict(),
-                "score": _teams(score),
+                "score": Team.named(score),
             }
         )
 
     def match_ended(self, score: tuple[int, int], winner: Outcome) -> None:
-        self._send({"type": "match_end", "score": _teams(score), "winner": winner})
+        self._send({"type": "match_end", "score": Team.named(score), "winner": winner})
         self._seat = None
 
     def choose(self, observation: Observation) -> Action:
@@ -280,10 +280,6 @@ def _pump(
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
-
-
-def _teams(values: tuple[int, int]) -> dict[str, int]:
-    return {"NS": values[0], "EW": values[1]}
 
 
 def _short(value: object, limit: int = 120) -> str:

@@ -7,12 +7,12 @@ to tell its program about matches and deals (docs/PROTOCOL.md).
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from valtti.engine import Observation, Seat, Variant
+from valtti.engine.match import Outcome
 
-#: How a match ended: a team won, a draw, or ``None`` when it was stopped unfinished.
-Outcome = Literal["NS", "EW", "draw"] | None
+__all__ = ["MatchListener", "Outcome"]
 
 
 @runtime_checkable

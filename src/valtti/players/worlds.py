@@ -16,7 +16,7 @@ def rebuild(observation: Observation, hands: Sequence[CardSet]) -> Deal:
     """
     if hands[observation.seat] != observation.hand:
         raise ValueError(f"{observation.seat}'s hand must be the observed one")
-    deal = observation.position(hands)
+    deal = Deal.of_observation(observation, hands)
     if deal.current_player != observation.current_player:
         raise ValueError("the rebuilt deal does not reach the observed position")
     return deal

@@ -1,14 +1,13 @@
 """``valtti play``: a whole match in the terminal, you and three computer players.
 
-Randomness comes only from the match seed: the first dealer, each deal's cards and each computer
-decision have their own generator derived from it. A saved record keeps the seed, the seats and
-the players under ``meta``, so a resumed match continues exactly as it would have gone on.
+The seats are a ``Table`` (``valtti.table``): randomness comes only from the match seed, from
+which the table derives the first dealer, each deal's cards and each computer decision. A saved
+record keeps the seed, the seats and the players under ``meta``, so a resumed match continues
+exactly as it would have gone on.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -24,6 +23,7 @@ from valtti.engine import Action, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 from valtti.players import hint, make_player
 from valtti.players.registry import starts_program
+from valtti.table import Computer, Table
 from valtti.terminal import guide, i18n
 from valtti.terminal.commands import (
     YES,
@@ -61,12 +61,6 @@ EXIT_ILLEGAL: Final = 1
 EXIT_MALFORMED: Final = 2
 
 
-def derive(seed: int, *parts: object) -> int:
-    """A 64-bit seed for one use of the match seed (a deal, a decision), stable across runs."""
-    digest = hashlib.blake2b(repr((seed, *parts)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Who sits where and the match seed; kept in a record's ``meta``."""
@@ -83,14 +77,11 @@ class Setup:
             "players": {str(s): spec for s, spec in sorted(self.players.items())},
         }
 
-    def first_dealer(self) -> Seat:
-        return Seat(derive(self.seed, "dealer") % 4)
-
-    def deal_rng(self, number: int) -> random.Random:
-        return random.Random(derive(self.seed, "deal", number))
-
-    def decision_seed(self, deal_number: int, ply: int) -> int:
-        return derive(self.seed, "decision", deal_number, ply)
+    def table(self, match: Match | None = None, variant: Variant | None = None) -> Table:
+        """The seats: a fresh computer player for each decision (nothing to restore on a
+        resume), and the person, whose moves the session applies."""
+        seats = {seat: Computer(spec) for seat, spec in self.players.items()}
+        return Table(seats, self.seed, match, variant=variant)
 
 
 class Session:
@@ -102,14 +93,15 @@ class Session:
 
     def __init__(
         self,
-        match: Match,
+        table: Table,
         setup: Setup,
         console: Console,
         read: Callable[[str], str] | None = None,
         pause: Callable[[float], None] = time.sleep,
         fast: bool = False,
     ) -> None:
-        self.match = match
+        self.table = table
+        self.match = table.match
         self.setup = setup
         self.console = console
         self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
@@ -125,16 +117,15 @@ class Session:
         """Play until the match is over or the player leaves."""
         try:
             while not self.match.is_over():
+                if self.table.needs_deal:
+                    self._start_deal()
                 deal = self.match.deal
-                if deal is None or deal.is_over():
-                    deal = self._start_deal()
-                seat = deal.current_player
-                assert seat is not None  # the deal is not over
-                if seat == self.you:
+                assert deal is not None
+                if self.table.to_move == self.you:
                     if not self._your_turn(deal):
                         return
                 else:
-                    self._computer_turn(deal, seat)
+                    self._computer_turn()
                 if deal.is_over() and not self.match.is_over() and not self._deal_over():
                     return
             self._match_over()
@@ -145,27 +136,17 @@ class Session:
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def _start_deal(self) -> Deal:
-        number = len(self.match.deals) + 1
-        deal = self.match.start_deal(rng=self.setup.deal_rng(number))
-        self.log.append(deal_start_text(number, deal.dealer, deal.forehand))
-        return deal
+    def _start_deal(self) -> None:
+        deal = self.table.start_deal()
+        self.log.append(deal_start_text(len(self.match.deals), deal.dealer, deal.forehand))
 
     def _apply(self, action: Action) -> None:
         before = self.match.observation(self.you)
-        self.match.apply(action)
+        self.table.apply(action)
         self.log.extend(news(before, self.match.observation(self.you)))
 
-    def _computer_turn(self, deal: Deal, seat: Seat) -> None:
-        # A fresh player for each decision, seeded by where it stands in the match: a resumed
-        # match has no player state to restore and makes the very moves it would have made.
-        seed = self.setup.decision_seed(len(self.match.deals), len(deal.history))
-        player = make_player(self.setup.players[seat], seed)
-        try:
-            action = player.choose(self.match.observation(seat))
-        finally:
-            player.close()
-        self._apply(action)
+    def _computer_turn(self) -> None:
+        self._apply(self.table.decide())
         if not self.fast:
             self._draw()
             self.pause(MOVE_PAUSE)
@@ -234,8 +215,8 @@ class Session:
         """The search player's estimate of each legal action, best first."""
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
-        seed = derive(self.setup.seed, "hint", len(self.match.deals), len(deal.history))
-        estimates = hint(self.match.observation(self.you), seed=seed)
+        # The seed a computer player would decide with here: the same hint at the same point.
+        estimates = hint(self.match.observation(self.you), seed=self.table.decision_seed())
         lines = [
             _(
                 "The search player would take {action}. Its estimate of each move, in match "
@@ -433,7 +414,7 @@ def start(
             raise StartError(_("--variant and --seed come from the record when resuming"))
         match, meta = _resume(resume)
         setup = _setup(resume, meta, seat, partner, opponents, None)
-        session = Session(match, setup, console or Console(highlight=False), fast=fast)
+        session = Session(setup.table(match), setup, console or Console(highlight=False), fast=fast)
         session.log.append(_("Resumed from {path}.").format(path=resume))
         return session
     try:
@@ -441,5 +422,5 @@ def start(
     except ValueError as e:
         raise StartError(str(e)) from None
     setup = _setup(None, {}, seat, partner, opponents, seed)
-    match = Match(rules, setup.first_dealer())
-    return Session(match, setup, console or Console(highlight=False), fast=fast)
+    table = setup.table(variant=rules)
+    return Session(table, setup, console or Console(highlight=False), fast=fast)

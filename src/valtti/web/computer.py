@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Final
 
 from valtti.engine import Action, Match, Seat
-from valtti.players.arena import derive_seed
 from valtti.players.registry import make_player
+from valtti.table import derive_seed
 from valtti.web.bots import Bots
 from valtti.web.store import SeatRow
 

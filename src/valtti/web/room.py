@@ -19,7 +19,7 @@ from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat, deal_
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
-from valtti.players.arena import derive_seed
+from valtti.table import derive_seed
 from valtti.web import computer
 from valtti.web.bots import Bots
 from valtti.web.computer import Computers

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from valtti.engine import Seat, Variant
-from valtti.players.arena import derive_seed
+from valtti.table import derive_seed
 from valtti.web.bots import Bots
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash

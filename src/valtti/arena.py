@@ -2,8 +2,9 @@
 
 Duplicate: each numbered match is played twice with the same dealt hands and dealers, first
 with the first player of the pairing as NS, then as EW, so each player holds in one match exactly
-the cards the other held in the other, and the luck of the cards cancels. The hands of each
-next deal come from a generator seeded by (arena seed, match number), drawn as the match goes.
+the cards the other held in the other, and the luck of the cards cancels. Both halves are played
+at a ``Table`` (``valtti.table``) with the same seed, derived from (arena seed, match number),
+which gives the first dealer and each deal's cards.
 
 Players are made by ``make_player(spec, seed)`` inside the worker, fresh for every match and
 every seat: nothing a player learnt in one half of a pair can help it in the other.
@@ -11,27 +12,23 @@ every seat: nothing a player learnt in one half of a pair can help it in the oth
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import multiprocessing
 import os
-import random
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from valtti.engine import Action, Match, Observation, Seat, Team, Variant, deal_hands
+from valtti.engine import Seat, Team, Variant
 from valtti.engine.record import Record
-from valtti.players.base import Player
-from valtti.players.listener import MatchListener, Outcome
 from valtti.players.registry import make_player
 from valtti.players.stats import Estimate, mean_interval
+from valtti.table import Computer, PlayerFault, Table, derive_seed
 
 BACKENDS: Final = ("process", "ray", "serial")
 #: Deals after which a match is stopped and counted as a draw: no match runs forever.
@@ -68,6 +65,11 @@ class MatchJob:
     def spec(self, seat: Seat) -> str:
         return (self.first, self.second)[self.side(seat)]
 
+    @property
+    def match_seed(self) -> int:
+        """The table's seed: the same in both halves, so both deal the same cards."""
+        return derive_seed(self.seed, "match", self.number)
+
     def player_seed(self, seat: Seat) -> int:
         return derive_seed(self.seed, "player", self.number, self.half, str(seat))
 
@@ -88,111 +90,30 @@ class MatchOutcome:
     record: str | None  #: the RECORD.md JSON when the job asked for it
 
 
-def derive_seed(*parts: object) -> int:
-    """A seed from ``parts``, the same in every process and on every run.
-
-    53 bits, so that a bot reading the seed from JSON as a double (JavaScript) gets it exactly.
-    """
-    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big") >> 11
-
-
-class _Forfeit(Exception):
-    def __init__(self, side: int, message: str) -> None:
-        super().__init__(message)
-        self.side = side
-
-
-class _Table:
-    """The four players of one match, each fault blamed on its player's side."""
-
-    def __init__(self, job: MatchJob) -> None:
-        self.job = job
-        self.players: dict[Seat, Player] = {}
-        self.decisions = [0, 0]
-        self.seconds = [0.0, 0.0]
-        self.slowest = [0.0, 0.0]
-
-    def fault(self, seat: Seat, what: str) -> _Forfeit:
-        return _Forfeit(self.job.side(seat), f"{self.job.spec(seat)} at {seat}: {what}")
-
-    @contextmanager
-    def blame(self, seat: Seat) -> Iterator[None]:
-        """Turn any exception from the player at ``seat`` into its side's forfeit."""
-        try:
-            yield
-        except Exception as e:
-            raise self.fault(seat, f"{type(e).__name__}: {e}") from e
-
-    def sit_down(self) -> None:
-        for seat in Seat:
-            with self.blame(seat):
-                self.players[seat] = make_player(self.job.spec(seat), self.job.player_seed(seat))
-
-    def choose(
-        self, seat: Seat, observation: Observation, why_illegal: Callable[[Action], str | None]
-    ) -> Action:
-        side = self.job.side(seat)
-        with self.blame(seat):
-            start = time.perf_counter()
-            action = self.players[seat].choose(observation)
-            took = time.perf_counter() - start
-            self.seconds[side] += took
-            self.slowest[side] = max(self.slowest[side], took)
-            self.decisions[side] += 1
-            reason = why_illegal(action)
-        if reason is not None:
-            raise self.fault(seat, f"chose {action!s}, which is illegal: {reason}")
-        return action
-
-    def tell(self, call: Callable[[Seat, MatchListener], None]) -> None:
-        for seat, player in self.players.items():
-            if isinstance(player, MatchListener):
-                with self.blame(seat):
-                    call(seat, player)
-
-    def close(self) -> _Forfeit | None:
-        """Close every player; the first fault in closing, if any."""
-        fault = None
-        for seat, player in self.players.items():
-            try:
-                with self.blame(seat):
-                    player.close()
-            except _Forfeit as e:
-                fault = fault or e
-        return fault
-
-
 def play_match(job: MatchJob) -> MatchOutcome:
     """Play one match of the arena; a player's fault ends it as a forfeit, never the arena."""
-    deals = random.Random(derive_seed(job.seed, "deals", job.number))
-    match = Match(job.variant, Seat(deals.randrange(4)))
-    table = _Table(job)
-    forfeit: _Forfeit | None = None
+    seats = {seat: Computer(job.spec(seat), job.player_seed(seat)) for seat in Seat}
+    table = Table(seats, job.match_seed, variant=job.variant)
+    match = table.match
+    fault: PlayerFault | None = None
     try:
         table.sit_down()
-        table.tell(lambda seat, p: p.match_started(job.variant, seat))
-        while not match.is_over() and len(match.deals) < job.max_deals:
-            deal = match.start_deal(deal_hands(deals))
-            table.tell(lambda seat, p: p.deal_started(match.observation(seat)))
-            while (seat := deal.current_player) is not None:
-                match.apply(table.choose(seat, match.observation(seat), deal.why_illegal))
-            table.tell(lambda seat, p: p.deal_ended(match.observation(seat), match.score))
-        table.tell(lambda seat, p: p.match_ended(match.score, _winner(match)))
-    except _Forfeit as e:
-        forfeit = e
+        table.run(job.max_deals)
+    except PlayerFault as e:
+        fault = e
     finally:
-        forfeit = forfeit or table.close()
+        fault = fault or table.close()
     first = job.first_team()
     finished = [d for d in match.deals if d.is_over()]
     points = [sum(d.result().game_points[t] for d in finished) for t in (first, first.other)]
-    if forfeit is not None:
-        result: Result = "loss" if forfeit.side == 0 else "win"
+    if fault is not None:
+        result: Result = "loss" if job.side(fault.seat) == 0 else "win"
     elif match.winner is not None:
         result = "win" if match.winner == first else "loss"
     else:
         result = "draw"
-    capped = forfeit is None and not match.is_over()
-    failure = None if forfeit is None else str(forfeit)
+    capped = fault is None and not match.is_over()
+    failure = None if fault is None else str(fault)
     record = None
     if job.keep_record:
         meta = {
@@ -201,12 +122,17 @@ def play_match(job: MatchJob) -> MatchOutcome:
                 "arena": job.seed,
                 "match": job.number + 1,
                 "half": job.half,
+                "table": job.match_seed,
                 "players": {str(s): job.player_seed(s) for s in Seat},
             },
             "capped": capped,
             "failure": failure,
         }
         record = Record.of_match(match, meta).to_json()
+    clocks = [[table.clocks[s] for s in Seat if job.side(s) == side] for side in (0, 1)]
+    decisions = [sum(c.decisions for c in side) for side in clocks]
+    seconds = [sum(c.seconds for c in side) for side in clocks]
+    slowest = [max(c.slowest for c in side) for side in clocks]
     return MatchOutcome(
         job,
         result,
@@ -214,17 +140,11 @@ def play_match(job: MatchJob) -> MatchOutcome:
         (points[0], points[1]),
         capped,
         failure,
-        (table.decisions[0], table.decisions[1]),
-        (table.seconds[0], table.seconds[1]),
-        (table.slowest[0], table.slowest[1]),
+        (decisions[0], decisions[1]),
+        (seconds[0], seconds[1]),
+        (slowest[0], slowest[1]),
         record,
     )
-
-
-def _winner(match: Match) -> Outcome:
-    if match.is_draw:
-        return "draw"
-    return None if match.winner is None else "NS" if match.winner == Team.NS else "EW"
 
 
 @dataclass(frozen=True, slots=True)

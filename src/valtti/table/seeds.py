@@ -1,0 +1,38 @@
+"""Every seed of a match, from the match seed by one function.
+
+A match is reproducible from one integer: the first dealer, each deal's cards and each computer
+decision have a seed of their own, ``derive_seed(match seed, what, where…)``. The same parts give
+the same seed in every process, on every machine and every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from valtti.engine import CardSet, Seat, deal_hands
+
+
+def derive_seed(*parts: object) -> int:
+    """A seed from ``parts`` (ints and strings: write a seat as ``str(seat)``), the same everywhere.
+
+    53 bits, so that a bot reading the seed from JSON as a double (JavaScript) gets it exactly.
+    """
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 11
+
+
+def first_dealer(seed: int) -> Seat:
+    """The dealer of the first deal of the match with ``seed``."""
+    return Seat(random.Random(derive_seed(seed, "first dealer")).randrange(4))
+
+
+def deal_cards(seed: int, number: int) -> tuple[CardSet, ...]:
+    """The hands N E S W of deal ``number`` (from 1) of the match with ``seed``."""
+    return deal_hands(random.Random(derive_seed(seed, "deal", number)))
+
+
+def decision_seed(seed: int, seat: Seat, point: int) -> int:
+    """The seed of the decision of ``seat`` at ``point``: the number of actions of the whole
+    match before it (every deal's, ``answer`` included)."""
+    return derive_seed(seed, "decision", str(seat), point)

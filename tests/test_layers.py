@@ -1,0 +1,233 @@
+"""The package's layers (GUIDE.md, README "Design"): each imports only those below it, no circles.
+
+Every module of ``src/valtti`` is read with ``ast`` (the Cython engine's import lines by pattern)
+and every import counts, wherever it stands: one inside a function is a dependency all the same.
+Only imports under ``if TYPE_CHECKING:`` are left out of the circle check, since they never run;
+they are still held to the order of the layers.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+#: Units (a subpackage, or a module at the top of the package) by layer, lowest first.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("valtti",),  # the package itself: its name and version, nothing else
+    ("valtti.engine",),
+    ("valtti.players",),
+    ("valtti.table",),
+    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.bench"),  # the front ends
+    ("valtti.cli", "valtti.__main__"),  # the command line, which starts each front end
+)
+FRONT_ENDS = set(LAYERS[4])
+
+PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    target: str
+    runs: bool  #: not only for the type checker
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the import nodes under ``if TYPE_CHECKING:``."""
+    hidden: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                hidden.update(id(n) for n in ast.walk(inner))
+    return hidden
+
+
+def imports_of(name: str, path: Path, modules: set[str]) -> list[tuple[str, bool]]:
+    """The package's modules that ``name`` (at ``path``) imports, each with whether it runs."""
+    is_package = path.name.startswith("__init__.")
+    found: list[tuple[str, bool]] = []
+    if path.suffix == ".pyx":
+        for match in PYX_IMPORT.finditer(path.read_text(encoding="utf-8")):
+            found.append((match.group(1) or match.group(2), True))
+    else:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        hidden = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            runs = id(node) not in hidden
+            if isinstance(node, ast.Import):
+                found.extend((alias.name, runs) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    here = name.split(".") if is_package else name.split(".")[:-1]
+                    up = here[: len(here) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    found.append((sub if sub in modules else base, runs))
+    out = []
+    for target, runs in found:
+        # ``import valtti.engine.cards`` names a module; a name inside one counts as the module.
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        if target and target != name:
+            out.append((target, runs))
+    return out
+
+
+def read_package(root: Path) -> tuple[set[str], list[Edge]]:
+    paths = {
+        module_name(p, root.parent): p
+        for p in sorted(root.rglob("*"))
+        if p.suffix in (".py", ".pyx") and "__pycache__" not in p.parts
+    }
+    modules = set(paths)
+    edges = [
+        Edge(name, target, runs)
+        for name, path in paths.items()
+        for target, runs in imports_of(name, path, modules)
+    ]
+    return modules, edges
+
+
+def unit_of(module: str) -> str:
+    """The unit of the layers a module belongs to: the longest unit that is or contains it."""
+    units = [u for layer in LAYERS for u in layer]
+    for unit in sorted(units, key=len, reverse=True):
+        if module == unit or (unit != "valtti" and module.startswith(unit + ".")):
+            return unit
+    return module if module == "valtti" else module.split(".")[0] + "?"
+
+
+def layer_of(unit: str) -> int | None:
+    return next((i for i, layer in enumerate(LAYERS) if unit in layer), None)
+
+
+def circles(nodes: Iterable[str], edges: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """The groups of nodes that reach each other (more than one node each), sorted."""
+    after: dict[str, set[str]] = {n: set() for n in nodes}
+    for a, b in edges:
+        if a != b:
+            after.setdefault(a, set()).add(b)
+            after.setdefault(b, set())
+    reach = {}
+    for start in after:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in after[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        reach[start] = seen
+    groups = {frozenset([n, *(m for m in reach[n] if n in reach[m])]) for n in after}
+    return sorted(sorted(g) for g in groups if len(g) > 1)
+
+
+def wrong_way(modules: Iterable[str], edges: Iterable[Edge]) -> list[str]:
+    """Every import against the layers, as ``"a -> b: why"``; empty when there is none."""
+    problems = []
+    for module in modules:
+        if layer_of(unit_of(module)) is None:
+            problems.append(f"{module}: in no layer (add its unit to LAYERS)")
+    for e in edges:
+        source, target = unit_of(e.source), unit_of(e.target)
+        low, high = layer_of(target), layer_of(source)
+        if source == target or low is None or high is None:
+            continue
+        if low > high:
+            problems.append(f"{e.source} -> {e.target}: layer {high} imports layer {low}")
+        elif source in FRONT_ENDS and target in FRONT_ENDS:
+            problems.append(f"{e.source} -> {e.target}: a front end imports another")
+        elif source == "valtti.engine" and target != "valtti.engine":
+            problems.append(f"{e.source} -> {e.target}: the engine imports outside it")
+    return problems
+
+
+def package_edges(edges: Iterable[Edge]) -> list[tuple[str, str]]:
+    return [(unit_of(e.source), unit_of(e.target)) for e in edges if e.runs]
+
+
+@pytest.fixture(scope="module")
+def package() -> tuple[set[str], list[Edge]]:
+    return read_package(SRC / "valtti")
+
+
+def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    for name in ("valtti.engine._deal", "valtti.table.driver", "valtti.web.room", "valtti.cli"):
+        assert name in modules
+    pairs = {(e.source, e.target) for e in edges}
+    assert ("valtti.engine.match", "valtti.engine._deal") in pairs  # a .py importing the .pyx
+    assert ("valtti.engine._deal", "valtti.engine.observation") in pairs  # a lazy import
+    assert ("valtti.arena", "valtti.table") in pairs
+    assert ("valtti.terminal.game", "valtti.table") in pairs
+
+
+def test_no_module_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    assert circles(modules, [(e.source, e.target) for e in edges if e.runs]) == []
+
+
+def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    assert circles({unit_of(m) for m in modules}, package_edges(edges)) == []
+
+
+def test_each_layer_imports_only_those_below_it(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    assert wrong_way(modules, edges) == []
+
+
+def _read(files: Mapping[str, str], tmp_path: Path) -> tuple[set[str], list[Edge]]:
+    for relative, text in files.items():
+        path = tmp_path / "valtti" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return read_package(tmp_path / "valtti")
+
+
+def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
+    modules, edges = _read(
+        {
+            "__init__.py": "",
+            "engine/__init__.py": "",
+            "engine/a.py": "def f():\n    from valtti.players import b\n",  # lazy, from above
+            "engine/c.py": "from . import d\n",
+            "engine/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from valtti.engine import c\nimport valtti.engine.e\n",
+            "engine/e.pyx": "from libc.stdint cimport uint64_t\nfrom valtti.engine.c import X\n",
+            "players/__init__.py": "",
+            "players/b.py": "from valtti.engine.a import f\n",
+            "terminal/__init__.py": "from valtti.web import g\n",
+            "web/g.py": "",
+            "extra/h.py": "",
+        },
+        tmp_path,
+    )
+    module_edges = [(e.source, e.target) for e in edges if e.runs]
+    assert circles(modules, module_edges) == [
+        ["valtti.engine.a", "valtti.players.b"],
+        ["valtti.engine.c", "valtti.engine.d", "valtti.engine.e"],
+    ]
+    units = {unit_of(m) for m in modules}
+    assert circles(units, package_edges(edges)) == [["valtti.engine", "valtti.players"]]
+    assert sorted(wrong_way(modules, edges)) == [
+        "valtti.engine.a -> valtti.players.b: layer 1 imports layer 2",
+        "valtti.extra.h: in no layer (add its unit to LAYERS)",
+        "valtti.terminal -> valtti.web.g: a front end imports another",
+    ]
+    # The import only for the type checker makes no circle, but counts for the layers.
+    assert Edge("valtti.engine.d", "valtti.engine.c", False) in edges
