@@ -242,6 +242,17 @@ def arena(
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 @click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
 @click.option(
+    "--ascii",
+    "ascii_only",
+    is_flag=True,
+    help="Plain characters only: S H D C for the suits, ASCII frames.",
+)
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="A line mode for screen readers: no redraws, no frames, one line an event.",
+)
+@click.option(
     "--resume",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Continue the match saved in this record file.",
@@ -254,6 +265,8 @@ def play(
     variant: str | None,
     lang: str | None,
     fast: bool,
+    ascii_only: bool,
+    plain: bool,
     resume: Path | None,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
@@ -270,6 +283,8 @@ def play(
             language=lang,
             fast=fast,
             resume=resume,
+            ascii_only=ascii_only,
+            plain=plain,
         )
     except StartError as e:
         _fail(str(e), e.status)
