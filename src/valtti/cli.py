@@ -27,7 +27,10 @@ def main() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--show", is_flag=True, help="Step through the match trick by trick on the screen.")
-def replay(file: Path, as_json: bool, show: bool) -> None:
+@click.option(
+    "--ascii", "ascii_only", is_flag=True, help="With --show: plain characters only (S H D C)."
+)
+def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
     """Check a game record (RECORD.md) and print each deal's columns and the match score.
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
@@ -44,9 +47,10 @@ def replay(file: Path, as_json: bool, show: bool) -> None:
     except RecordFormatError as e:
         _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
     if show:
+        from valtti.terminal.glyphs import console
         from valtti.terminal.replay import show as show_match
 
-        show_match(match, record.meta)
+        show_match(match, record.meta, console(ascii_only))
         return
     summary = match.summary()
     if as_json:

@@ -44,7 +44,7 @@ from valtti.terminal.commands import (
 )
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
-from valtti.terminal.phrases import deal_start_text, news, reason_text, score_text
+from valtti.terminal.phrases import deal_start_text, news, reason_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
     View,
@@ -273,8 +273,9 @@ class Session:
     def _score(self) -> RenderableType:
         match = self.match
         finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
-        line = _("Match score: {score}; the target is exactly {target}.").format(
-            score=score_text(match.score), target=match.variant.target
+        # The team names are in the message: the Finnish one calls them PE and IL.
+        line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
+            ns=match.score[0], ew=match.score[1], target=match.variant.target
         )
         return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
 
