@@ -35,8 +35,11 @@ def turn_lines(view: View) -> list[str]:
                 _("Deal {number}").format(number=view.deal_number),
                 _("trick {number}/9").format(number=min(len(obs.tricks) + 1, 9)),
                 _("Trumps") + ": " + trumps,
-                _("Match") + ": " + score_text(obs.score or (0, 0)),
-                _("(to {target})").format(target=obs.variant.target),
+                _("Match")
+                + ": "
+                + score_text(obs.score or (0, 0))
+                + " "
+                + _("(to {target})").format(target=obs.variant.target),
                 variant_text(view),
             )
         )
@@ -60,7 +63,8 @@ def turn_lines(view: View) -> list[str]:
         + " ".join(f"{n}:{c.unicode()}" for n, c in enumerate(obs.hand, start=1))
     )
     legal = obs.legal_actions
-    cards = [a.card for a in legal if a.card is not None]
+    playable = {a.card for a in legal if a.card is not None}
+    cards = [c for c in obs.hand if c in playable]  # in the hand's order
     words = [action_words(a) for a in legal if a.kind is not ActionKind.PLAY]
     shown = " · ".join(([cards_text(cards)] if cards else []) + words)
     lines.append(_("Legal") + ": " + shown)
