@@ -8,16 +8,15 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from helpers import hands_of
 from rich.console import Console
 
+from helpers import hands_of
 from valtti.engine import Action, Deal, Phase, Seat
 from valtti.engine.record import Record
 from valtti.terminal import glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import Session, start
 from valtti.terminal.replay import Viewer
-from valtti.terminal.screen import View
 
 
 @pytest.fixture(autouse=True)
@@ -206,7 +205,7 @@ def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None
 
 
 def test_tricks_and_last_show_the_tricks_taken() -> None:
-    s, out = session()
+    s, _out = session()
     deal = s.match.start_deal(rng=s.setup.deal_rng(1))
     assert "No trick has been taken yet" in str(s._tricks(last=False))
     while deal.tricks_played < 3 or deal.current_player != s.you:

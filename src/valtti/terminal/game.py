@@ -115,7 +115,8 @@ class Session:
         self.match = match
         self.setup = setup
         self.console = console
-        self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
+        style = "" if plain else "bold"
+        self.read = read or (lambda prompt: console.input(Text(prompt, style=style)))
         self.pause = pause
         self.fast = fast
         self.plain = plain
