@@ -327,6 +327,7 @@ class Session:
 
     def _tell(self, note: RenderableType | None, *more: RenderableType) -> None:
         """The plain mode's draw: the new log lines, the state at a new turn, then the rest."""
+
         def print_(part: RenderableType) -> None:
             # Never wrapped by the program: a line stays one line for the screen reader.
             self.console.print(part, soft_wrap=True)

@@ -89,7 +89,7 @@ def screen(
     head, *body = compact_board(view)
     ends = [m.compact if isinstance(m, Fitted) else m for m in more]
     fixed = height(head) + sum(map(height, ends))
-    # The deal's columns go first, then the table, then the hand (which is empty at a deal's end).
+    # The deal's columns go first, then the table, then the hand.
     for drop in (1, 0, 0):
         if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
             break

@@ -90,8 +90,10 @@ def board(view: View) -> list[RenderableType]:
 
 
 def compact_board(view: View) -> list[RenderableType]:
-    """The compact layout without the log, for a small terminal: no frames but the hand's."""
-    return [compact_header(view), compact_table(view), compact_info(view), hand(view)]
+    """The compact layout without the log, for a small terminal: no frames but the hand's,
+    and no hand once it is empty."""
+    parts = [compact_header(view), compact_table(view), compact_info(view)]
+    return parts + [hand(view)] if view.observation.hand else parts
 
 
 def note_panel(note: RenderableType) -> RenderableType:
@@ -481,7 +483,7 @@ def match_table(
     deals: Sequence[tuple[Seat, Suit | None]], scores: Sequence[DealScore], framed: bool = True
 ) -> RenderableType:
     """One row per finished deal: dealer, trumps, the game points and the score after it."""
-    grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 2))
+    grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 2), show_edge=False)
     for title in (_("deal"), _("dealer"), _("trumps"), *map(team_text, Team), _("score")):
         grid.add_column(title, justify="right")
     for number, ((dealer, trump), s) in enumerate(zip(deals, scores, strict=False), start=1):
