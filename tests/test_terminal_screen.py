@@ -351,3 +351,17 @@ def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
 
     viewer.run(console(120, 60), read)
     assert answers  # Enter at the last step left before the answers ran out
+
+
+def test_each_draw_uses_the_size_the_terminal_has_now() -> None:
+    out = io.StringIO()
+    con = Console(file=out, width=120, height=50, color_system=None, force_terminal=True)
+    s = start(seed=2, partner="random", opponents="random", fast=True, console=con)
+    s.match.start_deal(rng=s.setup.deal_rng(1))
+    s._draw()
+    first = out.getvalue().split("\x1b[2J")[-1].splitlines()[0]
+    assert first.endswith("╮") and len(first.removeprefix("\x1b[H")) == 120
+    con.size = (80, 24)  # the window was made smaller
+    s._draw("help")
+    shown = out.getvalue().split("\x1b[2J")[-1].removeprefix("\x1b[H").splitlines()
+    assert "Trumps:" in shown[0] and len(shown) <= 23 and max(map(len, shown)) <= 80
