@@ -93,7 +93,7 @@ def compact_board(view: View) -> list[RenderableType]:
     """The compact layout without the log, for a small terminal: no frames but the hand's,
     and no hand once it is empty."""
     parts = [compact_header(view), compact_table(view), compact_info(view)]
-    return parts + [hand(view)] if view.observation.hand else parts
+    return [*parts, hand(view)] if view.observation.hand else parts
 
 
 def note_panel(note: RenderableType) -> RenderableType:
