@@ -83,7 +83,8 @@ def screen(
     tail = [] if pane is None else [pane]
     if console.width >= FULL_WIDTH:
         parts = [*board(view), *(m.full if isinstance(m, Fitted) else m for m in more)]
-        free = rows - sum(map(height, parts)) - max(pane_rows, REPLY_ROWS)
+        # Under a deal's end no rows are kept for a reply: the log there is the deal's last word.
+        free = rows - sum(map(height, parts)) - max(pane_rows, 0 if more else REPLY_ROWS)
         if free >= LOG_ROWS:
             return Group(*parts[:3], log(view.log, free - 2), *parts[3:], *tail)
     head, *body = compact_board(view)

@@ -278,8 +278,8 @@ def compact_table(view: View) -> RenderableType:
         if s in played:
             text.append(" ")
             text.append_text(face_up(played[s], s == winner))
-        if s in view.hands:
-            text.append(" ")
+        if s in view.hands:  # a replay: the hand face up on a line of its own
+            text.append("\n")
             text.append_text(_hand_line(view.hands[s]))
         return text
 
