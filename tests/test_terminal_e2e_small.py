@@ -161,3 +161,24 @@ def test_the_replay_viewer_answers_its_keys(tmp_path: Path) -> None:
     assert "the next trick" in " ".join(ANSI.sub("", viewer.before).split())
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
+
+
+def test_a_resized_terminal_is_drawn_again_at_once() -> None:
+    child = play()
+    assert "Trumps:" in screen(child)[0]  # at 80×24: the compact layout
+    child.setwinsize(45, 120)
+    lines = screen(child)  # drawn again at once: the full layout
+    assert lines[0].startswith("╭─ valtti") and len(lines[0]) == 120
+    child.sendline("help")
+    screen(child)
+    child.setwinsize(ROWS, COLUMNS)  # the window is made small while the prompt waits
+    lines = screen(child)
+    assert "Trumps:" in lines[0] and not lines[0].startswith("╭")
+    assert len(lines) <= ROWS - 1 and max(map(len, lines)) <= COLUMNS
+    assert any("Type a card" in line for line in lines)  # the reply is drawn again too
+    child.sendline("1")
+    assert "S plays A♠" in " ".join(ANSI.sub("", "\n".join(screen(child))).split())
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)

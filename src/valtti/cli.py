@@ -292,7 +292,8 @@ def play(
         )
     except StartError as e:
         _fail(str(e), e.status)
-    session.run()
+    with session.redrawn_on_resize():
+        session.run()
 
 
 @main.command()

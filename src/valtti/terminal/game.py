@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -123,6 +125,8 @@ class Session:
         self.log: list[str] = []
         self._told = 0  #: how many log lines the plain mode has told
         self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
+        #: The last draw's reply and parts under the table, to draw again at a new size.
+        self._shown: tuple[RenderableType | None, tuple[RenderableType, ...]] | None = None
 
     @property
     def you(self) -> Seat:
@@ -322,8 +326,41 @@ class Session:
         if self.plain:
             self._tell(note, *more)
             return
+        self._shown = (note, more)
         self.console.clear()
         self.console.print(screen(self.console, self._view(), note, more))
+
+    @contextmanager
+    def redrawn_on_resize(self) -> Iterator[None]:
+        """While inside, a change of the terminal's size at a prompt redraws the screen at once
+        (the line typed so far is kept, though no longer shown)."""
+        if self.plain or not hasattr(signal, "SIGWINCH") or not self.console.is_terminal:
+            yield
+            return
+        read = self.read
+        waiting: list[str] = []
+
+        def reading(prompt: str) -> str:
+            waiting.append(prompt)
+            try:
+                return read(prompt)
+            finally:
+                waiting.pop()
+
+        def resized(_signal: int, _frame: object) -> None:
+            # Only while a prompt waits: never in the middle of a draw.
+            if waiting and self._shown is not None:
+                note, more = self._shown
+                self._draw(note, *more)
+                self.console.print(Text(waiting[-1], style="bold"), end="")
+
+        previous = signal.signal(signal.SIGWINCH, resized)
+        self.read = reading
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGWINCH, previous)
+            self.read = read
 
     def _tell(self, note: RenderableType | None, *more: RenderableType) -> None:
         """The plain mode's draw: the new log lines, the state at a new turn, then the rest."""
