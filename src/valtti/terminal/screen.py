@@ -327,10 +327,11 @@ def tricks_table(tricks: Sequence[Trick], you: Seat) -> RenderableType:
     grid.add_column(_("points"), justify="right")
     for trick in tricks:
         plays = dict(trick.plays)
+        # The card that took the trick is bold and underlined.
         cards = [
             Text("")
             if s not in plays
-            else card_text(plays[s], "bold underline" * (s == trick.winner))
+            else card_text(plays[s], "bold underline" if s == trick.winner else "")
             for s in Seat
         ]
         grid.add_row(
