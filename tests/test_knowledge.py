@@ -44,8 +44,12 @@ def impossible(k: Knowledge, seat: Seat, text: str) -> bool:
 
 # -- cards, following, trumps ----------------------------------------------------------------------
 
-FOLLOW = ("KS 9S 6H 7H 8H 9H 6D 7D 8D", "7S 6S JH QH KH TH AH 9D JD",
-          "QS JS 8S 6C 7C 8C 9C JC QC", "AS TS QD KD TD AD KC TC AC")
+FOLLOW = (
+    "KS 9S 6H 7H 8H 9H 6D 7D 8D",
+    "7S 6S JH QH KH TH AH 9D JD",
+    "QS JS 8S 6C 7C 8C 9C JC QC",
+    "AS TS QD KD TD AD KC TC AC",
+)
 
 
 def test_own_hand_exact_and_played_cards_nowhere() -> None:
@@ -87,8 +91,12 @@ def test_first_trick_ace_rule() -> None:
 
 # N wins trick 1 with the ace of clubs and declares hearts; N then leads a club, E (no clubs, no
 # hearts) discards, S trumps with J♥ and W (no clubs, only hearts below the jack) comes last.
-TRUMPS = ("AC 6C 7C 8C 9C JC KH QH AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-          "KC JH 9H TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
+TRUMPS = (
+    "AC 6C 7C 8C 9C JC KH QH AS",
+    "QC 6S 7S 8S 6D 7D 8D 9D JD",
+    "KC JH 9H TH AH 9S JS TS QD",
+    "TC 6H 7H 8H QS KS KD TD AD",
+)
 TRUMPED = "AC, QC, KC, TC, declare H, 6C, 6D, JH"
 
 
@@ -102,8 +110,9 @@ def test_trumping_under_shows_no_higher_trump() -> None:
     k = infer(play(deal_of(*TRUMPS), TRUMPED + ", 7H").observation(N))
     assert impossible(k, W, "TH AH") and possible(k, W, "9H 6H 8H")
     assert k.known[S] & cards("TH AH") == cards("TH AH")  # E has no hearts, W none above J
-    free = infer(play(deal_of(*TRUMPS, Variant(must_overtrump=False)), TRUMPED + ", 7H")
-                 .observation(N))
+    free = infer(
+        play(deal_of(*TRUMPS, Variant(must_overtrump=False)), TRUMPED + ", 7H").observation(N)
+    )
     assert possible(free, W, "TH AH")  # trumping under was allowed anyway
 
 
@@ -124,10 +133,18 @@ def test_following_a_trumped_trick_low_shows_nothing_more() -> None:
 
 # -- declarations, questions, answers --------------------------------------------------------------
 
-HALF_YES = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-            "KC JH QH TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
-HALF_NO = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D QH JD",
-           "KC JH 9D TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
+HALF_YES = (
+    "AC 6C 7C 8C 9C JC KH 9H AS",
+    "QC 6S 7S 8S 6D 7D 8D 9D JD",
+    "KC JH QH TH AH 9S JS TS QD",
+    "TC 6H 7H 8H QS KS KD TD AD",
+)
+HALF_NO = (
+    "AC 6C 7C 8C 9C JC KH 9H AS",
+    "QC 6S 7S 8S 6D 7D 8D QH JD",
+    "KC JH 9D TH AH 9S JS TS QD",
+    "TC 6H 7H 8H QS KS KD TD AD",
+)
 WON_FIRST = "AC, QC, KC, TC"
 HEARTS = cards("KH QH")
 
@@ -176,8 +193,12 @@ def test_ask_half_no_seen_by_each_seat() -> None:
 
 
 def test_ask_whole_yes_shows_the_named_marriage() -> None:
-    hands = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-             "KC JH QH TH AH 9S JS KD QD", "TC 6H 7H 8H QS KS TS TD AD")
+    hands = (
+        "AC 6C 7C 8C 9C JC KH 9H AS",
+        "QC 6S 7S 8S 6D 7D 8D 9D JD",
+        "KC JH QH TH AH 9S JS KD QD",
+        "TC 6H 7H 8H QS KS TS TD AD",
+    )
     deal = play(deal_of(*hands), WON_FIRST + ", ask-whole")
     assert deal.events[-1].yes and deal.events[-1].suit is Suit.D
     assert infer(deal.observation(E)).known[S] == cards("KD QD")
@@ -206,8 +227,12 @@ def test_ask_whole_no_from_a_locked_partner_shows_nothing() -> None:
 
 
 def test_pending_answer_shows_nothing_but_the_named_marriage() -> None:
-    hands = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-             "KC KD QD KS QS JH TH AH QH", "TC 6H 7H 8H 9S JS TS TD AD")
+    hands = (
+        "AC 6C 7C 8C 9C JC KH 9H AS",
+        "QC 6S 7S 8S 6D 7D 8D 9D JD",
+        "KC KD QD KS QS JH TH AH QH",
+        "TC 6H 7H 8H 9S JS TS TD AD",
+    )
     deal = play(deal_of(*hands), WON_FIRST + ", ask-whole")
     assert deal.current_player is S  # S chooses which marriage to name
     before = infer(play(deal_of(*hands), WON_FIRST).observation(E))

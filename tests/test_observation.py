@@ -129,7 +129,8 @@ def hidden_twin(deal: Deal, seat: Seat, rng: random.Random) -> Deal | None:
             initial[s] = played | CardSet(h)
         twin = Deal(initial, deal.dealer, deal.variant, deal.forehand)
         try:
-            twin.replay(deal.history)
+            for a in deal.history:
+                twin.apply(a)
         except IllegalActionError:
             continue  # a play that showed something about the hidden cards
         if public(twin) == public(deal):

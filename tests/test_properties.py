@@ -241,7 +241,6 @@ class Ref:
 # -- random games ------------------------------------------------------------------------------
 
 
-
 class Game:
     """How to build one random deal and play it; its repr is what hypothesis prints."""
 

@@ -24,7 +24,6 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 MAX_DEALS = 40
 
 
-
 class Plan:
     """How to play one random match; its repr is what hypothesis prints."""
 

@@ -410,10 +410,12 @@ def test_hint_shows_the_search_players_estimates() -> None:
     assert "The search player would take" in flat(said)
     deal = session.match.deal
     assert deal is not None
-    shown = re.findall(r"│   (\S+(?: \S+)*) +([+-]\d+\.\d\d) ", said)
-    assert 0 < len(shown) <= 6
+    reply = said[said.rindex("The search player would take") :]
+    shown = re.findall(r"(\S+(?: (?!the)[a-z]+ ?\S?)*?) +([+-]\d+\.\d\d)", reply)
+    # Every legal move, each once, not only the best few.
     legal = {action_words(a) for a in deal.legal_actions()}
-    assert {action for action, _value in shown} <= legal
+    assert f"each of your {len(legal)} legal moves" in flat(reply)
+    assert sorted(action.strip("│ ") for action, _value in shown) == sorted(legal)
     values = [float(v) for _a, v in shown]
     assert values == sorted(values, reverse=True)
 
@@ -480,7 +482,8 @@ def test_a_finnish_session_speaks_finnish() -> None:
     prompts = scripted(session, ["ohje", "lopeta", "k"])
     session.run()
     said = flat(out.getvalue())
-    assert "Jako 1" in said and "Kätesi (S)" in said and "Kirjoita kortti" in said
+    # Finnish seat letters: S is E (etelä).
+    assert "Jako 1" in said and "Kätesi (E)" in said and "Kirjoita kortti" in said
     assert prompts[-1].startswith("Poistutaanko ottelusta?")
 
 

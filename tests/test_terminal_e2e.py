@@ -87,6 +87,7 @@ class Scripted:
         t = translations(self.language)
         self.gettext = t.gettext
         self.word = lambda w: t.pgettext("command", w)
+        self.south = t.pgettext("seat", "S")  # the player's seat as the screen writes it
         self.turn_prompts = [
             t.gettext(m) + " > "
             for m in ("Your lead", "Your card", "You took the trick: declare, ask or lead")
@@ -108,12 +109,12 @@ class Scripted:
 
     def hand(self, screen: Screen) -> dict[str, str]:
         """Card (as shown, e.g. ``10♥``) → its number."""
-        panel = screen.panel(self.gettext("Your hand ({seat})").format(seat="S"))
+        panel = screen.panel(self.gettext("Your hand ({seat})").format(seat=self.south))
         return {card: number for number, card in NUMBERED.findall(panel)}
 
     def legal(self, screen: Screen) -> tuple[list[str], list[str]]:
         """The legal cards and the declaration words, from the hand panel's legal line."""
-        panel = screen.panel(self.gettext("Your hand ({seat})").format(seat="S"))
+        panel = screen.panel(self.gettext("Your hand ({seat})").format(seat=self.south))
         label = self.gettext("Legal") + ": "
         line = " ".join(panel[panel.index(label) + len(label) :].split())
         cards = ["".join(c) for c in CARD.findall(line.split(" · ")[0])]
@@ -265,7 +266,9 @@ def test_the_same_match_in_finnish(english: tuple[Path, list[Screen]], tmp_path:
     child = spawn("--seed", str(SEED), "--lang", "fi")
     player = Scripted(child, "fi")
     screen = player.wait()
-    assert "Jako 1" in screen.text and "S · sinä" in screen.text and "Kätesi (S)" in screen.text
+    # Finnish seat letters: S is E (etelä), N is P (pohjoinen).
+    assert "Jako 1" in screen.text and "E · sinä" in screen.text and "Kätesi (E)" in screen.text
+    assert "P · kumppani" in screen.text
 
     screen = player.play_until(screen, lambda p, s: _illegal_card(p, s) is not None)
     refused = _illegal_card(player, screen)
@@ -282,7 +285,7 @@ def test_the_same_match_in_finnish(english: tuple[Path, list[Screen]], tmp_path:
     assert f"Tallennettu tiedostoon {final}" in screen.flat
     first_end = next(s for s in player.seen if s.kind == "deal over")
     assert "Jako 1 päättyi" in first_end.text and "pelipisteet" in first_end.text
-    assert any(re.search(r"S ilmoittaa [♠♥♦♣]", s.text) for s in player.seen)
+    assert any(re.search(r"E ilmoittaa [♠♥♦♣]", s.text) for s in player.seen)
     assert re.search(r"(voititte|voitti) ottelun|tasan", screen.flat)
     child.sendline("")
     child.expect(pexpect.EOF)

@@ -27,7 +27,10 @@ def main() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--show", is_flag=True, help="Step through the match trick by trick on the screen.")
-def replay(file: Path, as_json: bool, show: bool) -> None:
+@click.option(
+    "--ascii", "ascii_only", is_flag=True, help="With --show: plain characters only (S H D C)."
+)
+def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
     """Check a game record (RECORD.md) and print each deal's columns and the match score.
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
@@ -44,9 +47,10 @@ def replay(file: Path, as_json: bool, show: bool) -> None:
     except RecordFormatError as e:
         _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
     if show:
+        from valtti.terminal.glyphs import console
         from valtti.terminal.replay import show as show_match
 
-        show_match(match, record.meta)
+        show_match(match, record.meta, console(ascii_only))
         return
     summary = match.summary()
     if as_json:
@@ -242,6 +246,17 @@ def arena(
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 @click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
 @click.option(
+    "--ascii",
+    "ascii_only",
+    is_flag=True,
+    help="Plain characters only: S H D C for the suits, ASCII frames.",
+)
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="A line mode for screen readers: no redraws, no frames, one line an event.",
+)
+@click.option(
     "--resume",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Continue the match saved in this record file.",
@@ -254,6 +269,8 @@ def play(
     variant: str | None,
     lang: str | None,
     fast: bool,
+    ascii_only: bool,
+    plain: bool,
     resume: Path | None,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
@@ -270,10 +287,13 @@ def play(
             language=lang,
             fast=fast,
             resume=resume,
+            ascii_only=ascii_only,
+            plain=plain,
         )
     except StartError as e:
         _fail(str(e), e.status)
-    session.run()
+    with session.redrawn_on_resize():
+        session.run()
 
 
 @main.command()

@@ -23,6 +23,8 @@ ANSWER: Final = NC_("command", "answer")
 HELP: Final = NC_("command", "help")
 HINT: Final = NC_("command", "hint")
 SCORE: Final = NC_("command", "score")
+TRICKS: Final = NC_("command", "tricks")
+LAST: Final = NC_("command", "last")
 SAVE: Final = NC_("command", "save")
 QUIT: Final = NC_("command", "quit")
 YES: Final = NC_("command", "yes")
@@ -62,6 +64,13 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class Tricks:
+    """Show the tricks of the deal so far; with ``last`` only the last one taken."""
+
+    last: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Save:
     """Write the match so far to a record file."""
 
@@ -78,7 +87,7 @@ class Empty:
     """An empty line."""
 
 
-Command = Play | Help | Hint | Score | Save | Quit | Empty
+Command = Play | Help | Hint | Score | Tricks | Save | Quit | Empty
 
 
 class InputError(ValueError):
@@ -103,6 +112,10 @@ def parse(line: str, hand: Sequence[Card]) -> Command:
             return Hint()
         if _is(first, SCORE):
             return Score()
+        if _is(first, TRICKS):
+            return Tricks()
+        if _is(first, LAST):
+            return Tricks(last=True)
         if _is(first, QUIT):
             return Quit()
     return Play(parse_action(line, hand))
@@ -145,8 +158,21 @@ def parse_action(text: str, hand: Sequence[Card]) -> Action:
 
 def command_words() -> dict[str, str]:
     """Every command word in the active language, keyed as the messages' placeholders name it."""
-    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, SAVE, QUIT)
-    names = ("declare", "ask", "whole", "half", "answer", "help", "hint", "score", "save", "quit")
+    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, SAVE, QUIT)
+    names = (
+        "declare",
+        "ask",
+        "whole",
+        "half",
+        "answer",
+        "help",
+        "hint",
+        "score",
+        "tricks",
+        "last",
+        "save",
+        "quit",
+    )
     return {name: word(w) for name, w in zip(names, words, strict=True)}
 
 

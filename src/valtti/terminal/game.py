@@ -9,12 +9,15 @@ exactly as it would have gone on.
 from __future__ import annotations
 
 import secrets
+import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
@@ -24,7 +27,7 @@ from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 from valtti.players import hint, make_player
 from valtti.players.registry import starts_program
 from valtti.table import Computer, Table
-from valtti.terminal import guide, i18n
+from valtti.terminal import glyphs, guide, i18n
 from valtti.terminal.commands import (
     YES,
     Command,
@@ -36,27 +39,27 @@ from valtti.terminal.commands import (
     Quit,
     Save,
     Score,
+    Tricks,
     action_words,
     parse,
     word,
 )
 from valtti.terminal.i18n import _
+from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.phrases import deal_start_text, news, reason_text
+from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
     View,
     deal_summary,
     match_table,
-    note_panel,
-    render,
     result_line,
+    tricks_table,
 )
 
 PROGRAM: Final = "valtti play"
 DEFAULT_PLAYER: Final = "heuristic"
 #: Seconds each computer move stays on the screen (none with ``--fast``).
 MOVE_PAUSE: Final = 1.0
-#: How many of the search player's estimates ``hint`` shows, best first.
-HINT_LINES: Final = 6
 EXIT_ILLEGAL: Final = 1
 EXIT_MALFORMED: Final = 2
 
@@ -88,7 +91,8 @@ class Session:
     """The match loop: draws the table, reads the player's input, moves the computer seats.
 
     ``read`` shows a prompt and returns a line (``EOFError`` at the end of input); ``pause``
-    waits so that a computer move can be followed.
+    waits so that a computer move can be followed. With ``plain`` (the line mode for screen
+    readers) nothing is redrawn: each event is told once, a line each, and prompts are lines.
     """
 
     def __init__(
@@ -99,15 +103,22 @@ class Session:
         read: Callable[[str], str] | None = None,
         pause: Callable[[float], None] = time.sleep,
         fast: bool = False,
+        plain: bool = False,
     ) -> None:
         self.table = table
         self.match = table.match
         self.setup = setup
         self.console = console
-        self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
+        style = "" if plain else "bold"
+        self.read = read or (lambda prompt: console.input(Text(prompt, style=style)))
         self.pause = pause
         self.fast = fast
+        self.plain = plain
         self.log: list[str] = []
+        self._told = 0  #: how many log lines the plain mode has told
+        self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
+        #: The last draw's reply and parts under the table, to draw again at a new size.
+        self._shown: tuple[RenderableType | None, tuple[RenderableType, ...]] | None = None
 
     @property
     def you(self) -> Seat:
@@ -190,7 +201,11 @@ class Session:
             text = _("Your lead")
         else:
             text = _("Your card")
-        return f"{text} > "
+        return self._line(f"{text} > ")
+
+    def _line(self, prompt: str) -> str:
+        """A prompt as it is shown: on a line of its own in the plain mode."""
+        return prompt.rstrip() + "\n" if self.plain else prompt
 
     def _answer(self, command: Command, deal: Deal | None) -> RenderableType | None:
         """The reply to a command that is not a move; ``deal`` is the one waiting for the player."""
@@ -205,36 +220,50 @@ class Session:
                 return self._hint(deal)
             case Score():
                 return self._score()
+            case Tricks(last):
+                return self._tricks(last)
             case Save(path):
                 return self._save(Path(path))
             case Play(_action):
                 return _("No deal is being played: press Enter to go on.")
         return None
 
-    def _hint(self, deal: Deal | None) -> str:
-        """The search player's estimate of each legal action, best first."""
+    def _hint(self, deal: Deal | None) -> RenderableType:
+        """The search player's estimate of every legal action, best first."""
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
         # The seed a computer player would decide with here: the same hint at the same point.
         estimates = hint(self.match.observation(self.you), seed=self.table.decision_seed())
-        lines = [
-            _(
-                "The search player would take {action}. Its estimate of each move, in match "
-                "points for your team (more is better):"
-            ).format(action=action_words(estimates[0][0]))
-        ]
-        shown = estimates[:HINT_LINES]
-        lines.extend(f"  {action_words(a):<14} {value:+.2f}" for a, value in shown)
-        return "\n".join(lines)
+        said = _(
+            "The search player would take {action}. Its estimate of each of your {n} legal "
+            "moves, in match points for your team (more is better):"
+        ).format(action=action_words(estimates[0][0]), n=len(estimates))
+        moves = [Text(f"{action_words(a):<12} {value:+.2f}") for a, value in estimates]
+        if self.plain:
+            return "\n".join([said, *(m.plain for m in moves)])
+        return Group(Text(said), Columns(moves, padding=(0, 3)))
+
+    def _tricks(self, last: bool) -> RenderableType:
+        """The tricks taken so far in the deal (or the one that just ended), or the last one."""
+        if self.match.deal is None:
+            return _("No deal is being played: there is nothing to show.")
+        taken = self.match.observation(self.you).tricks
+        if not taken:
+            return _("No trick has been taken yet in this deal.")
+        shown = taken[-1:] if last else taken
+        title = (_("The last trick") if last else _("The tricks of deal {number}")).format(
+            number=len(self.match.deals)
+        )
+        return Group(Text(title, style="bold"), tricks_table(shown, self.you))
 
     def _score(self) -> RenderableType:
         match = self.match
         finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
-        s = match.score
+        # The team names are in the message: the Finnish one calls them PE and IL.
         line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
-            ns=s[0], ew=s[1], target=match.variant.target
+            ns=match.score[0], ew=match.score[1], target=match.variant.target
         )
-        return Group(Text(line), match_table(finished, match.deal_scores))
+        return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
 
     def _save(self, path: Path) -> str:
         text = Record.of_match(self.match, meta=self.setup.meta()).to_json()
@@ -249,7 +278,9 @@ class Session:
         )
 
     def _confirm_leave(self) -> bool:
-        answer = self.read(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+        answer = self.read(
+            self._line(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+        )
         yes = word(YES).lower()
         return answer.strip().lower() in ("y", "yes", yes, yes[:1])
 
@@ -258,8 +289,12 @@ class Session:
     def _view(self) -> View:
         deal = self.match.deal
         assert deal is not None
+        observation = self.match.observation(self.you)
+        if deal.is_over():
+            # The header tells the score there is now, this deal's points counted.
+            observation = observation.with_score(self.match.score)
         return View(
-            observation=self.match.observation(self.you),
+            observation=observation,
             deal_number=len(self.match.deals),
             labels=self.setup.players,
             log=self.log,
@@ -267,17 +302,74 @@ class Session:
         )
 
     def _draw(self, note: RenderableType | None = None, *more: RenderableType) -> None:
-        """The table, then ``more`` (the deal's or the match's end), then the reply ``note``."""
+        """The table, then ``more`` (the deal's or the match's end), then the reply ``note``,
+        fitted to the terminal's size as it is now; in the plain mode, only what is new."""
+        if self.plain:
+            self._tell(note, *more)
+            return
+        self._shown = (note, more)
         self.console.clear()
-        self.console.print(render(self._view()), *more)
-        if note is not None:
-            self.console.print(note_panel(note))
+        self.console.print(screen(self.console, self._view(), note, more))
 
-    def _summary(self) -> RenderableType:
+    @contextmanager
+    def redrawn_on_resize(self) -> Iterator[None]:
+        """While inside, a change of the terminal's size at a prompt redraws the screen at once
+        (the line typed so far is kept, though no longer shown)."""
+        if self.plain or not hasattr(signal, "SIGWINCH") or not self.console.is_terminal:
+            yield
+            return
+        read = self.read
+        waiting: list[str] = []
+
+        def reading(prompt: str) -> str:
+            waiting.append(prompt)
+            try:
+                return read(prompt)
+            finally:
+                waiting.pop()
+
+        def resized(_signal: int, _frame: object) -> None:
+            # Only while a prompt waits: never in the middle of a draw.
+            if waiting and self._shown is not None:
+                note, more = self._shown
+                self._draw(note, *more)
+                self.console.print(Text(waiting[-1], style="bold"), end="")
+
+        previous = signal.signal(signal.SIGWINCH, resized)
+        self.read = reading
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGWINCH, previous)
+            self.read = read
+
+    def _tell(self, note: RenderableType | None, *more: RenderableType) -> None:
+        """The plain mode's draw: the new log lines, the state at a new turn, then the rest."""
+
+        def print_(part: RenderableType) -> None:
+            # Never wrapped by the program: a line stays one line for the screen reader.
+            self.console.print(part, soft_wrap=True)
+
+        for line in self.log[self._told :]:
+            print_(line)
+        self._told = len(self.log)
+        deal = self.match.deal
+        if deal is not None and deal.current_player == self.you:
+            turn = (len(self.match.deals), len(deal.history))
+            if turn != self._turn_told:
+                self._turn_told = turn
+                for line in turn_lines(self._view()):
+                    print_(line)
+        for part in more:
+            print_(part.plain if isinstance(part, Fitted) else part)
+        if note is not None:
+            print_(note)
+
+    def _summary(self) -> Fitted:
         match = self.match
         deal = match.deal
         assert deal is not None and deal.is_over()
-        return deal_summary(
+        facts = (
             len(match.deals),
             deal.result(),
             match.deal_scores[-1],
@@ -285,10 +377,15 @@ class Session:
             self.you,
             match.variant.target,
         )
+        return Fitted(
+            deal_summary(*facts),
+            deal_summary(*facts, columns=False),
+            deal_summary(*facts, framed=False),
+        )
 
     def _deal_over(self) -> bool:
         """Show how the deal was scored; ``False`` if the player leaves instead of going on."""
-        prompt = _("Enter: next deal · score · save FILE · quit > ")
+        prompt = self._line(_("Enter: next deal · score · save FILE · quit > "))
         return self._until_enter(prompt, self._summary(), confirm=True)
 
     def _match_over(self) -> None:
@@ -297,8 +394,9 @@ class Session:
         result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
         table = match_table(finished, match.deal_scores)
         over = Panel(Group(result, table), title=_("The match is over"), border_style="green")
-        prompt = _("The match is over. save FILE to keep it, Enter to leave > ")
-        self._until_enter(prompt, self._summary(), over, confirm=False)
+        told = Group(result, match_table(finished, match.deal_scores, framed=False))
+        prompt = self._line(_("The match is over. save FILE to keep it, Enter to leave > "))
+        self._until_enter(prompt, self._summary(), Fitted(over, over, told), confirm=False)
 
     def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> bool:
         """Show ``shown`` under the table and answer commands until Enter (``True``) or ``quit``
@@ -345,10 +443,12 @@ def _setup(
 
     ``source`` is the record's file; an ``external:`` player in its meta is refused.
     """
+    # A bad value read from the record names the file it comes from.
+    where = f"{source}: " if source is not None else ""
     try:
         you = Seat.parse(seat or str(meta.get("seat", "S")))
     except ValueError as e:
-        raise StartError(str(e)) from None
+        raise StartError(("" if seat else where) + str(e)) from None
     known = meta.get("players")
     known = known if isinstance(known, dict) else {}
     players = {}
@@ -369,7 +469,7 @@ def _setup(
         try:
             make_player(str(spec)).close()
         except ValueError as e:
-            raise StartError(str(e)) from None
+            raise StartError(("" if chosen else where) + str(e)) from None
         players[s] = str(spec)
     stored = meta.get("seed")
     if seed is None:
@@ -403,18 +503,23 @@ def start(
     fast: bool = False,
     resume: Path | None = None,
     console: Console | None = None,
+    ascii_only: bool = False,
+    plain: bool = False,
 ) -> Session:
     """A session ready to ``run``: a new match, or the one saved in ``resume``.
 
     A resumed match keeps its record's variant and seed; ``StartError`` for a bad option or file.
+    ``ascii_only`` draws with plain characters (so does a terminal that cannot show Unicode);
+    ``plain`` is the line mode for screen readers.
     """
     i18n.use(language or i18n.default_language())
+    out = console or glyphs.console(ascii_only)
     if resume is not None:
         if variant is not None or seed is not None:
             raise StartError(_("--variant and --seed come from the record when resuming"))
         match, meta = _resume(resume)
         setup = _setup(resume, meta, seat, partner, opponents, None)
-        session = Session(setup.table(match), setup, console or Console(highlight=False), fast=fast)
+        session = Session(setup.table(match), setup, out, fast=fast, plain=plain)
         session.log.append(_("Resumed from {path}.").format(path=resume))
         return session
     try:
@@ -423,4 +528,4 @@ def start(
         raise StartError(str(e)) from None
     setup = _setup(None, {}, seat, partner, opponents, seed)
     table = setup.table(variant=rules)
-    return Session(table, setup, console or Console(highlight=False), fast=fast)
+    return Session(table, setup, out, fast=fast, plain=plain)

@@ -17,6 +17,7 @@ from valtti.terminal.phrases import (
     marriage_points_text,
     played_by,
     reason_text,
+    seat_text,
     seats_text,
 )
 
@@ -44,8 +45,10 @@ def moment(deal: Deal, you: Seat) -> str:
         lines.append(
             _(
                 "{seat} asked you for a whole marriage and you hold more than one: name one. "
-                "Which one is your choice; the others stay hidden and are broken for this deal."
-            ).format(seat=deal.asker)
+                "Which one is your choice. The others stay hidden in your hand and are not "
+                "broken: the question locks only {seat}, so you may declare another of them "
+                "when you win a trick."
+            ).format(seat=seat_text(deal.asker) if deal.asker is not None else "")
         )
         lines.append("  " + " · ".join(action_words(a) for a in legal))
     else:
@@ -72,10 +75,10 @@ def _trick_situation(deal: Deal) -> str:
     winner = played_by(trick, winning)
     return _("Trick {number}: {leader} led {suit}; {card} ({seat}) wins so far. {trumps}").format(
         number=trick.number,
-        leader=trick.leader,
+        leader=seat_text(trick.leader),
         suit=trick.cards[0].suit.symbol,
         card=winning.unicode(),
-        seat=winner,
+        seat=None if winner is None else seat_text(winner),
         trumps=trumps,
     )
 
@@ -121,7 +124,7 @@ def effect(deal: Deal, action: Action) -> str:
         asked = _("{partner} says yes when holding the other half of {suit} ({gain}), else no.")
     locks = _("Locked afterwards: {seats} (their own marriages are broken for this deal).")
     return (
-        asked.format(partner=partner, gain=gain, suit=action.suit and action.suit.symbol)
+        asked.format(partner=seat_text(partner), gain=gain, suit=action.suit and action.suit.symbol)
         + " "
         + locks.format(seats=locked)
     )
@@ -144,5 +147,6 @@ def usage() -> str:
     """The commands, in the words of the active language."""
     return _(
         "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
-        "{answer} c; {help} [a card or declaration]; {hint}; {score}; {save} FILE; {quit}."
+        "{answer} c; {help} [a card or declaration]; {hint}; {score}; {tricks}; {last}; "
+        "{save} FILE; {quit}."
     ).format(**command_words())

@@ -9,8 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from valtti.engine import Card, Event, Observation, Refusal, RefusalCode, Seat, Suit, Trick
-from valtti.terminal.i18n import N_, _, ngettext
+from valtti.engine import (
+    Card,
+    Event,
+    Observation,
+    Refusal,
+    RefusalCode,
+    Seat,
+    Suit,
+    Team,
+    Trick,
+)
+from valtti.terminal.i18n import N_, NC_, _, ngettext, pgettext
 
 #: The message of each refusal code; its fields are the refusal's arguments.
 REASONS: Final[dict[RefusalCode, str]] = {
@@ -57,12 +67,12 @@ def reason_text(refusal: Refusal) -> str:
     """Why ``refusal``'s action is refused, addressed to the player to move."""
     action = refusal.action
     return _(REASONS[refusal.code]).format(
-        asker=refusal.asker,
+        asker=None if refusal.asker is None else seat_text(refusal.asker),
         action=action.card.unicode() if action is not None and action.card is not None else action,
         suit=_symbol(refusal.suit),
         trump=_symbol(refusal.trump),
         card=None if refusal.card is None else refusal.card.unicode(),
-        team=refusal.team,
+        team=None if refusal.team is None else team_text(refusal.team),
         given=refusal.given if isinstance(refusal.given, str) else repr(refusal.given),
     )
 
@@ -71,12 +81,33 @@ def _symbol(suit: Suit | None) -> str | None:
     return None if suit is None else suit.symbol
 
 
+#: The seats' letters and the teams' names as the active language writes them (Finnish: P I E L
+#: for pohjoinen, itä, etelä, länsi, and the teams PE and IL).
+SEAT_LETTERS: Final = (NC_("seat", "N"), NC_("seat", "E"), NC_("seat", "S"), NC_("seat", "W"))
+TEAM_NAMES: Final = (NC_("team", "NS"), NC_("team", "EW"))
+
+
+def seat_text(seat: Seat) -> str:
+    """A seat's letter in the active language."""
+    return pgettext("seat", SEAT_LETTERS[seat])
+
+
+def team_text(team: Team) -> str:
+    """A team's name in the active language."""
+    return pgettext("team", TEAM_NAMES[team])
+
+
+def score_text(score: tuple[int, int]) -> str:
+    """A match score by team, e.g. ``NS 4 – EW 7``."""
+    return f"{team_text(Team.NS)} {score[Team.NS]} – {team_text(Team.EW)} {score[Team.EW]}"
+
+
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(c.unicode() for c in cards)
 
 
 def seats_text(seats: Iterable[Seat]) -> str:
-    return " ".join(str(s) for s in sorted(seats))
+    return " ".join(seat_text(s) for s in sorted(seats))
 
 
 def points_text(points: int) -> str:
@@ -87,27 +118,31 @@ def event_text(event: Event) -> str:
     """A declaration, or a question and its answer, and what it scored."""
     suit = "" if event.suit is None else event.suit.symbol
     if event.how == "declare":
-        said = _("{seat} declares {suit}").format(seat=event.seat, suit=suit)
+        said = _("{seat} declares {suit}").format(seat=seat_text(event.seat), suit=suit)
     elif event.how == "ask-whole":
         said = (
             _("{seat} asks for a whole marriage: yes, {suit}")
             if event.yes
             else _("{seat} asks for a whole marriage: no")
-        ).format(seat=event.seat, suit=suit)
+        ).format(seat=seat_text(event.seat), suit=suit)
     else:
         said = (
             _("{seat} asks for half {suit}: yes")
             if event.yes
             else _("{seat} asks for half {suit}: no")
-        ).format(seat=event.seat, suit=suit)
+        ).format(seat=seat_text(event.seat), suit=suit)
     return said if not event.yes else f"{said} — {marriage_points_text(event)}"
 
 
 def marriage_points_text(event: Event) -> str:
     """What a declared marriage scored: trumps (2) or a little trump (1)."""
     if event.points == 2:
-        return _("{suit} trumps, {team} +2").format(suit=_suit_of(event), team=event.team)
-    return _("little trump {suit}, {team} +1").format(suit=_suit_of(event), team=event.team)
+        return _("{suit} trumps, {team} +2").format(
+            suit=_suit_of(event), team=team_text(event.team)
+        )
+    return _("little trump {suit}, {team} +1").format(
+        suit=_suit_of(event), team=team_text(event.team)
+    )
 
 
 def _suit_of(event: Event) -> str:
@@ -117,13 +152,13 @@ def _suit_of(event: Event) -> str:
 
 def trick_text(number: int, winner: Seat, points: int) -> str:
     return _("{seat} takes trick {number} ({points})").format(
-        seat=winner, number=number, points=points_text(points)
+        seat=seat_text(winner), number=number, points=points_text(points)
     )
 
 
 def deal_start_text(number: int, dealer: Seat, forehand: Seat) -> str:
     return _("Deal {number}: {dealer} deals, {forehand} leads.").format(
-        number=number, dealer=dealer, forehand=forehand
+        number=number, dealer=seat_text(dealer), forehand=seat_text(forehand)
     )
 
 
@@ -140,13 +175,21 @@ def news(before: Observation, after: Observation) -> list[str]:
     lines = []
     plays_before = _plays(before)
     for seat, card in _plays(after)[len(plays_before) :]:
-        lines.append(_("{seat} plays {card}").format(seat=seat, card=card.unicode()))
+        lines.append(_("{seat} plays {card}").format(seat=seat_text(seat), card=card.unicode()))
     for trick in after.tricks[len(before.tricks) :]:
         assert trick.winner is not None  # completed tricks have a winner
         lines.append(trick_text(trick.number, trick.winner, trick.points))
+    if after.asker is not None and before.asker is None:
+        lines.append(_("{seat} asks you for a whole marriage").format(seat=seat_text(after.asker)))
     for event in after.events[len(before.events) :]:
         lines.append(event_text(event))
+    # The asker is locked as soon as it asks, but the answering partner is told so after its
+    # answer, under the question it answered.
     locked = after.locked - before.locked
+    if before.asker is not None:
+        locked |= after.locked & {before.asker}
+    if after.asker is not None:
+        locked -= {after.asker}
     if locked:
         lines.append(_("Locked now: {seats}").format(seats=seats_text(locked)))
     return lines

@@ -14,9 +14,10 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 
 from valtti.engine import Match, Seat
-from valtti.terminal import i18n
-from valtti.terminal.commands import QUIT, word
+from valtti.terminal import glyphs, i18n
+from valtti.terminal.commands import HELP, QUIT, word
 from valtti.terminal.i18n import NC_, _
+from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.phrases import deal_start_text, news
 from valtti.terminal.screen import View, deal_summary, render
 
@@ -44,6 +45,11 @@ def steps(match: Match) -> list[Step]:
     return found
 
 
+NEXT = NC_("command", "next")
+DEAL = NC_("command", "deal")
+PREVIOUS = NC_("command", "previous")
+
+
 class Viewer:
     """Steps through a replayed match from one seat's side, all hands face up."""
 
@@ -53,8 +59,8 @@ class Viewer:
         self.labels = labels
         self.steps = steps(match)
 
-    def frame(self, number: int) -> RenderableType:
-        """The screen at step ``number`` (from 0)."""
+    def parts(self, number: int) -> tuple[View, list[RenderableType]]:
+        """The view at step ``number`` (from 0), and the deal's summary where it ends."""
         step = self.steps[number]
         deal = self.match.deals[step.deal]
         now = deal.after(step.position)
@@ -62,6 +68,8 @@ class Viewer:
         since = before.position if before is not None and before.deal == step.deal else 0
         scores = self.match.deal_scores
         score = scores[step.deal - 1].after if step.deal else (0, 0)
+        if now.is_over():
+            score = scores[step.deal].after  # the header tells the score with this deal's points
         log = news(deal.after(since).observation(self.seat), now.observation(self.seat))
         if since == 0:
             log.insert(0, deal_start_text(step.deal + 1, deal.dealer, deal.forehand))
@@ -77,41 +85,100 @@ class Viewer:
             winning=now.winning_card,
         )
         if not now.is_over():
-            return render(view)
-        return Group(
-            render(view),
-            deal_summary(
-                step.deal + 1,
-                now.result(),
-                scores[step.deal],
-                now.events,
-                self.seat,
-                self.match.variant.target,
-            ),
+            return view, []
+        facts = (
+            step.deal + 1,
+            now.result(),
+            scores[step.deal],
+            now.events,
+            self.seat,
+            self.match.variant.target,
         )
+        summary = Fitted(
+            deal_summary(*facts),
+            deal_summary(*facts, columns=False),
+            deal_summary(*facts, framed=False),
+        )
+        return view, [summary]
+
+    def frame(self, number: int) -> RenderableType:
+        """The screen at step ``number`` (from 0) in the full layout."""
+        view, more = self.parts(number)
+        return Group(render(view), *more)
+
+    def deal_start(self, deal: int) -> int:
+        """The step where deal ``deal`` (from 0) begins."""
+        return next(i for i, step in enumerate(self.steps) if step.deal == deal)
 
     def run(self, console: Console, read: Callable[[str], str]) -> None:
-        """Enter steps on, ``back`` steps back, ``quit`` (or the end of input) leaves."""
+        """Enter (or ``next``) steps on, ``back`` steps back, ``deal`` goes to the next deal and
+        ``deal N`` to deal N, ``previous`` to the previous deal, ``help`` tells the keys, ``quit``
+        (or the end of input, or Enter at the last step) leaves."""
         number = 0
         last = len(self.steps) - 1
+        note: RenderableType | None = None
         while True:
             console.clear()
-            console.print(self.frame(number))
-            prompt = _("Step {number} of {total} · Enter: next · {back} · {quit} > ").format(
-                number=number + 1, total=last + 1, back=word(BACK), quit=word(QUIT)
+            view, more = self.parts(number)
+            console.print(screen(console, view, note, more))
+            prompt = _(
+                "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
+            ).format(
+                number=number + 1,
+                total=last + 1,
+                back=word(BACK),
+                deal=word(DEAL),
+                help=word(HELP),
+                quit=word(QUIT),
             )
             try:
-                answer = read(prompt).strip().lower()
+                answer = " ".join(read(prompt).lower().split())
             except (EOFError, KeyboardInterrupt):
                 return
-            if _means(answer, QUIT):
+            if _means(answer, QUIT) or (not answer and number == last):
                 return
-            if _means(answer, BACK):
-                number = max(number - 1, 0)
-            elif number == last:
-                return
+            moved = self._move(answer, number)
+            if moved is None:
+                note = _keys(answer)
             else:
-                number += 1
+                number, note = moved, None
+
+    def _move(self, answer: str, number: int) -> int | None:
+        """The step that ``answer`` goes to from step ``number``; ``None`` if it means nothing."""
+        last = len(self.steps) - 1
+        deal = self.steps[number].deal
+        if not answer or _means(answer, NEXT):
+            return min(number + 1, last)
+        if _means(answer, BACK):
+            return max(number - 1, 0)
+        if _means(answer, PREVIOUS):
+            return self.deal_start(max(deal - 1, 0))
+        first, _space, rest = answer.partition(" ")
+        if not _means(first, DEAL):
+            return None
+        if not rest:
+            return self.deal_start(deal + 1) if deal + 1 < len(self.match.deals) else last
+        if rest.isdigit() and 1 <= int(rest) <= len(self.match.deals):
+            return self.deal_start(int(rest) - 1)
+        return None
+
+
+def _keys(answer: str) -> str:
+    """What the viewer understands; after a help request, or ``answer`` that it did not."""
+    keys = _(
+        "Enter or {next}: the next trick · {back}: the trick before · {deal}: the next deal · "
+        "{deal} N: deal N · {previous}: the deal before · {quit}: leave. The first letter of "
+        "a word is enough."
+    ).format(
+        next=word(NEXT),
+        back=word(BACK),
+        deal=word(DEAL),
+        previous=word(PREVIOUS),
+        quit=word(QUIT),
+    )
+    if answer == "?" or _means(answer, HELP):
+        return keys
+    return _("Not understood: {text}.").format(text=answer) + " " + keys
 
 
 def _means(answer: str, english: str) -> bool:
@@ -129,5 +196,5 @@ def show(match: Match, meta: Mapping[str, Any] | None, console: Console | None =
     players = players if isinstance(players, dict) else {}
     labels = {s: str(players.get(str(s), "")) for s in Seat}
     seat = Seat[str(meta["seat"])] if str(meta.get("seat")) in Seat.__members__ else Seat.S
-    out = console or Console(highlight=False)
+    out = console or glyphs.console()
     Viewer(match, seat, labels).run(out, lambda prompt: out.input(prompt))

@@ -13,6 +13,7 @@ from rich import box
 from rich.align import Align
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -31,7 +32,15 @@ from valtti.engine import (
 )
 from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import _, ngettext
-from valtti.terminal.phrases import event_text, played_by, points_text, seats_text
+from valtti.terminal.phrases import (
+    event_text,
+    played_by,
+    points_text,
+    score_text,
+    seat_text,
+    seats_text,
+    team_text,
+)
 
 RED_SUITS = frozenset({Suit.H, Suit.D})
 LOG_LINES = 6
@@ -66,17 +75,25 @@ def face_up(card: Card, winning: bool) -> Text:
     return Text.assemble((f" {card.unicode()} ", style), justify="left")
 
 
-def render(view: View) -> RenderableType:
-    """The whole screen."""
-    parts: list[RenderableType] = [header(view)]
+def render(view: View, log_lines: int = LOG_LINES) -> RenderableType:
+    """The whole screen in the full layout, with the last ``log_lines`` lines of the log."""
+    return Group(*board(view), log(view.log, log_lines))
+
+
+def board(view: View) -> list[RenderableType]:
+    """The full layout without the log: the header, the table beside the columns, the hand."""
     middle = Table.grid(expand=True, padding=(0, 1))
     middle.add_column(ratio=3)
     middle.add_column(ratio=2)
     middle.add_row(table(view), info(view))
-    parts.append(middle)
-    parts.append(hand(view))
-    parts.append(log(view.log))
-    return Group(*parts)
+    return [header(view), middle, hand(view)]
+
+
+def compact_board(view: View) -> list[RenderableType]:
+    """The compact layout without the log, for a small terminal: no frames but the hand's,
+    and no hand once it is empty."""
+    parts = [compact_header(view), compact_table(view), compact_info(view)]
+    return [*parts, hand(view)] if view.observation.hand else parts
 
 
 def note_panel(note: RenderableType) -> RenderableType:
@@ -84,26 +101,35 @@ def note_panel(note: RenderableType) -> RenderableType:
     return Panel(Text(note) if isinstance(note, str) else note, border_style="yellow")
 
 
-def header(view: View) -> RenderableType:
+def variant_text(view: View) -> str:
+    """The rule variant in play: its switches that differ from the default ones."""
+    changes = view.observation.variant.changes()
+    if not changes:
+        return _("Rules: default")
+    return _("Rules: {switches}").format(switches=str(view.observation.variant))
+
+
+def _header_line(view: View) -> Table:
+    """Deal, trick, trumps and the match score, on one line where the width allows."""
     obs = view.observation
     score = obs.score or (0, 0)
     trick = min(len(obs.tricks) + 1, 9)
     deal = Text.assemble(
         (_("Deal {number}").format(number=view.deal_number), "bold"),
         " · ",
-        _("dealer {seat}").format(seat=obs.dealer),
+        _("dealer {seat}").format(seat=seat_text(obs.dealer)),
         " · ",
         _("trick {number}/9").format(number=trick),
     )
     trumps = Text(_("Trumps") + ": ", style="bold")
-    if obs.trump is None:
+    if obs.trump is None or obs.trump_team is None:
         trumps.append(_("none yet"), style="dim")
     else:
         trumps.append(obs.trump.symbol, style=suit_style(obs.trump) + " bold")
-        trumps.append(f" ({obs.trump_team})")
+        trumps.append(f" ({team_text(obs.trump_team)})")
     match = Text.assemble(
         (_("Match") + ": ", "bold"),
-        f"NS {score[Team.NS]} – EW {score[Team.EW]} ",
+        score_text(score) + " ",
         (_("(to {target})").format(target=obs.variant.target), "dim"),
     )
     line = Table.grid(expand=True)
@@ -111,7 +137,23 @@ def header(view: View) -> RenderableType:
     line.add_column(justify="center")
     line.add_column(justify="right")
     line.add_row(deal, trumps, match)
-    return Panel(line, title="valtti", title_align="left", box=box.ROUNDED)
+    return line
+
+
+def header(view: View) -> RenderableType:
+    return Panel(
+        _header_line(view),
+        title="valtti",
+        title_align="left",
+        subtitle=Text(variant_text(view), style="dim"),
+        subtitle_align="right",
+        box=box.ROUNDED,
+    )
+
+
+def compact_header(view: View) -> RenderableType:
+    rules = Text.assemble(("valtti", "bold"), " · ", (variant_text(view), "dim"))
+    return Group(_header_line(view), rules, Rule(style="dim"))
 
 
 def _on_table(obs: Observation) -> tuple[Trick | None, bool]:
@@ -134,7 +176,7 @@ def table(view: View) -> RenderableType:
     winner = _winning_seat(trick, taken, view.winning)
 
     def seat(s: Seat) -> Text:
-        text = Text(str(s), style="bold", justify="center")
+        text = Text(seat_text(s), style="bold", justify="center")
         role = _("you") if s == you else _("partner") if s == you.partner else ""
         if role:
             text.append(f" · {role}", style="bold")
@@ -182,15 +224,19 @@ def _trick_caption(trick: Trick | None, taken: bool, winner: Seat | None) -> Tex
         assert trick.winner is not None
         return Text(
             _("Trick {number} to {seat}\n{points}").format(
-                number=trick.number, seat=trick.winner, points=points_text(trick.points)
+                number=trick.number,
+                seat=seat_text(trick.winner),
+                points=points_text(trick.points),
             ),
             style="dim",
         )
     if not trick.cards:
         return Text(_("Trick {number}").format(number=trick.number), style="dim")
-    caption = _("Trick {number}\n{seat} led").format(number=trick.number, seat=trick.leader)
+    caption = _("Trick {number}\n{seat} led").format(
+        number=trick.number, seat=seat_text(trick.leader)
+    )
     if winner is not None:
-        caption += "\n" + _("{seat} wins so far").format(seat=winner)
+        caption += "\n" + _("{seat} wins so far").format(seat=seat_text(winner))
     return Text(caption)
 
 
@@ -209,13 +255,102 @@ def info(view: View) -> RenderableType:
     return Panel(Group(columns, said, locked), title=_("This deal"), title_align="left")
 
 
-def team_columns(result: DealResult, you: Seat) -> RenderableType:
+def compact_table(view: View) -> RenderableType:
+    """The four seats around the trick, each on one line: the viewer at the bottom."""
+    obs = view.observation
+    you = obs.seat
+    left, top, right = you.left, you.partner, you.partner.left
+    trick, taken = _on_table(obs)
+    played = dict(trick.plays) if trick is not None else {}
+    winner = _winning_seat(trick, taken, view.winning)
+
+    def seat(s: Seat) -> Text:
+        text = Text(seat_text(s), style="bold")
+        role = _("you") if s == you else _("partner") if s == you.partner else ""
+        if role:
+            text.append(f" {role}", style="bold")
+        count = obs.hand_sizes[s]
+        text.append(" " + ngettext("{n} card", "{n} cards", count).format(n=count), style="dim")
+        if s in obs.locked:
+            text.append(" " + _("locked"), style="magenta")
+        if obs.current_player == s:
+            text.append(" ◀", style="bold yellow")
+        if s in played:
+            text.append(" ")
+            text.append_text(face_up(played[s], s == winner))
+        if s in view.hands:  # a replay: the hand face up on a line of its own
+            text.append("\n")
+            text.append_text(_hand_line(view.hands[s]))
+        return text
+
+    grid = Table.grid(expand=True)
+    for ratio in (2, 3, 2):  # room in the middle for the trick's caption on one line
+        grid.add_column(justify="center", ratio=ratio)
+    caption = _trick_caption(trick, taken, winner)
+    caption.plain = caption.plain.replace("\n", " · ")
+    grid.add_row("", seat(top), "")
+    grid.add_row(seat(left), caption, seat(right))
+    grid.add_row("", seat(you), "")
+    return grid
+
+
+def compact_info(view: View) -> RenderableType:
+    """The deal's columns, the locks, and the declarations and questions, in a few lines."""
+    obs = view.observation
+    result = obs.result
+    teams = "–".join(team_text(t) for t in Team)
+    line = Text(f"{teams}: ", style="bold")
+    rows = (
+        (_("tricks"), result.tricks),
+        (_("card points"), result.card_points),
+        (_("game points"), result.game_points),
+    )
+    line.append(" · ".join(f"{title} {v[Team.NS]}–{v[Team.EW]}" for title, v in rows))
+    line.append(" · ")
+    line.append(_("Locked") + ": ", style="bold")
+    line.append(seats_text(obs.locked) if obs.locked else _("nobody"), style="magenta")
+    if obs.events:
+        line.append("\n" + _("Marriages and questions") + ": ", style="bold")
+        line.append("; ".join(event_text(e) for e in obs.events))
+    return line
+
+
+def tricks_table(tricks: Sequence[Trick], you: Seat) -> RenderableType:
+    """The tricks of the deal so far, one a row: who led, each seat's card, who took it."""
+    grid = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False)
+    grid.add_column(_("trick"), justify="right")
+    grid.add_column(_("led"), justify="center")
+    for s in Seat:
+        style = "bold" if s == you else ""
+        grid.add_column(seat_text(s), justify="right", header_style=style)
+    grid.add_column(_("taken by"), justify="center")
+    grid.add_column(_("points"), justify="right")
+    for trick in tricks:
+        plays = dict(trick.plays)
+        # The card that took the trick is bold and underlined.
+        cards = [
+            Text("")
+            if s not in plays
+            else card_text(plays[s], "bold underline" if s == trick.winner else "")
+            for s in Seat
+        ]
+        grid.add_row(
+            str(trick.number),
+            seat_text(trick.leader),
+            *cards,
+            "" if trick.winner is None else seat_text(trick.winner),
+            "" if trick.winner is None else str(trick.points),
+        )
+    return grid
+
+
+def team_columns(result: DealResult, you: Seat, framed: bool = True) -> RenderableType:
     """The three columns per team (RULES.md 5): tricks, card points, game points."""
-    columns = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    columns = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 1), pad_edge=False)
     columns.add_column("", no_wrap=True)
     for team in Team:
         style = "bold" if team == you.team else ""
-        columns.add_column(str(team), justify="right", no_wrap=True, header_style=style)
+        columns.add_column(team_text(team), justify="right", no_wrap=True, header_style=style)
     rows = (
         (_("tricks"), result.tricks),
         (_("card points"), result.card_points),
@@ -265,14 +400,15 @@ def hand(view: View) -> RenderableType:
             line.append(" · ".join(action_words(a) for a in words), style="bold cyan")
         body.append_text(line)
     elif obs.current_player is not None and obs.current_player != obs.seat:
-        waiting = _("{seat} to play").format(seat=obs.current_player)
+        waiting = _("{seat} to play").format(seat=seat_text(obs.current_player))
         body.append("\n" + waiting, style="dim")
-    title = _("Your hand ({seat})").format(seat=obs.seat)
+    title = _("Your hand ({seat})").format(seat=seat_text(obs.seat))
     return Panel(body, title=title, title_align="left", box=box.ROUNDED)
 
 
-def log(lines: Sequence[str]) -> RenderableType:
-    shown = list(lines[-LOG_LINES:])
+def log(lines: Sequence[str], count: int = LOG_LINES) -> RenderableType:
+    """The last ``count`` lines of the log (at least one) in a panel."""
+    shown = list(lines[-max(count, 1) :])
     text = Text("\n".join(shown) if shown else _("The deal begins."))
     return Panel(text, title=_("What happened"), title_align="left", box=box.ROUNDED)
 
@@ -284,17 +420,27 @@ def deal_summary(
     events: Sequence[Event],
     you: Seat,
     target: int,
+    *,
+    framed: bool = True,
+    columns: bool = True,
 ) -> RenderableType:
-    """The end of a deal: the three columns, how the game points were made, the match score."""
-    columns = team_columns(result, you)
+    """The end of a deal: the three columns, how the game points were made, the match score.
+
+    Without ``columns`` the three columns are left out (the compact table shows them); not
+    ``framed``, it is lines of text for the plain line mode.
+    """
     lines = Text()
     for team in Team:
-        lines.append(f"{team}: ", style="bold")
+        lines.append(f"{team_text(team)}: ", style="bold")
         lines.append(_made_of(team, result, events) + "\n")
     for team in Team:
         lines.append(_score_change(team, score, target) + "\n")
+    lines.rstrip()
     title = _("Deal {number} is over").format(number=number)
-    return Panel(Group(columns, lines), title=title, title_align="left", border_style="green")
+    parts = [team_columns(result, you, framed), lines] if columns else [lines]
+    if not framed:
+        return Group(Text(title, style="bold"), *parts)
+    return Panel(Group(*parts), title=title, title_align="left", border_style="green")
 
 
 def _made_of(team: Team, result: DealResult, events: Sequence[Event]) -> str:
@@ -317,10 +463,12 @@ def _made_of(team: Team, result: DealResult, events: Sequence[Event]) -> str:
 def _score_change(team: Team, score: DealScore, target: int) -> str:
     before, points, after = score.before[team], score.game_points[team], score.after[team]
     if score.porvoo[team]:
-        return _("{team} took no trick: to Porvoo, {before} → 0").format(team=team, before=before)
+        return _("{team} took no trick: to Porvoo, {before} → 0").format(
+            team=team_text(team), before=before
+        )
     if score.overshoot[team]:
         return _("{team} {before} + {points} = {total}, over {target}: back to {after}").format(
-            team=team,
+            team=team_text(team),
             before=before,
             points=points,
             total=before + points,
@@ -328,21 +476,21 @@ def _score_change(team: Team, score: DealScore, target: int) -> str:
             after=after,
         )
     return _("{team} {before} + {points} = {after}").format(
-        team=team, before=before, points=points, after=after
+        team=team_text(team), before=before, points=points, after=after
     )
 
 
 def match_table(
-    deals: Sequence[tuple[Seat, Suit | None]], scores: Sequence[DealScore]
+    deals: Sequence[tuple[Seat, Suit | None]], scores: Sequence[DealScore], framed: bool = True
 ) -> RenderableType:
     """One row per finished deal: dealer, trumps, the game points and the score after it."""
-    grid = Table(box=box.SIMPLE_HEAD, padding=(0, 2))
-    for title in (_("deal"), _("dealer"), _("trumps"), "NS", "EW", _("score")):
+    grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 2), show_edge=False)
+    for title in (_("deal"), _("dealer"), _("trumps"), *map(team_text, Team), _("score")):
         grid.add_column(title, justify="right")
     for number, ((dealer, trump), s) in enumerate(zip(deals, scores, strict=False), start=1):
         grid.add_row(
             str(number),
-            str(dealer),
+            seat_text(dealer),
             Text("–") if trump is None else Text(trump.symbol, style=suit_style(trump)),
             f"+{s.game_points[Team.NS]}",
             f"+{s.game_points[Team.EW]}",
@@ -353,9 +501,10 @@ def match_table(
 
 def result_line(winner: Team | None, draw: bool, score: tuple[int, int], you: Seat) -> str:
     """Who won the match, from the player's side."""
-    shown = f"NS {score[Team.NS]} – EW {score[Team.EW]}"
+    shown = score_text(score)
     if draw:
         return _("The match is a draw, both teams on target: {score}").format(score=shown)
     if winner == you.team:
         return _("You and your partner win the match: {score}").format(score=shown)
-    return _("{team} win the match: {score}").format(team=winner, score=shown)
+    assert winner is not None  # not a draw
+    return _("{team} win the match: {score}").format(team=team_text(winner), score=shown)

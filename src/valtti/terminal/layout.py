@@ -1,0 +1,105 @@
+"""Fitting the screen to the terminal's size, measured anew at each draw.
+
+The full layout (framed header, table beside the deal's columns, hand, log) is drawn where it
+fits with the reply and a log line; below that the compact layout, whose header is two lines.
+The reply pane (help, hints, the tricks) goes under the table and never pushes the header off:
+the log gives up its rows first, then the deal's columns and the table, and a reply taller than
+what is left is cut, saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
+from rich.text import Text
+
+from valtti.terminal.i18n import _
+from valtti.terminal.screen import View, board, compact_board, log, note_panel
+
+#: Below this width the full layout's columns are too narrow.
+FULL_WIDTH: Final = 72
+#: Rows the full layout keeps for a reply, so that a short reply moves nothing else.
+REPLY_ROWS: Final = 6
+#: A log panel with one line.
+LOG_ROWS: Final = 3
+#: The smallest reply pane kept when rows run out: its frame and two lines.
+PANE_ROWS: Final = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A part shown as ``full`` in the full layout, as ``compact`` in the compact one and as
+    ``plain`` (no frames) in the plain line mode."""
+
+    full: RenderableType
+    compact: RenderableType
+    plain: RenderableType
+
+    def __rich__(self) -> RenderableType:
+        return self.full
+
+
+@dataclass(frozen=True, slots=True)
+class Cropped:
+    """The first ``rows`` lines of ``inner`` (at least one), the last one saying what was cut."""
+
+    inner: RenderableType
+    rows: int
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = console.render_lines(self.inner, options.update(height=None), pad=False)
+        if len(lines) > self.rows:
+            cut = len(lines) - max(self.rows, 1) + 1
+            more = Text(
+                _("… {n} more lines: make the window taller to see them").format(n=cut),
+                style="dim",
+            )
+            lines = lines[: max(self.rows, 1) - 1] + console.render_lines(more, options, pad=False)
+        for line in lines:
+            yield from line
+            yield Segment.line()
+
+
+def screen(
+    console: Console,
+    view: View,
+    note: RenderableType | None = None,
+    more: Sequence[RenderableType] = (),
+) -> RenderableType:
+    """The whole screen for the console's current size, the prompt's line left free below it;
+    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last."""
+    rows = console.height - 1
+    options = console.options.update(height=None)
+
+    def height(part: RenderableType) -> int:
+        return len(console.render_lines(part, options, pad=False))
+
+    pane = None if note is None else note_panel(note)
+    pane_rows = 0 if pane is None else height(pane)
+    tail = [] if pane is None else [pane]
+    if console.width >= FULL_WIDTH:
+        parts = [*board(view), *(m.full if isinstance(m, Fitted) else m for m in more)]
+        # Under a deal's end no rows are kept for a reply: the log there is the deal's last word.
+        free = rows - sum(map(height, parts)) - max(pane_rows, 0 if more else REPLY_ROWS)
+        if free >= LOG_ROWS:
+            return Group(*parts[:3], log(view.log, free - 2), *parts[3:], *tail)
+    head, *body = compact_board(view)
+    ends = [m.compact if isinstance(m, Fitted) else m for m in more]
+    fixed = height(head) + sum(map(height, ends))
+    # The deal's columns go first, then the table, then the hand.
+    for drop in (1, 0, 0):
+        if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
+            break
+        body.pop(drop)
+    left = rows - fixed - sum(map(height, body))
+    if pane is not None and note is not None and pane_rows > left:
+        pane = note_panel(Cropped(Text(note) if isinstance(note, str) else note, left - 2))
+        tail = [pane]
+        pane_rows = height(pane)
+    log_rows = left - pane_rows
+    logged = [log(view.log, log_rows - 2)] if log_rows >= LOG_ROWS else []
+    return Group(head, *body, *logged, *ends, *tail)

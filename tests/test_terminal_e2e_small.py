@@ -1,0 +1,186 @@
+"""``valtti play`` and ``valtti replay --show`` in a real 80×24 pseudo-terminal.
+
+A player that types the first legal move plays a deal with ``--ascii``, one on a terminal
+whose encoding is latin-1, and one in the line mode; help, hints and the tricks never push the
+header off the screen; the replay viewer answers its keys.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROWS, COLUMNS = 24, 80
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+#: The prompts of a turn, of a deal's end and of the match's end, in English.
+TURN = r"(Your lead|Your card|You took the trick: declare, ask or lead|Name a marriage) > "
+DEAL_OVER = r"Enter: next deal [·-] score [·-] save FILE [·-] quit > "
+
+
+def spawn(*args: str, encoding: str = "utf-8", **env: str) -> pexpect.spawn:
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    environment.update(TERM="xterm-256color", NO_COLOR="1", **env)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "valtti", *args],
+        env=environment,
+        dimensions=(ROWS, COLUMNS),
+        encoding=encoding,
+        codec_errors="strict",
+        timeout=30,
+    )
+
+
+def play(*args: str, encoding: str = "utf-8", **env: str) -> pexpect.spawn:
+    return spawn(
+        "play", "--seed", "2", "--fast", "--lang", "en", "--partner", "random",
+        "--opponents", "random", *args, encoding=encoding, **env,
+    )  # fmt: skip
+
+
+def screen(child: pexpect.spawn, prompt: str = TURN) -> list[str]:
+    """The lines of the last screen drawn before ``prompt``, without colours."""
+    child.expect(prompt)
+    return ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+
+
+def first_move(lines: list[str]) -> str:
+    """The first legal move on the hand panel's legal line, as the player types it."""
+    legal = next(line for line in lines if "Legal: " in line)
+    shown = legal.split("Legal: ", 1)[1].strip(" |│")
+    first = re.split(r" [·-] ", shown)[0]
+    return first if " " in first and not re.match(r"\d|[AKQJ]", first) else first.split()[0]
+
+
+def test_the_header_stays_on_screen_after_help_hint_and_tricks() -> None:
+    child = play()
+    lines = screen(child)
+    assert len(lines) <= ROWS - 1
+    child.sendline(first_move(lines))
+    screen(child)
+    for reply in ("help", "hint", "tricks", "last", "score"):
+        child.sendline(reply)
+        lines = screen(child)
+        assert len(lines) <= ROWS - 1, (reply, lines)
+        assert "Trumps:" in lines[0] and "Match: NS 0 – EW 0 (to 10)" in lines[0], lines
+        assert any("Your hand (S)" in line for line in lines)
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
+def _a_deal(child: pexpect.spawn) -> str:
+    """Play the first legal move until the deal is over; everything the terminal received."""
+    seen = []
+    while True:
+        i = child.expect([TURN, DEAL_OVER])
+        seen.append(child.before + child.after)
+        if i == 1:
+            break
+        lines = ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+        child.sendline(first_move(lines))
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    seen.append(child.before)
+    return "".join(seen)
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(("--ascii",), {}), ((), {"PYTHONIOENCODING": "latin-1"})],
+    ids=["ascii", "latin-1"],
+)
+def test_a_deal_in_plain_characters(args: tuple[str, ...], env: dict[str, str]) -> None:
+    child = play(*args, encoding="latin-1", **env)
+    said = _a_deal(child)
+    assert "Traceback" not in said and "Error" not in said
+    assert not {c for c in said if ord(c) > 127}
+    text = ANSI.sub("", said)
+    assert (
+        "Deal 1 is over" in text
+        and "+-" in text
+        and re.search(r"plays (10|[AKQJ9876])[SHDC]", text)
+    )
+
+
+def test_the_line_mode() -> None:
+    child = play("--plain")
+    child.expect_exact("Your card >\r\n")
+    told = child.before
+    assert "\x1b[2J" not in told and "╭" not in told and "│" not in told
+    # Seed 2: N leads 7♠, E plays 9♠, and S must beat it with its only higher spade.
+    assert "N plays 7♠\r\nE plays 9♠\r\n" in told
+    assert "Your hand (S): 1:Q♠ 2:10♥" in told and "Legal: Q♠\r\n" in told
+    child.sendline("1")
+    child.expect_exact("Your card >\r\n")
+    told = child.before.split("\r\n")
+    assert told[1] == "S plays Q♠" and re.match(r"[NESW] takes trick 1 \(", told[3])
+    child.sendline("quit")
+    child.expect_exact("Leave the match? Play that is not saved is lost. (y/n) >\r\n")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
+def test_the_replay_viewer_answers_its_keys(tmp_path: Path) -> None:
+    record = tmp_path / "match.json"
+    child = play()
+    while child.expect([TURN, DEAL_OVER]) == 0:
+        child.sendline(first_move(ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()))
+    child.sendline("")  # on to deal 2
+    child.expect(TURN)
+    child.sendline(f"save {record}")
+    child.expect(TURN)
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+    viewer = spawn("replay", str(record), "--show")
+    prompt = r"Step (\d+) of \d+ · Enter: next · back · deal \[N\] · help · quit > "
+    viewer.expect(prompt)
+    assert viewer.match.group(1) == "1"
+    for key, step in (("", "2"), ("n", "3"), ("b", "2"), ("xyzzy", "2"), ("d 2", None)):
+        viewer.sendline(key)
+        viewer.expect(prompt)
+        shown = ANSI.sub("", viewer.before)
+        if step is not None:
+            assert viewer.match.group(1) == step
+        if key == "xyzzy":
+            assert "Not understood: xyzzy." in " ".join(shown.split())
+        assert "Trumps:" in shown.split("\x1b[2J")[-1]
+    assert "Deal 2" in ANSI.sub("", viewer.before)
+    viewer.sendline("help")
+    viewer.expect(prompt)
+    assert "the next trick" in " ".join(ANSI.sub("", viewer.before).split())
+    viewer.sendline("q")
+    viewer.expect(pexpect.EOF)
+
+
+def test_a_resized_terminal_is_drawn_again_at_once() -> None:
+    child = play()
+    assert "Trumps:" in screen(child)[0]  # at 80×24: the compact layout
+    child.setwinsize(45, 120)
+    lines = screen(child)  # drawn again at once: the full layout
+    assert lines[0].startswith("╭─ valtti") and len(lines[0]) == 120
+    child.sendline("help")
+    screen(child)
+    child.setwinsize(ROWS, COLUMNS)  # the window is made small while the prompt waits
+    lines = screen(child)
+    assert "Trumps:" in lines[0] and not lines[0].startswith("╭")
+    assert len(lines) <= ROWS - 1 and max(map(len, lines)) <= COLUMNS
+    assert any("Type a card" in line for line in lines)  # the reply is drawn again too
+    child.sendline("1")
+    assert re.search(r"S plays (10|[AKQJ9876])[♠♥♦♣]", ANSI.sub("", "\n".join(screen(child))))
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)

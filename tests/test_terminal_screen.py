@@ -1,0 +1,367 @@
+"""The terminal game on any terminal: the layout fitted to the size, plain characters, the line
+mode, looking back at the tricks, the words of the answer help and the log, the Finnish seats
+and teams, and the replay viewer's keys."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console
+
+from helpers import hands_of
+from valtti.engine import Action, Deal, Phase, Seat
+from valtti.engine.record import Record
+from valtti.terminal import glyphs, guide, i18n, layout, phrases
+from valtti.terminal.commands import Tricks, parse
+from valtti.terminal.game import Session, start
+from valtti.terminal.replay import Viewer
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.use("en")
+    yield
+    i18n.use("en")
+
+
+def console(width: int = 80, height: int = 24, stream: io.StringIO | None = None) -> Console:
+    # A terminal, so that the screen is cleared before each draw; no colours.
+    return Console(
+        file=stream or io.StringIO(),
+        width=width,
+        height=height,
+        color_system=None,
+        force_terminal=True,
+    )
+
+
+def lines_of(con: Console, renderable: object) -> list[str]:
+    con.print(renderable)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out.splitlines()
+
+
+def answering() -> Deal:
+    """S must name one of two marriages: N took trick 1 and asked for a whole marriage."""
+    hands = hands_of(N="AD KH QH", E="6D", S="KS QS KC QC 7D", W="8D")
+    deal = Deal(list(hands), Seat.W)
+    for token in ("AD", "6D", "7D", "8D", "ask-whole"):
+        deal.apply(Action.parse(token))
+    assert deal.phase is Phase.ANSWER
+    return deal
+
+
+def session(**options: object) -> tuple[Session, io.StringIO]:
+    out = io.StringIO()
+    con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
+    s = start(seed=2, partner="random", opponents="random", fast=True, console=con, **options)  # type: ignore[arg-type]
+    return s, out
+
+
+def scripted(s: Session, lines: list[str]) -> list[str]:
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if lines:
+            return lines.pop(0)
+        raise EOFError
+
+    s.read = read
+    return prompts
+
+
+def first_legal(s: Session) -> str:
+    deal = s.match.deal
+    assert deal is not None
+    return str(deal.legal_actions()[0])
+
+
+# -- the layout ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reply", ["help", "hint", "tricks", "score"])
+def test_at_80x24_the_header_stays_on_screen_under_every_reply(reply: str) -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    while deal.current_player != s.you or len(deal.history) < 9:
+        deal.apply(deal.legal_actions()[0])
+    note = s._answer(parse(reply, list(deal.hand(s.you))), deal)
+    assert note is not None
+    con = console()
+    shown = lines_of(con, layout.screen(con, s._view(), note))
+    assert len(shown) <= 23  # the prompt's line stays free
+    assert "Trumps:" in shown[0] and "Match: NS 0 – EW 0" in shown[0]
+    assert "Rules: default" in shown[1]
+    assert any(line.startswith("╭─ Your hand (S)") for line in shown)
+
+
+def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    for _ in range(20):
+        deal.apply(deal.legal_actions()[0])
+        s.log.append(f"event {len(deal.history)}")
+    tall = console(120, 60)
+    shown = lines_of(tall, layout.screen(tall, s._view()))
+    assert shown[0].startswith("╭─ valtti")
+    assert sum(line.startswith("│ event") for line in shown) == 20  # every line there is
+    short = console(120, 40)
+    shown = lines_of(short, layout.screen(short, s._view()))
+    logged = sum(line.startswith("│ event") for line in shown)
+    assert 6 < logged < 20 and len(shown) <= 39
+    narrow = console(60, 40)
+    assert not lines_of(narrow, layout.screen(narrow, s._view()))[0].startswith("╭─ valtti")
+
+
+def test_a_reply_taller_than_the_screen_is_cut_and_says_so() -> None:
+    s, _out = session()
+    s.table.start_deal()
+    con = console(80, 16)
+    note = "\n".join(f"line {n}" for n in range(40))
+    shown = lines_of(con, layout.screen(con, s._view(), note))
+    assert len(shown) <= 15 and "Trumps:" in shown[0]
+    assert any("more lines: make the window taller" in line for line in shown)
+
+
+def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
+    s, _out = session(variant="target=12,first_trick_ace=on")
+    scripted(s, [])
+    deal = s.table.start_deal()
+    while not deal.is_over():
+        s.match.apply(deal.legal_actions()[0])
+    con = console(120, 50)
+    shown = "\n".join(lines_of(con, layout.screen(con, s._view(), None, [s._summary()])))
+    ns, ew = s.match.score
+    assert (ns, ew) != (0, 0)
+    assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
+    assert "Rules: target=12,first_trick_ace=on" in shown
+
+
+# -- plain characters ----------------------------------------------------------------------------
+
+
+def test_plain_characters_keep_the_width() -> None:
+    assert glyphs.plain("A♠ · 10♥ — K♦ → Q♣ ◀") == "AS - 10H - KD > QC <"
+    assert glyphs.plain("Kätesi (E)") == "Katesi (E)"
+    assert glyphs.plain("Kätesi (E)", "latin-1") == "Kätesi (E)"
+    assert glyphs.shows_unicode("utf-8") and not glyphs.shows_unicode("latin-1")
+    assert not glyphs.shows_unicode("no-such-codec")
+
+
+def test_a_terminal_that_cannot_show_unicode_gets_plain_characters() -> None:
+    raw = io.BytesIO()
+    latin = io.TextIOWrapper(raw, encoding="latin-1")
+    con = glyphs.console(stream=latin)  # type: ignore[arg-type]
+    assert glyphs.is_plain(con)
+    s = start(seed=2, partner="random", opponents="random", fast=True, console=con)
+    scripted(s, ["help", "hint", "tricks"])
+    s.run()
+    latin.flush()
+    text = raw.getvalue().decode("latin-1")
+    assert "Trumps:" in text and "Legal:" in text
+    assert all(ord(c) < 128 for c in text), {c for c in text if ord(c) >= 128}
+    assert "+-" in text  # ASCII frames
+    assert not glyphs.is_plain(glyphs.console(stream=io.TextIOWrapper(io.BytesIO(), "utf-8")))  # type: ignore[arg-type]
+    assert glyphs.is_plain(glyphs.console(True, io.TextIOWrapper(io.BytesIO(), "utf-8")))  # type: ignore[arg-type]
+
+
+# -- the plain line mode -------------------------------------------------------------------------
+
+
+def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None:
+    s, out = session(plain=True)
+    moves = ["help", "tricks"]
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 30:
+            raise EOFError
+        deal = s.match.deal
+        over = deal is None or deal.is_over()
+        return moves.pop(0) if moves else "" if over else first_legal(s)
+
+    s.read = read
+    s.run()
+    text = out.getvalue()
+    assert "\x1b" not in text  # no clearing, no cursor moves
+    assert not set("╭╮╰╯│─") & set(text)
+    assert all(p.endswith("\n") for p in prompts)  # each prompt is a line of its own
+    lines = text.splitlines()
+    assert lines[0].startswith("Deal 1: ")
+    assert sum(line.startswith("Your hand (S): 1:") for line in lines) >= 5
+    assert any(line.startswith("Legal: ") for line in lines)
+    first_deal = lines[: next(i for i, line in enumerate(lines) if "Deal 1 is over" in line)]
+    plays = [line for line in first_deal if " plays " in line]
+    assert len(plays) == 36
+    assert len(plays) == len(set(plays))  # no event is told twice
+
+
+# -- looking back --------------------------------------------------------------------------------
+
+
+def test_tricks_and_last_show_the_tricks_taken() -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    assert "No trick has been taken yet" in str(s._tricks(last=False))
+    while deal.tricks_played < 3 or deal.current_player != s.you:
+        deal.apply(deal.legal_actions()[0])
+    assert parse("tricks", []) == Tricks() and parse("last", []) == Tricks(last=True)
+    con = console(100, 60)
+    every = "\n".join(lines_of(con, s._tricks(last=False)))
+    assert "The tricks of deal 1" in every
+    for trick in deal.tricks:
+        row = next(line for line in every.splitlines() if line.split()[:1] == [str(trick.number)])
+        assert str(trick.leader) == row.split()[1]
+        for _seat, card in trick.plays:
+            assert card.unicode() in row
+        assert row.split()[-2:] == [str(trick.winner), str(trick.points)]
+    con = console(100, 60)
+    last = lines_of(con, s._tricks(last=True))
+    assert last[0] == "The last trick" and len(last) == 3
+    assert last[2].split()[0] == str(deal.tricks[-1].number)
+
+
+def test_hint_lists_every_legal_move() -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    while deal.current_player != s.you:
+        deal.apply(deal.legal_actions()[0])
+    con = console(80, 40)
+    said = "\n".join(lines_of(con, s._hint(deal)))
+    legal = deal.legal_actions()
+    assert f"each of your {len(legal)} legal moves" in " ".join(said.split())
+    for action in legal:
+        assert action.card is None or action.card.unicode() in said
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def test_the_answer_help_says_only_the_asker_is_locked() -> None:
+    said = " ".join(guide.moment(answering(), Seat.S).split())
+    assert "broken for this deal" not in said
+    assert "the question locks only N" in said and "declare another" in said
+
+
+def test_the_log_tells_the_question_before_the_lock() -> None:
+    deal = answering()
+    before_ask = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+    for action in deal.history[:-1]:
+        before_ask.apply(action)
+    asked = phrases.news(before_ask.observation(Seat.S), deal.observation(Seat.S))
+    assert asked == ["N asks you for a whole marriage"]
+    answered = deal.copy()
+    answered.apply(Action.parse("answer S"))
+    told = phrases.news(deal.observation(Seat.S), answered.observation(Seat.S))
+    assert told[0].startswith("N asks for a whole marriage: yes, ♠")
+    assert told[-1] == "Locked now: N"
+    # Another seat sees the ask and the answer at once, in the same order.
+    seen = phrases.news(before_ask.observation(Seat.E), answered.observation(Seat.E))
+    assert seen[0].startswith("N asks for a whole marriage: yes") and seen[-1] == "Locked now: N"
+
+
+def test_finnish_seat_letters_and_team_names() -> None:
+    i18n.use("fi")
+    assert [phrases.seat_text(s) for s in Seat] == ["P", "I", "E", "L"]
+    assert phrases.seats_text({Seat.S, Seat.N}) == "P E"
+    assert phrases.deal_start_text(1, Seat.S, Seat.W) == "Jako 1: E jakaa, L aloittaa."
+    assert phrases.score_text((3, 5)) == "PE 3 – IL 5"
+    said = " ".join(guide.moment(answering(), Seat.S).split())
+    assert said.startswith("P kysyi sinulta kokonaista paria")
+    s, out = session(language="fi")
+    scripted(s, ["tilanne"])
+    s.run()
+    shown = out.getvalue()
+    assert "Kätesi (E)" in shown and "P kumppani" in shown and "E sinä" in shown
+    assert "PE 0 – IL 0" in shown and "Ottelun tilanne: PE 0, IL 0" in shown
+    i18n.use("en")
+    assert [phrases.seat_text(s) for s in Seat] == ["N", "E", "S", "W"]
+
+
+def test_a_bad_seat_in_a_record_names_the_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from valtti.terminal.game import StartError
+
+    assert isinstance(tmp_path, Path)
+    s, _out = session()
+    s.table.start_deal()
+    meta = {**s.setup.meta(), "seat": "X"}
+    path = tmp_path / "bad.json"
+    path.write_text(Record.of_match(s.match, meta=meta).to_json())
+    with pytest.raises(StartError, match=f"^{path}: "):
+        start(resume=path, console=console())
+    meta = {**s.setup.meta(), "players": {"N": "nobody", "E": "random", "W": "random"}}
+    path.write_text(Record.of_match(s.match, meta=meta).to_json())
+    with pytest.raises(StartError, match=f"^{path}: unknown player 'nobody'"):
+        start(resume=path, console=console())
+
+
+# -- the replay viewer ---------------------------------------------------------------------------
+
+
+def _played_match() -> Viewer:
+    s, _out = session()
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        deal = s.match.deal
+        if s.match.is_over() or deal is None or deal.is_over():
+            return ""
+        return first_legal(s)
+
+    s.read = read
+    s.run()
+    assert len(s.match.deals) >= 3
+    return Viewer(s.match, Seat.S, {})
+
+
+def test_the_replay_keys() -> None:
+    viewer = _played_match()
+    answers = ["", "n", "b", "d", "d 3", "xyzzy", "p", "help", "q"]
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    out = io.StringIO()
+    viewer.run(console(120, 60, out), read)
+    steps = [int(p.split()[1]) for p in prompts]
+    deal_2, deal_3 = viewer.deal_start(1) + 1, viewer.deal_start(2) + 1
+    assert steps == [1, 2, 3, 2, deal_2, deal_3, deal_3, deal_2, deal_2]
+    screens = out.getvalue().split("\x1b[2J")
+    assert "Not understood: xyzzy." in screens[-3] and "deal N" in screens[-3]
+    assert "Enter or next: the next trick" in screens[-1]
+    assert "Not understood" not in screens[-1]
+
+
+def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
+    viewer = _played_match()
+    answers = [f"d {len(viewer.match.deals)}", *[""] * 12]
+
+    def read(prompt: str) -> str:
+        return answers.pop(0)
+
+    viewer.run(console(120, 60), read)
+    assert answers  # Enter at the last step left before the answers ran out
+
+
+def test_each_draw_uses_the_size_the_terminal_has_now() -> None:
+    out = io.StringIO()
+    con = Console(file=out, width=120, height=50, color_system=None, force_terminal=True)
+    s = start(seed=2, partner="random", opponents="random", fast=True, console=con)
+    s.table.start_deal()
+    s._draw()
+    first = out.getvalue().split("\x1b[2J")[-1].splitlines()[0]
+    assert first.endswith("╮") and len(first.removeprefix("\x1b[H")) == 120
+    con.size = (80, 24)  # the window was made smaller
+    s._draw("help")
+    shown = out.getvalue().split("\x1b[2J")[-1].removeprefix("\x1b[H").splitlines()
+    assert "Trumps:" in shown[0] and len(shown) <= 23 and max(map(len, shown)) <= 80
