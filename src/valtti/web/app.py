@@ -138,6 +138,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
     @app.get("/api/options")
     async def table_options() -> dict[str, Any]:
         return {

@@ -56,6 +56,10 @@ import {
   toast,
 } from "/static/common.js";
 import { card, cardBack, cardInline, parseCard, sortHand, suitIcon } from "/static/cards.js";
+import { alertView, initAlerts } from "/static/alerts.js";
+import { initKeyboard, keepFocus } from "/static/keyboard.js";
+import { animate, snapshot } from "/static/motion.js";
+import { labelCards, seatWord, teamName } from "/static/names.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -168,6 +172,7 @@ function currentView() {
 function render() {
   const view = currentView();
   if (!view) return;
+  const shot = snapshot();
   const status = view.table?.status ?? "";
   document.body.dataset.status = status;
   document.body.dataset.you = view.you ?? "";
@@ -189,6 +194,10 @@ function render() {
   renderSheet(view);
   renderLog(view);
   renderReplayBar(view);
+  labelCards(document.body);
+  animate(shot);
+  keepFocus();
+  alertView(view, (seat) => who(view, seat), trickPlays, document.getElementById("turn").textContent);
 }
 
 function renderWaiting(view) {
@@ -210,7 +219,7 @@ function renderResult(view) {
   if (winner === "draw") text = t("result.draw", { ns: score.NS, ew: score.EW });
   else if (winner && view.you && TEAM_OF[view.you] === winner) {
     text = t("result.you_win", { ns: score.NS, ew: score.EW });
-  } else if (winner) text = t("result.team_wins", { team: winner, ns: score.NS, ew: score.EW });
+  } else if (winner) text = t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
   else text = t("result.over");
   document.getElementById("result-text").textContent = text;
   const link = document.getElementById("record-link");
@@ -248,7 +257,7 @@ function renderSeat(section, seat, view, isBottom) {
     );
   }
   head.append(el("span", { class: "name" }, seatName(entry)));
-  head.append(el("span", { class: "seat-letter" }, t(`seat.${seat}`)));
+  head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
   if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
   if (obs && obs.dealer === seat) {
     head.append(
@@ -524,7 +533,7 @@ function eventNode(view, e) {
       e.yes ? tn("event.ask_whole.yes", { seat, suit: icon }) : tn("event.ask_whole.no", { seat }),
     );
   } else frag.append(tn(e.yes ? "event.ask_half.yes" : "event.ask_half.no", { seat, suit: icon }));
-  const team = TEAM_OF[e.seat];
+  const team = teamName(TEAM_OF[e.seat]);
   if (e.points === 2)
     return tn("event.with_points", {
       event: frag,
@@ -981,6 +990,8 @@ async function main() {
   const [, options] = await Promise.all([initI18n(), tableOptions()]);
   computerPlayers = options.players;
   wire();
+  initAlerts();
+  initKeyboard();
   onLangChange(render);
   setStatus("connecting");
   connect();
