@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.serving import Server
+from tests.web.serving import Server, stored_record
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     CATALOGUES,
     ROOT,
@@ -92,6 +92,17 @@ new MutationObserver((records) => {
         window.announced.push(n.textContent);
 }).observe(document, { childList: true, subtree: true });
 """
+
+# Count the cards the page moves (Web Animations).
+COUNT_ANIMATIONS = """
+window.animations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.animations += 1;
+  return animate.apply(this, args);
+};
+"""
+
 
 @pytest.fixture
 def room(browser: Browser) -> Iterator[Callable[..., Tab]]:  # noqa: F811
@@ -196,7 +207,8 @@ def test_a_whole_deal_played_by_keyboard_alone(server: Server, room: Callable[..
     tab = room(motion="no-preference")
     page = tab.page
     page.add_init_script(RECORD_ANNOUNCEMENTS)
-    sit_at(tab, server, {"N": "heuristic", "E": "heuristic", "W": "heuristic"})
+    page.add_init_script(COUNT_ANIMATIONS)
+    table_id = sit_at(tab, server, {"N": "heuristic", "E": "heuristic", "W": "heuristic"})
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
     expect(page.locator("#announcer")).to_have_attribute("aria-live", "polite")
 
@@ -216,7 +228,7 @@ def test_a_whole_deal_played_by_keyboard_alone(server: Server, room: Callable[..
         turn += 1
         # Focus was kept across every redraw since the last play: it is on something to play.
         page.wait_for_function(
-            "() => !!document.activeElement?.closest('#hand [data-legal=\"true\"], "
+            '() => !!document.activeElement?.closest(\'#hand [data-legal="true"], '
             "#answer-dialog[open] [data-action], #actions [data-action]')"
         )
         focused = page.evaluate(FOCUSED)
@@ -252,12 +264,17 @@ def test_a_whole_deal_played_by_keyboard_alone(server: Server, room: Callable[..
     # Every play of the deal was announced in words, and the turn with it.
     announced: list[str] = page.evaluate("window.announced")
     plays = [text for text in announced if " plays " in text]
-    assert len(plays) == 36, announced
+    record = stored_record(server.db_url, table_id)
+    deal_one = [c for c in record.deals[0].actions if len(c) == 2]
+    assert len(deal_one) == 36
+    assert [p.split(" plays ")[1] for p in plays[:36]] == [card_name(c, "en") for c in deal_one]
     mine = [c for c in tab.actions_sent() if len(c) == 2]
-    assert [p for p in plays if p.startswith("Aino (S)")] == [
+    assert [p for p in plays[:36] if p.startswith("Aino (S)")] == [
         f"Aino (S) plays {card_name(c, 'en')}" for c in mine
     ]
     assert {"Your lead", "Your card"} & set(announced), announced
+    # Cards moved: at least each play into the trick and each trick to its winner.
+    assert page.evaluate("window.animations") >= 36
     tab.check_clean()
 
 
@@ -269,8 +286,9 @@ def inside(box: list[int], viewport: list[int]) -> bool:
 def test_a_whole_deal_without_scrolling(
     server: Server, room: Callable[..., Tab], viewport: str
 ) -> None:
-    tab = room(viewport)
+    tab = room(viewport)  # prefers-reduced-motion: reduce
     page = tab.page
+    page.add_init_script(COUNT_ANIMATIONS)
     sit_at(tab, server, {"N": "heuristic", "E": "heuristic", "W": "heuristic"})
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
     places: dict[str, list[int]] = {}  # where each part of the play area first was
@@ -278,34 +296,36 @@ def test_a_whole_deal_without_scrolling(
     with_buttons = without = 0
     shot_taken = False
     while True:
-        view = tab.ready(tab.acted)
-        if view["deals"] >= 2:
+        # A whole deal, and on until the declaration buttons have been up at least once.
+        view = tab.ready(tab.acted, deals=6)
+        if (view["deals"] >= 2 and with_buttons) or view["deals"] >= 6:
             break
         boxes: dict[str, Any] = page.evaluate(BOXES)
         assert boxes["scroll"] == [0, 0], boxes
         for part in ("felt", "trick", "actions", "handArea"):
             assert inside(boxes[part], boxes["viewport"]), (part, boxes)
-            # The same place with and without the declaration buttons: nothing jumps.
-            assert places.setdefault(part, boxes[part]) == boxes[part], (part, boxes)
+            # The same place with and without the declaration buttons or a seat's bubble:
+            # nothing jumps (the hand itself is one row or two as it shrinks: not its bottom).
+            place = boxes[part][:3] if part == "handArea" else boxes[part]
+            assert places.setdefault(part, place) == place, (part, boxes)
         assert all(inside(c, boxes["viewport"]) for c in boxes["cards"]), boxes
         top = hand_top.setdefault(len(boxes["cards"]), boxes["hand"][1])
         assert top == boxes["hand"][1], boxes
-        if boxes["buttons"]:
-            with_buttons += 1
-            if not shot_taken and os.environ.get("VALTTI_SCREENSHOT"):
-                page.screenshot(path=str(ROOT / "docs" / f"table-{viewport}.png"))
-                shot_taken = True
-        else:
-            without += 1
+        with_buttons += bool(boxes["buttons"])
+        without += not boxes["buttons"]
+        lively = 2 <= len(view["trick"]) <= 3 and 4 <= len(view["hand"]) <= 7
+        if lively and not shot_taken and os.environ.get("VALTTI_SCREENSHOT"):
+            expect(page.locator("#deal-over")).to_be_hidden(timeout=10_000)
+            page.screenshot(path=str(ROOT / "docs" / f"table-{viewport}.png"))
+            shot_taken = True
         token = choose(view)  # cards first: the buttons stay up for the next state's check
         if viewport.startswith("phone") and not token.startswith(("declare", "ask", "answer")):
             page.tap(f'#hand [data-card="{token}"]')
         else:
             click(tab, token)
         tab.acted = view["seq"]
-    assert without >= 5
-    if os.environ.get("VALTTI_SCREENSHOT") and not shot_taken:
-        page.screenshot(path=str(ROOT / "docs" / f"table-{viewport}.png"))
+    assert with_buttons and without >= 5
+    assert page.evaluate("window.animations") == 0  # nothing moves for who asked for stillness
     tab.check_clean()
 
 
@@ -328,21 +348,35 @@ def test_the_tab_title_on_your_turn_and_the_sound_switch(
         page.goto(f"{server.url}/t/{made['id']}")
         plain = catalogue("en")["table.title"]
         mine = catalogue("en")["alert.title.turn"].replace("{title}", plain)
-        for _ in range(3):
-            frame = north.until(
-                lambda f: f["type"] == "state" and f["observation"]["to_move"] in ("N", "S")
+        turns = {"N": 0, "S": 0}
+        while min(turns.values()) < 2:
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                ' || !!document.querySelector(\'.felt [data-seat="N"][data-turn="true"]\')'
             )
-            if frame["observation"]["to_move"] == "N":
+            seq, my_turn = page.evaluate(
+                "() => [Number(document.body.dataset.seq), document.body.dataset.myTurn]"
+            )
+            if my_turn == "false":
+                turns["N"] += 1
                 expect(page).to_have_title(plain)
-                expect(page.locator("body")).to_have_attribute("data-my-turn", "false")
-                legal = frame["observation"]["legal"]
-                north.send({"type": "action", "action": legal[0], "seq": frame["seq"]})
+                frame = north.until(
+                    lambda f, seq=seq: (
+                        f["type"] == "state"
+                        and f["seq"] == seq
+                        and f["observation"]["to_move"] == "N"
+                    )
+                )
+                # A card: no question whose answer would keep the seq where it is.
+                card = next(a for a in frame["observation"]["legal"] if len(a) == 2)
+                north.send({"type": "action", "action": card, "seq": seq})
             else:
+                turns["S"] += 1
                 expect(page).to_have_title(mine)
                 view = tab.ready(tab.acted)
                 click(tab, choose(view))
                 tab.acted = view["seq"]
-                expect(page).to_have_title(plain)
+            page.wait_for_function("(seq) => Number(document.body.dataset.seq) > seq", arg=seq)
         # Finnish title on your turn too.
         view = tab.ready(tab.acted, other="N")
         page.select_option("#lang", "fi")

@@ -8,7 +8,7 @@
  *     for screen readers (p elements, the last few kept).
  */
 
-import { t } from "/static/i18n.js";
+import { onLangChange, t } from "/static/i18n.js";
 import { el } from "/static/common.js";
 import { cardName } from "/static/names.js";
 
@@ -87,7 +87,8 @@ export function alertView(view, who, order, turnLine) {
   drawSoundToggle();
   if (view.replay || !obs) return;
 
-  const say = (play) => announce(t("log.plays", { seat: who(play.seat), card: cardName(play.card) }));
+  const say = (play) =>
+    announce(t("log.plays", { seat: who(play.seat), card: cardName(play.card) }));
   const plays = dealPlays(obs, order);
   if (heard.deal !== view.deal || plays.length < heard.plays) {
     // The deal's last plays may reach the page only as the next deal's last trick.
@@ -114,6 +115,8 @@ export function initAlerts() {
       "aria-atomic": "false",
     }),
   );
+  // What was said in the other language is stale: say the turn again in the new one.
+  onLangChange(() => document.getElementById("announcer").replaceChildren());
   const button = el("button", {
     type: "button",
     id: "sound-toggle",

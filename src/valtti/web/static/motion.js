@@ -82,7 +82,11 @@ export function animate(shot) {
       { transform: "none", opacity: 1 },
       { transform: offset(small, p.rect), opacity: 0.2 },
     ];
-    const anim = ghost.animate(frames, { duration: GATHER_MS, easing: "ease-in", fill: "forwards" });
+    const anim = ghost.animate(frames, {
+      duration: GATHER_MS,
+      easing: "ease-in",
+      fill: "forwards",
+    });
     anim.onfinish = () => ghost.remove();
     anim.oncancel = () => ghost.remove();
   }

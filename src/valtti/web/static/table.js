@@ -197,7 +197,8 @@ function render() {
   labelCards(document.body);
   animate(shot);
   keepFocus();
-  alertView(view, (seat) => who(view, seat), trickPlays, document.getElementById("turn").textContent);
+  const turnLine = document.getElementById("turn").textContent;
+  alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
 }
 
 function renderWaiting(view) {
@@ -219,8 +220,9 @@ function renderResult(view) {
   if (winner === "draw") text = t("result.draw", { ns: score.NS, ew: score.EW });
   else if (winner && view.you && TEAM_OF[view.you] === winner) {
     text = t("result.you_win", { ns: score.NS, ew: score.EW });
-  } else if (winner) text = t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
-  else text = t("result.over");
+  } else if (winner) {
+    text = t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
+  } else text = t("result.over");
   document.getElementById("result-text").textContent = text;
   const link = document.getElementById("record-link");
   link.href = `/api/tables/${encodeURIComponent(tableId)}/record`;
