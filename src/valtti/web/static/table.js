@@ -36,6 +36,13 @@
  *                      #replay-step ("Step 3 / 120")
  *   #deal-over         the summary of a deal just ended (shown for a few seconds)
  *   #toasts .toast     errors, data-code = the server's code (WEB.md)
+ *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
+ *   #announcer p       the polite live region: each play and each turn in words (alerts.js)
+ *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
+ *   a.rules-link       the rules page (/rules), in a new tab
+ * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
+ * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
+ * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  */
 
