@@ -22,9 +22,20 @@ function seatRect(seat) {
   return document.querySelector(`.felt .seat[data-seat="${seat}"]`)?.getBoundingClientRect();
 }
 
+/** A small card's box at the middle of a seat: where another player's card comes from. */
+function cardAt(seat, node) {
+  if (!seat || !node) return null;
+  const card = node.getBoundingClientRect();
+  const c = centre(seat);
+  const width = card.width * 0.6;
+  const height = card.height * 0.6;
+  return { left: c.x - width / 2, top: c.y - height / 2, width, height };
+}
+
 /** Where the cards are before a redraw. */
 export function snapshot() {
-  if (still()) return null;
+  // Nothing moves on the first drawing of a page: its cards were already where they are.
+  if (still() || !document.body.dataset.seq) return null;
   const hand = new Map();
   for (const b of document.querySelectorAll("#hand button[data-card]"))
     hand.set(b.dataset.card, b.getBoundingClientRect());
@@ -52,8 +63,8 @@ export function animate(shot) {
   const before = new Set(shot.played.map((p) => p.card));
   for (const p of document.querySelectorAll("#trick [data-played]")) {
     if (before.has(p.dataset.played)) continue;
-    const from = shot.hand.get(p.dataset.played) ?? seatRect(p.dataset.by);
     const node = p.querySelector("svg");
+    const from = shot.hand.get(p.dataset.played) ?? cardAt(seatRect(p.dataset.by), node);
     if (!from || !node) continue;
     const frames = [{ transform: offset(from, p.getBoundingClientRect()) }, { transform: "none" }];
     node.animate(frames, { duration: PLAY_MS, easing: "ease-out" });
