@@ -127,6 +127,15 @@ export function initAlerts() {
       drawSoundToggle();
     },
   });
+  // A page reloaded with the sound on may start audio only after the person's first gesture.
+  const wake = () => {
+    if (soundOn() && audio?.state !== "running") {
+      audio ??= new (window.AudioContext || window.webkitAudioContext)();
+      audio.resume();
+    }
+  };
+  document.addEventListener("pointerdown", wake, { once: true });
+  document.addEventListener("keydown", wake, { once: true });
   const share = document.getElementById("share-btn");
   if (share) share.before(button);
   else document.querySelector(".topbar .spacer")?.after(button);
