@@ -81,6 +81,7 @@ function move(event) {
 
 export function initKeyboard() {
   const hand = document.getElementById("hand");
+  hand.setAttribute("role", "group"); // its aria-label, "Your hand", names the cards' group
   hand.addEventListener("keydown", move);
   document.addEventListener("focusin", (event) => {
     const node = event.target;
