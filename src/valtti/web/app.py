@@ -159,6 +159,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @pages.get("/rules")
+    async def rules_page() -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
     options = APIRouter(prefix="/api/options")
 
     @options.get("")

@@ -255,7 +255,7 @@ function tableItem(table) {
     status =
       table.winner === "draw"
         ? t("lobby.result.draw")
-        : t("lobby.result.won", { team: table.winner });
+        : t("lobby.result.won", { team: t(`team.${table.winner}`) });
   }
   return el(
     "li",

@@ -40,6 +40,13 @@
  *   #deal-over         the summary of a deal just ended (shown for a few seconds)
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
+ *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
+ *   #announcer p       the polite live region: each play and each turn in words (alerts.js)
+ *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
+ *   a.rules-link       the rules page (/rules), in a new tab
+ * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
+ * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
+ * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  */
 
@@ -69,6 +76,10 @@ import {
   suitGlyph,
   suitIcon,
 } from "/static/cards.js";
+import { alertView, initAlerts } from "/static/alerts.js";
+import { initKeyboard, keepFocus } from "/static/keyboard.js";
+import { animate, snapshot } from "/static/motion.js";
+import { labelCards, seatWord, teamName } from "/static/names.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -182,6 +193,7 @@ function currentView() {
 function render() {
   const view = currentView();
   if (!view) return;
+  const shot = snapshot();
   const status = view.table?.status ?? "";
   document.body.dataset.status = status;
   document.body.dataset.you = view.you ?? "";
@@ -203,6 +215,11 @@ function render() {
   renderSheet(view);
   renderLog(view);
   renderReplayBar(view);
+  labelCards(document.body);
+  animate(shot);
+  keepFocus();
+  const turnLine = document.getElementById("turn").textContent;
+  alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
 }
 
 function renderWaiting(view) {
@@ -224,8 +241,9 @@ function renderResult(view) {
   if (winner === "draw") text = t("result.draw", { ns: score.NS, ew: score.EW });
   else if (winner && view.you && TEAM_OF[view.you] === winner) {
     text = t("result.you_win", { ns: score.NS, ew: score.EW });
-  } else if (winner) text = t("result.team_wins", { team: winner, ns: score.NS, ew: score.EW });
-  else text = t("result.over");
+  } else if (winner) {
+    text = t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
+  } else text = t("result.over");
   document.getElementById("result-text").textContent = text;
   const link = document.getElementById("record-link");
   link.href = `/api/tables/${encodeURIComponent(tableId)}/record`;
@@ -262,7 +280,7 @@ function renderSeat(section, seat, view, isBottom) {
     );
   }
   head.append(el("span", { class: "name" }, seatName(entry)));
-  head.append(el("span", { class: "seat-letter" }, t(`seat.${seat}`)));
+  head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
   if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
   if (obs && obs.dealer === seat) {
     head.append(
@@ -599,7 +617,7 @@ function eventNode(view, e) {
       e.yes ? tn("event.ask_whole.yes", { seat, suit: icon }) : tn("event.ask_whole.no", { seat }),
     );
   } else frag.append(tn(e.yes ? "event.ask_half.yes" : "event.ask_half.no", { seat, suit: icon }));
-  const team = TEAM_OF[e.seat];
+  const team = teamName(TEAM_OF[e.seat]);
   if (e.points === 2)
     return tn("event.with_points", {
       event: frag,
@@ -1067,6 +1085,8 @@ async function main() {
   const [, options] = await Promise.all([initI18n(), tableOptions()]);
   computerPlayers = options.players;
   wire();
+  initAlerts();
+  initKeyboard();
   onLangChange(render);
   setStatus("connecting");
   connect();

@@ -1,0 +1,143 @@
+/**
+ * Telling a person what happens at the table when they are not looking at it:
+ *   - the tab's title starts with a mark on your turn (t("alert.title.turn"));
+ *   - an optional tone when your turn begins (Web Audio, made here: no file to fetch), off by
+ *     default; the switch button#sound-toggle[aria-pressed] is kept in localStorage
+ *     "valtti:sound" ("on" | "off");
+ *   - #announcer, a polite live region: each play and each change of the turn line in words,
+ *     for screen readers (p elements, the last few kept).
+ */
+
+import { onLangChange, t } from "/static/i18n.js";
+import { el } from "/static/common.js";
+import { cardName } from "/static/names.js";
+
+const SOUND_KEY = "valtti:sound";
+const KEEP = 12; // announcements kept in the live region
+
+let audio = null;
+let wasMyTurn = false;
+let heard = { deal: null, plays: 0 }; // plays of the deal already announced
+let lastTurnLine = "";
+
+export function soundOn() {
+  return localStorage.getItem(SOUND_KEY) === "on";
+}
+
+function drawSoundToggle() {
+  const button = document.getElementById("sound-toggle");
+  if (!button) return;
+  const on = soundOn();
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = t(on ? "alert.sound.on" : "alert.sound.off");
+  button.title = t("alert.sound.title");
+}
+
+/** A short rising two-note chime. */
+export function chime() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  audio ??= new Context();
+  if (audio.state === "suspended") audio.resume();
+  const start = audio.currentTime + 0.01;
+  [660, 880].forEach((freq, i) => {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    const at = start + i * 0.14;
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(0.18, at + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.22);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + 0.25);
+  });
+}
+
+/** Say text to screen readers, politely. */
+export function announce(text) {
+  if (!text) return;
+  const box = document.getElementById("announcer");
+  box.append(el("p", {}, text));
+  while (box.childElementCount > KEEP) box.firstElementChild.remove();
+}
+
+/** The plays of the deal in order: [{seat, card}]. */
+function dealPlays(obs, order) {
+  const tricks = [...(obs?.tricks ?? [])];
+  if (obs?.current_trick?.cards?.length) tricks.push(obs.current_trick);
+  return tricks.flatMap(order);
+}
+
+/**
+ * Call after every redraw of a live view (not a replay).
+ * view: the page's view; who(seat): a seat's name for text; order(trick): its plays in order;
+ * turnLine: what the turn line says now.
+ */
+export function alertView(view, who, order, turnLine) {
+  const obs = view.obs;
+  const live = !view.replay && view.table?.status === "playing" && !!obs;
+  const myTurn = live && !!view.you && obs.to_move === view.you && obs.phase !== "over";
+  const title = t("table.title");
+  document.title = myTurn ? t("alert.title.turn", { title }) : title;
+  document.body.dataset.myTurn = String(myTurn);
+  if (myTurn && !wasMyTurn && soundOn()) chime();
+  wasMyTurn = myTurn;
+  drawSoundToggle();
+  if (view.replay || !obs) return;
+
+  const say = (play) =>
+    announce(t("log.plays", { seat: who(play.seat), card: cardName(play.card) }));
+  const plays = dealPlays(obs, order);
+  if (heard.deal !== view.deal || plays.length < heard.plays) {
+    // The deal's last plays may reach the page only as the next deal's last trick.
+    const missing = 36 - heard.plays;
+    if (view.deal === heard.deal + 1 && view.lastTrick?.number === 9 && missing <= 4)
+      order(view.lastTrick).slice(4 - missing).forEach(say);
+    heard = { deal: view.deal, plays: 0 };
+  }
+  plays.slice(heard.plays).forEach(say);
+  heard.plays = plays.length;
+  if (turnLine !== lastTurnLine) announce(turnLine);
+  lastTurnLine = turnLine;
+}
+
+/** Build the live region and the sound switch (in the top bar, before the share button). */
+export function initAlerts() {
+  // The title is drawn here from now on (it changes with the turn), not by the catalogue pass.
+  document.querySelector("title")?.removeAttribute("data-i18n");
+  document.body.append(
+    el("div", {
+      id: "announcer",
+      class: "visually-hidden",
+      "aria-live": "polite",
+      "aria-atomic": "false",
+    }),
+  );
+  // What was said in the other language is stale: say the turn again in the new one.
+  onLangChange(() => document.getElementById("announcer").replaceChildren());
+  const button = el("button", {
+    type: "button",
+    id: "sound-toggle",
+    class: "small",
+    onclick: () => {
+      localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+      if (soundOn()) chime(); // a click may start audio: let the person hear what it will be
+      drawSoundToggle();
+    },
+  });
+  // A page reloaded with the sound on may start audio only after the person's first gesture.
+  const wake = () => {
+    if (soundOn() && audio?.state !== "running") {
+      audio ??= new (window.AudioContext || window.webkitAudioContext)();
+      audio.resume();
+    }
+  };
+  document.addEventListener("pointerdown", wake, { once: true });
+  document.addEventListener("keydown", wake, { once: true });
+  const share = document.getElementById("share-btn");
+  if (share) share.before(button);
+  else document.querySelector(".topbar .spacer")?.after(button);
+  drawSoundToggle();
+}

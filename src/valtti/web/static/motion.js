@@ -1,0 +1,104 @@
+/**
+ * Cards that move: a played card slides from its player (your own card: from its place in your
+ * hand) into the trick, and a completed trick slides to its winner as it is cleared. Web
+ * Animations on the drawn cards only, so the page's state is never kept waiting; nothing moves
+ * under prefers-reduced-motion.
+ *
+ *   const shot = snapshot();  ... redraw ...  animate(shot);
+ */
+
+const PLAY_MS = 260;
+const GATHER_MS = 420;
+
+function still() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function centre(rect) {
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+function seatRect(seat) {
+  return document.querySelector(`.felt .seat[data-seat="${seat}"]`)?.getBoundingClientRect();
+}
+
+/** A small card's box at the middle of a seat: where another player's card comes from. */
+function cardAt(seat, node) {
+  if (!seat || !node) return null;
+  const card = node.getBoundingClientRect();
+  const c = centre(seat);
+  const width = card.width * 0.6;
+  const height = card.height * 0.6;
+  return { left: c.x - width / 2, top: c.y - height / 2, width, height };
+}
+
+/** Where the cards are before a redraw. */
+export function snapshot() {
+  // Nothing moves on the first drawing of a page: its cards were already where they are.
+  if (still() || !document.body.dataset.seq) return null;
+  const hand = new Map();
+  for (const b of document.querySelectorAll("#hand button[data-card]"))
+    hand.set(b.dataset.card, b.getBoundingClientRect());
+  const box = document.getElementById("trick");
+  const played = [...box.querySelectorAll("[data-played]")].map((p) => ({
+    card: p.dataset.played,
+    rect: p.getBoundingClientRect(),
+    node: p.querySelector("svg"),
+  }));
+  const complete = box.dataset.complete === "true" && played.length > 0;
+  const winner = box.querySelector('[data-winner="true"]')?.dataset.by ?? null;
+  return { hand, played, complete, winner };
+}
+
+/** The transform that draws a node resting at `at` over the box `over` instead. */
+function offset(over, at) {
+  const a = centre(over);
+  const b = centre(at);
+  return `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${over.width / (at.width || 1)})`;
+}
+
+/** Move what changed since `shot`. */
+export function animate(shot) {
+  if (!shot || still()) return;
+  const before = new Set(shot.played.map((p) => p.card));
+  for (const p of document.querySelectorAll("#trick [data-played]")) {
+    if (before.has(p.dataset.played)) continue;
+    const node = p.querySelector("svg");
+    const from = shot.hand.get(p.dataset.played) ?? cardAt(seatRect(p.dataset.by), node);
+    if (!from || !node) continue;
+    const frames = [{ transform: offset(from, p.getBoundingClientRect()) }, { transform: "none" }];
+    node.animate(frames, { duration: PLAY_MS, easing: "ease-out" });
+  }
+  const shown = document.querySelectorAll("#trick [data-played]");
+  const now = new Set([...shown].map((p) => p.dataset.played));
+  const gone = shot.played.filter((p) => !now.has(p.card));
+  const target = shot.complete && shot.winner ? seatRect(shot.winner) : null;
+  if (!target || !gone.length) return;
+  // The cleared trick's cards, drawn over the page for the moment they take to reach the winner.
+  for (const p of gone) {
+    const ghost = p.node.cloneNode(true);
+    ghost.removeAttribute("data-token");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.classList.add("flying-card");
+    Object.assign(ghost.style, {
+      left: `${p.rect.left}px`,
+      top: `${p.rect.top}px`,
+      width: `${p.rect.width}px`,
+    });
+    document.body.append(ghost);
+    const small = { left: 0, top: 0, width: p.rect.width * 0.4, height: p.rect.height * 0.4 };
+    const c = centre(target);
+    Object.assign(small, { left: c.x - small.width / 2, top: c.y - small.height / 2 });
+    const frames = [
+      { transform: "none", opacity: 1 },
+      { transform: offset(small, p.rect), opacity: 0.2 },
+    ];
+    const anim = ghost.animate(frames, {
+      duration: GATHER_MS,
+      easing: "ease-in",
+      fill: "forwards",
+    });
+    anim.onfinish = () => ghost.remove();
+    anim.oncancel = () => ghost.remove();
+  }
+}

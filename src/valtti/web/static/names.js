@@ -1,0 +1,41 @@
+/**
+ * Seats, teams and cards in the page's language. The protocol always says N E S W, NS EW and
+ * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patakuningatar").
+ *
+ *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
+ *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patakuningatar"
+ *   labelCards(root)  every card face and hand button under root gets its name in words
+ */
+
+import { t } from "/static/i18n.js";
+import { parseCard } from "/static/cards.js";
+
+export function seatLetter(seat) {
+  return t(`seat.${seat}`);
+}
+
+export function seatWord(seat) {
+  return t(`seat.${seat}.name`);
+}
+
+export function teamName(team) {
+  return t(`team.${team}`);
+}
+
+/** A card in words: "queen of spades", "patakuningatar"; the token itself when it is none. */
+export function cardName(token) {
+  const parsed = parseCard(token);
+  if (!parsed) return String(token);
+  return t("card.name", { rank: t(`rank.${parsed[0]}`), suit: t(`card.suit.${parsed[1]}`) });
+}
+
+/** Name every drawn card face and every hand button under root for screen readers. */
+export function labelCards(root = document) {
+  for (const face of root.querySelectorAll("svg.card-face[data-token]")) {
+    face.setAttribute("aria-label", cardName(face.dataset.token));
+  }
+  for (const button of root.querySelectorAll("button[data-card]")) {
+    button.setAttribute("aria-label", cardName(button.dataset.card));
+    button.querySelector("svg")?.setAttribute("aria-hidden", "true");
+  }
+}
