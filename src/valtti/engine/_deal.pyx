@@ -914,3 +914,6 @@ def _rebuild(hands, dealer, variant, forehand, actions):
     for a in actions:
         d.apply(a)
     return d
+
+
+include "_tensors.pxi"
