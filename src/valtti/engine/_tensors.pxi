@@ -292,6 +292,31 @@ def state_tensor(Deal deal, seat, out=None, score=None):
     return encode(deal, seat, out, score, N_STATE, False)
 
 
+def action_mask(Deal deal, seat, out=None):
+    """``seat``'s legal actions as ``NUM_ACTIONS`` int8 values, 1 where legal: ``legal_mask()``
+    for the seat to move, all 0 for the others. Written into ``out`` (a writable int8 buffer)
+    and returned; with ``out=None`` into a new numpy array."""
+    global _np_zeros
+    cdef signed char[::1] view
+    cdef uint64_t m = 0
+    cdef int s = seat, i
+    if not 0 <= s < 4:
+        raise ValueError(f"seat must be 0 to 3 (N E S W), not {seat!r}")
+    if out is None:
+        if _np_zeros is None:
+            import numpy
+            _np_zeros = numpy.zeros
+        out = _np_zeros(NACTIONS, "int8")
+    view = out
+    if view.shape[0] != NACTIONS:
+        raise ValueError(f"an action mask has {NACTIONS} values, the buffer has {view.shape[0]}")
+    if deal.c.phase != P_OVER and deal.c.to_move == s:
+        m = legal_mask_of(&deal.c)
+    for i in range(NACTIONS):
+        view[i] = m >> i & 1
+    return out
+
+
 cdef int one_of(const float[::1] t, int at, int n) except -2:
     """The index of the one set value among t[at:at + n], or -1 if none."""
     cdef int i
