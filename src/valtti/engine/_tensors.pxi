@@ -103,8 +103,9 @@ cdef inline void put_cards(float* t, uint64_t m) noexcept nogil:
 
 
 cdef void replay_before_last(const Core* src, Core* dst) noexcept nogil:
-    """dst: src's deal replayed from the hands as dealt without its last action."""
-    cdef int i
+    """dst: src's deal replayed from the hands as dealt without its last action, the answers
+    to earlier ask-wholes taken from the public events."""
+    cdef int i, k, a
     memcpy(dst, src, sizeof(Core))
     for i in range(4):
         dst.hand[i] = src.initial[i]
@@ -128,7 +129,16 @@ cdef void replay_before_last(const Core* src, Core* dst) noexcept nogil:
     dst.nactions = 0
     dst.nevents = 0
     for i in range(src.nactions - 1):
-        apply_action(dst, src.actions[i])
+        a = src.actions[i]
+        if a >= A_ANSWER:
+            continue
+        apply_action(dst, a)
+        if dst.phase == P_ANSWER:
+            # Which marriage partner named is public, whether it had a choice is not: in hands
+            # that agree with a seat's view it may have had one, or several, where src had not.
+            for k in range(src.nevents):
+                if src.events[k].after_trick == dst.ntricks:
+                    apply_action(dst, A_ANSWER + src.events[k].suit)
 
 
 cdef void encode_observation(const Core* c, int seat, int target, int score_own,
