@@ -29,7 +29,7 @@ def test_check_env_without_warnings() -> None:
 
 
 def _episode(env: object, seed: int) -> tuple[list[int], float]:
-    obs, info = env.reset(seed=seed)  # type: ignore[attr-defined]
+    env.reset(seed=seed)  # type: ignore[attr-defined]
     rng = np.random.default_rng(seed)
     actions = []
     while True:
@@ -37,7 +37,7 @@ def _episode(env: object, seed: int) -> tuple[list[int], float]:
         assert legal.size
         action = int(rng.choice(legal))
         actions.append(action)
-        obs, reward, terminated, truncated, info = env.step(action)  # type: ignore[attr-defined]
+        _, reward, terminated, truncated, info = env.step(action)  # type: ignore[attr-defined]
         assert "illegal" not in info
         if terminated or truncated:
             return actions, float(reward)
@@ -88,7 +88,7 @@ def test_vector_form_runs_and_resets_finished_tables() -> None:
         masks = envs.unwrapped.action_masks()
         assert masks.shape == (8, 49) and masks.any(axis=1).all()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, terminated, truncated, info = envs.step(actions)
+        obs, rewards, terminated, _, info = envs.step(actions)
         assert envs.observation_space.contains(obs)
         finished += int(terminated.sum())
         if terminated.any():

@@ -12,9 +12,9 @@ from positions import rich_hands
 from valtti.engine import Phase, Variant
 
 pyspiel = require("pyspiel")
-import valtti.research.openspiel  # noqa: E402, F401 - registers python_marjapussi
-
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import valtti.research.openspiel  # noqa: E402, F401 - registers python_marjapussi
 
 
 def test_random_sim_test() -> None:

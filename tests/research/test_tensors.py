@@ -72,7 +72,7 @@ def test_writes_into_the_callers_buffer_and_rows_of_a_batch() -> None:
     for seat in Seat:
         observation_tensor(deal, seat, batch[seat])
     assert np.array_equal(batch[2], observation_tensor(deal, 2))
-    with pytest.raises(ValueError, match="499|float32 values"):
+    with pytest.raises(ValueError, match="float32 values"):
         observation_tensor(deal, 0, np.zeros(OBSERVATION_SIZE + 1, np.float32))
     with pytest.raises(ValueError, match="seat"):
         observation_tensor(deal, 4)
@@ -132,7 +132,9 @@ def _same_view(deal: Deal, seat: Seat, rng: random.Random) -> Deal:
 
 @SLOW
 @given(variants, st.integers(0, 2**32))
-def test_resampled_hidden_hands_leave_a_seats_tensors_unchanged(variant: Variant, seed: int) -> None:
+def test_resampled_hidden_hands_leave_a_seats_tensors_unchanged(
+    variant: Variant, seed: int
+) -> None:
     rng = random.Random(seed)
     for deal in positions(seed, variant):
         for seat in Seat:
@@ -226,4 +228,6 @@ def test_answers_are_not_encoded_only_their_events() -> None:
     assert many.phase is Phase.ANSWER
     many.apply(Action.parse("answer H"))
     assert many.history != one.history and many.events == one.events
-    assert np.array_equal(information_state_tensor(many, Seat.E), information_state_tensor(one, Seat.E))
+    assert np.array_equal(
+        information_state_tensor(many, Seat.E), information_state_tensor(one, Seat.E)
+    )

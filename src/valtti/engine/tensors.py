@@ -3,7 +3,8 @@
 Three tensors, each a prefix of the next: ``observation_tensor`` (what one seat may know now),
 ``information_state_tensor`` (that, with perfect recall of the deal so far) and
 ``state_tensor`` (everything, every hand included: for centralised critics; it rebuilds the deal
-with ``deal_from_state_tensor``); ``action_mask`` writes the legal actions as 0/1. Each is seat-relative and is written into a caller's float32
+with ``deal_from_state_tensor``); ``action_mask`` writes the legal actions as 0/1.
+Each is seat-relative and is written into a caller's float32
 buffer (``out=``) without allocating, or into a new numpy array. docs/TENSORS.md is
 ``markdown()``.
 """

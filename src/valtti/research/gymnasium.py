@@ -173,7 +173,7 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The legal actions now, as 49 bools (all False once the episode is over)."""
         return self.table.action_mask()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.table.episode.render() if self.render_mode == "ansi" else None
 
     def close(self) -> None:

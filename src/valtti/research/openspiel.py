@@ -90,7 +90,7 @@ _GAME_INFO = pyspiel.GameInfo(
 __all__ = ["GAME_NAME", "MarjapussiGame", "MarjapussiObserver", "MarjapussiState"]
 
 
-class MarjapussiGame(pyspiel.Game):  # type: ignore[misc]
+class MarjapussiGame(pyspiel.Game):
     """One deal of Marjapussi (see the module)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -139,7 +139,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class MarjapussiState(pyspiel.State):  # type: ignore[misc]
+class MarjapussiState(pyspiel.State):
     """A deal being dealt (chance nodes) or played."""
 
     def __init__(self, game: MarjapussiGame) -> None:

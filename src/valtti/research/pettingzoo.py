@@ -53,7 +53,7 @@ ILLEGAL_REWARD = -1.0
 __all__ = ["AGENTS", "ILLEGAL_REWARD", "env", "parallel_env", "raw_env"]
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # noqa: N801 - PettingZoo's name
+class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's name for it
     """The AEC environment without wrappers (see the module)."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
