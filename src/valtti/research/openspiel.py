@@ -164,6 +164,21 @@ class MarjapussiState(pyspiel.State):
             legal = _LEGAL[mask] = _bits(mask)
         return legal
 
+    # legal_actions and is_chance_node answer as pyspiel's do, without the round trip through
+    # C++ that a Python caller would pay for; C++ callers (random_sim_test, bots) use theirs.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self.current_player():
+            return []
+        if self.deal is None:
+            return list(range(36 - len(self.dealt)))
+        if self.deal.is_over():
+            return []
+        return list(self._legal_actions(int(self.deal.current_player)))  # type: ignore[arg-type]
+
+    def is_chance_node(self) -> bool:
+        return self.deal is None
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return _OUTCOMES[len(self.dealt)]
 
