@@ -6,7 +6,12 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from needs import require
+from positions import variants
+
+from valtti.engine import Variant
 
 gymnasium = require("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -106,3 +111,20 @@ def test_sync_vector_form_of_the_registered_env() -> None:
         obs, *_ = envs.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]))
     assert obs.shape == (2, marjapussi.OBSERVATION_SIZE)
     envs.close()
+
+
+@settings(max_examples=20, deadline=None)
+@given(variants, st.integers(0, 2**32))
+def test_action_masks_are_the_learners_legal_mask(variant: Variant, seed: int) -> None:
+    env = marjapussi.MarjapussiEnv(opponents="random", variant=variant)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        deal = env.table.episode.deal
+        assert deal.current_player == env.table.seat
+        masks = env.action_masks()
+        assert masks.any() and sum(1 << int(a) for a in np.flatnonzero(masks)) == deal.legal_mask()
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(masks))))
+        if terminated:
+            assert not env.action_masks().any()
+            return

@@ -8,9 +8,12 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from needs import require
+from positions import variants
 
-from valtti.engine import Seat
+from valtti.engine import Seat, Variant
 
 pettingzoo = require("pettingzoo")
 from pettingzoo.test import (  # noqa: E402
@@ -143,3 +146,21 @@ def test_illegal_action_ends_the_episode_with_the_penalty() -> None:
     with pytest.raises(ValueError):
         raw.step(illegal)
     assert raw.game.deal.history == before and seat is not None
+
+
+@settings(max_examples=20, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(["deal", "match"]))
+def test_action_mask_is_legal_mask_at_every_step(variant: Variant, seed: int, episode: str) -> None:
+    env = marjapussi.env(variant=variant, episode=episode)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for agent in env.agent_iter(max_iter=400):
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        deal = env.unwrapped.game.deal
+        assert marjapussi.AGENTS[deal.current_player] == agent
+        legal = np.flatnonzero(obs["action_mask"])
+        assert legal.size and sum(1 << int(a) for a in legal) == deal.legal_mask()
+        env.step(int(legal[rng.randrange(len(legal))]))
