@@ -231,3 +231,20 @@ def test_answers_are_not_encoded_only_their_events() -> None:
     assert np.array_equal(
         information_state_tensor(many, Seat.E), information_state_tensor(one, Seat.E)
     )
+
+
+def test_a_tensor_that_encodes_no_deal_is_refused() -> None:
+    deal = _midgame()
+    with pytest.raises(ValueError, match="no seat"):
+        deal_from_state_tensor(np.zeros(STATE_SIZE, np.float32))
+    broken = state_tensor(deal, 1)
+    broken[offsets(STATE_LAYOUT)["dealer"]] = 0
+    with pytest.raises(ValueError, match="no dealer"):
+        deal_from_state_tensor(broken)
+    swapped = state_tensor(deal, 1)
+    hands = offsets(STATE_LAYOUT)["initial_hands"]
+    swapped[hands.start], swapped[hands.start + 36] = 1 - swapped[hands.start], 1
+    with pytest.raises(ValueError):
+        deal_from_state_tensor(swapped)
+    with pytest.raises(ValueError):
+        deal_from_state_tensor(np.zeros(OBSERVATION_SIZE, np.float32))

@@ -355,6 +355,10 @@ def deal_from_state_tensor(tensor):
             if t[O_INITIAL_HANDS + 36 * r + i] != 0:
                 m |= (<uint64_t>1) << i
         hands[(s + r) & 3] = m
+    for at, n, what in ((O_DEALER, 4, "dealer"), (O_FOREHAND, 4, "forehand"),
+                        (O_TARGET, 2, "target"), (O_VARIANT + 1, 3, "whole_ask_after_trump")):
+        if one_of(t, at, n) < 0:
+            raise ValueError(f"the tensor names no {what}")
     whole = ("not_trump_team", "anyone", "nobody")
     variant = Variant(
         target=10 if t[O_TARGET] else 12,
