@@ -6,8 +6,8 @@ import random
 
 import numpy as np
 import pytest
-from needs import require
-from positions import rich_hands
+from research_needs import require
+from research_positions import rich_hands
 
 from valtti.engine import Phase, Variant
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import positions, variants
+from research_positions import positions, variants
 
 from valtti.engine import Action, CardSet, Deal, Phase, Seat, Variant
 from valtti.engine.tensors import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from needs import require
+from research_needs import require
 
 from valtti import bench
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from needs import require
-from positions import variants
+from research_needs import require
+from research_positions import variants
 
 from valtti.engine import Seat, Variant
 
