@@ -24,8 +24,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("valtti.engine",),
     ("valtti.players",),
     ("valtti.table",),
-    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.bench"),  # the front ends
-    ("valtti.cli", "valtti.__main__"),  # the command line, which starts each front end
+    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research"),  # the front ends
+    # The command line, which starts each front end, and the benchmark, which measures them.
+    ("valtti.cli", "valtti.__main__", "valtti.bench"),
 )
 FRONT_ENDS = set(LAYERS[4])
 

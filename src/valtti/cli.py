@@ -106,10 +106,16 @@ def _summary_text(summary: dict[str, Any]) -> str:
     show_default=True,
     help="Also measure the search player's iterations per second.",
 )
+@click.option(
+    "--research/--no-research",
+    default=True,
+    show_default=True,
+    help="Also measure the tensors and the research environments (valtti[research]).",
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
-def bench(runs: int, deals: int, seed: int, search: bool, as_json: bool) -> None:
-    """Measure the engine (random legal deals per second, the cost of a state copy) and the
-    search player (iterations per second)."""
+def bench(runs: int, deals: int, seed: int, search: bool, research: bool, as_json: bool) -> None:
+    """Measure the engine (random legal deals per second, the cost of a state copy), the
+    search player (iterations per second), the tensors and the research environments."""
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
@@ -130,8 +136,44 @@ def bench(runs: int, deals: int, seed: int, search: bool, as_json: bool) -> None
             "(ISMCTS, 20 positions of 2,000 iterations)"
         )
         figures["search_iterations_per_s"] = round(result.search_iterations_per_s)
+    if research:
+        figures.update(_bench_research(engine_bench.run_research(seed=seed)))
     if as_json:
         click.echo(json.dumps(figures))
+
+
+def _bench_research(r: Any) -> dict[str, float]:
+    """Print the research figures (``bench.ResearchResult``); return them for ``--json``."""
+    t = r.tensors
+    click.echo(
+        f"tensors:      observation {t.observation_us:.2f} µs, information state "
+        f"{t.information_state_us:.2f} µs, full state {t.state_us:.2f} µs (into a buffer)"
+    )
+    figures: dict[str, float] = {
+        "observation_tensor_us": round(t.observation_us, 3),
+        "information_state_tensor_us": round(t.information_state_us, 3),
+        "state_tensor_us": round(t.state_us, 3),
+        "engine_random_deals_per_s": round(r.engine_deals_per_s),
+    }
+    click.echo(
+        f"engine:       {r.engine_deals_per_s:,.0f} random deals/s, "
+        f"{r.engine_actions_per_s:,.0f} actions/s (this run, for the ratios below)"
+    )
+    if r.missing is not None:
+        click.echo(f"environments: not measured, {r.missing}")
+        return figures
+    rows = (
+        ("PettingZoo", r.pettingzoo_turns_per_s, "turns/s", r.engine_actions_per_s,
+         "of the engine's actions/s", "pettingzoo_turns_per_s"),
+        ("Gymnasium", r.gymnasium_vector_steps_per_s, "learner steps/s (vector, random opponents)",
+         r.engine_actions_per_s, "of the engine's actions/s", "gymnasium_vector_steps_per_s"),
+        ("OpenSpiel", r.openspiel_games_per_s, "random games/s through pyspiel",
+         r.engine_deals_per_s, "of the engine's deals/s", "openspiel_games_per_s"),
+    )
+    for name, rate, unit, engine, what, key in rows:
+        click.echo(f"{name + ':':13} {rate:,.0f} {unit}, {rate / engine:.1%} {what}")
+        figures[key] = round(rate)
+    return figures
 
 
 @main.command()

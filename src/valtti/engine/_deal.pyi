@@ -2,7 +2,7 @@
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from valtti.engine.actions import Action
 from valtti.engine.cards import Card, CardSet, Seat, Suit, Team
@@ -113,3 +113,25 @@ class Deal:
     def __copy__(self) -> Deal: ...
     def __deepcopy__(self, memo: object) -> Deal: ...
     def __eq__(self, other: object) -> bool: ...
+
+# -- tensors (_tensors.pxi; valtti.engine.tensors documents them) ---------------------------------
+
+Layout = tuple[tuple[str, int, str], ...]
+OBSERVATION_LAYOUT: Layout
+INFORMATION_STATE_LAYOUT: Layout
+STATE_LAYOUT: Layout
+OBSERVATION_SIZE: int
+INFORMATION_STATE_SIZE: int
+STATE_SIZE: int
+
+def observation_tensor(
+    deal: Deal, seat: Seat | int, out: Any = None, score: tuple[int, int] | None = None
+) -> Any: ...
+def information_state_tensor(
+    deal: Deal, seat: Seat | int, out: Any = None, score: tuple[int, int] | None = None
+) -> Any: ...
+def state_tensor(
+    deal: Deal, seat: Seat | int, out: Any = None, score: tuple[int, int] | None = None
+) -> Any: ...
+def action_mask(deal: Deal, seat: Seat | int, out: Any = None) -> Any: ...
+def deal_from_state_tensor(tensor: Any) -> Deal: ...

@@ -1133,3 +1133,6 @@ def _rebuild(hands, dealer, variant, forehand, actions):
     for a in actions:
         d.apply(a)
     return d
+
+
+include "_tensors.pxi"

@@ -1,0 +1,148 @@
+"""One episode of play for an environment: a single deal or a whole match, from a seed.
+
+The environments of this package are thin translations of this class: it asks the engine for
+everything (legal actions, the position's tensors, the score), and holds the only randomness an
+episode has, a ``random.Random`` that deals the cards and picks the first dealer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from valtti.engine import NUM_ACTIONS, Deal, Match, Seat, Team, Variant
+from valtti.engine.tensors import (
+    INFORMATION_STATE_SIZE,
+    OBSERVATION_SIZE,
+    STATE_SIZE,
+    action_mask,
+    information_state_tensor,
+    observation_tensor,
+    state_tensor,
+)
+
+EpisodeKind = Literal["deal", "match"]
+VariantArg = Variant | str | Mapping[str, Any] | None
+
+__all__ = [
+    "INFORMATION_STATE_SIZE",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "STATE_SIZE",
+    "Episode",
+    "EpisodeKind",
+    "variant_of",
+]
+
+
+def variant_of(variant: VariantArg) -> Variant:
+    """A ``Variant`` from a ``Variant``, its text (``"target=12"``) or a switch mapping."""
+    if variant is None:
+        return Variant()
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, str):
+        return Variant.parse(variant)
+    return Variant.from_mapping(variant)
+
+
+class Episode:
+    """A deal (``kind="deal"``) or a match (``kind="match"``) being played.
+
+    The returns, by team (NS, EW), are zero until the episode is over; then, for a deal, each
+    team's game points minus the other's (RULES.md 5.1); for a match, +1 for the winner, -1 for
+    the loser, 0 each for a draw (RULES.md 6.3).
+    """
+
+    def __init__(self, rng: random.Random, kind: EpisodeKind = "deal", variant: VariantArg = None):
+        if kind not in ("deal", "match"):
+            raise ValueError(f"an episode is a 'deal' or a 'match', not {kind!r}")
+        self.kind: EpisodeKind = kind
+        self.variant = variant_of(variant)
+        self.rng = rng
+        self.match = Match(self.variant, first_dealer=Seat(rng.randrange(4)))
+        self.deal: Deal = self.match.start_deal(rng=rng)
+        #: the match score before the current deal, by team
+        self.score: tuple[int, int] = (0, 0)
+        self.deals_played = 0
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to move (0–3 for N E S W), or ``None`` once the episode is over."""
+        return self.deal.current_player
+
+    def legal_mask(self) -> int:
+        return self.deal.legal_mask()
+
+    def is_legal(self, action: int) -> bool:
+        return self.deal.is_legal(action)
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the seat to move; in a match, a finished deal is followed by the
+        next one at once. ``IllegalActionError`` (the state unchanged) if it is not legal."""
+        self.deal.apply(action)
+        if self.deal.is_over():
+            self.deals_played += 1
+            if self.kind == "match" and not self.match.is_over():
+                self.score = self.match.score
+                self.deal = self.match.start_deal(rng=self.rng)
+
+    def is_over(self) -> bool:
+        return self.deal.is_over()
+
+    def returns(self) -> tuple[float, float]:
+        """Each team's return (NS, EW): see the class."""
+        if not self.deal.is_over():
+            return (0.0, 0.0)
+        if self.kind == "deal":
+            ns, ew = self.deal.result().game_points
+            return (float(ns - ew), float(ew - ns))
+        winner = self.match.winner
+        if winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if winner is Team.NS else (-1.0, 1.0)
+
+    def observation(self, seat: int, out: Any = None) -> Any:
+        """``seat``'s observation tensor (docs/TENSORS.md) with the match score before the deal."""
+        return observation_tensor(self.deal, seat, out, self.score)
+
+    def action_mask(self, seat: int, out: Any = None) -> Any:
+        """``seat``'s legal actions as 49 int8 0/1 values (all 0 unless ``seat`` is to move)."""
+        return action_mask(self.deal, seat, out)
+
+    def information_state(self, seat: int, out: Any = None) -> Any:
+        return information_state_tensor(self.deal, seat, out, self.score)
+
+    def state(self, seat: int = 0, out: Any = None) -> Any:
+        """The full state relative to ``seat`` (every hand: for centralised critics)."""
+        return state_tensor(self.deal, seat, out, self.score)
+
+    def render(self) -> str:
+        """The table as text: every hand, the trick, trumps, the columns and the score."""
+        d = self.deal
+        lines = [
+            f"{self.kind} · deal {self.deals_played + (0 if d.is_over() else 1)} · "
+            f"dealer {d.dealer} · trumps {d.trump or '-'} · "
+            f"score NS {self.score[0]} EW {self.score[1]} (target {self.variant.target})"
+        ]
+        for seat in Seat:
+            marker = "*" if d.current_player == seat else " "
+            lines.append(f"{marker} {seat}: {d.hand(seat)}")
+        trick = d.current_trick
+        if trick is not None:
+            plays = " ".join(f"{s}:{c}" for s, c in trick.plays)
+            lines.append(f"trick {trick.number}, led by {trick.leader}: {plays or '-'}")
+        for e in d.events:
+            lines.append(
+                f"after trick {e.after_trick}: {e.seat} {e.how} {e.suit or ''} "
+                f"{'yes' if e.yes else 'no'} (+{e.points})"
+            )
+        r = d.result()
+        lines.append(
+            f"tricks {r.tricks[0]}-{r.tricks[1]} · card points {r.card_points[0]}-"
+            f"{r.card_points[1]} · game points {r.game_points[0]}-{r.game_points[1]}"
+        )
+        if d.is_over():
+            lines.append(f"over: returns NS {self.returns()[0]:+g} EW {self.returns()[1]:+g}")
+        return "\n".join(lines)

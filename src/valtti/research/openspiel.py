@@ -1,0 +1,314 @@
+"""Marjapussi as an OpenSpiel game: ``python_marjapussi``, registered on import.
+
+::
+
+    import pyspiel, valtti.research.openspiel
+    game = pyspiel.load_game("python_marjapussi", {"target": 12, "whole_ask_after_trump": "anyone"})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(random.choice(outcomes))
+        else:
+            state.apply_action(random.choice(state.legal_actions()))
+    print(state.returns())
+
+One game is one deal. Players 0–3 are the seats N E S W; the first 27 moves are chance nodes
+dealing the cards one by one, nine to N, then E, then S (W takes the last nine): chance outcome
+j deals the j-th card not yet dealt (in card-number order), all equally likely. The actions are
+the 49 action numbers (``valtti.engine.actions``). The game parameters are the variant switches
+(RULES.md 8), the ``dealer`` (0–3) and the match score before the deal (``score_ns``,
+``score_ew``, which only the tensors show). Returns: each player's team's game points minus
+the other team's (zero-sum). Observation and information-state tensors are the engine's
+(docs/TENSORS.md), strings are JSON of ``Deal.observation``; both follow RULES.md 7 (7.2
+included). ``resample_from_infostate`` draws the hidden hands uniformly among those agreeing
+with the player's knowledge (``valtti.players.sampler``), so ``pyspiel.ISMCTSBot`` plays it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from valtti.engine import ACTIONS, CardSet, Deal, Phase, Seat, Variant
+from valtti.engine.actions import ASK_WHOLE
+from valtti.engine.match import forehand_of
+from valtti.engine.tensors import (
+    INFORMATION_STATE_SIZE,
+    OBSERVATION_SIZE,
+    information_state_tensor,
+    observation_tensor,
+)
+from valtti.engine.variant import SWITCHES
+from valtti.players.knowledge import infer
+from valtti.players.sampler import Sampler
+from valtti.players.worlds import rebuild
+
+GAME_NAME = "python_marjapussi"
+#: Chance nodes per game: the cards of N, E and S; W holds the rest.
+DEALT = 27
+#: At most 7 game points a deal: trumps 2, three little trumps, the last trick, the victory.
+MAX_POINTS = 7.0
+#: A resampled world must also leave a partner choosing among several marriages (RULES.md 7.2);
+#: at most this many draws are tried for that before giving up.
+RESAMPLE_TRIES = 10_000
+
+_PARAMETERS: dict[str, Any] = {name: values[0] for name, values in SWITCHES.items()}
+_PARAMETERS.update(dealer=0, score_ns=0, score_ew=0)
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Marjapussi (valtti)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMETERS,
+)
+_GAME_INFO = pyspiel.GameInfo(
+    num_distinct_actions=len(ACTIONS),
+    max_chance_outcomes=36,
+    num_players=4,
+    min_utility=-MAX_POINTS,
+    max_utility=MAX_POINTS,
+    utility_sum=0.0,
+    max_game_length=36 + 2 * 8,  # every card, and at most ask-whole and answer per window
+)
+
+__all__ = ["GAME_NAME", "MarjapussiGame", "MarjapussiObserver", "MarjapussiState"]
+
+
+class MarjapussiGame(pyspiel.Game):
+    """One deal of Marjapussi (see the module)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
+        values = self.get_parameters()
+        self.variant = Variant.from_mapping({name: values[name] for name in SWITCHES})
+        self.dealer = Seat(values["dealer"])
+        self.score = (int(values["score_ns"]), int(values["score_ew"]))
+
+    def new_initial_state(self) -> MarjapussiState:
+        return MarjapussiState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> MarjapussiObserver:
+        return MarjapussiObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class _Setup:
+    """The game's parameters as a state needs them; shared, not copied, by cloned states."""
+
+    def __init__(self, game: MarjapussiGame) -> None:
+        self.game = game
+        self.variant = game.variant
+        self.dealer = game.dealer
+        self.score = game.score
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self
+
+
+#: Chance node k (k cards dealt) deals the j-th card not yet dealt, j uniform: its outcomes.
+_OUTCOMES = [[(j, 1.0 / (36 - k)) for j in range(36 - k)] for k in range(DEALT)]
+#: The legal action numbers of each mask met so far (masks repeat often).
+_LEGAL: dict[int, list[int]] = {}
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class MarjapussiState(pyspiel.State):
+    """A deal being dealt (chance nodes) or played."""
+
+    def __init__(self, game: MarjapussiGame) -> None:
+        super().__init__(game)
+        self.setup = _Setup(game)
+        #: the cards dealt so far, in order: N's nine, E's, S's
+        self.dealt: list[int] = []
+        self.undealt = (1 << 36) - 1
+        self.deal: Deal | None = None
+
+    def current_player(self) -> int:
+        if self.deal is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        player = self.deal.current_player
+        return int(pyspiel.PlayerId.TERMINAL) if player is None else int(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.deal is not None
+        mask = self.deal.legal_mask()
+        legal = _LEGAL.get(mask)
+        if legal is None:
+            legal = _LEGAL[mask] = _bits(mask)
+        return legal
+
+    # legal_actions and is_chance_node answer as pyspiel's do, without the round trip through
+    # C++ that a Python caller would pay for; C++ callers (random_sim_test, bots) use theirs.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self.current_player():
+            return []
+        if self.deal is None:
+            return list(range(36 - len(self.dealt)))
+        if self.deal.is_over():
+            return []
+        return list(self._legal_actions(int(self.deal.current_player)))  # type: ignore[arg-type]
+
+    def is_chance_node(self) -> bool:
+        return self.deal is None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return _OUTCOMES[len(self.dealt)]
+
+    def _card(self, outcome: int) -> int:
+        """The card that chance outcome ``outcome`` deals now: the outcome-th undealt one."""
+        mask = self.undealt
+        for _ in range(outcome):
+            mask &= mask - 1
+        return (mask & -mask).bit_length() - 1
+
+    def _apply_action(self, action: int) -> None:
+        if self.deal is not None:
+            self.deal.apply(action)
+            return
+        card = self._card(action)
+        self.dealt.append(card)
+        self.undealt ^= 1 << card
+        if len(self.dealt) == DEALT:
+            hands = [CardSet(self.dealt[9 * i : 9 * i + 9]) for i in range(3)]
+            hands.append(CardSet(self.undealt))
+            setup = self.setup
+            forehand = forehand_of(setup.dealer, hands, setup.variant, True)
+            self.deal = Deal(hands, setup.dealer, setup.variant, forehand)
+
+    def _deal_card(self, card: int) -> None:
+        """Apply the chance outcome that deals ``card``."""
+        self.apply_action((self.undealt & ((1 << card) - 1)).bit_count())
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CardSet([self._card(action)])} to {Seat(len(self.dealt) // 9)}"
+        return str(ACTIONS[action])
+
+    def is_terminal(self) -> bool:
+        return self.deal is not None and self.deal.is_over()
+
+    def returns(self) -> list[float]:
+        if self.deal is None or not self.deal.is_over():
+            return [0.0, 0.0, 0.0, 0.0]
+        ns, ew = self.deal.result().game_points
+        d = float(ns - ew)
+        return [d, -d, d, -d]
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> MarjapussiState:
+        """A state with the same information state for ``player_id``, the hidden hands drawn
+        uniformly among all that agree with it (``valtti.players.sampler``, exact)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        out: MarjapussiState = self.setup.game.new_initial_state()
+        if self.deal is None:
+            own = [c for i, c in enumerate(self.dealt) if i // 9 == player_id]
+            rest = [c for c in range(36) if c not in own]
+            rng.shuffle(rest)
+            for i in range(len(self.dealt)):
+                out._deal_card(own.pop(0) if i // 9 == player_id else rest.pop())
+            return out
+        world = _resample(self.deal, Seat(player_id), rng)
+        for i in range(DEALT):
+            seat = i // 9
+            if seat == player_id:
+                out._deal_card(self.dealt[i])
+            else:
+                out._deal_card(sorted(world.initial_hands[seat])[i % 9])
+        for action in world.history:
+            out.apply_action(int(action))
+        return out
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return f"dealing: {len(self.dealt)} cards dealt"
+        return "\n".join(
+            [f"{seat}: {self.deal.hand(seat)}" for seat in Seat]
+            + [" ".join(str(a) for a in self.deal.history)]
+        )
+
+
+def _resample(deal: Deal, seat: Seat, rng: random.Random) -> Deal:
+    """The deal in a world drawn uniformly among those ``seat`` cannot tell from ``deal``."""
+    observation = deal.observation(seat)
+    sampler = Sampler(infer(observation))
+    pending = deal.phase is Phase.ANSWER and deal.current_player != seat
+    for _ in range(RESAMPLE_TRIES):
+        world = rebuild(observation, sampler.sample(rng))
+        if not pending:
+            return world
+        # seat sees the deal before the ask-whole: keep only worlds in which the partner,
+        # too, has several marriages to choose from.
+        world.apply(ASK_WHOLE)
+        if world.phase is Phase.ANSWER:
+            return world
+    raise RuntimeError("no world with a pending choice found")
+
+
+class MarjapussiObserver:
+    """The engine's tensors for OpenSpiel: the observation tensor, or with ``perfect_recall``
+    the information-state tensor; strings are the JSON of ``Deal.observation``."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        if (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError("only a player's own view (private and public information) is offered")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = INFORMATION_STATE_SIZE if self.perfect_recall else OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"tensor": self.tensor}
+        self._encode = information_state_tensor if self.perfect_recall else observation_tensor
+
+    def set_from(self, state: MarjapussiState, player: int) -> None:
+        if state.deal is None:
+            self.tensor.fill(0)
+            for i, card in enumerate(state.dealt):
+                if i // 9 == player:
+                    self.tensor[card] = 1.0
+            return
+        self._encode(state.deal, player, self.tensor, state.setup.score)
+
+    def string_from(self, state: MarjapussiState, player: int) -> str:
+        if state.deal is None:
+            own = CardSet([c for i, c in enumerate(state.dealt) if i // 9 == player])
+            return f"{Seat(player)} dealt {own}"
+        view = state.deal.observation(Seat(player)).to_dict()
+        del view["refusals"]
+        if not self.perfect_recall:
+            del view["history"]
+        return json.dumps(view, sort_keys=True)
+
+
+pyspiel.register_game(_GAME_TYPE, MarjapussiGame)

@@ -1,0 +1,130 @@
+"""The Gymnasium environment through Gymnasium's checker, its vector forms and its rewards."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from research_needs import require
+from research_positions import variants
+
+from valtti.engine import Variant
+
+gymnasium = require("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from valtti.research import gymnasium as marjapussi  # noqa: E402
+
+
+def _check(**options: object) -> None:
+    env = gymnasium.make(marjapussi.ENV_ID, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def test_check_env_without_warnings() -> None:
+    _check()
+    _check(opponents="heuristic", render_mode="ansi")
+    _check(opponents=["random", "heuristic", "random"], seat="S", episode="match")
+
+
+def _episode(env: object, seed: int) -> tuple[list[int], float]:
+    env.reset(seed=seed)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    actions = []
+    while True:
+        legal = np.flatnonzero(env.action_masks())  # type: ignore[attr-defined]
+        assert legal.size
+        action = int(rng.choice(legal))
+        actions.append(action)
+        _, reward, terminated, truncated, info = env.step(action)  # type: ignore[attr-defined]
+        assert "illegal" not in info
+        if terminated or truncated:
+            return actions, float(reward)
+
+
+def test_seeded_episodes_repeat_and_pay_the_game_point_difference() -> None:
+    env = marjapussi.MarjapussiEnv(opponents="heuristic")
+    first = _episode(env, 11)
+    assert _episode(env, 11) == first
+    deal = env.table.episode.deal
+    ns, ew = deal.result().game_points
+    own = ns - ew if env.table.seat % 2 == 0 else ew - ns
+    assert first[1] == own
+    assert len(first[0]) >= 9  # the learner plays its nine cards at least
+
+
+def test_search_opponents_and_a_fixed_seat() -> None:
+    env = marjapussi.MarjapussiEnv(opponents="search:easy", seat="E")
+    _, reward = _episode(env, 3)
+    assert env.table.seat == 1 and abs(reward) <= 7
+
+
+def test_unknown_opponent_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown player"):
+        marjapussi.MarjapussiEnv(opponents="nobody")
+
+
+def test_an_illegal_action_ends_the_episode_with_the_penalty() -> None:
+    env = marjapussi.MarjapussiEnv()
+    env.reset(seed=2)
+    before = env.table.episode.deal.history
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == marjapussi.ILLEGAL_PENALTY
+    assert info["illegal"] and env.table.episode.deal.history == before
+
+
+def test_vector_form_runs_and_resets_finished_tables() -> None:
+    envs = gymnasium.make_vec(
+        marjapussi.ENV_ID, num_envs=8, vectorization_mode="vector_entry_point",
+        opponents="random",
+    )
+    obs, _ = envs.reset(seed=5)
+    assert obs.shape == (8, marjapussi.OBSERVATION_SIZE) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(150):
+        masks = envs.unwrapped.action_masks()
+        assert masks.shape == (8, 49) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, terminated, _, info = envs.step(actions)
+        assert envs.observation_space.contains(obs)
+        finished += int(terminated.sum())
+        if terminated.any():
+            assert not info["illegal"].any()
+            assert (np.abs(rewards[terminated]) <= 7).all()
+    assert finished >= 8
+    envs.close()
+
+
+def test_sync_vector_form_of_the_registered_env() -> None:
+    envs = gymnasium.make_vec(marjapussi.ENV_ID, num_envs=2, vectorization_mode="sync")
+    obs, _ = envs.reset(seed=1)
+    for _ in range(40):
+        masks = np.stack([e.unwrapped.action_masks() for e in envs.envs])
+        obs, *_ = envs.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]))
+    assert obs.shape == (2, marjapussi.OBSERVATION_SIZE)
+    envs.close()
+
+
+@settings(max_examples=20, deadline=None)
+@given(variants, st.integers(0, 2**32))
+def test_action_masks_are_the_learners_legal_mask(variant: Variant, seed: int) -> None:
+    env = marjapussi.MarjapussiEnv(opponents="random", variant=variant)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        deal = env.table.episode.deal
+        assert deal.current_player == env.table.seat
+        masks = env.action_masks()
+        assert masks.any() and sum(1 << int(a) for a in np.flatnonzero(masks)) == deal.legal_mask()
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(masks))))
+        if terminated:
+            assert not env.action_masks().any()
+            return

@@ -1,0 +1,130 @@
+"""The OpenSpiel game through pyspiel's random_sim_test, the resampler, and ISMCTS playing it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from research_needs import require
+from research_positions import rich_hands
+
+from valtti.engine import Phase, Variant
+
+pyspiel = require("pyspiel")
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import valtti.research.openspiel  # noqa: E402, F401 - registers python_marjapussi
+
+
+def test_random_sim_test() -> None:
+    game = pyspiel.load_game("python_marjapussi")
+    pyspiel.random_sim_test(game, num_sims=200, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"target": 12, "first_forehand": "club_ace_holder", "dealer": 2},
+        {"whole_ask_after_trump": "anyone", "first_trick_ace": "on", "score_ns": 9},
+        {"whole_ask_after_trump": "nobody", "must_overtrump": False,
+         "must_trump_if_cannot_overtrump": False, "both_on_target": "continue"},
+    ],
+)
+def test_variants_are_game_parameters(params: dict[str, object]) -> None:
+    game = pyspiel.load_game("python_marjapussi", params)
+    switches = {k: v for k, v in params.items() if k not in ("dealer", "score_ns")}
+    assert game.variant == Variant(**switches)  # type: ignore[arg-type]
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+
+
+def _random_state(game: object, rng: random.Random, moves: int, rich: bool = False) -> object:
+    """A state after ``moves`` random moves (chance included); with ``rich``, dealt so that
+    marriages and partners with several of them are frequent."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    if rich:
+        hands = rich_hands(rng)
+        for seat in range(3):
+            for card in sorted(hands[seat]):
+                state._deal_card(card)
+    while not state.is_terminal() and len(state.history()) < moves:
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        else:
+            legal = state.legal_actions()
+            asks = [a for a in legal if a >= 40]
+            state.apply_action(rng.choice(asks if asks and rng.random() < 0.5 else legal))
+    return state
+
+
+def test_tensors_and_strings_are_the_engines_views() -> None:
+    game = pyspiel.load_game("python_marjapussi")
+    state = _random_state(game, random.Random(2), 45)
+    from valtti.engine.tensors import information_state_tensor, observation_tensor
+
+    for p in range(4):
+        assert np.array_equal(state.observation_tensor(p), observation_tensor(state.deal, p))
+        assert np.array_equal(
+            state.information_state_tensor(p), information_state_tensor(state.deal, p)
+        )
+        assert str(state.deal.hand(p)) in state.observation_string(p).replace('", "', " ")
+
+
+def test_resample_keeps_the_players_information_state() -> None:
+    game = pyspiel.load_game("python_marjapussi", {"whole_ask_after_trump": "anyone"})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(4)
+    answers = 0
+    for k in range(60):
+        state = _random_state(game, rng, 27 + k % 40)
+        if state.is_terminal():
+            continue
+        answers += state.deal.phase is Phase.ANSWER
+        for p in range(4):
+            other = state.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(
+                other.information_state_tensor(p), state.information_state_tensor(p)
+            )
+            assert other.current_player() == state.current_player()
+            assert other.legal_actions() == state.legal_actions() or p != state.current_player()
+
+
+def test_resample_while_a_partner_chooses_a_marriage() -> None:
+    game = pyspiel.load_game("python_marjapussi", {"whole_ask_after_trump": "anyone"})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(8)
+    found = 0
+    for _ in range(3000):
+        state = _random_state(game, rng, 27 + rng.randrange(40), rich=True)
+        if state.is_terminal() or state.deal.phase is not Phase.ANSWER:
+            continue
+        found += 1
+        for p in range(4):
+            other = state.resample_from_infostate(p, sampler)
+            assert other.deal.phase is Phase.ANSWER
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(
+                other.information_state_tensor(p), state.information_state_tensor(p)
+            )
+        if found >= 5:
+            break
+    assert found >= 5
+
+
+def test_ismcts_with_the_resampler_plays_whole_deals() -> None:
+    game = pyspiel.load_game("python_marjapussi", {"whole_ask_after_trump": "anyone"})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=np.random.RandomState(seat))
+        for seat in range(4)
+    ]
+    rng = random.Random(1)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+            else:
+                state.apply_action(bots[state.current_player()].step(state))
+        assert state.deal.is_over() and sum(state.returns()) == 0

@@ -1,0 +1,166 @@
+"""The PettingZoo environment through PettingZoo's own checkers, and what it rewards."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from research_needs import require
+from research_positions import variants
+
+from valtti.engine import Seat, Variant
+
+pettingzoo = require("pettingzoo")
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
+
+from valtti.research import pettingzoo as marjapussi  # noqa: E402
+
+#: PettingZoo's api_test warns for every Dict observation ({"observation", "action_mask"}),
+#: the form its own classic card games use: those two warnings only are expected.
+EXPECTED = ("Observation space for each agent probably", "Observation is not a NumPy array")
+
+
+def _checked(run: object) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run()  # type: ignore[operator]
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED)]
+    assert not unexpected
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("episode", ["deal", "match"])
+def test_api_test(seed: int, episode: str) -> None:
+    env = marjapussi.env(episode=episode)
+    env.reset(seed=seed)
+    _checked(lambda: api_test(env, num_cycles=1000))
+
+
+def test_seed_test() -> None:
+    seed_test(marjapussi.env, num_cycles=500)
+    seed_test(lambda: marjapussi.env(episode="match", variant="target=12"), num_cycles=500)
+
+
+def test_parallel_api_test() -> None:
+    parallel_api_test(marjapussi.parallel_env(), num_cycles=1000)
+    parallel_seed_test(marjapussi.parallel_env, num_cycles=300)
+
+
+def test_render_test() -> None:
+    render_test(lambda render_mode=None: marjapussi.env(render_mode=render_mode))
+
+
+def test_registered() -> None:
+    aec = pettingzoo.make("aec", "valtti/marjapussi-v0", episode="match")
+    assert aec.unwrapped.episode_kind == "match"
+    par = pettingzoo.make("parallel", "valtti/marjapussi-v0")
+    assert set(par.possible_agents) == set(marjapussi.AGENTS)
+
+
+def _play(env: object, rng: random.Random) -> list[tuple[str, float]]:
+    seen = []
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, termination, truncation, _ = env.last()  # type: ignore[attr-defined]
+        seen.append((agent, reward))
+        if termination or truncation:
+            env.step(None)  # type: ignore[attr-defined]
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))  # type: ignore[attr-defined]
+    return seen
+
+
+def test_pickled_mid_episode_plays_on_the_same() -> None:
+    env = marjapussi.env()
+    env.reset(seed=7)
+    rng = random.Random(3)
+    for _ in range(11):
+        obs = env.observe(env.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+    copy = pickle.loads(pickle.dumps(env))
+    assert np.array_equal(copy.state(), env.state())
+    assert _play(copy, random.Random(9)) == _play(env, random.Random(9))
+
+
+def test_rewards_are_the_teams_game_point_difference() -> None:
+    env = marjapussi.env()
+    for seed in range(10):
+        env.reset(seed=seed)
+        deal = env.unwrapped.game.deal
+        final = dict(_play(env, random.Random(seed))[-4:])
+        ns, ew = deal.result().game_points
+        assert final == {
+            "player_0": ns - ew, "player_1": ew - ns, "player_2": ns - ew, "player_3": ew - ns,
+        }
+
+
+def test_the_mover_is_the_engines_and_only_it_has_a_mask() -> None:
+    env = marjapussi.env()
+    env.reset(seed=4)
+    deal = env.unwrapped.game.deal
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        mover = agent == env.agent_selection
+        assert mask.any() == mover
+    assert marjapussi.AGENTS[deal.current_player] == env.agent_selection
+    assert env.state().shape == env.unwrapped.state_space.shape
+
+
+def test_match_episode_ends_with_the_match() -> None:
+    env = marjapussi.env(episode="match")
+    env.reset(seed=2)
+    final = dict(_play(env, random.Random(1))[-4:])
+    match = env.unwrapped.game.match
+    assert match.is_over() and len(match.deals) >= 1
+    assert final["player_0"] == -final["player_1"] and final["player_0"] in (-1, 0, 1)
+    if match.winner is not None:
+        assert final["player_0"] == (1 if match.winner == 0 else -1)
+
+
+def test_illegal_action_ends_the_episode_with_the_penalty() -> None:
+    env = marjapussi.env()
+    env.reset(seed=1)
+    agent = env.agent_selection
+    seat = Seat(marjapussi.AGENTS.index(agent))
+    illegal = next(a for a in range(49) if not env.unwrapped.game.deal.is_legal(a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == marjapussi.ILLEGAL_REWARD
+    raw = marjapussi.raw_env()
+    raw.reset(seed=1)
+    before = raw.game.deal.history
+    with pytest.raises(ValueError):
+        raw.step(illegal)
+    assert raw.game.deal.history == before and seat is not None
+
+
+@settings(max_examples=20, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(["deal", "match"]))
+def test_action_mask_is_legal_mask_at_every_step(variant: Variant, seed: int, episode: str) -> None:
+    env = marjapussi.env(variant=variant, episode=episode)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for agent in env.agent_iter(max_iter=400):
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        deal = env.unwrapped.game.deal
+        assert marjapussi.AGENTS[deal.current_player] == agent
+        legal = np.flatnonzero(obs["action_mask"])
+        assert legal.size and sum(1 << int(a) for a in legal) == deal.legal_mask()
+        env.step(int(legal[rng.randrange(len(legal))]))
