@@ -414,7 +414,7 @@ class Session:
                         path=self.autosave, command="valtti play --resume"
                     )
                 ),
-                soft_wrap=self.plain,
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
             )
 
     def _fault(self, fault: PlayerFault) -> None:
@@ -426,7 +426,7 @@ class Session:
                     seat=seat_text(fault.seat), player=fault.spec, what=what
                 )
             ),
-            soft_wrap=self.plain,
+            soft_wrap=True,  # a path the terminal wraps stays whole to copy
         )
         self._keep()
         if self._autosaved:
@@ -441,7 +441,7 @@ class Session:
                         command=f"valtti play --resume {option} {DEFAULT_PLAYER}",
                     )
                 ),
-                soft_wrap=self.plain,
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
             )
 
     # -- taking back ----------------------------------------------------------------------------

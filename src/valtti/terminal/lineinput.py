@@ -55,7 +55,7 @@ class LineReader:
     def visible(self, prompt: str) -> str:
         """``prompt`` as the console writes it, its escape sequences hidden from readline."""
         with self.console.capture() as captured:
-            self.console.print(Text(prompt, style=self.style), end="")
+            self.console.print(Text(prompt, style=self.style), end="", soft_wrap=True)
         text = captured.get()
         if glyphs.is_plain(self.console):
             stream = self.console.file
