@@ -283,3 +283,23 @@ def test_a_program_that_cannot_start_is_a_clear_start_error(tmp_path: Path) -> N
     result = runner.invoke(main, ["play", "--lang", "en", "--partner", f"external:{missing}"])
     assert result.exit_code == EXIT_PLAYER_FAULT, result.output
     assert "The computer player at N" in result.output and "Traceback" not in result.output
+
+
+def test_ctrl_c_at_a_deals_end_and_no_shows_the_end_again(tmp_path: Path) -> None:
+    after: list[str] = []  # what to answer once the deal's end is interrupted
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        after.extend(["n", "quit", "y"])
+        raise KeyboardInterrupt
+
+    s, _out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and prompts[ends[0] + 1].startswith("Leave the match?")
+    assert ends[1] == ends[0] + 2 and len(s.match.deals) == 1  # no new deal was started

@@ -144,6 +144,7 @@ class Session:
         self.takebacks = takebacks
         #: The log's length at each of the player's decisions (deal index, actions before).
         self._log_at: dict[tuple[int, int], int] = {}
+        self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
 
     @property
     def you(self) -> Seat:
@@ -182,23 +183,25 @@ class Session:
         """Play on until the match is over and seen, or the player leaves."""
         while True:
             while not self.match.is_over():
-                if self.table.needs_deal:
-                    self._start_deal()
-                if self.table.to_move == self.you:
-                    deal = self.match.deal
-                    assert deal is not None
-                    if not self._your_turn(deal):
-                        self._left()
-                        return
-                else:
-                    self._computer_turn()
                 deal = self.match.deal
-                assert deal is not None
-                if deal.is_over() and not self.match.is_over():
+                if deal is not None and deal.is_over() and self._deals_seen < len(self.match.deals):
+                    # Its end is shown until the player goes on (again after a Ctrl-C there).
                     ending = self._deal_over()
                     if ending == "leave":
                         self._left()
                         return
+                    if ending == "next":
+                        self._deals_seen = len(self.match.deals)
+                    continue
+                if self.table.needs_deal:
+                    self._start_deal()
+                deal = self.match.deal
+                assert deal is not None
+                if self.table.to_move != self.you:
+                    self._computer_turn()
+                elif not self._your_turn(deal):
+                    self._left()
+                    return
             if self._match_over() != "undone":
                 return
 
@@ -468,6 +471,7 @@ class Session:
         self.match = self.match.after(*found)
         self.table = self.setup.table(self.match)
         self.takebacks += 1
+        self._deals_seen = min(self._deals_seen, found[0])
         told = self._log_at.get(found)
         self._log_at = {at: n for at, n in self._log_at.items() if at < found}
         if told is not None:
