@@ -303,3 +303,29 @@ def test_ctrl_c_at_a_deals_end_and_no_shows_the_end_again(tmp_path: Path) -> Non
     ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
     assert len(ends) == 2 and prompts[ends[0] + 1].startswith("Leave the match?")
     assert ends[1] == ends[0] + 2 and len(s.match.deals) == 1  # no new deal was started
+
+
+def test_save_completes_file_names_with_the_home_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "matches").mkdir()
+    (tmp_path / "match one.json").write_text("")
+    s, _out, _prompts = session(tmp_path, [])
+    assert s._completions("save ~/mat") == ["~/match one.json", "~/matches/"]
+    assert s._completions(f"save {tmp_path}/matc")[-1] == f"{tmp_path}/matches/"
+    assert s._completions("sa") == ["save"]
+
+
+def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path) -> None:
+    first, _out, _prompts = session(tmp_path, [])
+    first.run()
+    record = tmp_path / "record.json"
+    (tmp_path / "autosave.json").rename(record)
+    (tmp_path / "autosave.json").write_text("in progress\n")
+    resumed, _out, _prompts = session(
+        tmp_path, [], seed=None, resume=record, partner=None, opponents=None  # type: ignore[arg-type]
+    )
+    assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
+    resumed.run()
+    assert Record.from_json((tmp_path / "autosave.json").read_text()).deals

@@ -342,6 +342,8 @@ def play(
         )
     except StartError as e:
         _fail(str(e), e.status)
+    except KeyboardInterrupt:  # while a program named as a player starts
+        sys.exit(130)
     with session.redrawn_on_resize():
         status = session.run()
     if status:

@@ -32,6 +32,7 @@ from valtti.players.registry import starts_program
 from valtti.table import Computer, PlayerFault, Table
 from valtti.terminal import glyphs, guide, i18n, saving
 from valtti.terminal.commands import (
+    SAVE,
     YES,
     Command,
     Empty,
@@ -51,7 +52,7 @@ from valtti.terminal.commands import (
 )
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
-from valtti.terminal.lineinput import LineReader
+from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
@@ -409,7 +410,8 @@ class Session:
             self._autosave_failed = False
 
     def _left(self) -> None:
-        """Tell where the match the player leaves is kept."""
+        """Keep the match the player leaves in the autosave, and tell where it is."""
+        self._keep()
         if self._autosaved and not self.match.is_over():
             self.console.print(
                 Text(
@@ -487,6 +489,9 @@ class Session:
         return None
 
     def _completions(self, line: str) -> list[str]:
+        first, *rest = line.split(maxsplit=1) or [""]
+        if first.lower() in (SAVE, word(SAVE).lower()) and (rest or line.endswith(" ")):
+            return file_names(rest[0] if rest else "")
         deal = self.match.deal
         if deal is None or deal.is_over() or deal.current_player != self.you:
             return completions(line, [], [])
@@ -743,7 +748,8 @@ def start(
     for a bad option or file. ``ascii_only`` draws with plain characters (so does a terminal
     that cannot show Unicode); ``plain`` is the line mode for screen readers. ``autosave``: the
     file to keep the match in as it goes (``saving.autosave_path()`` for ``valtti play``); a
-    new match moves an autosave already there aside, to ``*.previous.json``.
+    new match, or one resumed from another file, moves an autosave already there aside, to
+    ``*.previous.json``.
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only)
@@ -765,15 +771,15 @@ def start(
             takebacks=counted,
         )  # fmt: skip
         session.log.append(_("Resumed from {path}.").format(path=resume))
-        return session
-    try:
-        rules = Variant.parse(variant) if variant else Variant()
-    except ValueError as e:
-        raise StartError(str(e)) from None
-    setup = _setup(None, {}, seat, partner, opponents, seed)
-    table = setup.table(variant=rules)
-    session = Session(table, setup, out, fast=fast, plain=plain, autosave=autosave)
-    if autosave is not None and autosave.exists():
+    else:
+        try:
+            rules = Variant.parse(variant) if variant else Variant()
+        except ValueError as e:
+            raise StartError(str(e)) from None
+        setup = _setup(None, {}, seat, partner, opponents, seed)
+        table = setup.table(variant=rules)
+        session = Session(table, setup, out, fast=fast, plain=plain, autosave=autosave)
+    if autosave is not None and resume != autosave and autosave.exists():
         kept = autosave.with_suffix(".previous.json")
         with contextlib.suppress(OSError):
             os.replace(autosave, kept)

@@ -10,6 +10,8 @@ starts when it redraws it.
 from __future__ import annotations
 
 import contextlib
+import glob
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -76,3 +78,14 @@ class LineReader:
             if state < len(self._offered):
                 return self._offered[state]
         return None
+
+
+def file_names(typed: str) -> list[str]:
+    """The files and directories (with a ``/``) whose names start with ``typed``, written as it
+    is (``~`` kept): what ``save`` may complete to."""
+    expanded = os.path.expanduser(typed)
+    found = []
+    for name in sorted(glob.glob(glob.escape(expanded) + "*")):
+        shown = typed + name[len(expanded) :]
+        found.append(shown + "/" if os.path.isdir(name) else shown)
+    return found
