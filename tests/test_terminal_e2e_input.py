@@ -236,3 +236,19 @@ def test_a_very_long_line_is_refused_in_one_line() -> None:
     assert len(said) == 1 and "A line of 300 characters is too long (at most 200)" in said[0]
     assert not any("xxxxxxxxxx" in line for line in lines)  # not echoed back
     quit_(child)
+
+
+def test_a_resize_keeps_the_line_typed_so_far_and_its_editing() -> None:
+    child = play()
+    child.expect(TURN)
+    child.send("hel")
+    child.expect("hel")  # readline has the letters and waits for more
+    child.setwinsize(30, 100)
+    child.expect(r"Your card > (\x1b\[0m)?hel")  # drawn again, the typed letters under it
+    child.send("p\r")  # readline still holds the line: "help"
+    lines = screen(child)
+    assert any("Legal cards: Q♠" in line for line in lines), lines
+    child.send("\x1b[A")  # ↑: the line before
+    child.expect("help")
+    child.send("\x15")
+    quit_(child)
