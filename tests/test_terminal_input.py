@@ -329,3 +329,29 @@ def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path)
     assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
     resumed.run()
     assert Record.from_json((tmp_path / "autosave.json").read_text()).deals
+
+
+def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:
+    undone: list[int] = []
+    after: list[str] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        if undone:
+            after.append("y")
+            return "quit"
+        undone.append(len(deal.history))
+        return "undo"
+
+    s, _out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and prompts[ends[0] + 1].startswith(("Your", "[Enter"))
+    deal = s.match.deal
+    assert deal is not None and deal.is_over() and len(deal.history) == undone[0]
+    assert s.takebacks == 1 and len(s.match.deals) == 1
