@@ -45,9 +45,11 @@ def play(*args: str, encoding: str = "utf-8", **env: str) -> pexpect.spawn:
 
 
 def screen(child: pexpect.spawn, prompt: str = TURN) -> list[str]:
-    """The lines of the last screen drawn before ``prompt``, without colours."""
+    """The lines of the last screen drawn before ``prompt``, without colours (and without the
+    start of the prompt's own line, such as ``[Enter plays Q♠]``)."""
     child.expect(prompt)
-    return ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+    text = ANSI.sub("", child.before.split("\x1b[2J")[-1])
+    return text.splitlines() if text.endswith("\n") else text.splitlines()[:-1]
 
 
 def first_move(lines: list[str]) -> str:

@@ -300,8 +300,11 @@ def arena(
 )
 @click.option(
     "--resume",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Continue the match saved in this record file.",
+    metavar="[FILE]",
+    is_flag=False,
+    flag_value="",
+    help="Continue the match saved in this record file; with no file, the match in progress "
+    "(the autosave).",
 )
 def play(
     seat: str | None,
@@ -313,12 +316,16 @@ def play(
     fast: bool,
     ascii_only: bool,
     plain: bool,
-    resume: Path | None,
+    resume: str | None,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
-    opponents. Type `help` at any prompt."""
+    opponents. Type `help` at any prompt. The match in progress is kept in the autosave
+    (`valtti play --resume` goes on with it); exit status 130 when Ctrl-C leaves, 3 when a
+    computer player fails."""
     from valtti.terminal.game import StartError, start
+    from valtti.terminal.saving import autosave_path
 
+    autosave = autosave_path()
     try:
         session = start(
             seat=seat,
@@ -328,14 +335,19 @@ def play(
             variant=variant,
             language=lang,
             fast=fast,
-            resume=resume,
+            resume=None if resume is None else Path(resume).expanduser() if resume else autosave,
             ascii_only=ascii_only,
             plain=plain,
+            autosave=autosave,
         )
     except StartError as e:
         _fail(str(e), e.status)
+    except KeyboardInterrupt:  # while a program named as a player starts
+        sys.exit(130)
     with session.redrawn_on_resize():
-        session.run()
+        status = session.run()
+    if status:
+        sys.exit(status)
 
 
 @main.command()

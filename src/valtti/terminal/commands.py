@@ -27,6 +27,7 @@ TRICKS: Final = NC_("command", "tricks")
 LAST: Final = NC_("command", "last")
 SAVE: Final = NC_("command", "save")
 QUIT: Final = NC_("command", "quit")
+UNDO: Final = NC_("command", "undo")
 YES: Final = NC_("command", "yes")
 
 
@@ -78,6 +79,11 @@ class Save:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the position to the player's previous decision."""
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Leave the match (after a confirmation)."""
 
@@ -87,15 +93,25 @@ class Empty:
     """An empty line."""
 
 
-Command = Play | Help | Hint | Score | Tricks | Save | Quit | Empty
+Command = Play | Help | Hint | Score | Tricks | Save | Undo | Quit | Empty
 
 
 class InputError(ValueError):
     """A line that is not a command; the message (in the active language) says what is accepted."""
 
 
+#: The longest line taken as a command: a longer one (a paste gone wrong) is refused whole.
+MAX_LINE: Final = 200
+
+
 def parse(line: str, hand: Sequence[Card]) -> Command:
     """The command on ``line``; card numbers count from 1 in ``hand`` as shown on the screen."""
+    if len(line) > MAX_LINE:
+        raise InputError(
+            _("A line of {n} characters is too long (at most {most}): nothing was done.").format(
+                n=len(line), most=MAX_LINE
+            )
+        )
     words = line.split()
     if not words:
         return Empty()
@@ -116,6 +132,8 @@ def parse(line: str, hand: Sequence[Card]) -> Command:
             return Tricks()
         if _is(first, LAST):
             return Tricks(last=True)
+        if _is(first, UNDO):
+            return Undo()
         if _is(first, QUIT):
             return Quit()
     return Play(parse_action(line, hand))
@@ -158,7 +176,7 @@ def parse_action(text: str, hand: Sequence[Card]) -> Action:
 
 def command_words() -> dict[str, str]:
     """Every command word in the active language, keyed as the messages' placeholders name it."""
-    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, SAVE, QUIT)
+    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, SAVE, UNDO, QUIT)
     names = (
         "declare",
         "ask",
@@ -171,6 +189,7 @@ def command_words() -> dict[str, str]:
         "tricks",
         "last",
         "save",
+        "undo",
         "quit",
     )
     return {name: word(w) for name, w in zip(names, words, strict=True)}
@@ -198,3 +217,40 @@ def action_words(action: Action) -> str:
     card = action.card
     assert card is not None
     return card.unicode()
+
+
+def card_token(card: Card) -> str:
+    """A card as the player types it: ``as``, ``10h``."""
+    text = str(card).lower()
+    return "10" + text[1:] if text.startswith("t") else text
+
+
+#: The words a line may start with besides a card, in the order completion offers them.
+_FIRST_WORDS: Final = (DECLARE, ASK, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, UNDO, SAVE, QUIT)
+
+
+def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> list[str]:
+    """What the last word of ``line`` may become: the cards of ``hand`` (only the legal ones
+    where one fits) and the command words of the active language; after a command word, its
+    next words."""
+    words = line.lower().split()
+    if line[-1:].isspace() or not line:
+        words.append("")
+    *before, last = words
+    if not before:
+        # The legal cards alone where one fits (a terminal lists what it offers sorted).
+        playable = {a.card for a in legal if a.card is not None}
+        cards = [card_token(c) for c in hand if c in playable]
+        if not any(c.startswith(last) for c in cards):
+            cards = [card_token(c) for c in hand]
+        offered = cards + [word(w) for w in _FIRST_WORDS]
+    elif before == [word(ASK).lower()]:
+        offered = [word(WHOLE), word(HALF)]
+    elif before[0] in (word(DECLARE).lower(), word(ANSWER).lower()) or before[-1:] == [
+        word(HALF).lower()
+    ]:
+        suits = [a.suit for a in legal if a.suit is not None] + list(Suit)
+        offered = [s.name.lower() for s in dict.fromkeys(suits)]
+    else:
+        return []
+    return [w for w in offered if w.lower().startswith(last)]

@@ -3,11 +3,14 @@
 The seats are a ``Table`` (``valtti.table``): randomness comes only from the match seed, from
 which the table derives the first dealer, each deal's cards and each computer decision. A saved
 record keeps the seed, the seats and the players under ``meta``, so a resumed match continues
-exactly as it would have gone on.
+exactly as it would have gone on; so does a match after ``undo`` when the player plays the same.
+The match in progress is kept in the autosave (``saving``) after every action.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 import signal
 import time
@@ -15,20 +18,21 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from valtti.engine import Action, Deal, Match, Phase, Seat, Variant
+from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 from valtti.players import hint, make_player
 from valtti.players.registry import starts_program
-from valtti.table import Computer, Table
-from valtti.terminal import glyphs, guide, i18n
+from valtti.table import Computer, PlayerFault, Table
+from valtti.terminal import glyphs, guide, i18n, saving
 from valtti.terminal.commands import (
+    SAVE,
     YES,
     Command,
     Empty,
@@ -40,13 +44,16 @@ from valtti.terminal.commands import (
     Save,
     Score,
     Tricks,
+    Undo,
     action_words,
+    completions,
     parse,
     word,
 )
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
-from valtti.terminal.phrases import deal_start_text, news, reason_text
+from valtti.terminal.lineinput import LineReader, file_names
+from valtti.terminal.phrases import deal_start_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
     View,
@@ -62,6 +69,13 @@ DEFAULT_PLAYER: Final = "heuristic"
 MOVE_PAUSE: Final = 1.0
 EXIT_ILLEGAL: Final = 1
 EXIT_MALFORMED: Final = 2
+#: Exit status when a computer player fails (the match is in the autosave).
+EXIT_PLAYER_FAULT: Final = 3
+#: Exit status when the player leaves at Ctrl-C (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED: Final = 130
+
+#: How a prompt between deals ends: Enter, the player leaving, or a take-back (play goes on).
+Ending = Literal["next", "leave", "undone"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +104,12 @@ class Setup:
 class Session:
     """The match loop: draws the table, reads the player's input, moves the computer seats.
 
-    ``read`` shows a prompt and returns a line (``EOFError`` at the end of input); ``pause``
-    waits so that a computer move can be followed. With ``plain`` (the line mode for screen
-    readers) nothing is redrawn: each event is told once, a line each, and prompts are lines.
+    ``read`` shows a prompt and returns a line (``EOFError`` at the end of input,
+    ``KeyboardInterrupt`` at Ctrl-C); by default a ``LineReader`` (line editing, history and
+    completion at a terminal). ``pause`` waits so that a computer move can be followed. With
+    ``plain`` (the line mode for screen readers) nothing is redrawn: each event is told once, a
+    line each, and prompts are lines. ``autosave``: the file the match is written to after
+    every action (removed when the match is over); ``takebacks``: how many the match has had.
     """
 
     def __init__(
@@ -104,13 +121,16 @@ class Session:
         pause: Callable[[float], None] = time.sleep,
         fast: bool = False,
         plain: bool = False,
+        autosave: Path | None = None,
+        takebacks: int = 0,
     ) -> None:
         self.table = table
         self.match = table.match
         self.setup = setup
         self.console = console
-        style = "" if plain else "bold"
-        self.read = read or (lambda prompt: console.input(Text(prompt, style=style)))
+        self.style = "" if plain else "bold"
+        self.reader = LineReader(console, self.style, self._completions)
+        self.read: Callable[[str], str] = read or self.reader
         self.pause = pause
         self.fast = fast
         self.plain = plain
@@ -119,31 +139,72 @@ class Session:
         self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
         #: The last draw's reply and parts under the table, to draw again at a new size.
         self._shown: tuple[RenderableType | None, tuple[RenderableType, ...]] | None = None
+        self.autosave = autosave
+        self._autosaved = False  #: whether the autosave holds the match as it is now
+        self._autosave_failed = False  #: whether the last write failed (told once)
+        self.takebacks = takebacks
+        #: The log's length at each of the player's decisions (deal index, actions before).
+        self._log_at: dict[tuple[int, int], int] = {}
+        self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
 
     @property
     def you(self) -> Seat:
         return self.setup.you
 
-    def run(self) -> None:
-        """Play until the match is over or the player leaves."""
-        try:
+    def run(self) -> int:
+        """Play until the match is over or the player leaves; the exit status.
+
+        Ctrl-C asks whether to leave (``EXIT_INTERRUPTED`` if so, else play goes on); the end
+        of input (Ctrl-D) leaves with the match in the autosave; a computer player's fault ends
+        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved.
+        """
+        while True:
+            try:
+                self._play()
+                return 0
+            except EOFError:
+                self.console.print(_("End of input: leaving the match."))
+                self._left()
+                return 0
+            except KeyboardInterrupt:
+                self.console.print()
+                try:
+                    leave = self._confirm_leave()
+                except KeyboardInterrupt:
+                    leave = True  # a second Ctrl-C
+                if leave:
+                    self.console.print("\n" + _("Interrupted: leaving the match."))
+                    self._left()
+                    return EXIT_INTERRUPTED
+            except PlayerFault as fault:
+                self._fault(fault)
+                return EXIT_PLAYER_FAULT
+
+    def _play(self) -> None:
+        """Play on until the match is over and seen, or the player leaves."""
+        while True:
             while not self.match.is_over():
+                deal = self.match.deal
+                if deal is not None and deal.is_over() and self._deals_seen < len(self.match.deals):
+                    # Its end is shown until the player goes on (again after a Ctrl-C there).
+                    ending = self._deal_over()
+                    if ending == "leave":
+                        self._left()
+                        return
+                    if ending == "next":
+                        self._deals_seen = len(self.match.deals)
+                    continue
                 if self.table.needs_deal:
                     self._start_deal()
                 deal = self.match.deal
                 assert deal is not None
-                if self.table.to_move == self.you:
-                    if not self._your_turn(deal):
-                        return
-                else:
+                if self.table.to_move != self.you:
                     self._computer_turn()
-                if deal.is_over() and not self.match.is_over() and not self._deal_over():
+                elif not self._your_turn(deal):
+                    self._left()
                     return
-            self._match_over()
-        except EOFError:
-            self.console.print(_("End of input: leaving the match."))
-        except KeyboardInterrupt:
-            self.console.print("\n" + _("Interrupted: leaving the match."))
+            if self._match_over() != "undone":
+                return
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -155,6 +216,7 @@ class Session:
         before = self.match.observation(self.you)
         self.table.apply(action)
         self.log.extend(news(before, self.match.observation(self.you)))
+        self._keep()
 
     def _computer_turn(self) -> None:
         self._apply(self.table.decide())
@@ -173,10 +235,14 @@ class Session:
             except InputError as e:
                 note = str(e)
                 continue
+            only = _only_card(deal)
+            if isinstance(command, Empty) and only is not None:
+                command = Play(only)
             match command:
                 case Play(action):
                     refusal = deal.refusal(action)
                     if refusal is None:
+                        self._log_at[len(self.match.deals) - 1, len(deal.history)] = len(self.log)
                         self._apply(action)
                         return True
                     note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
@@ -188,6 +254,10 @@ class Session:
                     if self._confirm_leave():
                         return False
                     note = None
+                case Undo():
+                    note = self._undo()
+                    if note is None:
+                        return True
                 case _:
                     note = self._answer(command, deal)
 
@@ -201,6 +271,12 @@ class Session:
             text = _("Your lead")
         else:
             text = _("Your card")
+        only = _only_card(deal)
+        if only is not None:
+            # Before the words, so that the prompt still ends as every turn's does.
+            card = only.card
+            assert card is not None
+            text = _("[Enter plays {card}]").format(card=card.unicode()) + " " + text
         return self._line(f"{text} > ")
 
     def _line(self, prompt: str) -> str:
@@ -223,7 +299,7 @@ class Session:
             case Tricks(last):
                 return self._tricks(last)
             case Save(path):
-                return self._save(Path(path))
+                return self._save(Path(path).expanduser())
             case Play(_action):
                 return _("No deal is being played: press Enter to go on.")
         return None
@@ -265,10 +341,28 @@ class Session:
         )
         return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
 
+    def _meta(self) -> dict[str, Any]:
+        """The record's ``meta``: the setup's, and the number of take-backs if there were any
+        (a match with take-backs is not played straight)."""
+        meta = self.setup.meta()
+        if self.takebacks:
+            meta["takebacks"] = self.takebacks
+        return meta
+
+    def _record(self) -> str:
+        return Record.of_match(self.match, meta=self._meta()).to_json() + "\n"
+
     def _save(self, path: Path) -> str:
-        text = Record.of_match(self.match, meta=self.setup.meta()).to_json()
+        if path.exists():
+            question = _("{path} exists. Replace it? (y/n) > ").format(path=path)
+            try:
+                replace = self._yes(question)
+            except (EOFError, KeyboardInterrupt):
+                replace = False
+            if not replace:
+                return _("Not saved: {path} is kept as it was.").format(path=path)
         try:
-            path.write_text(text + "\n", encoding="utf-8")
+            saving.write_atomic(path, self._record())
         except OSError as e:
             return _("Could not save to {path}: {error}").format(path=path, error=e.strerror or e)
         if self.match.is_over():
@@ -278,11 +372,130 @@ class Session:
         )
 
     def _confirm_leave(self) -> bool:
-        answer = self.read(
-            self._line(_("Leave the match? Play that is not saved is lost. (y/n) > "))
-        )
+        """Whether the player means to leave (the end of input says yes)."""
+        try:
+            return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+        except EOFError:
+            return True
+
+    def _yes(self, question: str) -> bool:
+        answer = self.read(self._line(question))
         yes = word(YES).lower()
         return answer.strip().lower() in ("y", "yes", yes, yes[:1])
+
+    # -- keeping the match ----------------------------------------------------------------------
+
+    def _keep(self) -> None:
+        """Write the match to the autosave, or remove it once the match is over."""
+        if self.autosave is None:
+            return
+        try:
+            if self.match.is_over():
+                self.autosave.unlink(missing_ok=True)
+                self._autosaved = False
+            else:
+                self.autosave.parent.mkdir(parents=True, exist_ok=True)
+                saving.write_atomic(self.autosave, self._record())
+                self._autosaved = True
+        except OSError as e:
+            if not self._autosave_failed:
+                self.log.append(
+                    _("Could not write the autosave {path}: {error}").format(
+                        path=self.autosave, error=e.strerror or e
+                    )
+                )
+            self._autosaved = False
+            self._autosave_failed = True
+        else:
+            self._autosave_failed = False
+
+    def _left(self) -> None:
+        """Keep the match the player leaves in the autosave, and tell where it is."""
+        self._keep()
+        if self._autosaved and not self.match.is_over():
+            self.console.print(
+                Text(
+                    _("The match so far is saved in {path}. Go on with it: {command}").format(
+                        path=self.autosave, command="valtti play --resume"
+                    )
+                ),
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
+            )
+
+    def _fault(self, fault: PlayerFault) -> None:
+        """The end of a match whose computer player failed: what failed, and where the match is."""
+        what = str(fault).removeprefix(f"{fault.spec} at {fault.seat}: ")
+        self.console.print(
+            Text(
+                _("The computer player at {seat} ({player}) failed: {what}").format(
+                    seat=seat_text(fault.seat), player=fault.spec, what=what
+                )
+            ),
+            soft_wrap=True,  # a path the terminal wraps stays whole to copy
+        )
+        self._keep()
+        if self._autosaved:
+            option = "--partner" if fault.seat == self.you.partner else "--opponents"
+            self.console.print(
+                Text(
+                    _(
+                        "The match so far is saved in {path}. To go on with another player "
+                        "there: {command}"
+                    ).format(
+                        path=self.autosave,
+                        command=f"valtti play --resume {option} {DEFAULT_PLAYER}",
+                    )
+                ),
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
+            )
+
+    # -- taking back ----------------------------------------------------------------------------
+
+    def _previous_decision(self) -> tuple[int, int] | None:
+        """The player's last decision before now: (deal index, actions before it), if any."""
+        for index in range(len(self.match.deals) - 1, -1, -1):
+            deal = self.match.deals[index]
+            for n in range(len(deal.history) - 1, -1, -1):
+                if deal.after(n).current_player == self.you:
+                    return index, n
+        return None
+
+    def _undo(self) -> str | None:
+        """Go back to the position before the player's last action (``None``), or say why not.
+
+        The table is set again at that position; its computer players decide by the seed and
+        the position, so the same play brings the same answers.
+        """
+        found = self._previous_decision()
+        if found is None:
+            return _("There is nothing to take back: you have not moved yet in this match.")
+        self.table.close()
+        self.match = self.match.after(*found)
+        self.table = self.setup.table(self.match)
+        self.takebacks += 1
+        self._deals_seen = min(self._deals_seen, found[0])
+        told = self._log_at.get(found)
+        self._log_at = {at: n for at, n in self._log_at.items() if at < found}
+        if told is not None:
+            del self.log[told:]
+            self._told = min(self._told, told)
+        self._turn_told = None
+        self.log.append(
+            _("Taken back to your previous decision (take-back {n} in this match).").format(
+                n=self.takebacks
+            )
+        )
+        self._keep()
+        return None
+
+    def _completions(self, line: str) -> list[str]:
+        first, *rest = line.split(maxsplit=1) or [""]
+        if first.lower() in (SAVE, word(SAVE).lower()) and (rest or line.endswith(" ")):
+            return file_names(rest[0] if rest else "")
+        deal = self.match.deal
+        if deal is None or deal.is_over() or deal.current_player != self.you:
+            return completions(line, [], [])
+        return completions(line, list(deal.hand(self.you)), deal.legal_actions())
 
     # -- screens --------------------------------------------------------------------------------
 
@@ -313,8 +526,8 @@ class Session:
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:
-        """While inside, a change of the terminal's size at a prompt redraws the screen at once
-        (the line typed so far is kept, though no longer shown)."""
+        """While inside, a change of the terminal's size at a prompt redraws the screen at once,
+        the prompt and the line typed so far under it."""
         if self.plain or not hasattr(signal, "SIGWINCH") or not self.console.is_terminal:
             yield
             return
@@ -333,7 +546,9 @@ class Session:
             if waiting and self._shown is not None:
                 note, more = self._shown
                 self._draw(note, *more)
-                self.console.print(Text(waiting[-1], style="bold"), end="")
+                typed = self.reader.shown_line() if read is self.reader else ""
+                self.console.print(Text(waiting[-1], style=self.style), end="")
+                self.console.print(Text(typed), end="")
 
         previous = signal.signal(signal.SIGWINCH, resized)
         self.read = reading
@@ -383,12 +598,12 @@ class Session:
             deal_summary(*facts, framed=False),
         )
 
-    def _deal_over(self) -> bool:
-        """Show how the deal was scored; ``False`` if the player leaves instead of going on."""
+    def _deal_over(self) -> Ending:
+        """Show how the deal was scored until the player goes on, leaves or takes back."""
         prompt = self._line(_("Enter: next deal · score · save FILE · quit > "))
         return self._until_enter(prompt, self._summary(), confirm=True)
 
-    def _match_over(self) -> None:
+    def _match_over(self) -> Ending:
         match = self.match
         finished = [(d.dealer, d.trump) for d in match.deals]
         result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
@@ -396,11 +611,11 @@ class Session:
         over = Panel(Group(result, table), title=_("The match is over"), border_style="green")
         told = Group(result, match_table(finished, match.deal_scores, framed=False))
         prompt = self._line(_("The match is over. save FILE to keep it, Enter to leave > "))
-        self._until_enter(prompt, self._summary(), Fitted(over, over, told), confirm=False)
+        return self._until_enter(prompt, self._summary(), Fitted(over, over, told), confirm=False)
 
-    def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> bool:
-        """Show ``shown`` under the table and answer commands until Enter (``True``) or ``quit``
-        (``False``; with ``confirm`` only once the player confirms)."""
+    def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> Ending:
+        """Show ``shown`` under the table and answer commands until Enter, ``quit`` (with
+        ``confirm`` only once the player confirms) or ``undo``."""
         note: RenderableType | None = None
         while True:
             self._draw(note, *shown)
@@ -411,13 +626,25 @@ class Session:
                 continue
             match command:
                 case Empty():
-                    return True
+                    return "next"
                 case Quit():
                     if not confirm or self._confirm_leave():
-                        return False
+                        return "leave"
                     note = None
+                case Undo():
+                    note = self._undo()
+                    if note is None:
+                        return "undone"
                 case _:
                     note = self._answer(command, None)
+
+
+def _only_card(deal: Deal) -> Action | None:
+    """The one legal action if it is a card: Enter on an empty line plays it."""
+    legal = deal.legal_actions()
+    if len(legal) == 1 and legal[0].kind is ActionKind.PLAY:
+        return legal[0]
+    return None
 
 
 # -- starting ----------------------------------------------------------------------------------
@@ -470,6 +697,14 @@ def _setup(
             make_player(str(spec)).close()
         except ValueError as e:
             raise StartError(("" if chosen else where) + str(e)) from None
+        except Exception as e:  # a program that cannot start or greet: its fault, named
+            fault = PlayerFault(s, str(spec), f"{type(e).__name__}: {e}")
+            raise StartError(
+                _("The computer player at {seat} ({player}) failed: {what}").format(
+                    seat=seat_text(s), player=spec, what=str(e)
+                ),
+                EXIT_PLAYER_FAULT,
+            ) from fault
         players[s] = str(spec)
     stored = meta.get("seed")
     if seed is None:
@@ -505,27 +740,50 @@ def start(
     console: Console | None = None,
     ascii_only: bool = False,
     plain: bool = False,
+    autosave: Path | None = None,
 ) -> Session:
     """A session ready to ``run``: a new match, or the one saved in ``resume``.
 
-    A resumed match keeps its record's variant and seed; ``StartError`` for a bad option or file.
-    ``ascii_only`` draws with plain characters (so does a terminal that cannot show Unicode);
-    ``plain`` is the line mode for screen readers.
+    A resumed match keeps its record's variant, seed and count of take-backs; ``StartError``
+    for a bad option or file. ``ascii_only`` draws with plain characters (so does a terminal
+    that cannot show Unicode); ``plain`` is the line mode for screen readers. ``autosave``: the
+    file to keep the match in as it goes (``saving.autosave_path()`` for ``valtti play``); a
+    new match, or one resumed from another file, moves an autosave already there aside, to
+    ``*.previous.json``.
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only)
     if resume is not None:
         if variant is not None or seed is not None:
             raise StartError(_("--variant and --seed come from the record when resuming"))
+        if resume == autosave and not resume.exists():
+            raise StartError(
+                _("There is no match in progress to go on with: {path} does not exist.").format(
+                    path=resume
+                )
+            )
         match, meta = _resume(resume)
         setup = _setup(resume, meta, seat, partner, opponents, None)
-        session = Session(setup.table(match), setup, out, fast=fast, plain=plain)
+        takebacks = meta.get("takebacks")
+        counted = takebacks if isinstance(takebacks, int) and takebacks > 0 else 0
+        session = Session(
+            setup.table(match), setup, out, fast=fast, plain=plain, autosave=autosave,
+            takebacks=counted,
+        )  # fmt: skip
         session.log.append(_("Resumed from {path}.").format(path=resume))
-        return session
-    try:
-        rules = Variant.parse(variant) if variant else Variant()
-    except ValueError as e:
-        raise StartError(str(e)) from None
-    setup = _setup(None, {}, seat, partner, opponents, seed)
-    table = setup.table(variant=rules)
-    return Session(table, setup, out, fast=fast, plain=plain)
+    else:
+        try:
+            rules = Variant.parse(variant) if variant else Variant()
+        except ValueError as e:
+            raise StartError(str(e)) from None
+        setup = _setup(None, {}, seat, partner, opponents, seed)
+        table = setup.table(variant=rules)
+        session = Session(table, setup, out, fast=fast, plain=plain, autosave=autosave)
+    if autosave is not None and resume != autosave and autosave.exists():
+        kept = autosave.with_suffix(".previous.json")
+        with contextlib.suppress(OSError):
+            os.replace(autosave, kept)
+            session.log.append(
+                _("The match that was in progress is kept in {path}.").format(path=kept)
+            )
+    return session

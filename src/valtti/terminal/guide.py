@@ -148,5 +148,5 @@ def usage() -> str:
     return _(
         "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
         "{answer} c; {help} [a card or declaration]; {hint}; {score}; {tricks}; {last}; "
-        "{save} FILE; {quit}."
+        "{save} FILE; {undo}; {quit}. Tab completes."
     ).format(**command_words())

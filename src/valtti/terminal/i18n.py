@@ -5,8 +5,10 @@ Standard gettext with Babel. The sources are ``valtti/locale/<lang>/LC_MESSAGES/
 use with Babel, so an editable install and a wheel both work with nothing built beforehand.
 After changing a message in the code, refresh the template and the catalogues with::
 
-    pybabel extract --no-location -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal
-    pybabel update --ignore-obsolete -D valtti -i src/valtti/locale/valtti.pot -d src/valtti/locale
+    pybabel extract --no-location -w 100 --project valtti --copyright-holder valtti \
+        -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal
+    pybabel update --ignore-obsolete -w 100 -D valtti -i src/valtti/locale/valtti.pot \
+        -d src/valtti/locale
 
 and translate what is new in ``fi``; ``tests/test_terminal_i18n.py`` fails until that is done.
 """

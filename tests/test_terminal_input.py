@@ -1,0 +1,357 @@
+"""The terminal game's input in-process: completion, Enter for a single legal card, long lines,
+Ctrl-C and Ctrl-D, the autosave, ``save`` over a file, ``undo``, and failing computer players."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from valtti.cli import main
+from valtti.engine import Action, CardSet, Seat
+from valtti.engine.record import Record
+from valtti.terminal import i18n
+from valtti.terminal.commands import InputError, Undo, completions, parse
+from valtti.terminal.game import EXIT_INTERRUPTED, EXIT_PLAYER_FAULT, Session, start
+from valtti.terminal.saving import autosave_path, write_atomic
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.use("en")
+    yield
+    i18n.use("en")
+
+
+def session(
+    tmp_path: Path, lines: list[object], seed: int = 2, **options: object
+) -> tuple[Session, io.StringIO, list[str]]:
+    """A session against random players reading ``lines`` (an exception in them is raised
+    there), then the end of input; its output and the prompts it showed."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False)
+    options.setdefault("partner", "random")
+    options.setdefault("opponents", "random")
+    s = start(
+        seed=seed,
+        fast=True,
+        language="en",
+        console=console,
+        autosave=tmp_path / "autosave.json",
+        **options,  # type: ignore[arg-type]
+    )
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if not lines:
+            raise EOFError
+        line = lines.pop(0)
+        if isinstance(line, BaseException):
+            raise line
+        if callable(line):
+            line = line(s)
+        assert isinstance(line, str)
+        return line
+
+    s.read = read
+    return s, out, prompts
+
+
+def first_legal(s: Session) -> str:
+    deal = s.match.deal
+    assert deal is not None
+    return str(deal.legal_actions()[0])
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def test_completion_offers_the_legal_cards_first_then_the_commands() -> None:
+    hand = list(CardSet.parse("QS TH JH 7C"))
+    legal = [Action.play(hand[0])]
+    assert completions("", hand, legal)[:2] == ["qs", "declare"]
+    assert completions("q", hand, legal) == ["qs", "quit"]
+    assert completions("1", hand, legal) == ["10h"]  # no legal card fits: the others
+    assert completions("ask ", hand, []) == ["whole", "half"]
+    assert completions("ask h", hand, []) == ["half"]
+    assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
+    i18n.use("fi")
+    assert completions("pe", [], []) == ["peru"]
+    assert completions("oh", [], []) == ["ohje"]
+    assert parse("peru", []) == Undo()
+
+
+def test_a_very_long_line_is_refused_without_being_repeated() -> None:
+    with pytest.raises(InputError) as refused:
+        parse("as" * 150, [])
+    assert str(refused.value) == (
+        "A line of 300 characters is too long (at most 200): nothing was done."
+    )
+
+
+def test_enter_plays_a_single_legal_card(tmp_path: Path) -> None:
+    s, _out, prompts = session(tmp_path, ["", "quit", "y"])
+    s.run()
+    assert prompts[0] == "[Enter plays Q♠] Your card > "
+    deal = s.match.deal
+    assert deal is not None and Action.parse("QS") in deal.history
+
+
+def test_enter_with_a_choice_plays_nothing(tmp_path: Path) -> None:
+    s, _out, prompts = session(tmp_path, ["", "", "quit", "y"], seed=3)
+    s.run()
+    assert not prompts[0].startswith("[Enter")
+    assert prompts[0] == prompts[1]  # the same turn asked again
+
+
+# -- leaving -------------------------------------------------------------------------------------
+
+
+def test_ctrl_c_asks_no_goes_on_yes_leaves_with_130(tmp_path: Path) -> None:
+    s, out, prompts = session(tmp_path, [KeyboardInterrupt(), "n", "", KeyboardInterrupt(), "y"])
+    assert s.run() == EXIT_INTERRUPTED
+    assert prompts[1].startswith("Leave the match?") and prompts[2] == prompts[0]
+    said = out.getvalue()
+    assert "Interrupted: leaving the match." in said
+    assert f"The match so far is saved in {tmp_path / 'autosave.json'}." in said
+    assert len(Record.from_json((tmp_path / "autosave.json").read_text()).deals[0].actions) > 2
+
+
+def test_a_second_ctrl_c_leaves(tmp_path: Path) -> None:
+    s, _out, _prompts = session(tmp_path, [KeyboardInterrupt(), KeyboardInterrupt()])
+    assert s.run() == EXIT_INTERRUPTED
+
+
+def test_the_end_of_input_leaves_the_match_in_the_autosave(tmp_path: Path) -> None:
+    s, out, _prompts = session(tmp_path, [""])
+    assert s.run() == 0
+    assert "End of input: leaving the match." in out.getvalue()
+    saved = Record.from_json((tmp_path / "autosave.json").read_text())
+    assert Record.of_match(s.match).to_dict()["deals"] == saved.to_dict()["deals"]
+
+
+def test_the_autosave_goes_when_the_match_is_over(tmp_path: Path) -> None:
+    seen: list[bool] = []
+
+    def move(s: Session) -> str:
+        seen.append((tmp_path / "autosave.json").exists())
+        deal = s.match.deal
+        return "" if deal is None or deal.is_over() else first_legal(s)
+
+    s, _out, _prompts = session(tmp_path, [move] * 2000, seed=3)
+    assert s.run() == 0
+    assert s.match.is_over() and all(seen[:-2]) and seen
+    assert not (tmp_path / "autosave.json").exists()
+
+
+def test_a_new_match_keeps_the_one_in_progress_aside(tmp_path: Path) -> None:
+    (tmp_path / "autosave.json").write_text("earlier\n")
+    s, _out, _prompts = session(tmp_path, [])
+    assert (tmp_path / "autosave.previous.json").read_text() == "earlier\n"
+    assert any("kept in" in line for line in s.log)
+
+
+def test_resume_with_no_file_goes_on_with_the_autosave(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    runner = CliRunner()
+    result = runner.invoke(main, ["play", "--lang", "en", "--resume"])
+    assert result.exit_code == 2
+    assert f"There is no match in progress to go on with: {autosave_path()}" in result.output
+    new = ["--seed", "2", "--fast", "--partner", "random", "--opponents", "random"]
+    result = runner.invoke(main, ["play", "--lang", "en", *new], input="")
+    assert result.exit_code == 0 and autosave_path().exists()
+    result = runner.invoke(main, ["play", "--lang", "en", "--resume", "--fast"], input="quit\ny\n")
+    assert result.exit_code == 0 and "Leave the match?" in result.output  # it got to a turn
+    assert autosave_path().exists()
+
+
+# -- save ----------------------------------------------------------------------------------------
+
+
+def test_save_asks_before_replacing_a_file_and_expands_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    kept = tmp_path / "kept.json"
+    kept.write_text("mine\n")
+    lines: list[object] = ["save ~/kept.json", "n", "save ~/kept.json", "y", "quit", "y"]
+    s, out, prompts = session(tmp_path, lines)
+    s.run()
+    assert prompts[1] == f"{kept} exists. Replace it? (y/n) > "
+    said = "".join(out.getvalue().translate({ord(c): " " for c in "│╭╮╰╯─"}).split())
+    assert f"Notsaved:{kept}iskeptasitwas." in said
+    assert Record.from_json(kept.read_text()).meta is not None
+    assert not list(tmp_path.glob(".kept.json.*"))  # no temporary file left
+
+
+def test_write_atomic_leaves_the_old_file_when_it_fails(tmp_path: Path) -> None:
+    target = tmp_path / "record.json"
+    target.write_text("old")
+    with pytest.raises(TypeError):
+        write_atomic(target, 12)  # type: ignore[arg-type]  # fails in the middle of the write
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["record.json"]
+
+
+# -- undo ----------------------------------------------------------------------------------------
+
+
+def test_undo_goes_back_to_the_previous_decision_and_the_same_play_goes_the_same(
+    tmp_path: Path,
+) -> None:
+    def moves(n: int) -> list[object]:
+        return [first_legal] * n
+
+    straight, _out, _prompts = session(tmp_path / "a", [*moves(4), "quit", "y"], seed=5)
+    straight.run()
+    expected = Record.of_match(straight.match).to_dict()["deals"]
+
+    seen: list[tuple[str, list[Action]]] = []
+
+    def look(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        seen.append((str(deal.hand(Seat.S)), deal.legal_actions()))
+        return first_legal(s)
+
+    lines: list[object] = [first_legal, look, "undo", look, first_legal, first_legal]
+    s, out, _prompts = session(tmp_path / "b", [*lines, "quit", "y"], seed=5)
+    s.run()
+    assert seen[0] == seen[1]  # the same hand and the same legal actions
+    assert "Taken back to your previous decision (take-back 1 in this match)." in out.getvalue()
+    assert Record.of_match(s.match).to_dict()["deals"] == expected  # the computers the same
+    meta = Record.from_json((tmp_path / "b" / "autosave.json").read_text()).meta
+    assert meta is not None and meta["takebacks"] == 1
+
+    resumed, _out, _prompts = session(
+        tmp_path / "b", ["undo", "quit", "y"], seed=None,  # type: ignore[arg-type]
+        resume=tmp_path / "b" / "autosave.json", partner=None, opponents=None,
+    )  # fmt: skip
+    assert resumed.takebacks == 1
+    resumed.run()
+    meta = Record.from_json((tmp_path / "b" / "autosave.json").read_text()).meta
+    assert meta is not None and meta["takebacks"] == 2
+
+
+def test_undo_before_any_decision_says_so(tmp_path: Path) -> None:
+    s, out, _prompts = session(tmp_path, ["undo", "quit", "y"])
+    s.run()
+    assert "There is nothing to take back: you have not moved yet in this match." in out.getvalue()
+    assert s.takebacks == 0
+
+
+# -- computer players that fail ------------------------------------------------------------------
+
+BOT = """\
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "nonsense"}), flush=True)
+    elif m["type"] == "act":
+        sys.exit(4)
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def test_a_failing_computer_player_is_named_and_the_match_kept(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT)
+    spec = f"external:{bot}"
+    s, out, _prompts = session(tmp_path, [first_legal] * 30, partner=spec)
+    assert s.run() == EXIT_PLAYER_FAULT
+    said = " ".join(out.getvalue().split())
+    assert f"The computer player at N ({spec}) failed: " in said
+    assert "exited with status 4" in said and "Traceback" not in said
+    autosave = tmp_path / "autosave.json"
+    assert f"The match so far is saved in {autosave}." in said
+    assert "valtti play --resume --partner heuristic" in said
+    record = Record.from_json(autosave.read_text())
+    assert Record.of_match(s.match).to_dict()["deals"] == record.to_dict()["deals"]
+
+
+def test_a_program_that_cannot_start_is_a_clear_start_error(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = tmp_path / "no-such-bot"
+    result = runner.invoke(main, ["play", "--lang", "en", "--partner", f"external:{missing}"])
+    assert result.exit_code == EXIT_PLAYER_FAULT, result.output
+    assert "The computer player at N" in result.output and "Traceback" not in result.output
+
+
+def test_ctrl_c_at_a_deals_end_and_no_shows_the_end_again(tmp_path: Path) -> None:
+    after: list[str] = []  # what to answer once the deal's end is interrupted
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        after.extend(["n", "quit", "y"])
+        raise KeyboardInterrupt
+
+    s, _out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and prompts[ends[0] + 1].startswith("Leave the match?")
+    assert ends[1] == ends[0] + 2 and len(s.match.deals) == 1  # no new deal was started
+
+
+def test_save_completes_file_names_with_the_home_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "matches").mkdir()
+    (tmp_path / "match one.json").write_text("")
+    s, _out, _prompts = session(tmp_path, [])
+    assert s._completions("save ~/mat") == ["~/match one.json", "~/matches/"]
+    assert s._completions(f"save {tmp_path}/matc")[-1] == f"{tmp_path}/matches/"
+    assert s._completions("sa") == ["save"]
+
+
+def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path) -> None:
+    first, _out, _prompts = session(tmp_path, [])
+    first.run()
+    record = tmp_path / "record.json"
+    (tmp_path / "autosave.json").rename(record)
+    (tmp_path / "autosave.json").write_text("in progress\n")
+    resumed, _out, _prompts = session(
+        tmp_path, [], seed=None, resume=record, partner=None, opponents=None  # type: ignore[arg-type]
+    )
+    assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
+    resumed.run()
+    assert Record.from_json((tmp_path / "autosave.json").read_text()).deals
+
+
+def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:
+    undone: list[int] = []
+    after: list[str] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        if undone:
+            after.append("y")
+            return "quit"
+        undone.append(len(deal.history))
+        return "undo"
+
+    s, _out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and prompts[ends[0] + 1].startswith(("Your", "[Enter"))
+    deal = s.match.deal
+    assert deal is not None and deal.is_over() and len(deal.history) == undone[0]
+    assert s.takebacks == 1 and len(s.match.deals) == 1
