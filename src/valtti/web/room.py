@@ -482,6 +482,7 @@ class Room:
         each built once per change, however many connections share it."""
         viewers = {c.seat for c in self.connections}
         summary = self._frames.summary_json(self.table, self.seats, self.match, self._connected())
+        self._clock.update(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
         return self._frames.states(summary, self.match, self.seq, viewers, clock)
 
