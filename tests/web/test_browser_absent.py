@@ -177,3 +177,23 @@ def test_any_seated_person_hands_an_absent_seat_over(
         assert page.evaluate(PLAY_ONE)
         page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=at)
     south.check_clean()
+
+
+def test_the_turn_time_is_chosen_in_the_lobby(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    page = room().page
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    page.check('input[data-seat-choice="S"]')
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "random")
+    expect(page.locator("select[data-turn-seconds]")).to_have_value("60")
+    page.select_option("select[data-turn-seconds]", "30")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/t/", 1)[1]
+    assert server.http.get(f"/api/tables/{table_id}").json()["turn_seconds"] == 30
+    expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_be_visible()
