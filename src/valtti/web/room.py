@@ -199,7 +199,13 @@ class Room:
                 raise RoomError("bad_seat", f"seat {seat} is not played by a person now")
             if seat in self._connected():
                 raise RoomError("present", f"the person at {seat} is here")
-            await self._seat(replace(row, stand_in=STAND_IN))
+            try:
+                await self._seat(replace(row, stand_in=STAND_IN))
+            except Exception as e:
+                log.error("table %s: storing a stand-in at %s failed: %s", self.id, seat, e)
+                raise RoomError(
+                    "unavailable", "the seat could not be handed over; try again"
+                ) from e
             self._changed(broadcast=True)
 
     async def back(self, connection: Connection) -> None:
@@ -210,10 +216,17 @@ class Room:
             await self._reclaim(connection.seat)
 
     async def _reclaim(self, seat: Seat) -> None:
-        """The person at ``seat`` is back: their stand-in leaves (under the lock)."""
+        """The person at ``seat`` is back: their stand-in leaves (under the lock);
+        ``RoomError("unavailable")`` when the store cannot take it (nothing changes)."""
         row = self.seats[seat]
         if row.kind == "human" and row.stand_in is not None:
-            await self._seat(replace(row, stand_in=None))
+            try:
+                await self._seat(replace(row, stand_in=None))
+            except Exception as e:
+                log.error("table %s: storing %s's return failed: %s", self.id, seat, e)
+                raise RoomError(
+                    "unavailable", "your seat could not be taken back; try again"
+                ) from e
             self._changed(broadcast=True)
 
     async def _turn_over(self, turn: Turn) -> None:
@@ -244,9 +257,15 @@ class Room:
                     raise RoomError("bad_token", "this token plays no seat of the table")
             connection.seat = seat
             self.connections.add(connection)
-            if seat is not None and self.seats[seat].stand_in is not None:
-                await self._reclaim(seat)  # the person is back: ``_reclaim`` tells everyone
-            else:
+            try:
+                # The person is back: ``_reclaim`` tells everyone, this connection included.
+                reclaimed = seat is not None and self.seats[seat].stand_in is not None
+                if reclaimed:
+                    assert seat is not None
+                    await self._reclaim(seat)
+            except RoomError:
+                reclaimed = False  # the stand-in stays until the person acts or says so
+            if not reclaimed:
                 connection.send_state(self._states()[seat])
             self._presence_changed()
             self._changed()
@@ -409,6 +428,7 @@ class Room:
             # E.g. the store failed to take a computer player's action: think again later.
             log.error("table %s: a task failed; trying again", self.id, exc_info=task.exception())
             self._computers.forget()
+            self._clock.update(None)  # a turn whose end failed to be stored starts again
             self._spawn(self._retry())
 
     def _changed(self, *, broadcast: bool = False) -> None:
