@@ -62,11 +62,10 @@ def play_until(page: Page, selector: str) -> None:
         page.wait_for_function(MY_TURN_OR, arg=selector)
         if page.locator(selector).count():
             return
+        before = seq(page)
         page.evaluate(PLAY_ONE)
         # Wait for the state after the move (the page enables nothing until it comes).
-        page.wait_for_function(
-            "(s) => Number(document.body.dataset.seq) > s", arg=seq(page), timeout=20_000
-        )
+        page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
 
 
 def test_the_creator_leaves_mid_deal_and_a_stand_in_plays_on(
