@@ -30,10 +30,12 @@ from valtti.web.connection import CLOSE_POLICY, THROTTLES, Connection
 from valtti.web.errors import RoomError
 from valtti.web.messages import (
     ActionMessage,
+    BackMessage,
     NewTable,
     PingMessage,
     ReplaceMessage,
     SeatName,
+    StandInMessage,
     TakeSeat,
     read_message,
     refusal,
@@ -190,7 +192,9 @@ def create_app(
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         creations.admit(request.client.host if request.client else "")
         creator = body.creator
-        room, creator_token, token = await _rooms(request).create(body.variant, body.seats, creator)
+        room, creator_token, token = await _rooms(request).create(
+            body.variant, body.seats, creator, body.turn_seconds
+        )
         return {
             "id": room.id,
             "link": f"{request.base_url}t/{room.id}",
@@ -300,6 +304,10 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
             await room.act(connection, action, seq)
         case ReplaceMessage(seat=seat, player=player, creator_token=creator_token):
             await room.replace(seat, player, creator_token)
+        case StandInMessage(seat=seat):
+            await room.stand_in(connection, seat)
+        case BackMessage():
+            await room.back(connection)
         case PingMessage():
             connection.send(_PONG)
 

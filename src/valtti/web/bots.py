@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
 from valtti.engine import Action, Observation
-from valtti.players.registry import make_player
+from valtti.table import decide_once
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
 PLAYERS: Final = ("random", "heuristic", "search:easy", "search:medium", "search:hard")
@@ -32,15 +32,6 @@ log = logging.getLogger(__name__)
 def default_workers() -> int:
     """One worker per core but one (the event loop's), at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
-
-
-def decide(player: str, seed: int, observation: Observation) -> int:
-    """The action ``player`` seeded with ``seed`` takes from ``observation`` (in a worker)."""
-    chooser = make_player(player, seed)
-    try:
-        return int(chooser.choose(observation))
-    finally:
-        chooser.close()
 
 
 def _watch(server: int) -> None:
@@ -76,7 +67,12 @@ class Bots:
             context = multiprocessing.get_context("forkserver")
             # Each worker is forked from a server that has imported the players already.
             context.set_forkserver_preload(
-                ["valtti.web.bots", "valtti.players.heuristic", "valtti.players.search"]
+                [
+                    "valtti.web.bots",
+                    "valtti.table.driver",
+                    "valtti.players.heuristic",
+                    "valtti.players.search",
+                ]
             )
             self._context: multiprocessing.context.BaseContext = context
         else:
@@ -93,18 +89,19 @@ class Bots:
         await asyncio.get_running_loop().run_in_executor(self._pool, _warm)
 
     async def decide(self, player: str, seed: int, observation: Observation) -> Action:
-        """The player's action, computed in a worker; a broken pool is replaced once."""
+        """The action of ``player`` seeded with ``seed`` (the seat driver's ``decide_once``),
+        computed in a worker; a broken pool is replaced once."""
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
-            number = await loop.run_in_executor(pool, decide, player, seed, observation)
+            action = await loop.run_in_executor(pool, decide_once, player, seed, observation)
         except BrokenProcessPool:
             if self._pool is pool:
                 log.warning("a computer player's worker died; starting new workers")
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool()
-            number = await loop.run_in_executor(self._pool, decide, player, seed, observation)
-        return Action(number)
+            action = await loop.run_in_executor(self._pool, decide_once, player, seed, observation)
+        return Action(action)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -27,20 +27,25 @@ def table_summary(
         "created": table.created.isoformat(),
         "status": table.status,
         "variant": table.variant.changes(),
-        "seats": [
-            {
-                "seat": str(row.seat),
-                "kind": row.kind,
-                "name": row.name,
-                "connected": row.kind == "computer"
-                or (row.kind == "human" and row.seat in present),
-            }
-            for row in seats
-        ],
+        "seats": [_seat_summary(row, row.seat in present) for row in seats],
+        "turn_seconds": table.turn_seconds,
         "score": {"NS": score[0], "EW": score[1]},
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),
     }
+
+
+def _seat_summary(row: SeatRow, present: bool) -> dict[str, Any]:
+    """One seat of a summary; a person's also says who stands in for them (``stand_in``)."""
+    seat: dict[str, Any] = {
+        "seat": str(row.seat),
+        "kind": row.kind,
+        "name": row.name,
+        "connected": row.kind == "computer" or (row.kind == "human" and present),
+    }
+    if row.kind == "human":
+        seat["stand_in"] = row.stand_in
+    return seat
 
 
 class Frames:
@@ -76,11 +81,17 @@ class Frames:
         return self._summary[1]
 
     def states(
-        self, summary: str, match: Match | None, seq: int, viewers: Iterable[Seat | None]
+        self,
+        summary: str,
+        match: Match | None,
+        seq: int,
+        viewers: Iterable[Seat | None],
+        clock: str = "null",
     ) -> dict[Seat | None, str]:
         """Each viewer's state frame; ``seq``: the match's public actions, of which a viewer
-        may not have seen the last (an ``ask-whole`` whose choice it may not know of)."""
-        head = f'{{"type":"state","table":{summary},'
+        may not have seen the last (an ``ask-whole`` whose choice it may not know of);
+        ``clock``: the turn clock's JSON, the same for every viewer (web/turns.py)."""
+        head = f'{{"type":"state","table":{summary},"clock":{clock},'
         bodies = _bodies(match, viewers, seq, self.columns)
         return {viewer: head + body for viewer, body in bodies.items()}
 

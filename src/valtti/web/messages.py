@@ -28,6 +28,7 @@ from valtti.engine import Seat, Variant
 from valtti.web.bots import PLAYERS
 from valtti.web.errors import RoomError
 from valtti.web.seats import nickname_fault
+from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
 T = TypeVar("T")
 
@@ -84,6 +85,18 @@ def _players(value: object) -> dict[Seat, str | None]:
     return players
 
 
+def _turn_seconds(value: object) -> int | None:
+    """A turn time: whole seconds from 1 to MAX_TURN_SECONDS, or ``null``/0 for none."""
+    if value is None or value == 0:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TURN_SECONDS:
+        raise _refuse(
+            "bad_request",
+            f"turn_seconds is a whole number of seconds from 1 to {MAX_TURN_SECONDS}, or null",
+        )
+    return value
+
+
 def _text(check: Callable[[str], T]) -> Callable[[object], T]:
     """``check`` for a string; anything else is a message's form error (``bad_message``)."""
 
@@ -102,6 +115,11 @@ Switches = Annotated[
     PlainValidator(_variant),
     WithJsonSchema({"type": "object", "additionalProperties": {"type": ["string", "integer"]}}),
 ]
+TurnSeconds = Annotated[
+    int | None,
+    PlainValidator(_turn_seconds),
+    WithJsonSchema({"type": ["integer", "null"]}),
+]
 Players = Annotated[
     dict[Seat, str | None],
     PlainValidator(_players),
@@ -113,8 +131,9 @@ Players = Annotated[
 
 
 class NewTable(BaseModel):
-    """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, and the
-    seat and nickname the creator takes (if any)."""
+    """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, the
+    seat and nickname the creator takes (if any), and each person's time for a turn
+    (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -122,6 +141,7 @@ class NewTable(BaseModel):
     seats: Players = Field(default_factory=lambda: dict.fromkeys(Seat))
     seat: SeatName | None = None
     nickname: Any = None
+    turn_seconds: TurnSeconds = DEFAULT_TURN_SECONDS
 
     @model_validator(mode="after")
     def _creator(self) -> NewTable:
@@ -172,23 +192,43 @@ class ReplaceMessage(BaseModel):
     creator_token: Annotated[str, Field(strict=True)]
 
 
+class StandInMessage(BaseModel):
+    """A seated person hands the seat of a person who is away to a stand-in."""
+
+    malformed: ClassVar[Mapping[str, str]] = {"seat": "stand_in needs a seat"}
+
+    type: Literal["stand_in"]
+    seat: Annotated[Seat, PlainValidator(_text(_seat))]
+
+
+class BackMessage(BaseModel):
+    """I am back: my stand-in leaves my seat."""
+
+    malformed: ClassVar[Mapping[str, str]] = {}
+
+    type: Literal["back"]
+
+
 class PingMessage(BaseModel):
     malformed: ClassVar[Mapping[str, str]] = {}
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | ReplaceMessage | PingMessage, Field(discriminator="type")]
+AnyMessage = ActionMessage | ReplaceMessage | StandInMessage | BackMessage | PingMessage
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 _MESSAGES: Final = TypeAdapter[ClientMessage](ClientMessage)
 #: For each message type, the message of a form error of each field.
 _MALFORMED: Final[Mapping[str, Mapping[str, str]]] = {
     "action": ActionMessage.malformed,
     "replace": ReplaceMessage.malformed,
+    "stand_in": StandInMessage.malformed,
+    "back": BackMessage.malformed,
     "ping": PingMessage.malformed,
 }
 
 
-def read_message(raw: str | bytes) -> ActionMessage | ReplaceMessage | PingMessage:
+def read_message(raw: str | bytes) -> AnyMessage:
     """The client message in ``raw``; ``RoomError`` (bad_json, bad_message, bad_seat,
     bad_player) as docs/WEB.md gives them."""
     try:
@@ -219,7 +259,9 @@ def refusal(errors: Sequence[Mapping[str, Any]], *, message: bool) -> RoomError:
         return RoomError("bad_request", f"{loc[0]}: {first['msg']}")
     if first["type"] == "union_tag_invalid":
         kind = first["input"].get("type") if isinstance(first["input"], dict) else None
-        return RoomError("bad_message", f"unknown message type {kind!r}: action, replace, ping")
+        return RoomError(
+            "bad_message", f"unknown message type {kind!r}: action, replace, stand_in, back, ping"
+        )
     if len(loc) >= 2 and loc[0] in _MALFORMED:
         field = str(loc[1])
         return RoomError("bad_message", _MALFORMED[str(loc[0])].get(field, field))

@@ -10,16 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any, Final
 
-from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat, deal_hands
+from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
-from valtti.table import derive_seed
+from valtti.table import Table
 from valtti.web import computer
 from valtti.web.bots import Bots
 from valtti.web.computer import Computers
@@ -28,6 +27,7 @@ from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
 from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
+from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,10 @@ class Room:
     ANSWER phase) every other seat and a spectator see the match before the ``ask-whole``
     (``Match.seen_by``), and each of their actions is answered as it would have been then.
     ``on_idle`` is called with the room once it is finished and nobody watches it.
+
+    ``driver`` is the seat driver of the match: it says who is to move, deals, and gives each
+    decision its seed; the room decides who decides (a person's socket, a computer player, a
+    person's stand-in: web/turns.py) and when.
     """
 
     def __init__(
@@ -64,16 +68,23 @@ class Room:
         self._replay: str | None = None  #: the finished match's replay, once asked for
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False  #: the server is stopping: no new work
-        self._computers = Computers(self.table.id, self.table.seed, bots, bot_delay, self._spawn)
+        self._computers = Computers(self.table.id, bots, bot_delay, self._spawn)
+        self._clock = TurnClock(self.table.turn_seconds, self._turn_over, self._spawn)
+        #: The point at which a stand-in answers once for a partner out of time (turns.py).
+        self._answer_for: int | None = None
         self._frames = Frames()  #: of ``match``
         #: The connected seats the last state frames showed, when presence was last sent, and
         #: whether a presence frame waits for its interval.
         self._shown: frozenset[Seat] = frozenset()
         self._presence_at = -PRESENCE_SECONDS
         self._presence_due = False
-        self.match: Match | None = None if stored.record is None else stored.record.replay()
-        histories = [] if self.match is None else [d.history for d in self.match.deals]
-        self._count = sum(len(h) for h in histories)  #: every action, answers included
+        match = (
+            Match(self.table.variant, self.table.first_dealer)
+            if stored.record is None
+            else stored.record.replay()
+        )
+        self.driver = Table({r.seat: occupant(r) for r in self.seats}, self.table.seed, match)
+        histories = [d.history for d in match.deals]
         self.seq = sum(1 for h in histories for a in h if a.kind is not ActionKind.ANSWER)
 
     @property
@@ -84,6 +95,12 @@ class Room:
     def status(self) -> TableStatus:
         return self.table.status
 
+    @property
+    def match(self) -> Match | None:
+        """The match, once its first deal is dealt."""
+        match = self.driver.match
+        return match if match.deals else None
+
     # -- changes -------------------------------------------------------------------------------
 
     async def resume(self) -> None:
@@ -91,13 +108,13 @@ class Room:
         mark a match over if it is, and let a computer player to move think."""
         async with self.lock:
             await self._go_on()
-            self._schedule_computer()
+            self._changed()
 
     async def begin(self) -> None:
         """Start a new table that has no open seat."""
         async with self.lock:
             await self._go_on()
-            self._schedule_computer()
+            self._changed()
 
     async def join(self, seat: Seat, nickname: str) -> str:
         """Seat a person; their token. ``RoomError("taken")`` unless the seat is open."""
@@ -107,8 +124,7 @@ class Room:
             token = new_token()
             await self._seat(SeatRow(seat, "human", nickname, token_hash(token)))
             await self._go_on()
-            self._broadcast()
-            self._schedule_computer()
+            self._changed(broadcast=True)
             return token
 
     async def act(self, connection: Connection, token: str, seq: int | None) -> None:
@@ -121,6 +137,7 @@ class Room:
             seat = connection.seat
             if seat is None:
                 raise RoomError("not_seated", "a spectator cannot act")
+            await self._reclaim(seat)  # whoever acts is back
             self._deal_in_play()
             assert self.match is not None
             seen = self.match.seen_by(seat)
@@ -149,21 +166,81 @@ class Room:
                 raise RoomError("unavailable", "the move could not be saved; send it again") from e
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
-        """Hand an open or a person's seat to a computer player, for the table's creator."""
+        """For the table's creator: give an open seat to a computer player for good, or a
+        person's seat to ``player`` as a stand-in until the person is back (the creator
+        never locks a person out)."""
         async with self.lock:
             if not is_token_of(creator_token, self.table.creator_hash):
                 raise RoomError("not_creator", "only the table's creator can replace a seat")
             if self.status == "finished":
                 raise RoomError("finished", "the match is over")
-            if self.seats[seat].kind == "computer":
+            row = self.seats[seat]
+            if row.kind == "computer":
                 raise RoomError("bad_seat", f"seat {seat} is a computer player already")
-            await self._seat(SeatRow(seat, "computer", player, None))
-            for connection in self.connections:
-                if connection.seat == seat:
-                    connection.seat = None  # the person's token no longer plays the seat
+            if row.kind == "human":
+                if row.stand_in is not None:
+                    raise RoomError("bad_seat", f"a computer player stands in at {seat} already")
+                await self._seat(replace(row, stand_in=player))
+            else:
+                await self._seat(SeatRow(seat, "computer", player, None))
             await self._go_on()
-            self._broadcast()
-            self._schedule_computer()
+            self._changed(broadcast=True)
+
+    async def stand_in(self, connection: Connection, seat: Seat) -> None:
+        """For any seated person: hand the seat of a person who is not connected to a stand-in
+        at once (docs/WEB.md, "Absent players")."""
+        async with self.lock:
+            if connection.seat is None:
+                raise RoomError("not_seated", "only a seated person can hand a seat over")
+            if self.status == "finished":
+                raise RoomError("finished", "the match is over")
+            row = self.seats[seat]
+            if not is_person(row):
+                raise RoomError("bad_seat", f"seat {seat} is not played by a person now")
+            if seat in self._connected():
+                raise RoomError("present", f"the person at {seat} is here")
+            try:
+                await self._seat(replace(row, stand_in=STAND_IN))
+            except Exception as e:
+                log.error("table %s: storing a stand-in at %s failed: %s", self.id, seat, e)
+                raise RoomError(
+                    "unavailable", "the seat could not be handed over; try again"
+                ) from e
+            self._changed(broadcast=True)
+
+    async def back(self, connection: Connection) -> None:
+        """The connection's person takes their seat back from a stand-in (if one stands in)."""
+        async with self.lock:
+            if connection.seat is None:
+                raise RoomError("not_seated", "a spectator has no seat to take back")
+            await self._reclaim(connection.seat)
+
+    async def _reclaim(self, seat: Seat) -> None:
+        """The person at ``seat`` is back: their stand-in leaves (under the lock);
+        ``RoomError("unavailable")`` when the store cannot take it (nothing changes)."""
+        row = self.seats[seat]
+        if row.kind == "human" and row.stand_in is not None:
+            try:
+                await self._seat(replace(row, stand_in=None))
+            except Exception as e:
+                log.error("table %s: storing %s's return failed: %s", self.id, seat, e)
+                raise RoomError(
+                    "unavailable", "your seat could not be taken back; try again"
+                ) from e
+            self._changed(broadcast=True)
+
+    async def _turn_over(self, turn: Turn) -> None:
+        """The turn time of ``turn`` is up: a stand-in plays for the person (turns.py)."""
+        async with self.lock:
+            if self._timed_turn() != turn:
+                return  # the table moved on meanwhile
+            answering = self._answering()
+            if answering is None:
+                await self._seat(replace(self.seats[turn[1]], stand_in=STAND_IN))
+                self._changed(broadcast=True)
+            elif is_person(self.seats[answering]):
+                self._answer_for = self.driver.point
+                self._changed()
 
     async def connect(self, connection: Connection, token: str | None) -> None:
         """Add a connection that plays the seat of ``token`` (a spectator without one).
@@ -180,13 +257,24 @@ class Room:
                     raise RoomError("bad_token", "this token plays no seat of the table")
             connection.seat = seat
             self.connections.add(connection)
-            connection.send_state(self._states()[seat])
+            try:
+                # The person is back: ``_reclaim`` tells everyone, this connection included.
+                reclaimed = seat is not None and self.seats[seat].stand_in is not None
+                if reclaimed:
+                    assert seat is not None
+                    await self._reclaim(seat)
+            except RoomError:
+                reclaimed = False  # the stand-in stays until the person acts or says so
+            if not reclaimed:
+                connection.send_state(self._states()[seat])
             self._presence_changed()
+            self._changed()
 
     async def disconnect(self, connection: Connection) -> None:
         async with self.lock:
             self.connections.discard(connection)
             self._presence_changed()
+            self._changed()
             self._retire_if_idle()
 
     def _retire_if_idle(self) -> None:
@@ -200,12 +288,14 @@ class Room:
 
     def close(self) -> None:
         self._closed = True
+        self._clock.cancel()
         for task in self._tasks:
             task.cancel()
 
     async def _seat(self, row: SeatRow) -> None:
         await asyncio.to_thread(self._store.update_seat, self.id, row)
         self.seats[row.seat] = row
+        self.driver.seats[row.seat] = occupant(row)
 
     async def _set_status(self, status: TableStatus) -> None:
         await asyncio.to_thread(self._store.set_status, self.id, status)
@@ -222,20 +312,11 @@ class Room:
                 return
         if self.status != "playing":
             return
-        if self.match is None:
-            match = Match(self.table.variant, self.table.first_dealer)
-            await self._start_deal(match)
-            self.match = match
-            return
-        deal = self.match.deal
-        assert deal is not None
-        if not deal.is_over():
-            return
-        if self.match.is_over():
+        if self.driver.match.is_over():
             await self._set_status("finished")
             self._retire_if_idle()
-        else:
-            await self._start_deal(self.match)
+        elif self.driver.needs_deal:
+            await self._start_deal()
 
     async def _go_on(self) -> None:
         """``_settle``; when the store fails, log it and try again a little later."""
@@ -249,15 +330,15 @@ class Room:
         await asyncio.sleep(computer.RETRY_SECONDS)
         async with self.lock:
             await self._go_on()
-            self._broadcast()
-            self._schedule_computer()
+            self._changed(broadcast=True)
 
-    async def _start_deal(self, match: Match) -> None:
+    async def _start_deal(self) -> None:
         """Deal the next deal from the table's seed; its hands are stored before any action."""
+        match = self.driver.match
         number = len(match.deals) + 1
-        hands = deal_hands(random.Random(derive_seed(self.table.seed, "deal", number)))
+        hands = self.driver.hands(number)
         await asyncio.to_thread(self._store.add_deal, self.id, number, match.next_dealer, hands)
-        match.start_deal(hands)
+        self.driver.start_deal()
 
     async def _apply(self, action: Action) -> None:
         """Store a legal action, durably, then play it and tell those who may know of it.
@@ -265,8 +346,8 @@ class Room:
         A cancellation (a shutdown) while the action is being written waits for the write
         and plays the action if it was stored, so the room never falls behind its store.
         """
-        match = self.match
-        assert match is not None and match.deal is not None
+        match = self.driver.match
+        assert match.deal is not None
         write = asyncio.wrap_future(
             self._store.submit_action(
                 self.id, len(match.deals), len(match.deal.history), str(action)
@@ -283,8 +364,7 @@ class Room:
         failure = write.exception()
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
-        match.apply(action)
-        self._count += 1
+        self.driver.apply(action)
         if action.kind is not ActionKind.ANSWER:
             self.seq += 1
         answering = self._answering()
@@ -294,7 +374,7 @@ class Room:
             await self._go_on()
         # While a partner chooses, only its connections may hear of the ask-whole.
         self._broadcast(answering)
-        self._schedule_computer()
+        self._changed()
 
     def _answering(self) -> Seat | None:
         """The partner choosing which marriage to name (the ANSWER phase), or ``None``."""
@@ -348,20 +428,55 @@ class Room:
             # E.g. the store failed to take a computer player's action: think again later.
             log.error("table %s: a task failed; trying again", self.id, exc_info=task.exception())
             self._computers.forget()
+            self._clock.update(None)  # a turn whose end failed to be stored starts again
             self._spawn(self._retry())
 
-    def _schedule_computer(self) -> None:
-        """Let the computer player to move (if any) decide, once per point of the match."""
-        if self.status == "playing":
-            self._computers.schedule(self.match, self.seats, self._count, self._play_computer)
+    def _changed(self, *, broadcast: bool = False) -> None:
+        """After any change (under the lock): tell everyone if ``broadcast``, time the turn
+        now to be timed, and let whoever decides for the seat to move (if not a person's
+        socket) decide."""
+        if broadcast:
+            self._broadcast()
+        self._clock.update(self._timed_turn())
+        seat = self.driver.to_move
+        if self.status == "playing" and seat is not None:
+            self._computers.schedule(self.driver, self._decider(seat), self._play_computer)
+
+    def _people_here(self) -> bool:
+        """Whether a person is connected to a seat of theirs."""
+        return any(self.seats[s].kind == "human" for s in self._connected())
+
+    def _decider(self, seat: Seat) -> str | None:
+        """The computer player that decides for ``seat`` now: the seat's, or the stand-in of
+        its person while someone is connected; ``None``: the person decides."""
+        occupant = self.driver.seats[seat]
+        if occupant is None:
+            return STAND_IN if self._answer_for == self.driver.point else None
+        if self.seats[seat].kind == "human" and not self._people_here():
+            return None  # a stand-in does not play for nobody
+        return occupant.spec
+
+    def _timed_turn(self) -> Turn | None:
+        """The turn the clock runs for: the seat to move as a spectator sees it, when that is
+        a person playing it and anyone is connected."""
+        if self.status != "playing" or self.table.turn_seconds is None:
+            return None
+        deal = self.driver.match.deal
+        if deal is None or deal.is_over() or not self._people_here():
+            return None
+        seen = self.driver.match.seen_by(None)
+        seat = seen.current_player
+        if seat is None or not is_person(self.seats[seat]):
+            return None
+        return (self._seq_seen_in(seen), seat)
 
     async def _play_computer(
-        self, seat: Seat, row: SeatRow, count: int, action: Action | None
+        self, seat: Seat, spec: str, point: int, action: Action | None
     ) -> bool:
-        """Play a computer player's decision at point ``count``, if the table is still there
-        (``Computers``' ``Play``)."""
+        """Play the decision of ``spec`` for ``seat`` at ``point``, if the table is still there
+        and ``spec`` still decides for it (``Computers``' ``Play``)."""
         async with self.lock:
-            if self._count != count or self.seats[seat] != row:
+            if self.driver.point != point or self._decider(seat) != spec:
                 return True  # the table moved on (or the seat changed hands) meanwhile
             if action is None:
                 return False
@@ -370,7 +485,7 @@ class Room:
             if reason is None:
                 await self._apply(action)
                 return True
-            log.error("table %s: %s chose %s: %s", self.id, row.name, action, reason)
+            log.error("table %s: %s chose %s: %s", self.id, spec, action, reason)
             return False
 
     # -- what each connection sees ---------------------------------------------------------------
@@ -387,7 +502,9 @@ class Room:
         each built once per change, however many connections share it."""
         viewers = {c.seat for c in self.connections}
         summary = self._frames.summary_json(self.table, self.seats, self.match, self._connected())
-        return self._frames.states(summary, self.match, self.seq, viewers)
+        self._clock.update(self._timed_turn())  # the frames show the turn timed now
+        clock = json.dumps(self._clock.frame())
+        return self._frames.states(summary, self.match, self.seq, viewers, clock)
 
     def _broadcast(self, only: Seat | None = None) -> None:
         """Send each connection its state (``only``: the connections of that seat alone)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -11,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from valtti.engine import Seat, Variant
-from valtti.table import derive_seed
+from valtti.table import first_dealer
 from valtti.web.bots import Bots
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
@@ -57,20 +56,23 @@ class Rooms:
         variant: Variant,
         players: Mapping[Seat, str | None],
         creator: tuple[Seat, str] | None,
+        turn_seconds: int | None = None,
     ) -> tuple[Room, str, str | None]:
         """A new table: ``players`` gives each seat's computer player or ``None`` (open);
-        ``creator`` the seat and nickname the creator takes. The room, the creator's token and
-        the creator's seat token (or ``None``)."""
+        ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
+        time for a turn (``None``: no limit). The room, the creator's token and the creator's
+        seat token (or ``None``)."""
         seed = secrets.randbits(53)
         creator_token = new_token()
         table = TableRow(
             id=secrets.token_urlsafe(8),
             created=datetime.now(UTC),
             variant=variant,
-            first_dealer=Seat(random.Random(derive_seed(seed, "first dealer")).randrange(4)),
+            first_dealer=first_dealer(seed),
             seed=seed,
             creator_hash=token_hash(creator_token),
             status="waiting",
+            turn_seconds=turn_seconds,
         )
         seat_token = None
         rows = []

@@ -72,6 +72,9 @@ class SeatRow:
     kind: SeatKind
     name: str | None  #: the nickname, or the computer player's name ("search:medium")
     token_hash: str | None  #: sha256 hex of the seat token, people only
+    #: The computer player standing in for the person while they are away (``heuristic``), or
+    #: ``None`` while the person plays the seat; people only (web/turns.py).
+    stand_in: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,8 @@ class TableRow:
     seed: int  #: below 2**53
     creator_hash: str
     status: TableStatus
+    #: Seconds each person has for a turn before a stand-in plays it; ``None``: no limit.
+    turn_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,7 @@ tables_table = Table(
     Column("seed", BigInteger, nullable=False),
     Column("creator_hash", String(64), nullable=False),
     Column("status", String(16), nullable=False),
+    Column("turn_seconds", Integer),  # NULL: no turn time
     Index(None, "created"),
 )
 
@@ -161,6 +167,7 @@ seats_table = Table(
     Column("kind", String(16), nullable=False),
     Column("name", String(64)),
     Column("token_hash", String(64)),
+    Column("stand_in", String(64)),  # the computer player standing in for an absent person
     PrimaryKeyConstraint("table_id", "seat"),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
@@ -284,6 +291,7 @@ class Store:
                     "seed": table.seed,
                     "creator_hash": table.creator_hash,
                     "status": table.status,
+                    "turn_seconds": table.turn_seconds,
                 },
             )
             connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
@@ -295,7 +303,12 @@ class Store:
             result = connection.execute(
                 update(seats_table)
                 .where(seats_table.c.table_id == table_id, seats_table.c.seat == values["seat"])
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                .values(
+                    kind=seat.kind,
+                    name=seat.name,
+                    token_hash=seat.token_hash,
+                    stand_in=seat.stand_in,
+                )
             )
             if result.rowcount != 1:
                 raise KeyError(table_id)
@@ -601,6 +614,7 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
         "kind": seat.kind,
         "name": seat.name,
         "token_hash": seat.token_hash,
+        "stand_in": seat.stand_in,
     }
 
 
@@ -614,7 +628,9 @@ def _gather(
     ids = [row.id for row in rows]
     seats: dict[str, list[SeatRow]] = defaultdict(list)
     for r in connection.execute(select(seats_table).where(seats_table.c.table_id.in_(ids))):
-        seats[r.table_id].append(SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash))
+        seats[r.table_id].append(
+            SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash, r.stand_in)
+        )
     actions: dict[tuple[str, int], list[str]] = defaultdict(list)
     deals: dict[str, list[DealRecord]] = defaultdict(list)
     if records:
@@ -648,6 +664,7 @@ def _gather(
             seed=row.seed,
             creator_hash=row.creator_hash,
             status=row.status,
+            turn_seconds=row.turn_seconds,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None
         out.append(StoredTable(table, _four(sorted(seats[row.id], key=lambda s: s.seat)), record))

@@ -4,6 +4,7 @@
  * Hooks for end-to-end tests:
  *   #lang                          language switch (<select>, values "en" | "fi")
  *   #create-form                   the form creating a table; #create is its submit button
+ *   select[data-turn-seconds]      the table's time for a turn in seconds ("0": no limit)
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
  *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
@@ -156,6 +157,8 @@ async function createTable(event) {
       seats,
       nickname,
       seat,
+      // Each person's time for a turn before a stand-in plays it (0: no limit).
+      turn_seconds: Number(form.querySelector("[data-turn-seconds]").value),
     });
     if (nickname) saveNickname(nickname);
     saveTableKeys(made.id, {

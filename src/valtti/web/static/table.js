@@ -44,6 +44,7 @@
  *   #announcer p       the polite live region: each play and each turn in words (alerts.js)
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
+ *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
  * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
@@ -80,6 +81,7 @@ import { alertView, initAlerts } from "/static/alerts.js";
 import { initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
+import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -215,6 +217,7 @@ function render() {
   renderSheet(view);
   renderLog(view);
   renderReplayBar(view);
+  renderAbsence(view);
   labelCards(document.body);
   animate(shot);
   keepFocus();
@@ -289,6 +292,8 @@ function renderSeat(section, seat, view, isBottom) {
   }
   if (section.dataset.locked === "true")
     head.append(el("span", { class: "badge lock" }, t("table.lock")));
+  const absence = seatAbsence(view, seat, entry);
+  head.append(...absence.head);
   section.append(head);
 
   const showsHandBelow = isBottom && (view.replay || view.you === seat);
@@ -311,8 +316,9 @@ function renderSeat(section, seat, view, isBottom) {
     for (const e of now) section.append(el("div", { class: "bubble" }, eventNode(view, e)));
   }
 
-  const tools = seatTools(view, seat, entry);
-  if (tools) section.append(tools);
+  const tools = seatTools(view, seat, entry) ?? el("div", { class: "seat-tools" });
+  tools.append(...absence.tools);
+  if (tools.childElementCount) section.append(tools);
 }
 
 function seatTools(view, seat, entry) {
@@ -333,7 +339,8 @@ function seatTools(view, seat, entry) {
     );
   }
   const creator = tableKeys(tableId).creator_token;
-  const replaceable = entry?.kind === "open" || (entry?.kind === "human" && !entry.connected);
+  const replaceable =
+    entry?.kind === "open" || (entry?.kind === "human" && !entry.connected && !entry.stand_in);
   if (creator && view.table.status !== "finished" && replaceable) {
     const select = el("select", {
       "data-replace-player": seat,
@@ -920,6 +927,7 @@ function onState(message) {
   const previous = state;
   state = message;
   pending = false;
+  noteState(message);
   if (previous) {
     const key = (s) => (s.last_trick ? `${s.deal}:${s.last_trick.number}` : null);
     const newKey = key(message);
@@ -1087,6 +1095,7 @@ async function main() {
   wire();
   initAlerts();
   initKeyboard();
+  initAbsence(send);
   onLangChange(render);
   setStatus("connecting");
   connect();

@@ -1,0 +1,132 @@
+/**
+ * Absent players on the table page (docs/WEB.md, "Absent players"): the turn clock running
+ * down on the seat to move, who a computer player stands in for, the "take your seat back"
+ * panel, and handing the seat of a person who is away to a stand-in.
+ *
+ * table.js calls noteState(message) for each state it receives, seatAbsence(view, seat, entry)
+ * for each seat it draws (its badge, its clock and the hand-over button) and
+ * renderAbsence(view) once per drawing.
+ *
+ * Hooks for end-to-end tests:
+ *   .turn-clock[data-clock-seat="N"][data-left="12"]  the clock on the seat to move (whole
+ *                      seconds left, counting down between states); body[data-clock-left]
+ *   .badge.stand-in[data-stand-in-for="E"]  a computer player stands in for E's person
+ *   button[data-stand-in="E"]  hand E's seat (its person is away) to a stand-in: any seated
+ *                      person sees it
+ *   #absent            shown while a computer player stands in for you; #take-back button
+ */
+
+import { t } from "/static/i18n.js";
+import { el, tableKeys, toast } from "/static/common.js";
+
+const TICK_MS = 250;
+
+let clock = null; // {seat, seconds, until}: the turn timed, and when (performance.now()) it is up
+let ticker = null;
+let sender = () => false;
+
+/** How the page sends a message: `send(message)` returns whether it went. */
+export function initAbsence(send) {
+  sender = send;
+  document.getElementById("take-back").addEventListener("click", () => {
+    if (!sender({ type: "back" })) toast(t("error.offline"), "error", "offline");
+  });
+}
+
+/** A state arrived: note its clock (seconds left as the server sent it). */
+export function noteState(message) {
+  const c = message.clock;
+  clock = c ? { seat: c.seat, seconds: c.seconds, until: performance.now() + c.left * 1000 } : null;
+  clearInterval(ticker);
+  ticker = clock ? setInterval(tick, TICK_MS) : null;
+}
+
+function secondsLeft() {
+  return clock ? Math.max(0, Math.ceil((clock.until - performance.now()) / 1000)) : null;
+}
+
+function clockText(left) {
+  const m = Math.floor(left / 60);
+  const s = String(left % 60).padStart(2, "0");
+  return `${m}:${s}`;
+}
+
+function tick() {
+  const left = secondsLeft();
+  for (const node of document.querySelectorAll(".turn-clock")) {
+    node.dataset.left = String(left ?? "");
+    node.textContent = clockText(left ?? 0);
+    node.classList.toggle("low", left !== null && left <= 10);
+  }
+  document.body.dataset.clockLeft = left === null ? "" : String(left);
+  if (left === 0) clearInterval(ticker);
+}
+
+/** What one seat area shows of absence: nodes to append to its head and its tools. */
+export function seatAbsence(view, seat, entry) {
+  const head = [];
+  const tools = [];
+  if (entry?.kind === "human" && entry.stand_in) {
+    head.push(
+      el(
+        "span",
+        {
+          class: "badge stand-in",
+          "data-stand-in-for": seat,
+          title: t("absence.stand_in.title", { player: t(`player.short.${entry.stand_in}`) }),
+        },
+        t("absence.stand_in"),
+      ),
+    );
+  }
+  if (!view.replay && clock && clock.seat === seat && view.table?.status === "playing") {
+    const left = secondsLeft();
+    head.push(
+      el(
+        "span",
+        {
+          class: `turn-clock${left <= 10 ? " low" : ""}`,
+          "data-clock-seat": seat,
+          "data-left": String(left),
+          role: "timer",
+          title: t("absence.clock.title", { seconds: clock.seconds }),
+        },
+        clockText(left),
+      ),
+    );
+  }
+  const creator = tableKeys(tableId()).creator_token;
+  const away = entry?.kind === "human" && !entry.connected && !entry.stand_in;
+  // The creator hands a seat over with the choice of player (table.js); anyone else seated
+  // with this button.
+  if (!view.replay && view.you && !creator && away && view.table?.status !== "finished") {
+    tools.push(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          "data-stand-in": seat,
+          onclick: () => {
+            if (!sender({ type: "stand_in", seat })) toast(t("error.offline"), "error", "offline");
+          },
+        },
+        t("absence.hand_over"),
+      ),
+    );
+  }
+  return { head, tools };
+}
+
+/** The panel that tells you a computer player stands in for you. */
+export function renderAbsence(view) {
+  const mine = view.you ? (view.table?.seats ?? []).find((s) => s.seat === view.you) : null;
+  const away = !view.replay && !!mine?.stand_in && view.table?.status !== "finished";
+  document.getElementById("absent").hidden = !away;
+  document.body.dataset.standIn = String(away);
+  document.body.dataset.clockLeft = clock ? String(secondsLeft()) : "";
+}
+
+function tableId() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+}
