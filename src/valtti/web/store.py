@@ -325,9 +325,7 @@ class Store:
             if result.rowcount != 1:
                 raise KeyError(table_id)
 
-    def set_status(
-        self, table_id: str, status: TableStatus, at: dt.datetime | None = None
-    ) -> None:
+    def set_status(self, table_id: str, status: TableStatus, at: dt.datetime | None = None) -> None:
         """Set a table's status (``KeyError`` for an unknown table); "finished" also sets when
         the match ended: ``at``, or now."""
         values: dict[str, Any] = {"status": status}
@@ -409,7 +407,8 @@ class Store:
     ) -> Listing:
         """One page of the lobby's list: the tables of ``status`` (None: all), waiting ones
         first, then playing, then finished, each newest first; a finished table only if its
-        match ended at or after ``finished_since`` (None: every one). ``limit`` tables from
+        match ended (or, not known, the table was created) at or after ``finished_since``
+        (None: every one). ``limit`` tables from
         ``offset``, with their seats but no records, and the number in the whole list.
 
         Filtered, ordered and paged in SQL (the index on status and created): three queries,
@@ -420,7 +419,8 @@ class Store:
         if status is not None:
             where.append(t.status == status)
         if finished_since is not None:
-            where.append(or_(t.status != "finished", t.finished >= finished_since))
+            ended = func.coalesce(t.finished, t.created)  # a table stored finished: created
+            where.append(or_(t.status != "finished", ended >= finished_since))
         rank = case({"waiting": 0, "playing": 1}, value=t.status, else_=2)
         with self._reading() as connection:
             total = connection.scalar(select(func.count()).select_from(tables_table).where(*where))
