@@ -255,6 +255,21 @@ function tableItem(table) {
   const link = `/t/${encodeURIComponent(id)}`;
   const seats = el("ul", { class: "seat-list" });
   for (const s of table.seats ?? []) {
+    if (table.status === "waiting" && s.kind === "open") {
+      // An open seat of a waiting table is its own button: the list stays a line per table.
+      seats.append(
+        el(
+          "li",
+          { class: "seat-chip kind-open join", dataset: { seat: s.seat, kind: s.kind } },
+          el(
+            "button",
+            { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
+            t("lobby.join", { seat: t(`seat.${s.seat}`) }),
+          ),
+        ),
+      );
+      continue;
+    }
     seats.append(
       el(
         "li",
@@ -271,16 +286,6 @@ function tableItem(table) {
     );
   }
   if (table.status === "waiting") {
-    for (const s of table.seats ?? []) {
-      if (s.kind !== "open") continue;
-      actions.append(
-        el(
-          "button",
-          { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
-          t("lobby.join", { seat: t(`seat.${s.seat}`) }),
-        ),
-      );
-    }
     if (!mine.token)
       actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
   } else if (table.status === "playing") {
@@ -326,17 +331,17 @@ function tableItem(table) {
       ...idle,
       el("span", { class: "table-id" }, t("lobby.table.id", { id })),
       el("span", { class: "table-created" }, formatCreated(table.created)),
+      el(
+        "span",
+        { class: "table-meta" },
+        t("lobby.meta", {
+          score: t("lobby.score", { ns: score.NS, ew: score.EW }),
+          deals: tp("lobby.deals", table.deals ?? 0),
+          variant: variantSummary(table.variant),
+        }),
+      ),
     ),
     seats,
-    el(
-      "div",
-      { class: "table-meta" },
-      t("lobby.meta", {
-        score: t("lobby.score", { ns: score.NS, ew: score.EW }),
-        deals: tp("lobby.deals", table.deals ?? 0),
-        variant: variantSummary(table.variant),
-      }),
-    ),
     actions,
   );
 }
