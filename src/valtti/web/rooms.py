@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import secrets
 from collections import OrderedDict
@@ -16,6 +17,8 @@ from valtti.web.bots import Bots
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
 from valtti.web.store import Listed, SeatRow, Store, StoredTable, TableRow, TableStatus
+
+log = logging.getLogger(__name__)
 
 #: Summaries of finished tables kept for the lobby (at most as many as it lists, and some).
 FINISHED_KEPT: Final = 1000
@@ -130,8 +133,8 @@ class Rooms:
         tables until LISTED_AFTER_FINISH after their end. Each summary says whether the table
         is ``idle``: unfinished, and nobody connected to it for IDLE_AFTER.
 
-        Two queries of tables and seats; a finished table's match is loaded once for its
-        summary, which is kept.
+        Three queries (the count, the tables, their seats); a finished table's match is loaded
+        once for its summary, which is kept.
         """
         now = datetime.now(UTC)
         listing = await asyncio.to_thread(
@@ -186,7 +189,10 @@ class Rooms:
             return
         now = datetime.now(UTC)
         self._seen[room.id] = now
-        await asyncio.to_thread(self.store.set_seen, room.id, now)
+        try:
+            await asyncio.to_thread(self.store.set_seen, room.id, now)
+        except Exception as e:  # the lobby's idle mark only: the table itself is unharmed
+            log.warning("table %s: storing when its last connection closed failed: %s", room.id, e)
 
     def retire(self, room: Room) -> None:
         """Let a finished room that nobody watches leave the live tables."""
