@@ -7,10 +7,13 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from tests.web.serving import Server
 
-from valtti.web.loadtest import _Client, _Run, _Table, latency
+from valtti.web.loadtest import _Client, _own_addresses, _Run, _Table, client_address, latency
 
 
 def test_percentiles_of_known_numbers() -> None:
@@ -63,6 +66,34 @@ def test_a_short_run_against_its_own_server_plays_without_errors() -> None:
         assert chat["latency_ms"]["p50"] <= chat["latency_ms"]["p99"]
     else:
         assert chat["refused"] == answered
+
+
+def test_each_client_connects_from_an_address_of_its_own(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> None:
+    """Against a server that lets one address open one WebSocket, 8 clients still play."""
+    server = start_server(
+        f"sqlite:///{tmp_path / 'valtti.db'}", options=["--connections-per-address", "1"]
+    )
+    command = [sys.executable, "-m", "valtti", "loadtest", "--url", server.url]
+    done = subprocess.run(
+        [*command, "--clients", "8", "--seconds", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["actions"] > 0 and figures["errors"] == 0, figures["error_messages"]
+    assert [client_address(n) for n in (0, 1, 249, 250)] == [
+        "127.0.1.1",
+        "127.0.1.2",
+        "127.0.1.250",
+        "127.0.2.1",
+    ]
+    assert _own_addresses("http://127.0.0.1:8000") == (sys.platform == "linux")
+    assert not _own_addresses("http://localhost:8000")
+    assert not _own_addresses("http://192.168.1.20:8000")
 
 
 class _Socket:

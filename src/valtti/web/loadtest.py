@@ -20,6 +20,10 @@ CHAT_INTERVAL seconds or so, each text its own. Its latency is from sending it t
 an ``error`` frame: that is counted as a refused chat, apart from the errors and the actions'
 latency. A frame of another type (a server newer than this test) is counted, not an error.
 
+Against a server on this machine (on Linux), each client connects from a loopback address of its
+own (127.0.x.y: every 127/8 address is this machine's), as people do from their own devices, so
+that the server's limits per client address see one person each.
+
 All clients run in this one process (asyncio), so per message it does only what a client must:
 decode the frame, and compare a few fields.
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
 import random
@@ -224,6 +229,7 @@ class _Run:
 
     url: str
     seed: int
+    own_addresses: bool = False  #: each client connects from a loopback address of its own
     go: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = 0.0
     actions: int = 0
@@ -356,11 +362,20 @@ class _Client:
         self.answering = observation["phase"] == "answer"
         self.sent_seq = seq
         self.sent_at = now = time.perf_counter()
-        self.sends.append(now)
+        self.sends[-1] = now
         # An answer leaves seq as it is; the other seats hear of the seq its ask-whole made
         # only now, with the answer (docs/WEB.md), so their latency counts from the answer.
         self.table.sent[seq if self.answering else seq + 1] = now
         await self.ws.send(text)
+
+    async def _pace(self) -> None:
+        """Wait as needed to stay under the server's throttle, as a person (however fast)
+        would, and count the message about to be sent."""
+        if len(self.sends) == MESSAGES_PER_SECOND:
+            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
+            if pause > 0:
+                await asyncio.sleep(pause)
+        self.sends.append(time.perf_counter())
 
     async def _chat(self) -> None:
         """Send a chat message every CHAT_INTERVAL seconds or so, never while the last one is
@@ -375,8 +390,7 @@ class _Client:
                 number += 1
                 text = f"hello {number} from {self.seat} at {self.table.id}"
                 self.chatting = text
-                self.chat_at = now = time.perf_counter()
-                self.sends.append(now)
+                self.chat_at = now = self.sends[-1] = time.perf_counter()
                 self.table.chats[text] = (now, self)
                 self.run.chats_sent += 1
                 await self.ws.send(json.dumps({"type": "chat", "text": text}))
@@ -401,13 +415,6 @@ class _Client:
         if sender.chatting == text:  # its first seat to hear it answers the sender
             sender.chatting = None
             self.run.chats_answered += 1
-
-    async def _pace(self) -> None:
-        """Wait until one more message keeps this connection under the server's throttle."""
-        if len(self.sends) == MESSAGES_PER_SECOND:
-            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
-            if pause > 0:
-                await asyncio.sleep(pause)
 
     def _error(self, text: str) -> None:
         self.run.errors.append(f"{text} (table {self.table.id}, seat {self.seat})")
@@ -463,17 +470,39 @@ async def _new_table(run: _Run, group: int) -> tuple[_Table, dict[str, str]]:
     return table, tokens
 
 
-async def _connect(run: _Run, table: _Table, tokens: dict[str, str], seed: str) -> list[_Client]:
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` (from 0) connects from: 127.0.1.1, 127.0.1.2 …"""
+    high, low = divmod(number, 250)
+    return f"127.0.{1 + high}.{1 + low}"
+
+
+def _own_addresses(url: str) -> bool:
+    """Whether clients can connect from loopback addresses of their own: the server is at an
+    IPv4 loopback address, and Linux gives this machine every 127/8 address."""
+    try:
+        host = ipaddress.ip_address(urllib.parse.urlsplit(url).hostname or "")
+    except ValueError:  # a name: it may resolve to an IPv6 address
+        return False
+    return sys.platform == "linux" and host.version == 4 and host.is_loopback
+
+
+async def _connect(
+    run: _Run, table: _Table, tokens: dict[str, str], seed: str, group: int
+) -> list[_Client]:
     base = "ws" + run.url.removeprefix("http")
     clients = []
-    for seat in SEATS:
+    for number, seat in enumerate(SEATS, start=group * len(SEATS)):
         query = urllib.parse.urlencode({"token": tokens[seat]})
+        local: dict[str, Any] = {}
+        if run.own_addresses:
+            local["local_addr"] = (client_address(number), 0)
         ws = await connect(
             f"{base}/api/tables/{table.id}/ws?{query}",
             proxy=None,
             ping_interval=None,
             open_timeout=30,
             max_queue=None,
+            **local,
         )
         clients.append(_Client(run, table, seat, ws, random.Random(f"{seed}:{seat}")))
     await asyncio.gather(*(c.first_state() for c in clients))
@@ -487,7 +516,7 @@ async def _group(run: _Run, group: int, ready: Callable[[], None]) -> None:
     number = 0
     while first or loop.time() < run.deadline:
         table, tokens = await _new_table(run, group)
-        clients = await _connect(run, table, tokens, f"{run.seed}:{group}:{number}")
+        clients = await _connect(run, table, tokens, f"{run.seed}:{group}:{number}", group)
         number += 1
         if first:
             ready()
@@ -504,7 +533,7 @@ async def _group(run: _Run, group: int, ready: Callable[[], None]) -> None:
 async def _drive(
     url: str, clients: int, seconds: float, seed: int, cpu_of_server: Callable[[], float | None]
 ) -> Figures:
-    run = _Run(url.rstrip("/"), seed)
+    run = _Run(url.rstrip("/"), seed, _own_addresses(url))
     groups = clients // len(SEATS)
     loop = asyncio.get_running_loop()
     waiting = groups
