@@ -70,7 +70,7 @@ STATE_TIMEOUT = 10.0
 SERVER_START_TIMEOUT = 60.0
 #: Seconds between one client's chat messages, drawn evenly from this range (the first within
 #: the range's low end of the start): a lively table, and well within a chat rate limit.
-CHAT_INTERVAL = (2.0, 5.0)
+CHAT_INTERVAL = (2.5, 5.0)
 
 
 class LoadTestError(Exception):
