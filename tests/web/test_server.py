@@ -192,8 +192,10 @@ def test_pages_and_static_files(server: Server) -> None:
     assert f"valtti: open http://127.0.0.1:{server.port}/" in server.log.read_text()
     lobby = server.http.get("/")
     assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
-    table = server.http.get("/t/anything")
+    made = server.create(ALL_OPEN)
+    table = server.http.get(f"/t/{made['id']}")
     assert table.status_code == 200 and "text/html" in table.headers["content-type"]
+    assert server.http.get("/t/anything").status_code == 404  # tests/web/test_server_lobby.py
     assert lobby.text != table.text
     assert server.http.get("/static/lobby.html").text == lobby.text
     for path in ("/static/%2e%2e/store.py", "/static/..%2fstore.py", "/static/../store.py"):
@@ -507,7 +509,12 @@ def test_the_lobby_lists_waiting_playing_and_finished_tables(server: Server) -> 
     watcher = server.socket(finished)
     watcher.until(lambda f: f["type"] == "state" and f["table"]["status"] == "finished")
     watcher.close()
-    listed = {t["id"]: t for t in server.http.get("/api/tables").json()["tables"]}
+    # A page holds only some tables of the session's server: each is the newest of its status.
+    listed = {
+        t["id"]: t
+        for status in ("waiting", "playing", "finished")
+        for t in server.http.get("/api/tables", params={"status": status}).json()["tables"]
+    }
     assert listed[waiting]["status"] == "waiting" and listed[waiting]["deals"] == 0
     assert listed[playing]["status"] == "playing" and listed[playing]["deals"] == 1
     assert listed[finished]["status"] == "finished"

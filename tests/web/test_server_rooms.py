@@ -275,12 +275,12 @@ def test_the_lobby_reads_no_actions_twice(store: Store, monkeypatch: pytest.Monk
 
     async def test(rooms: Rooms) -> None:
         room, _, _ = await rooms.create(Variant(), dict.fromkeys(Seat), None)
-        first = await rooms.summaries()
+        first = (await rooms.listing())["tables"]
         assert [s["id"] for s in first] == [room.id, *reversed(ids)]
         assert [s["status"] for s in first] == ["waiting", "finished", "finished", "finished"]
         assert all(s["winner"] is not None and s["deals"] > 1 for s in first[1:])
         assert sorted(loaded) == ids  # each finished table's match once, for its summary
-        assert await rooms.summaries() == first
+        assert (await rooms.listing())["tables"] == first
         assert sorted(loaded) == ids
 
     run(test, store)

@@ -97,7 +97,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
         head = ScriptDirectory.from_config(alembic_config(connection)).get_current_head()
-        assert MigrationContext.configure(connection).get_current_revision() == head == "0002"
+        assert MigrationContext.configure(connection).get_current_revision() == head == "0003"
     first.create_table(table_row(), SEATS)
     first.close()
 
@@ -256,9 +256,12 @@ def test_tables_newest_first_with_seats_and_records(store: Store) -> None:
             assert stored.record is None
     assert listed == [store.load(s.table.id) for s in listed]
     assert [s.table.id for s in store.tables(limit=2)] == ["t3", "t2"]
-    # The lobby's listing: the same tables and seats, without their records.
-    assert store.listing() == [replace(s, record=None) for s in listed]
-    assert [s.table.id for s in store.listing(limit=2)] == ["t3", "t2"]
+    # The lobby's listing: the same tables and seats, without their records, waiting first.
+    by_id = {s.table.id: replace(s, record=None) for s in listed}
+    listing = store.listing()
+    assert [t.stored for t in listing.tables] == [by_id[i] for i in ("t2", "t0", "t3", "t1")]
+    assert listing.total == 4
+    assert [t.stored.table.id for t in store.listing(limit=2).tables] == ["t2", "t0"]
 
 
 def test_unfinished_tables(store: Store) -> None:
@@ -334,3 +337,76 @@ def test_default_url_is_in_the_user_data_directory(
     opened.create_table(table_row(), SEATS)
     opened.close()
     assert (data / "valtti.db").is_file()
+
+
+def _lobby_tables(store: Store) -> None:
+    """Nine tables a minute apart: t0…t8 cycling waiting, playing, finished; each finished one
+    ended an hour after T0 plus its number of days."""
+    statuses = ("waiting", "playing", "finished")
+    for i in range(9):
+        store.create_table(
+            table_row(f"t{i}", T0 + dt.timedelta(minutes=i), status=statuses[i % 3]), SEATS
+        )
+        if statuses[i % 3] == "finished":
+            store.set_status(f"t{i}", "finished", at=T0 + dt.timedelta(days=i, hours=1))
+
+
+def test_the_listing_waiting_first_then_playing_then_finished_in_pages(store: Store) -> None:
+    _lobby_tables(store)
+    everything = ["t6", "t3", "t0", "t7", "t4", "t1", "t8", "t5", "t2"]
+    pages = [store.listing(offset=o, limit=4) for o in (0, 4, 8, 12)]
+    assert [[t.stored.table.id for t in p.tables] for p in pages] == [
+        everything[:4],
+        everything[4:8],
+        everything[8:],
+        [],
+    ]
+    assert {p.total for p in pages} == {9}
+    for status, ids in (
+        ("waiting", ["t6", "t3", "t0"]),
+        ("playing", ["t7", "t4", "t1"]),
+        ("finished", ["t8", "t5", "t2"]),
+    ):
+        listed = store.listing(status, limit=2)
+        assert [t.stored.table.id for t in listed.tables] == ids[:2]
+        assert listed.total == 3
+        assert all(t.stored.table.status == status for t in listed.tables)
+        assert [t.stored.table.id for t in store.listing(status, offset=2).tables] == ids[2:]
+
+
+def test_finished_tables_age_out_of_the_listing_but_load_by_id(store: Store) -> None:
+    _lobby_tables(store)
+    since = T0 + dt.timedelta(days=5)  # t5 ended at day 5 and an hour, t2 before
+    listed = store.listing(finished_since=since)
+    ids = [t.stored.table.id for t in listed.tables]
+    assert ids == ["t6", "t3", "t0", "t7", "t4", "t1", "t8", "t5"]
+    assert listed.total == 8
+    assert store.listing("finished", finished_since=since).total == 2
+    assert store.listing("waiting", finished_since=since).total == 3
+    aged = store.load("t2")
+    assert aged is not None and aged.table.status == "finished"
+    finished = {t.stored.table.id: t.finished for t in store.listing("finished").tables}
+    assert finished["t2"] == T0 + dt.timedelta(days=2, hours=1)
+
+
+def test_seen_is_kept_for_the_listing(store: Store) -> None:
+    store.create_table(table_row("t1"), SEATS)
+    assert [(t.finished, t.seen) for t in store.listing().tables] == [(None, None)]
+    store.set_seen("t1", T0 + dt.timedelta(minutes=5))
+    store.set_seen("nonesuch", T0)  # ignored
+    assert [t.seen for t in store.listing().tables] == [T0 + dt.timedelta(minutes=5)]
+
+
+def test_the_lobby_migration_dates_finished_tables_by_their_creation(database_url: str) -> None:
+    first = Store(database_url)
+    with first.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0002")
+    first.create_table(table_row("old"), SEATS)  # the columns from before the lobby's migration
+    with first.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE tables SET status = 'finished'")
+    first.close()
+    again = Store(database_url)
+    (listed,) = again.listing("finished").tables
+    assert listed.stored.table.id == "old"
+    assert listed.finished == T0
+    again.close()

@@ -14,9 +14,9 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket
+from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
@@ -43,7 +43,7 @@ from valtti.web.messages import (
 from valtti.web.room import Room
 from valtti.web.rooms import Rooms
 from valtti.web.security import Guard, PerMinute, Policy
-from valtti.web.store import Store
+from valtti.web.store import Store, TableStatus
 
 STATIC: Final = Path(__file__).parent / "static"
 #: The largest message a client may send (docs/WEB.md).
@@ -144,11 +144,13 @@ def create_app(
         return _refused(refusal(error.errors(), message=False))
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> Response:
         if error.status_code == 413:
             return _refused(RoomError("too_large", f"a body is at most {MAX_BODY} bytes"))
         if error.status_code == 400:  # a body FastAPI could not read (JSON nested too deep)
             return _refused(RoomError("bad_request", "the body is not valid JSON"))
+        if error.status_code == 404:
+            return _not_found(request)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
     pages = APIRouter(include_in_schema=False)
@@ -157,8 +159,10 @@ def create_app(
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "lobby.html")
 
-    @pages.get("/t/{table_id}")
-    async def table_page(table_id: str) -> FileResponse:
+    @pages.get("/t/{table_id}", response_model=None)
+    async def table_page(request: Request, table_id: str) -> Response:
+        if await _rooms(request).get(table_id) is None:
+            return _not_found(request)
         return FileResponse(STATIC / "table.html")
 
     @pages.get("/rules")
@@ -185,8 +189,12 @@ def create_app(
     tables = APIRouter(prefix="/api/tables", route_class=_BodyLimited)
 
     @tables.get("")
-    async def list_tables(request: Request) -> dict[str, Any]:
-        return {"tables": await _rooms(request).summaries()}
+    async def list_tables(
+        request: Request,
+        status: TableStatus | None = None,
+        page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    ) -> dict[str, Any]:
+        return await _rooms(request).listing(status, page)
 
     @tables.post("", status_code=201)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -274,6 +282,7 @@ async def _play(websocket: WebSocket, room: Room, connection: Connection) -> Non
                 connection.send(e.frame())
     finally:
         await room.disconnect(connection)
+        await _rooms(websocket).left(room)
         if writer.done() or connection.closing:
             # Let the writer send what was queued before the close it was told to make.
             with contextlib.suppress(Exception):
@@ -371,6 +380,13 @@ async def _finished(request: Request, table_id: str) -> Room:
     if room.status != "finished":
         raise RoomError("not_finished", "the match is not over: its record holds every hand")
     return room
+
+
+def _not_found(request: Request) -> Response:
+    """404: the error body of docs/WEB.md under /api/, the not-found page elsewhere."""
+    if request.url.path == "/api" or request.url.path.startswith("/api/"):
+        return _refused(RoomError("not_found", f"no such resource: {request.url.path}"))
+    return FileResponse(STATIC / "notfound.html", status_code=404)
 
 
 def _refused(error: RoomError) -> JSONResponse:

@@ -10,8 +10,19 @@ Latency is measured from sending an action to receiving the first state that sho
 client that sent it (*mover*), and at each of the four seats of its table (*seats*, the
 broadcast) from the first state whose ``seq`` includes it. An ``answer`` makes no ``seq``: its
 mover sees it in the first state out of the ``answer`` phase, and the other seats, which hear of
-the ``ask-whole`` only with its answer, count from the answer. Every ``error`` frame, unexpected
-close, failed HTTP request and action left without its state counts as an error.
+the ``ask-whole`` only with its answer, count from the answer. Every ``error`` frame answering an
+action, unexpected close, failed HTTP request and action left without its state counts as an
+error.
+
+Each client also chats as people at a table do: a ``{"type": "chat", "text": …}`` message every
+CHAT_INTERVAL seconds or so, each text its own. Its latency is from sending it to the broadcast
+``chat`` frame with that text, at each seat of the table. A server without chat answers each with
+an ``error`` frame: that is counted as a refused chat, apart from the errors and the actions'
+latency. A frame of another type (a server newer than this test) is counted, not an error.
+
+Against a server on this machine (on Linux), each client connects from a loopback address of its
+own (127.0.x.y: every 127/8 address is this machine's), as people do from their own devices, so
+that the server's limits per client address see one person each.
 
 All clients run in this one process (asyncio), so per message it does only what a client must:
 decode the frame, and compare a few fields.
@@ -20,6 +31,8 @@ decode the frame, and compare a few fields.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import json
 import os
 import random
@@ -55,6 +68,9 @@ PACING_WINDOW = 1.1
 STATE_TIMEOUT = 10.0
 #: How long a server started by the load test has to answer.
 SERVER_START_TIMEOUT = 60.0
+#: Seconds between one client's chat messages, drawn evenly from this range (the first within
+#: the range's low end of the start): a lively table, and well within a chat rate limit.
+CHAT_INTERVAL = (2.5, 5.0)
 
 
 class LoadTestError(Exception):
@@ -105,6 +121,36 @@ def latency(samples_ms: Sequence[float]) -> Latency:
     return Latency(len(samples_ms), cuts[49], cuts[89], cuts[98], max(samples_ms))
 
 
+@dataclass(frozen=True)
+class Chat:
+    """The chat messages of a load test: how many were sent, the latency of their broadcasts
+    at each seat, the codes of those the server refused, and how many had neither a broadcast
+    nor a refusal by the end."""
+
+    sent: int
+    broadcast: Latency
+    refused: list[str]
+    unanswered: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sent": self.sent,
+            "refused": len(self.refused),
+            "refusals": dict(Counter(self.refused)),
+            "unanswered": self.unanswered,
+            "latency_ms": self.broadcast.to_dict(),
+        }
+
+    def text(self) -> str:
+        line = f"{self.sent:,} sent"
+        if self.refused:
+            codes = ", ".join(f"{n:,} {code}" for code, n in Counter(self.refused).most_common())
+            line += f", refused: {codes}"
+        if self.unanswered:
+            line += f", {self.unanswered:,} unanswered"
+        return line
+
+
 @dataclass
 class Figures:
     """The outcome of a load test."""
@@ -120,6 +166,9 @@ class Figures:
     errors: list[str]
     generator_cpu_s: float
     server_cpu_s: float | None
+    chat: Chat = field(default_factory=lambda: Chat(0, latency([]), [], 0))
+    #: frames of a type this test does not know, by type
+    other_frames: dict[str, int] = field(default_factory=dict)
 
     @property
     def actions_per_s(self) -> float:
@@ -135,8 +184,10 @@ class Figures:
             "tables": self.tables,
             "matches_finished": self.matches_finished,
             "latency_ms": {"mover": self.mover.to_dict(), "seats": self.seats.to_dict()},
+            "chat": self.chat.to_dict(),
             "errors": len(self.errors),
             "error_messages": dict(Counter(self.errors)),
+            "other_frames": self.other_frames,
             "cpu_s": {
                 "generator": round(self.generator_cpu_s, 2),
                 "server": None if self.server_cpu_s is None else round(self.server_cpu_s, 2),
@@ -156,8 +207,13 @@ class Figures:
             "latency   action sent -> the first state that shows it",
             f"  mover   {self.mover.text()}",
             f"  seats   {self.seats.text()}",
+            f"chat      {self.chat.text()}",
+            f"  seats   {self.chat.broadcast.text()} (chat sent -> its broadcast)",
             f"cpu       {cpu} (of {self.seconds:.1f} s on {os.cpu_count()} cores)",
         ]
+        if self.other_frames:
+            other = ", ".join(f"{n:,} {kind!r}" for kind, n in self.other_frames.items())
+            lines.append(f"other     frames of types not known here: {other}")
         if not self.errors:
             lines.append("errors    none")
         else:
@@ -173,6 +229,7 @@ class _Run:
 
     url: str
     seed: int
+    own_addresses: bool = False  #: each client connects from a loopback address of its own
     go: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = 0.0
     actions: int = 0
@@ -181,6 +238,11 @@ class _Run:
     mover_ms: list[float] = field(default_factory=list)
     seats_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    chats_sent: int = 0
+    chats_answered: int = 0  #: broadcast, or refused
+    chat_ms: list[float] = field(default_factory=list)
+    chat_refused: list[str] = field(default_factory=list)
+    other_frames: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -189,6 +251,8 @@ class _Table:
 
     id: str
     sent: dict[int, float] = field(default_factory=dict)
+    #: each chat text sent at the table: when, and by whom
+    chats: dict[str, tuple[float, _Client]] = field(default_factory=dict)
 
 
 class _Client:
@@ -209,6 +273,9 @@ class _Client:
         self.sends: deque[float] = deque(maxlen=MESSAGES_PER_SECOND)
         self.state: dict[str, Any] | None = None
         self.finished = False
+        self.chat_rng = random.Random(rng.random())
+        self.chatting: str | None = None  # the text of my chat neither broadcast nor refused
+        self.chat_at = 0.0  # when it was sent
 
     async def first_state(self) -> None:
         """Wait for the state sent on connect."""
@@ -219,6 +286,7 @@ class _Client:
         """Act until the deadline or the end of the match, then wait for my last action's
         state; every error frame and unexpected close is recorded."""
         try:
+            chatter = asyncio.create_task(self._chat())
             try:
                 async with asyncio.timeout_at(self.run.deadline):
                     await self._act()
@@ -227,6 +295,10 @@ class _Client:
                         await self._act()
             except TimeoutError:
                 pass
+            finally:
+                chatter.cancel()
+                with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                    await chatter
             if self.sent_at is not None and not self.finished:
                 try:
                     async with asyncio.timeout(STATE_TIMEOUT):
@@ -241,14 +313,19 @@ class _Client:
         now = time.perf_counter()
         message = json.loads(raw)
         kind = message.get("type")
+        if kind == "error" and self._chat_refused(message):
+            return
         if kind == "error":
             self._error(f"error {message.get('code')}: {message.get('message')}")
             # A refused action changes nothing: wait for the next state, then act on it.
             self.sent_at = None
             self.state = None
             return
+        if kind == "chat":
+            self._heard(message.get("text"), now)
+            return
         if kind != "state":
-            self._error(f"unexpected message type {kind!r}")
+            self.run.other_frames[str(kind)] += 1
             return
         seq: int = message["seq"]
         if seq > self.seen:
@@ -278,21 +355,66 @@ class _Client:
         legal: list[str] = observation["legal"]
         if not legal:
             return
-        if len(self.sends) == MESSAGES_PER_SECOND:
-            # Stay under the server's throttle, as a person (however fast) would.
-            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
-            if pause > 0:
-                await asyncio.sleep(pause)
+        # Stay under the server's throttle, as a person (however fast) would.
+        await self._pace()
         seq: int = state["seq"]
         text = json.dumps({"type": "action", "action": self.rng.choice(legal), "seq": seq})
         self.answering = observation["phase"] == "answer"
         self.sent_seq = seq
         self.sent_at = now = time.perf_counter()
-        self.sends.append(now)
+        self.sends[-1] = now
         # An answer leaves seq as it is; the other seats hear of the seq its ask-whole made
         # only now, with the answer (docs/WEB.md), so their latency counts from the answer.
         self.table.sent[seq if self.answering else seq + 1] = now
         await self.ws.send(text)
+
+    async def _pace(self) -> None:
+        """Wait as needed to stay under the server's throttle, as a person (however fast)
+        would, and count the message about to be sent."""
+        if len(self.sends) == MESSAGES_PER_SECOND:
+            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
+            if pause > 0:
+                await asyncio.sleep(pause)
+        self.sends.append(time.perf_counter())
+
+    async def _chat(self) -> None:
+        """Send a chat message every CHAT_INTERVAL seconds or so, never while the last one is
+        unanswered (so that an error frame is known to answer it: the server answers one
+        connection's messages in order)."""
+        low, high = CHAT_INTERVAL
+        await asyncio.sleep(self.chat_rng.uniform(0, low))
+        number = 0
+        while not self.finished:
+            if self.chatting is None:
+                await self._pace()
+                number += 1
+                text = f"hello {number} from {self.seat} at {self.table.id}"
+                self.chatting = text
+                self.chat_at = now = self.sends[-1] = time.perf_counter()
+                self.table.chats[text] = (now, self)
+                self.run.chats_sent += 1
+                await self.ws.send(json.dumps({"type": "chat", "text": text}))
+            await asyncio.sleep(self.chat_rng.uniform(low, high))
+
+    def _chat_refused(self, message: dict[str, Any]) -> bool:
+        """Whether an error frame answers my chat: sent before any action still unanswered."""
+        if self.chatting is None or (self.sent_at is not None and self.sent_at < self.chat_at):
+            return False
+        self.chatting = None
+        self.run.chats_answered += 1
+        self.run.chat_refused.append(str(message.get("code")))
+        return True
+
+    def _heard(self, text: object, now: float) -> None:
+        """A chat broadcast reached this seat: its latency, if the load test sent it."""
+        sent = self.table.chats.get(text) if isinstance(text, str) else None
+        if sent is None:
+            return
+        at, sender = sent
+        self.run.chat_ms.append((now - at) * 1000)
+        if sender.chatting == text:  # its first seat to hear it answers the sender
+            sender.chatting = None
+            self.run.chats_answered += 1
 
     def _error(self, text: str) -> None:
         self.run.errors.append(f"{text} (table {self.table.id}, seat {self.seat})")
@@ -348,17 +470,39 @@ async def _new_table(run: _Run, group: int) -> tuple[_Table, dict[str, str]]:
     return table, tokens
 
 
-async def _connect(run: _Run, table: _Table, tokens: dict[str, str], seed: str) -> list[_Client]:
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` (from 0) connects from: 127.0.1.1, 127.0.1.2 …"""
+    high, low = divmod(number, 250)
+    return f"127.0.{1 + high}.{1 + low}"
+
+
+def _own_addresses(url: str) -> bool:
+    """Whether clients can connect from loopback addresses of their own: the server is at an
+    IPv4 loopback address, and Linux gives this machine every 127/8 address."""
+    try:
+        host = ipaddress.ip_address(urllib.parse.urlsplit(url).hostname or "")
+    except ValueError:  # a name: it may resolve to an IPv6 address
+        return False
+    return sys.platform == "linux" and host.version == 4 and host.is_loopback
+
+
+async def _connect(
+    run: _Run, table: _Table, tokens: dict[str, str], seed: str, group: int
+) -> list[_Client]:
     base = "ws" + run.url.removeprefix("http")
     clients = []
-    for seat in SEATS:
+    for number, seat in enumerate(SEATS, start=group * len(SEATS)):
         query = urllib.parse.urlencode({"token": tokens[seat]})
+        local: dict[str, Any] = {}
+        if run.own_addresses:
+            local["local_addr"] = (client_address(number), 0)
         ws = await connect(
             f"{base}/api/tables/{table.id}/ws?{query}",
             proxy=None,
             ping_interval=None,
             open_timeout=30,
             max_queue=None,
+            **local,
         )
         clients.append(_Client(run, table, seat, ws, random.Random(f"{seed}:{seat}")))
     await asyncio.gather(*(c.first_state() for c in clients))
@@ -372,7 +516,7 @@ async def _group(run: _Run, group: int, ready: Callable[[], None]) -> None:
     number = 0
     while first or loop.time() < run.deadline:
         table, tokens = await _new_table(run, group)
-        clients = await _connect(run, table, tokens, f"{run.seed}:{group}:{number}")
+        clients = await _connect(run, table, tokens, f"{run.seed}:{group}:{number}", group)
         number += 1
         if first:
             ready()
@@ -389,7 +533,7 @@ async def _group(run: _Run, group: int, ready: Callable[[], None]) -> None:
 async def _drive(
     url: str, clients: int, seconds: float, seed: int, cpu_of_server: Callable[[], float | None]
 ) -> Figures:
-    run = _Run(url.rstrip("/"), seed)
+    run = _Run(url.rstrip("/"), seed, _own_addresses(url))
     groups = clients // len(SEATS)
     loop = asyncio.get_running_loop()
     waiting = groups
@@ -435,6 +579,13 @@ async def _drive(
         server_cpu_s=None
         if server_before is None or server_after is None
         else server_after - server_before,
+        chat=Chat(
+            run.chats_sent,
+            latency(run.chat_ms),
+            run.chat_refused,
+            run.chats_sent - run.chats_answered,
+        ),
+        other_frames=dict(run.other_frames),
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from valtti.engine import Seat, Variant
@@ -14,12 +15,21 @@ from valtti.table import first_dealer
 from valtti.web.bots import Bots
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
-from valtti.web.store import SeatRow, Store, StoredTable, TableRow
+from valtti.web.store import Listed, SeatRow, Store, StoredTable, TableRow, TableStatus
+
+log = logging.getLogger(__name__)
 
 #: Summaries of finished tables kept for the lobby (at most as many as it lists, and some).
 FINISHED_KEPT: Final = 1000
 #: Finished tables kept in memory for their record and replay, the most recently asked for.
 FINISHED_ROOMS: Final = 32
+#: Tables on one page of the lobby's list (docs/WEB.md).
+PAGE_SIZE: Final = 10
+#: An unfinished table nobody has been connected to for this long is listed as idle.
+IDLE_AFTER: Final = timedelta(minutes=10)
+#: A finished table leaves the lobby's list this long after its match ended (its link, record
+#: and replay stay).
+LISTED_AFTER_FINISH: Final = timedelta(days=1)
 
 
 class Rooms:
@@ -38,6 +48,8 @@ class Rooms:
         self._loading = asyncio.Lock()
         #: Summaries of finished tables not held as live rooms: they no longer change.
         self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        #: When the last person connected to a live table left, as this server saw it.
+        self._seen: dict[str, datetime] = {}
 
     def _room(self, stored: StoredTable) -> Room:
         return Room(stored, self.store, self.bots, self.bot_delay, self.retire)
@@ -117,35 +129,78 @@ class Rooms:
                 self._finished_rooms.move_to_end(table_id)
         return room
 
-    async def summaries(self) -> list[dict[str, Any]]:
-        """Every table's summary, newest first, as the lobby lists them.
+    async def listing(self, status: TableStatus | None = None, page: int = 1) -> dict[str, Any]:
+        """Page ``page`` (from 1) of the lobby's list (docs/WEB.md): the tables of ``status``
+        (None: all), waiting first, then playing, then finished, each newest first; finished
+        tables until LISTED_AFTER_FINISH after their end. Each summary says whether the table
+        is ``idle``: unfinished, and nobody connected to it for IDLE_AFTER.
 
-        One query of tables and seats; a finished table's match is loaded once for its
-        summary, which is kept.
+        Three queries (the count, the tables, their seats); a finished table's match is loaded
+        once for its summary, which is kept.
         """
-        listed = await asyncio.to_thread(self.store.listing)
+        now = datetime.now(UTC)
+        listing = await asyncio.to_thread(
+            self.store.listing,
+            status,
+            finished_since=now - LISTED_AFTER_FINISH,
+            offset=(page - 1) * PAGE_SIZE,
+            limit=PAGE_SIZE,
+        )
         out = []
-        for s in listed:
-            room = self._live(s.table.id)
-            if room is not None:
-                out.append(room.summary())
-            elif s.table.id in self._finished:
-                out.append(self._finished[s.table.id])
-            elif s.table.status == "finished":
-                stored = await asyncio.to_thread(self.store.load, s.table.id)
-                assert stored is not None
-                summary = self._room(stored).summary()
-                self._remember(summary)
-                out.append(summary)
-            else:
-                # A table this server holds no room for (another process made it): no match.
-                out.append(self._room(s).summary())
-        return out
+        for listed in listing.tables:
+            summary = await self._summary(listed.stored)
+            out.append({**summary, "idle": self._idle(listed, now)})
+        return {
+            "tables": out,
+            "status": status,
+            "page": page,
+            "pages": max(1, -(-listing.total // PAGE_SIZE)),
+            "total": listing.total,
+        }
+
+    async def _summary(self, stored: StoredTable) -> dict[str, Any]:
+        room = self._live(stored.table.id)
+        if room is not None:
+            return room.summary()
+        known = self._finished.get(stored.table.id)
+        if known is not None:
+            return known
+        if stored.table.status == "finished":
+            loaded = await asyncio.to_thread(self.store.load, stored.table.id)
+            assert loaded is not None
+            summary = self._room(loaded).summary()
+            self._remember(summary)
+            return summary
+        # A table this server holds no room for (another process made it): no match.
+        return self._room(stored).summary()
+
+    def _idle(self, listed: Listed, now: datetime) -> bool:
+        table = listed.stored.table
+        if table.status == "finished":
+            return False
+        room = self._live(table.id)
+        if room is not None and room.connections:
+            return False
+        seen = self._seen.get(table.id) or listed.seen or table.created
+        return now - seen >= IDLE_AFTER
+
+    async def left(self, room: Room) -> None:
+        """A connection to ``room`` closed: when nobody is left, note the time (the lobby's
+        idle tables), in memory and in the store."""
+        if room.connections:
+            return
+        now = datetime.now(UTC)
+        self._seen[room.id] = now
+        try:
+            await asyncio.to_thread(self.store.set_seen, room.id, now)
+        except Exception as e:  # the lobby's idle mark only: the table itself is unharmed
+            log.warning("table %s: storing when its last connection closed failed: %s", room.id, e)
 
     def retire(self, room: Room) -> None:
         """Let a finished room that nobody watches leave the live tables."""
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
+        self._seen.pop(room.id, None)
         self._keep_finished(room)
 
     def _keep_finished(self, room: Room) -> None:

@@ -26,6 +26,7 @@ from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
     Column,
+    ColumnElement,
     DateTime,
     Dialect,
     ForeignKeyConstraint,
@@ -37,10 +38,13 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    case,
     create_engine,
     event,
+    func,
     insert,
     make_url,
+    or_,
     select,
     update,
 )
@@ -103,6 +107,23 @@ class StoredTable:
     record: Record | None
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One table of the lobby's list: its row and seats, and the times the lobby shows."""
+
+    stored: StoredTable  #: without its record
+    finished: dt.datetime | None  #: when its match ended
+    seen: dt.datetime | None  #: when the last person connected to it left; None: nobody yet
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """One page of the lobby's list, and how many tables the whole list has."""
+
+    tables: list[Listed]
+    total: int
+
+
 class DuplicateAction(Exception):
     """``add_action`` for a (table, deal, index) already stored."""
 
@@ -156,7 +177,11 @@ tables_table = Table(
     Column("creator_hash", String(64), nullable=False),
     Column("status", String(16), nullable=False),
     Column("turn_seconds", Integer),  # NULL: no turn time
+    Column("finished", UTCDateTime()),  # when the match ended (status "finished")
+    Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
     Index(None, "created"),
+    # The lobby lists by status, newest first (Store.listing).
+    Index(None, "status", "created"),
 )
 
 seats_table = Table(
@@ -313,14 +338,26 @@ class Store:
             if result.rowcount != 1:
                 raise KeyError(table_id)
 
-    def set_status(self, table_id: str, status: TableStatus) -> None:
-        """Set a table's status (``KeyError`` for an unknown table)."""
+    def set_status(self, table_id: str, status: TableStatus, at: dt.datetime | None = None) -> None:
+        """Set a table's status (``KeyError`` for an unknown table); "finished" also sets when
+        the match ended: ``at``, or now."""
+        values: dict[str, Any] = {"status": status}
+        if status == "finished":
+            values["finished"] = at or dt.datetime.now(dt.UTC)
         with self._writing() as connection:
             result = connection.execute(
-                update(tables_table).where(tables_table.c.id == table_id).values(status=status)
+                update(tables_table).where(tables_table.c.id == table_id).values(**values)
             )
             if result.rowcount != 1:
                 raise KeyError(table_id)
+
+    def set_seen(self, table_id: str, at: dt.datetime) -> None:
+        """Note that the last person connected to the table left at ``at`` (the lobby shows a
+        table nobody has been at for long as idle); an unknown table is ignored."""
+        with self._writing() as connection:
+            connection.execute(
+                update(tables_table).where(tables_table.c.id == table_id).values(seen=at)
+            )
 
     def add_deal(self, table_id: str, number: int, dealer: Seat, hands: Sequence[CardSet]) -> None:
         """Store deal ``number`` (from 1) with its dealer and the four hands as dealt, N E S W."""
@@ -373,16 +410,45 @@ class Store:
             ).all()
             return _gather(connection, rows)
 
-    def listing(self, limit: int = 200) -> list[StoredTable]:
-        """The newest ``limit`` tables, newest first, with their seats but no records (the
-        lobby's list: two queries, reading no deal or action)."""
+    def listing(
+        self,
+        status: TableStatus | None = None,
+        *,
+        finished_since: dt.datetime | None = None,
+        offset: int = 0,
+        limit: int = 20,
+    ) -> Listing:
+        """One page of the lobby's list: the tables of ``status`` (None: all), waiting ones
+        first, then playing, then finished, each newest first; a finished table only if its
+        match ended (or, not known, the table was created) at or after ``finished_since``
+        (None: every one). ``limit`` tables from
+        ``offset``, with their seats but no records, and the number in the whole list.
+
+        Filtered, ordered and paged in SQL (the index on status and created): three queries,
+        reading no deal or action.
+        """
+        t = tables_table.c
+        where: list[ColumnElement[bool]] = []
+        if status is not None:
+            where.append(t.status == status)
+        if finished_since is not None:
+            ended = func.coalesce(t.finished, t.created)  # a table stored finished: created
+            where.append(or_(t.status != "finished", ended >= finished_since))
+        rank = case({"waiting": 0, "playing": 1}, value=t.status, else_=2)
         with self._reading() as connection:
+            total = connection.scalar(select(func.count()).select_from(tables_table).where(*where))
             rows = connection.execute(
                 select(tables_table)
-                .order_by(tables_table.c.created.desc(), tables_table.c.id.desc())
+                .where(*where)
+                .order_by(rank, t.created.desc(), t.id.desc())
+                .offset(offset)
                 .limit(limit)
             ).all()
-            return _gather(connection, rows, records=False)
+            stored = _gather(connection, rows, records=False)
+        return Listing(
+            [Listed(s, row.finished, row.seen) for s, row in zip(stored, rows, strict=True)],
+            total or 0,
+        )
 
     def unfinished(self) -> list[str]:
         """The ids of the tables waiting or playing, oldest first: the ones to resume at start."""

@@ -11,7 +11,12 @@
  *                                  computer player (random, heuristic, search:easy|medium|hard)
  *   select[data-variant="target"]  one per variant switch of RULES.md 8, default preselected;
  *                                  option values are the switch's values as text ("12", "false")
- *   #tables                        the table list; each entry li[data-table="{id}"][data-status]
+ *   #filters button[data-filter]   the list's filter: "all", "waiting", "playing", "finished"
+ *                                  (the chosen one aria-pressed="true")
+ *   #pager                         #page-prev, #page-next, #page-info ("Page 1 of 3")
+ *   #tables                        one page of the table list (waiting, then playing, then
+ *                                  finished); each entry li[data-table="{id}"][data-status],
+ *                                  with [data-idle] when nobody has been there for long
  *     button[data-join="N"]        take that open seat (opens #join-dialog)
  *     a[data-open]                 go to the table (yours, to watch, or to replay)
  *     a[data-record]               download the record of a finished match
@@ -50,8 +55,16 @@ const DEFAULT_SEAT = "S";
 const DEFAULT_COMPUTER = "heuristic";
 const REFRESH_MS = 3000;
 
+const FILTERS = ["all", "waiting", "playing", "finished"];
+
 const form = document.getElementById("create-form");
 let tables = [];
+/** The list as shown: its filter, and the page and page count the server answered. */
+let filter = "all";
+let page = 1;
+let pages = 1;
+/** The number of the latest list request: an older answer arriving later is dropped. */
+let asked = 0;
 let joining = null; // {id, seat} while the nickname dialog is open
 
 function buildSeatRows() {
@@ -195,8 +208,48 @@ function variantSummary(variant) {
 function renderTables() {
   const list = document.getElementById("tables");
   list.replaceChildren();
-  document.getElementById("tables-empty").hidden = tables.length > 0;
+  const empty = document.getElementById("tables-empty");
+  empty.hidden = tables.length > 0;
+  empty.textContent = t(filter === "all" ? "lobby.tables.empty" : "lobby.tables.none");
   for (const table of tables) list.append(tableItem(table));
+  for (const button of document.querySelectorAll("#filters [data-filter]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.filter === filter));
+  }
+  document.getElementById("pager").hidden = pages <= 1;
+  document.getElementById("page-info").textContent = t("lobby.page", { page, pages });
+  document.getElementById("page-prev").disabled = page <= 1;
+  document.getElementById("page-next").disabled = page >= pages;
+}
+
+function buildFilters() {
+  const box = document.getElementById("filters");
+  box.replaceChildren();
+  for (const name of FILTERS) {
+    box.append(
+      el("button", {
+        type: "button",
+        class: "small",
+        dataset: { filter: name },
+        "aria-pressed": String(name === filter),
+        "data-i18n": `lobby.filter.${name}`,
+        text: t(`lobby.filter.${name}`),
+        onclick: () => {
+          filter = name;
+          page = 1;
+          refreshTables();
+        },
+      }),
+    );
+  }
+  document.getElementById("page-prev").addEventListener("click", () => turnPage(-1));
+  document.getElementById("page-next").addEventListener("click", () => turnPage(1));
+}
+
+function turnPage(by) {
+  const next = Math.min(Math.max(page + by, 1), pages);
+  if (next === page) return;
+  page = next;
+  refreshTables();
 }
 
 function tableItem(table) {
@@ -205,6 +258,21 @@ function tableItem(table) {
   const link = `/t/${encodeURIComponent(id)}`;
   const seats = el("ul", { class: "seat-list" });
   for (const s of table.seats ?? []) {
+    if (table.status === "waiting" && s.kind === "open") {
+      // An open seat of a waiting table is its own button: the list stays a line per table.
+      seats.append(
+        el(
+          "li",
+          { class: "seat-chip kind-open join", dataset: { seat: s.seat, kind: s.kind } },
+          el(
+            "button",
+            { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
+            t("lobby.join", { seat: t(`seat.${s.seat}`) }),
+          ),
+        ),
+      );
+      continue;
+    }
     seats.append(
       el(
         "li",
@@ -221,16 +289,6 @@ function tableItem(table) {
     );
   }
   if (table.status === "waiting") {
-    for (const s of table.seats ?? []) {
-      if (s.kind !== "open") continue;
-      actions.append(
-        el(
-          "button",
-          { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
-          t("lobby.join", { seat: t(`seat.${s.seat}`) }),
-        ),
-      );
-    }
     if (!mine.token)
       actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
   } else if (table.status === "playing") {
@@ -254,6 +312,9 @@ function tableItem(table) {
   }
   const score = table.score ?? { NS: 0, EW: 0 };
   let status = t(`status.${table.status}`);
+  const idle = table.idle
+    ? [el("span", { class: "badge badge-idle", title: t("lobby.idle.hint") }, t("lobby.idle"))]
+    : [];
   if (table.status === "finished" && table.winner) {
     status =
       table.winner === "draw"
@@ -262,32 +323,46 @@ function tableItem(table) {
   }
   return el(
     "li",
-    { class: `table-item status-${table.status}`, dataset: { table: id, status: table.status } },
+    {
+      class: `table-item status-${table.status}`,
+      dataset: { table: id, status: table.status, ...(table.idle ? { idle: "" } : {}) },
+    },
     el(
       "div",
       { class: "table-head" },
       el("span", { class: `badge badge-${table.status}` }, status),
+      ...idle,
       el("span", { class: "table-id" }, t("lobby.table.id", { id })),
       el("span", { class: "table-created" }, formatCreated(table.created)),
+      el(
+        "span",
+        { class: "table-meta" },
+        t("lobby.meta", {
+          score: t("lobby.score", { ns: score.NS, ew: score.EW }),
+          deals: tp("lobby.deals", table.deals ?? 0),
+          variant: variantSummary(table.variant),
+        }),
+      ),
     ),
     seats,
-    el(
-      "div",
-      { class: "table-meta" },
-      t("lobby.meta", {
-        score: t("lobby.score", { ns: score.NS, ew: score.EW }),
-        deals: tp("lobby.deals", table.deals ?? 0),
-        variant: variantSummary(table.variant),
-      }),
-    ),
     actions,
   );
 }
 
 async function refreshTables() {
   try {
-    const data = await api("GET", "/api/tables");
+    const query = new URLSearchParams({ page: String(page) });
+    if (filter !== "all") query.set("status", filter);
+    const mine = ++asked;
+    const data = await api("GET", `/api/tables?${query}`);
+    if (mine !== asked) return;
+    if (data.page > data.pages && page > 1) {
+      // The list got shorter since: show its last page.
+      page = data.pages;
+      return refreshTables();
+    }
     tables = data.tables ?? [];
+    pages = data.pages ?? 1;
     renderTables();
   } catch (err) {
     toast(errorText(err.code), "error", err.code);
@@ -347,6 +422,7 @@ async function main() {
     document.getElementById("join-dialog").close();
   });
   document.getElementById("refresh").addEventListener("click", refreshTables);
+  buildFilters();
   showLoopbackWarning("reach-warning");
   onLangChange(renderTables);
   await refreshTables();
