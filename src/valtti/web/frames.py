@@ -40,6 +40,7 @@ def table_summary(
         "score": {"NS": score[0], "EW": score[1]},
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),
+        "rematch": table.next_id,
     }
 
 
@@ -66,6 +67,7 @@ class Frames:
         deal = None if match is None else match.deal
         shown = (
             table.status,
+            table.next_id,
             tuple(seats),
             connected,
             0 if match is None else len(match.deals),
@@ -76,11 +78,17 @@ class Frames:
         return self._summary[1]
 
     def states(
-        self, summary: str, match: Match | None, seq: int, viewers: Iterable[Seat | None]
+        self,
+        summary: str,
+        match: Match | None,
+        seq: int,
+        viewers: Iterable[Seat | None],
+        between: str = "null",
     ) -> dict[Seat | None, str]:
         """Each viewer's state frame; ``seq``: the match's public actions, of which a viewer
-        may not have seen the last (an ``ask-whole`` whose choice it may not know of)."""
-        head = f'{{"type":"state","table":{summary},'
+        may not have seen the last (an ``ask-whole`` whose choice it may not know of);
+        ``between``: who is ready for the next deal or a rematch, as JSON (``ends.Waiting``)."""
+        head = f'{{"type":"state","table":{summary},"between":{between},'
         bodies = _bodies(match, viewers, seq, self.columns)
         return {viewer: head + body for viewer, body in bodies.items()}
 

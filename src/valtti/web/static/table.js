@@ -37,7 +37,7 @@
  *   #result            a finished match: #result-text, #replay-btn, a#record-link (download)
  *   #replay-bar        #replay-first, #replay-prev, #replay-play, #replay-next, #replay-exit,
  *                      #replay-step ("Step 3 / 120")
- *   #deal-over         the summary of a deal just ended (shown for a few seconds)
+ *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
@@ -48,6 +48,8 @@
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ * A rematch is a new table (table.rematch names it): the page goes on there with the same
+ * keys, its address still the link it was opened at.
  */
 
 import { has, initI18n, onLangChange, t, tn } from "/static/i18n.js";
@@ -80,16 +82,17 @@ import { alertView, initAlerts } from "/static/alerts.js";
 import { initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
+import { dealEnded, renderEnds } from "/static/ends.js";
+import { initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
-const DEAL_OVER_MS = 5000;
 const PING_MS = 25000;
 const REPLAY_MS = 700;
 const MIN_TOUCH_STEP = 42; // px of each hand card left visible: a finger-sized target
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+let tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
 let state = null; // the latest state message
 let ws = null;
@@ -101,7 +104,6 @@ let hold = null; // {trick, until}: a completed trick kept in the middle
 let holdTimer = null;
 let replay = null; // {steps, index, timer}
 let lastTrickOpen = false;
-let dealOverTimer = null;
 let stopped = false; // the table does not exist: no reconnecting
 let whyCard = null; // the hand's card whose reason #hand-why shows (hovered or tapped)
 
@@ -159,6 +161,7 @@ function liveView() {
     obs: state.observation,
     lastTrick: state.last_trick ?? null,
     deals: state.deals ?? [],
+    between: state.between ?? null,
     hands: null,
     replay: false,
   };
@@ -215,6 +218,8 @@ function render() {
   renderSheet(view);
   renderLog(view);
   renderReplayBar(view);
+  renderEnds(view, sendOrSay, render);
+  renderChat(view);
   labelCards(document.body);
   animate(shot);
   keepFocus();
@@ -811,36 +816,6 @@ function actionText(view, token, actor) {
   return tn("replay.action", { seat, action: actionLabel(token) });
 }
 
-/* ---------- deal ends ---------- */
-
-function showDealOver(deals, number) {
-  const d = deals[number - 1];
-  if (!d) return;
-  const before = number > 1 ? deals[number - 2].score : { NS: 0, EW: 0 };
-  const box = document.getElementById("deal-over");
-  box.replaceChildren(el("h3", {}, t("deal_over.title", { n: number })));
-  for (const team of ["NS", "EW"]) {
-    const key = (d.tricks?.[team] ?? 0) === 0 ? "deal_over.porvoo" : "deal_over.team";
-    box.append(
-      el(
-        "p",
-        { dataset: { team } },
-        t(key, {
-          team: t(`team.${team}`),
-          points: d.game_points?.[team] ?? 0,
-          before: before?.[team] ?? 0,
-          after: d.score?.[team] ?? 0,
-        }),
-      ),
-    );
-  }
-  box.hidden = false;
-  clearTimeout(dealOverTimer);
-  dealOverTimer = setTimeout(() => {
-    box.hidden = true;
-  }, DEAL_OVER_MS);
-}
-
 /* ---------- the connection ---------- */
 
 function setStatus(kind) {
@@ -880,6 +855,8 @@ function connect() {
     }
     if (message.type === "state") onState(message);
     else if (message.type === "error") onError(message);
+    else if (message.type === "chat") onChat(message);
+    else if (message.type === "chat_history") onChatHistory(message);
   };
   socket.onclose = (event) => {
     if (ws !== socket) return; // replaced by a newer connection
@@ -916,6 +893,11 @@ function send(message) {
   return true;
 }
 
+/** Send, or say that the page is offline. */
+function sendOrSay(message) {
+  if (!send(message)) toast(t("error.offline"), "error", "offline");
+}
+
 function onState(message) {
   const previous = state;
   state = message;
@@ -932,10 +914,17 @@ function onState(message) {
       }, HOLD_TRICK_MS);
     }
     if (message.deal && previous.deal && message.deal > previous.deal) {
-      showDealOver(message.deals ?? [], previous.deal);
+      dealEnded();
     } else if (message.observation?.phase === "over" && previous.observation?.phase !== "over") {
-      showDealOver(message.deals ?? [], message.deal);
+      dealEnded();
     }
+  }
+  if (message.table?.rematch && message.table.id === tableId) {
+    // The match was played again at a new table: go on there, holding the same keys.
+    saveTableKeys(message.table.rematch, tableKeys(tableId));
+    tableId = message.table.rematch;
+    reconnectNow();
+    return;
   }
   if (message.you) saveTableKeys(tableId, { seat: message.you });
   render();
@@ -1087,6 +1076,7 @@ async function main() {
   wire();
   initAlerts();
   initKeyboard();
+  initChat(sendOrSay);
   onLangChange(render);
   setStatus("connecting");
   connect();
