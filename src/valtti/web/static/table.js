@@ -28,7 +28,8 @@
  *   #last-trick-btn    shows #last-trick, the last completed trick
  *   #score             data-ns, data-ew = match score; #columns tr[data-team="NS"] with
  *                      td[data-col="tricks" | "card_points" | "game_points"]
- *   #sheet             the score sheet, tr[data-deal="1"] per deal
+ *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
+ *                      "card_points" | "game_points_ns" | "game_points_ew"], the score last
  *   #log li            the deal's plays, tricks and events in words
  *   #waiting           while waiting: #share-link, #copy-link; for spectators
  *                      input[name="nickname"] and button[data-take="E"] on open seats
@@ -726,6 +727,11 @@ function renderScore(view) {
   }
 }
 
+/** NS's and EW's figures of a column: "9–0". */
+function pair(figures) {
+  return t("table.sheet.score_value", { ns: figures?.NS ?? 0, ew: figures?.EW ?? 0 });
+}
+
 function renderSheet(view) {
   const body = document.getElementById("sheet");
   body.replaceChildren();
@@ -739,8 +745,10 @@ function renderSheet(view) {
         el("td", {}, String(i + 1)),
         el("td", {}, t(`seat.${d.dealer}`)),
         el("td", {}, trump),
-        el("td", {}, String(d.game_points?.NS ?? 0)),
-        el("td", {}, String(d.game_points?.EW ?? 0)),
+        el("td", { "data-col": "tricks" }, pair(d.tricks)),
+        el("td", { "data-col": "card_points" }, pair(d.card_points)),
+        el("td", { "data-col": "game_points_ns" }, String(d.game_points?.NS ?? 0)),
+        el("td", { "data-col": "game_points_ew" }, String(d.game_points?.EW ?? 0)),
         el(
           "td",
           {},
@@ -752,7 +760,7 @@ function renderSheet(view) {
     );
   });
   if (!view.deals.length)
-    body.append(el("tr", {}, el("td", { colspan: "6", class: "empty" }, t("table.sheet.none"))));
+    body.append(el("tr", {}, el("td", { colspan: "8", class: "empty" }, t("table.sheet.none"))));
 }
 
 function renderLog(view) {
