@@ -209,6 +209,7 @@ class _Client:
         self.sends: deque[float] = deque(maxlen=MESSAGES_PER_SECOND)
         self.state: dict[str, Any] | None = None
         self.finished = False
+        self.readied = 0  # the last deal at whose end I said ready
 
     async def first_state(self) -> None:
         """Wait for the state sent on connect."""
@@ -272,27 +273,40 @@ class _Client:
         state = self.state
         if self.sent_at is not None or state is None or self.finished:
             return
+        between = state.get("between")
+        if between is not None and between["for"] == "deal":
+            # The server waits for the people between deals: ready at once, as eager players.
+            if self.readied != state["deal"]:
+                self.readied = state["deal"]
+                await self._pace()
+                await self.ws.send('{"type":"ready"}')
+            return
         observation = state["observation"]
         if observation is None or observation["to_move"] != state["you"]:
             return
         legal: list[str] = observation["legal"]
         if not legal:
             return
-        if len(self.sends) == MESSAGES_PER_SECOND:
-            # Stay under the server's throttle, as a person (however fast) would.
-            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
-            if pause > 0:
-                await asyncio.sleep(pause)
+        await self._pace()
         seq: int = state["seq"]
         text = json.dumps({"type": "action", "action": self.rng.choice(legal), "seq": seq})
         self.answering = observation["phase"] == "answer"
         self.sent_seq = seq
         self.sent_at = now = time.perf_counter()
-        self.sends.append(now)
+        self.sends[-1] = now
         # An answer leaves seq as it is; the other seats hear of the seq its ask-whole made
         # only now, with the answer (docs/WEB.md), so their latency counts from the answer.
         self.table.sent[seq if self.answering else seq + 1] = now
         await self.ws.send(text)
+
+    async def _pace(self) -> None:
+        """Wait as needed to stay under the server's throttle, as a person (however fast)
+        would, and count the message about to be sent."""
+        if len(self.sends) == MESSAGES_PER_SECOND:
+            pause = self.sends[0] + PACING_WINDOW - time.perf_counter()
+            if pause > 0:
+                await asyncio.sleep(pause)
+        self.sends.append(time.perf_counter())
 
     def _error(self, text: str) -> None:
         self.run.errors.append(f"{text} (table {self.table.id}, seat {self.seat})")
