@@ -99,7 +99,7 @@ def test_the_end_of_deal_panel_explains_an_overshoot_and_a_porvoo(
         row = page.locator(f'#sheet tr[data-deal="{number}"]')
         expect(row.locator('td[data-col="tricks"]')).to_have_text("9–0")
         expect(row.locator('td[data-col="card_points"]')).to_have_text("120–0")
-        expect(row.locator('td[data-col="game_points_ns"]')).to_have_text("4")
+        expect(row.locator('td[data-col="game_points"]')).to_have_text("4–0")
         expect(row.locator("td").last).to_have_text(score)
 
     # In Finnish, with the Finnish team names.

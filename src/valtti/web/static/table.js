@@ -29,7 +29,7 @@
  *   #score             data-ns, data-ew = match score; #columns tr[data-team="NS"] with
  *                      td[data-col="tricks" | "card_points" | "game_points"]
  *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
- *                      "card_points" | "game_points_ns" | "game_points_ew"], the score last
+ *                      "card_points" | "game_points"] ("9–0": NS–EW), the score after it last
  *   #log li            the deal's plays, tricks and events in words
  *   #waiting           while waiting: #share-link, #copy-link; for spectators
  *                      input[name="nickname"] and button[data-take="E"] on open seats
@@ -747,8 +747,7 @@ function renderSheet(view) {
         el("td", {}, trump),
         el("td", { "data-col": "tricks" }, pair(d.tricks)),
         el("td", { "data-col": "card_points" }, pair(d.card_points)),
-        el("td", { "data-col": "game_points_ns" }, String(d.game_points?.NS ?? 0)),
-        el("td", { "data-col": "game_points_ew" }, String(d.game_points?.EW ?? 0)),
+        el("td", { "data-col": "game_points" }, pair(d.game_points)),
         el(
           "td",
           {},
@@ -760,7 +759,7 @@ function renderSheet(view) {
     );
   });
   if (!view.deals.length)
-    body.append(el("tr", {}, el("td", { colspan: "8", class: "empty" }, t("table.sheet.none"))));
+    body.append(el("tr", {}, el("td", { colspan: "7", class: "empty" }, t("table.sheet.none"))));
 }
 
 function renderLog(view) {
