@@ -26,6 +26,8 @@ class Waiting:
     kind: Literal["deal", "rematch"]
     at: float | None  #: the wall-clock time (``time.time()``) the next deal starts; or never
     ready: set[Seat] = field(default_factory=set)  #: the people who said ready
+    #: Its time has come (the room's timer says so: a clock read again could differ).
+    due: bool = False
 
     def all_ready(self, seats: Sequence[SeatRow]) -> bool:
         """Whether every seated person is ready (a table of computer players never is for a

@@ -27,7 +27,7 @@ from valtti.web.bots import Bots
 from valtti.web.chat import Chat
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection
-from valtti.web.ends import NEXT_DEAL_SECONDS, Waiting
+from valtti.web.ends import Waiting
 from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
@@ -58,7 +58,7 @@ class Room:
         bots: Bots,
         bot_delay: float,
         on_idle: Callable[[Room], None],
-        next_deal_seconds: float = NEXT_DEAL_SECONDS,
+        next_deal_seconds: float = 0.0,
     ) -> None:
         self.table: TableRow = stored.table
         self.seats: list[SeatRow] = list(stored.seats)
@@ -262,15 +262,14 @@ class Room:
         if waiting is None or waiting.kind != "deal":
             waiting = self.waiting = Waiting("deal", time.time() + self.next_deal_seconds)
             self._spawn(self._deal_later(waiting))
-        assert waiting.at is not None
-        return waiting.all_ready(self.seats) or time.time() >= waiting.at
+        return waiting.due or waiting.all_ready(self.seats)
 
     async def _deal_later(self, waiting: Waiting) -> None:
         """Deal the next deal at ``waiting.at`` unless it was dealt sooner."""
-        assert waiting.at is not None
-        await asyncio.sleep(max(0.0, waiting.at - time.time()))
+        await asyncio.sleep(self.next_deal_seconds)
         async with self.lock:
             if self.waiting is waiting:
+                waiting.due = True
                 await self._go_on()
                 self._broadcast()
                 self._schedule_computer()
@@ -312,7 +311,11 @@ class Room:
                 status="waiting",
             )
             seats = (self.seats[0], self.seats[1], self.seats[2], self.seats[3])
-            await asyncio.to_thread(self._store.create_rematch, self.id, table, seats)
+            try:
+                await asyncio.to_thread(self._store.create_rematch, self.id, table, seats)
+            except Exception as e:
+                log.exception("table %s: storing its rematch failed", self.id)
+                raise RoomError("unavailable", "the rematch could not be saved; ask again") from e
             self.table = replace(self.table, next_id=table_id)
             self.waiting = None
             return StoredTable(table, seats, None)
