@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Final, Literal
 
-from valtti.engine import Seat
-from valtti.web.store import SeatRow
+from valtti.engine import Match, Seat
+from valtti.web.store import SeatRow, TableRow
 
 #: Seconds from the end of a deal to the next deal when not everybody says ready sooner.
 NEXT_DEAL_SECONDS: Final = 20.0
@@ -43,3 +44,20 @@ class Waiting:
         ready = [str(r.seat) for r in seats if r.kind == "computer" or r.seat in self.ready]
         at = None if self.at is None else round(self.at * 1000)
         return json.dumps({"for": self.kind, "ready": ready, "at": at})
+
+
+def rematch_of(
+    finished: TableRow, match: Match, table_id: str, seed: int, created: datetime
+) -> TableRow:
+    """The table of the rematch of ``finished`` (whose match is ``match``): its variant and
+    creator, a new seed, and as first dealer the one the rules give after the match's last
+    deal (RULES.md 2.3)."""
+    return TableRow(
+        id=table_id,
+        created=created,
+        variant=finished.variant,
+        first_dealer=match.next_dealer,
+        seed=seed,
+        creator_hash=finished.creator_hash,
+        status="waiting",
+    )

@@ -27,7 +27,7 @@ from valtti.web.bots import Bots
 from valtti.web.chat import Chat
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection
-from valtti.web.ends import Waiting
+from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
@@ -301,15 +301,7 @@ class Room:
             if waiting is None or waiting.kind != "rematch" or not waiting.all_ready(self.seats):
                 return None
             assert self.match is not None
-            table = TableRow(
-                id=table_id,
-                created=created,
-                variant=self.table.variant,
-                first_dealer=self.match.next_dealer,
-                seed=seed,
-                creator_hash=self.table.creator_hash,
-                status="waiting",
-            )
+            table = rematch_of(self.table, self.match, table_id, seed, created)
             seats = (self.seats[0], self.seats[1], self.seats[2], self.seats[3])
             try:
                 await asyncio.to_thread(self._store.create_rematch, self.id, table, seats)
