@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import (
@@ -204,3 +206,33 @@ def test_next_deal_starts_only_when_this_one_is_finished() -> None:
     match.start_deal(rotate(sweep(0).hands, Seat.N))
     with pytest.raises(ValueError):
         match.start_deal(rotate(sweep(0).hands, Seat.E))
+
+
+def test_a_deal_summary_says_how_the_deal_was_scored() -> None:
+    """``deal_summary`` carries the facts a front end explains a deal's end with (6.1, 6.2):
+    the score before, the last trick's and the victory's team, Porvoo and overshoot."""
+    match = Match()
+    rng = random.Random(31)
+    seen = {"porvoo": False, "overshoot": False}
+    while not match.is_over() and len(match.deals) < 60:
+        deal = match.start_deal(rng=rng)
+        in_play = match.deal_summary(len(match.deals) - 1)
+        assert in_play["before"] == Team.named(match.score)
+        assert in_play["porvoo"] == in_play["overshoot"] == {"NS": False, "EW": False}
+        while not deal.is_over():
+            match.apply(rng.choice(deal.legal_actions()))
+        index = len(match.deals) - 1
+        summary, scored, result = match.deal_summary(index), match.deal_scores[index], deal.result()
+        assert summary["before"] == Team.named(scored.before)
+        assert summary["score"] == Team.named(scored.after)
+        assert summary["porvoo"] == Team.named(scored.porvoo)
+        assert summary["overshoot"] == Team.named(scored.overshoot)
+        assert summary["last"] == (None if result.last is None else str(result.last))
+        assert summary["victory"] == (None if result.victory is None else str(result.victory))
+        for team in Team:
+            made = sum(m["points"] for m in summary["marriages"] if m["team"] == str(team))
+            made += (summary["last"] == str(team)) + (summary["victory"] == str(team))
+            assert made == summary["game_points"][str(team)]
+            seen["porvoo"] |= scored.porvoo[team]
+            seen["overshoot"] |= scored.overshoot[team]
+    assert all(seen.values()), seen  # the seed's match shows both

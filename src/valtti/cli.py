@@ -163,12 +163,30 @@ def _bench_research(r: Any) -> dict[str, float]:
         click.echo(f"environments: not measured, {r.missing}")
         return figures
     rows = (
-        ("PettingZoo", r.pettingzoo_turns_per_s, "turns/s", r.engine_actions_per_s,
-         "of the engine's actions/s", "pettingzoo_turns_per_s"),
-        ("Gymnasium", r.gymnasium_vector_steps_per_s, "learner steps/s (vector, random opponents)",
-         r.engine_actions_per_s, "of the engine's actions/s", "gymnasium_vector_steps_per_s"),
-        ("OpenSpiel", r.openspiel_games_per_s, "random games/s through pyspiel",
-         r.engine_deals_per_s, "of the engine's deals/s", "openspiel_games_per_s"),
+        (
+            "PettingZoo",
+            r.pettingzoo_turns_per_s,
+            "turns/s",
+            r.engine_actions_per_s,
+            "of the engine's actions/s",
+            "pettingzoo_turns_per_s",
+        ),
+        (
+            "Gymnasium",
+            r.gymnasium_vector_steps_per_s,
+            "learner steps/s (vector, random opponents)",
+            r.engine_actions_per_s,
+            "of the engine's actions/s",
+            "gymnasium_vector_steps_per_s",
+        ),
+        (
+            "OpenSpiel",
+            r.openspiel_games_per_s,
+            "random games/s through pyspiel",
+            r.engine_deals_per_s,
+            "of the engine's deals/s",
+            "openspiel_games_per_s",
+        ),
     )
     for name, rate, unit, engine, what, key in rows:
         click.echo(f"{name + ':':13} {rate:,.0f} {unit}, {rate / engine:.1%} {what}")
@@ -447,6 +465,13 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
     help="WebSockets one client address may hold open at once (0: no limit).",
 )
 @click.option(
+    "--next-deal-seconds",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds a deal's end waits for the people to say ready (0: the next deal at once).",
+)
+@click.option(
     "--public-url",
     metavar="URL",
     help="The address people open, e.g. https://cards.example.org behind a reverse proxy: "
@@ -470,6 +495,7 @@ def serve(
     tables_per_minute: int,
     joins_per_minute: int,
     connections_per_address: int,
+    next_deal_seconds: float,
     public_url: str | None,
     trust_proxy: str | None,
 ) -> None:
@@ -506,6 +532,7 @@ def serve(
         tables_per_minute=tables_per_minute,
         policy=policy,
         lan_urls=[reach.url(a, port) for a in lan],
+        next_deal_seconds=next_deal_seconds,
     )
     uvicorn.run(
         app,

@@ -90,7 +90,16 @@ class Server:
         self.tables_per_minute = tables_per_minute  #: 0: the tests make tables at will
         #: More ``valtti serve`` options; by default no limit per client address, which every
         #: test client shares.
-        self.options = ["--joins-per-minute", "0", "--connections-per-address", "0", *options]
+        #: And the next deal at once: a test of the wait between deals asks for one.
+        self.options = [
+            "--joins-per-minute",
+            "0",
+            "--connections-per-address",
+            "0",
+            "--next-deal-seconds",
+            "0",
+            *options,
+        ]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=FRAME)

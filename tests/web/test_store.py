@@ -97,7 +97,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
         head = ScriptDirectory.from_config(alembic_config(connection)).get_current_head()
-        assert MigrationContext.configure(connection).get_current_revision() == head == "0003"
+        assert MigrationContext.configure(connection).get_current_revision() == head == "0004"
     first.create_table(table_row(), SEATS)
     first.close()
 
@@ -401,9 +401,15 @@ def test_the_lobby_migration_dates_finished_tables_by_their_creation(database_ur
     first = Store(database_url)
     with first.engine.begin() as connection:
         command.downgrade(alembic_config(connection), "0002")
-    first.create_table(table_row("old"), SEATS)  # the columns from before the lobby's migration
-    with first.engine.begin() as connection:
-        connection.exec_driver_sql("UPDATE tables SET status = 'finished'")
+        # The row as a server before the lobby's migration wrote it: only the columns it had.
+        connection.exec_driver_sql(
+            "INSERT INTO tables (id, created, variant, first_dealer, seed, creator_hash, status)"
+            " VALUES ('old', '2026-11-29 12:00:00+00:00', '{}', 'E', 7, 'cc', 'finished')"
+        )
+        for seat in "NESW":
+            connection.exec_driver_sql(
+                f"INSERT INTO seats (table_id, seat, kind) VALUES ('old', '{seat}', 'open')"
+            )
     first.close()
     again = Store(database_url)
     (listed,) = again.listing("finished").tables

@@ -205,7 +205,11 @@ class Match:
 
     def deal_summary(self, index: int) -> dict[str, Any]:
         """The public columns of deal ``index`` (from 0): dealer, trumps, marriages, tricks,
-        card and game points, and the match score after it (so far, while it is played)."""
+        card and game points, and the match score after it (so far, while it is played); and
+        how it was scored: the score ``before`` it, the team that took the ``last`` trick and
+        the one with more than 60 card points (``victory``), and per team whether it went to
+        ``porvoo`` (RULES.md 6.1) or past the target (``overshoot``, 6.2): all false while it
+        is played."""
         deal = self.deals[index]
         result = deal.result()
         scores = self.deal_scores
@@ -226,6 +230,13 @@ class Match:
             "card_points": Team.named(result.card_points),
             "game_points": Team.named(result.game_points),
             "score": Team.named(scores[index].after if index < len(scores) else self.score),
+            "before": Team.named(scores[index].before if index < len(scores) else self.score),
+            "last": None if result.last is None else str(result.last),
+            "victory": None if result.victory is None else str(result.victory),
+            "porvoo": Team.named(scores[index].porvoo if index < len(scores) else (False, False)),
+            "overshoot": Team.named(
+                scores[index].overshoot if index < len(scores) else (False, False)
+            ),
         }
 
     def summary(self) -> dict[str, Any]:

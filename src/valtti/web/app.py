@@ -26,13 +26,17 @@ from starlette.websockets import WebSocketDisconnect
 
 from valtti.engine.variant import SWITCHES
 from valtti.web.bots import PLAYERS, Bots
+from valtti.web.chat import Limits
 from valtti.web.connection import CLOSE_POLICY, THROTTLES, Connection
+from valtti.web.ends import NEXT_DEAL_SECONDS
 from valtti.web.errors import RoomError
 from valtti.web.messages import (
     ActionMessage,
     BackMessage,
+    ChatMessage,
     NewTable,
     PingMessage,
+    ReadyMessage,
     ReplaceMessage,
     SeatName,
     StandInMessage,
@@ -101,6 +105,7 @@ def create_app(
     tables_per_minute: int = TABLES_PER_MINUTE,
     policy: Policy | None = None,
     lan_urls: Sequence[str] = (),
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
     """The application over the database at ``db_url``.
 
@@ -108,9 +113,11 @@ def create_app(
     (thinking included) so that people can follow; ``bot_workers`` processes think for them.
     One client address may create ``tables_per_minute`` tables in any minute (0: any number).
     ``policy`` is what its ``Guard`` allows; ``lan_urls`` the addresses friends on the local
-    network can open it at (``GET /api/server``).
+    network can open it at (``GET /api/server``); ``next_deal_seconds`` how long a deal's
+    end waits for the people to say ready (0: the next deal at once).
     """
     creations = _Creations(tables_per_minute)
+    chats = Limits()
     policy = policy or Policy()
     reach = {"public_url": policy.public_url, "lan_urls": list(lan_urls)}
 
@@ -118,7 +125,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url)
         bots = Bots(bot_workers)
-        rooms = Rooms(store, bots, bot_delay)
+        rooms = Rooms(store, bots, bot_delay, next_deal_seconds)
         app.state.rooms = rooms
         try:
             await bots.warm_up()
@@ -250,14 +257,25 @@ def create_app(
         except RoomError:
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        await _play(websocket, room, connection)
+        address = websocket.client.host if websocket.client else ""
+        await _play(websocket, room, connection, _Sender(_rooms(websocket), chats, address))
 
     for router in (pages, options, server, tables):
         app.include_router(router)
     return app
 
 
-async def _play(websocket: WebSocket, room: Room, connection: Connection) -> None:
+class _Sender:
+    """Where a connection's messages go beyond its room: the server's tables (for a
+    rematch) and chat rates, and the client's address."""
+
+    def __init__(self, rooms: Rooms, chats: Limits, address: str) -> None:
+        self.rooms = rooms
+        self.chats = chats
+        self.address = address
+
+
+async def _play(websocket: WebSocket, room: Room, connection: Connection, sender: _Sender) -> None:
     """Read the connected connection's messages until it closes; its own task sends its
     frames."""
     writer = asyncio.create_task(_write(websocket, connection))
@@ -277,7 +295,7 @@ async def _play(websocket: WebSocket, room: Room, connection: Connection) -> Non
             if raw is None:
                 raw = message.get("bytes") or b""
             try:
-                await _handle(room, connection, raw)
+                await _handle(room, connection, raw, sender)
             except RoomError as e:
                 connection.send(e.frame())
     finally:
@@ -301,7 +319,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(frame)
 
 
-async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
+async def _handle(room: Room, connection: Connection, raw: str | bytes, sender: _Sender) -> None:
     """Carry out one client message (docs/WEB.md); a refusal raises ``RoomError``."""
     # A character is at least one byte, so only a long text needs encoding to measure.
     if len(raw) > MAX_MESSAGE or (
@@ -317,6 +335,14 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes) -> None:
             await room.stand_in(connection, seat)
         case BackMessage():
             await room.back(connection)
+        case ReadyMessage():
+            if await room.ready(connection):
+                await sender.rooms.rematch(room)
+        case ChatMessage(text=text, emote=emote):
+            if connection.seat is None:
+                raise RoomError("not_seated", "spectators read the chat; the seated write")
+            sender.chats.admit(connection, sender.address, asyncio.get_running_loop().time())
+            room.chat.post(connection, room.seats, text, emote, room.connections)
         case PingMessage():
             connection.send(_PONG)
 

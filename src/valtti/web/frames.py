@@ -32,6 +32,7 @@ def table_summary(
         "score": {"NS": score[0], "EW": score[1]},
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),
+        "rematch": table.next_id,
     }
 
 
@@ -71,6 +72,7 @@ class Frames:
         deal = None if match is None else match.deal
         shown = (
             table.status,
+            table.next_id,
             tuple(seats),
             connected,
             0 if match is None else len(match.deals),
@@ -87,11 +89,13 @@ class Frames:
         seq: int,
         viewers: Iterable[Seat | None],
         clock: str = "null",
+        between: str = "null",
     ) -> dict[Seat | None, str]:
         """Each viewer's state frame; ``seq``: the match's public actions, of which a viewer
         may not have seen the last (an ``ask-whole`` whose choice it may not know of);
-        ``clock``: the turn clock's JSON, the same for every viewer (web/turns.py)."""
-        head = f'{{"type":"state","table":{summary},"clock":{clock},'
+        ``clock``: the turn clock's JSON, the same for every viewer (web/turns.py);
+        ``between``: who is ready for the next deal or a rematch, as JSON (``ends.Waiting``)."""
+        head = f'{{"type":"state","table":{summary},"clock":{clock},"between":{between},'
         bodies = _bodies(match, viewers, seq, self.columns)
         return {viewer: head + body for viewer, body in bodies.items()}
 

@@ -276,6 +276,7 @@ class _Client:
         self.chat_rng = random.Random(rng.random())
         self.chatting: str | None = None  # the text of my chat neither broadcast nor refused
         self.chat_at = 0.0  # when it was sent
+        self.readied = 0  # the last deal at whose end I said ready
 
     async def first_state(self) -> None:
         """Wait for the state sent on connect."""
@@ -348,6 +349,14 @@ class _Client:
     async def _act(self) -> None:
         state = self.state
         if self.sent_at is not None or state is None or self.finished:
+            return
+        between = state.get("between")
+        if between is not None and between["for"] == "deal":
+            # The server waits for the people between deals: ready at once, as eager players.
+            if self.readied != state["deal"]:
+                self.readied = state["deal"]
+                await self._pace()
+                await self.ws.send('{"type":"ready"}')
             return
         observation = state["observation"]
         if observation is None or observation["to_move"] != state["you"]:

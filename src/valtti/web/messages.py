@@ -8,6 +8,7 @@ wrong JSON type) is ``bad_message`` with the message its model names for the fie
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
@@ -26,6 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from valtti.engine import Seat, Variant
 from valtti.web.bots import PLAYERS
+from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
 from valtti.web.seats import nickname_fault
 from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
@@ -34,7 +36,15 @@ T = TypeVar("T")
 
 #: The error codes a validator refuses with (the others are the form's).
 CODES: Final = frozenset(
-    {"bad_request", "bad_message", "bad_seat", "bad_player", "bad_nickname", "bad_variant"}
+    {
+        "bad_request",
+        "bad_message",
+        "bad_seat",
+        "bad_player",
+        "bad_nickname",
+        "bad_variant",
+        "bad_chat",
+    }
 )
 
 
@@ -94,6 +104,24 @@ def _turn_seconds(value: object) -> int | None:
             "bad_request",
             f"turn_seconds is a whole number of seconds from 1 to {MAX_TURN_SECONDS}, or null",
         )
+    return value
+
+
+def _chat_text(value: object) -> str:
+    if not isinstance(value, str):
+        raise _refuse("bad_chat", "text must be a string")
+    text = value.strip()
+    if not 1 <= len(text) <= MAX_TEXT:
+        raise _refuse("bad_chat", f"a chat text has 1 to {MAX_TEXT} characters")
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise _refuse("bad_chat", "a chat text has no control characters")
+    return text
+
+
+def _emote(value: object) -> str:
+    if value not in EMOTES:
+        raise _refuse("bad_chat", f"unknown emote {value!r}: one of {', '.join(EMOTES)}")
+    assert isinstance(value, str)
     return value
 
 
@@ -209,13 +237,46 @@ class BackMessage(BaseModel):
     type: Literal["back"]
 
 
+class ReadyMessage(BaseModel):
+    """My seat is ready for the next deal (or, after the match, for a rematch)."""
+
+    malformed: ClassVar[Mapping[str, str]] = {}
+
+    type: Literal["ready"]
+
+
+class ChatMessage(BaseModel):
+    """Say ``text`` (1 to 200 characters after trimming, no control characters) or one of
+    the ``emote`` names to the table."""
+
+    malformed: ClassVar[Mapping[str, str]] = {}
+
+    type: Literal["chat"]
+    text: Annotated[str | None, PlainValidator(_chat_text)] = None
+    emote: Annotated[str | None, PlainValidator(_emote)] = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ChatMessage:
+        if (self.text is None) == (self.emote is None):
+            raise _refuse("bad_chat", "a chat message has either text or emote")
+        return self
+
+
 class PingMessage(BaseModel):
     malformed: ClassVar[Mapping[str, str]] = {}
 
     type: Literal["ping"]
 
 
-AnyMessage = ActionMessage | ReplaceMessage | StandInMessage | BackMessage | PingMessage
+AnyMessage = (
+    ActionMessage
+    | ReplaceMessage
+    | StandInMessage
+    | BackMessage
+    | ReadyMessage
+    | ChatMessage
+    | PingMessage
+)
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 _MESSAGES: Final = TypeAdapter[ClientMessage](ClientMessage)
 #: For each message type, the message of a form error of each field.
@@ -224,6 +285,8 @@ _MALFORMED: Final[Mapping[str, Mapping[str, str]]] = {
     "replace": ReplaceMessage.malformed,
     "stand_in": StandInMessage.malformed,
     "back": BackMessage.malformed,
+    "ready": ReadyMessage.malformed,
+    "chat": ChatMessage.malformed,
     "ping": PingMessage.malformed,
 }
 
@@ -259,9 +322,8 @@ def refusal(errors: Sequence[Mapping[str, Any]], *, message: bool) -> RoomError:
         return RoomError("bad_request", f"{loc[0]}: {first['msg']}")
     if first["type"] == "union_tag_invalid":
         kind = first["input"].get("type") if isinstance(first["input"], dict) else None
-        return RoomError(
-            "bad_message", f"unknown message type {kind!r}: action, replace, stand_in, back, ping"
-        )
+        known = "action, replace, stand_in, back, ready, chat, ping"
+        return RoomError("bad_message", f"unknown message type {kind!r}: {known}")
     if len(loc) >= 2 and loc[0] in _MALFORMED:
         field = str(loc[1])
         return RoomError("bad_message", _MALFORMED[str(loc[0])].get(field, field))

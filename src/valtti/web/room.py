@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, Final
 
 from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat
@@ -21,8 +23,10 @@ from valtti.engine.views import Phase
 from valtti.table import Table
 from valtti.web import computer
 from valtti.web.bots import Bots
+from valtti.web.chat import Chat
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection
+from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
@@ -58,6 +62,7 @@ class Room:
         bots: Bots,
         bot_delay: float,
         on_idle: Callable[[Room], None],
+        next_deal_seconds: float = 0.0,
     ) -> None:
         self.table: TableRow = stored.table
         self.seats: list[SeatRow] = list(stored.seats)
@@ -86,6 +91,13 @@ class Room:
         self.driver = Table({r.seat: occupant(r) for r in self.seats}, self.table.seed, match)
         histories = [d.history for d in match.deals]
         self.seq = sum(1 for h in histories for a in h if a.kind is not ActionKind.ANSWER)
+        #: Seconds from a deal's end to the next deal (0: at once, nobody is asked).
+        self.next_deal_seconds = next_deal_seconds
+        #: Between deals, or after a match that has no rematch yet: who is ready (ends.py).
+        self.waiting: Waiting | None = None
+        if self.status == "finished" and self.table.next_id is None:
+            self.waiting = Waiting("rematch", None)
+        self.chat = Chat()  #: the table's recent chat (chat.py)
 
     @property
     def id(self) -> str:
@@ -267,6 +279,8 @@ class Room:
                 reclaimed = False  # the stand-in stays until the person acts or says so
             if not reclaimed:
                 connection.send_state(self._states()[seat])
+            if self.chat.history:
+                connection.send(self.chat.history_frame())
             self._presence_changed()
             self._changed()
 
@@ -314,9 +328,74 @@ class Room:
             return
         if self.driver.match.is_over():
             await self._set_status("finished")
+            self.waiting = Waiting("rematch", None)
             self._retire_if_idle()
-        elif self.driver.needs_deal:
+        elif self.driver.needs_deal and (self.match is None or self._deal_due()):
+            # The first deal at once; each next one once the players are ready (or in time).
             await self._start_deal()
+            self.waiting = None
+
+    def _deal_due(self) -> bool:
+        """Whether the next deal is dealt now: at once without a pause; else once every
+        seated person is ready or its time has come (the deal's end starts the wait)."""
+        if self.next_deal_seconds <= 0:
+            return True
+        waiting = self.waiting
+        if waiting is None or waiting.kind != "deal":
+            waiting = self.waiting = Waiting("deal", time.time() + self.next_deal_seconds)
+            self._spawn(self._deal_later(waiting))
+        return waiting.due or waiting.all_ready(self.seats)
+
+    async def _deal_later(self, waiting: Waiting) -> None:
+        """Deal the next deal at ``waiting.at`` unless it was dealt sooner."""
+        await asyncio.sleep(self.next_deal_seconds)
+        async with self.lock:
+            if self.waiting is waiting:
+                waiting.due = True
+                await self._go_on()
+                self._changed(broadcast=True)
+
+    async def ready(self, connection: Connection) -> bool:
+        """The connection's person is ready for the next deal, or for a rematch; whether
+        every seated person now is for a rematch (``Rooms.rematch`` makes it)."""
+        async with self.lock:
+            seat = connection.seat
+            if seat is None:
+                raise RoomError("not_seated", "a spectator is not waited for")
+            waiting = self.waiting
+            if waiting is None:
+                raise RoomError("not_waiting", "nothing waits for the players to be ready")
+            waiting.ready.add(seat)
+            if waiting.kind == "deal":
+                await self._go_on()
+            self._changed(broadcast=True)
+            return waiting.kind == "rematch" and waiting.all_ready(self.seats)
+
+    async def rematch(self, table_id: str, seed: int, created: datetime) -> StoredTable | None:
+        """Store the rematch of this finished match, once every seated person is ready for
+        it: a new table ``table_id`` with the same seats and creator, whose first dealer is
+        the one the rules give after this match's last deal (RULES.md 2.3); ``None`` if it is
+        not due (or made already). The others hear of it from ``announce()``."""
+        async with self.lock:
+            waiting = self.waiting
+            if waiting is None or waiting.kind != "rematch" or not waiting.all_ready(self.seats):
+                return None
+            assert self.match is not None
+            table = rematch_of(self.table, self.match, table_id, seed, created)
+            seats = (self.seats[0], self.seats[1], self.seats[2], self.seats[3])
+            try:
+                await asyncio.to_thread(self._store.create_rematch, self.id, table, seats)
+            except Exception as e:
+                log.exception("table %s: storing its rematch failed", self.id)
+                raise RoomError("unavailable", "the rematch could not be saved; ask again") from e
+            self.table = replace(self.table, next_id=table_id)
+            self.waiting = None
+            return StoredTable(table, seats, None)
+
+    async def announce(self) -> None:
+        """Tell every connection the table's state (after a rematch: where it goes on)."""
+        async with self.lock:
+            self._broadcast()
 
     async def _go_on(self) -> None:
         """``_settle``; when the store fails, log it and try again a little later."""
@@ -504,7 +583,8 @@ class Room:
         summary = self._frames.summary_json(self.table, self.seats, self.match, self._connected())
         self._clock.update(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
-        return self._frames.states(summary, self.match, self.seq, viewers, clock)
+        between = "null" if self.waiting is None else self.waiting.to_json(self.seats)
+        return self._frames.states(summary, self.match, self.seq, viewers, clock, between)
 
     def _broadcast(self, only: Seat | None = None) -> None:
         """Send each connection its state (``only``: the connections of that seat alone)."""

@@ -39,8 +39,11 @@ class Rooms:
     the FINISHED_ROOMS most recently asked for (for their record and replay).
     """
 
-    def __init__(self, store: Store, bots: Bots, bot_delay: float) -> None:
+    def __init__(
+        self, store: Store, bots: Bots, bot_delay: float, next_deal_seconds: float = 0.0
+    ) -> None:
         self.store = store
+        self.next_deal_seconds = next_deal_seconds
         self.bots = bots
         self.bot_delay = bot_delay
         self._rooms: dict[str, Room] = {}
@@ -52,7 +55,9 @@ class Rooms:
         self._seen: dict[str, datetime] = {}
 
     def _room(self, stored: StoredTable) -> Room:
-        return Room(stored, self.store, self.bots, self.bot_delay, self.retire)
+        return Room(
+            stored, self.store, self.bots, self.bot_delay, self.retire, self.next_deal_seconds
+        )
 
     async def resume(self) -> int:
         """Load every unfinished table and let it go on; how many there were."""
@@ -103,6 +108,20 @@ class Rooms:
         self._rooms[table.id] = room
         await room.begin()
         return room, creator_token, seat_token
+
+    async def rematch(self, room: Room) -> None:
+        """Begin the rematch of ``room``'s finished match, once it is due (``Room.rematch``):
+        a new table with its seats, chat and creator, live before its link is announced."""
+        stored = await room.rematch(
+            secrets.token_urlsafe(8), secrets.randbits(53), datetime.now(UTC)
+        )
+        if stored is None:
+            return
+        new = self._room(stored)
+        new.chat = room.chat
+        self._rooms[new.id] = new
+        await new.begin()
+        await room.announce()
 
     async def get(self, table_id: str) -> Room | None:
         room = self._live(table_id)

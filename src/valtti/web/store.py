@@ -94,6 +94,8 @@ class TableRow:
     status: TableStatus
     #: Seconds each person has for a turn before a stand-in plays it; ``None``: no limit.
     turn_seconds: int | None = None
+    #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
+    next_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +181,7 @@ tables_table = Table(
     Column("turn_seconds", Integer),  # NULL: no turn time
     Column("finished", UTCDateTime()),  # when the match ended (status "finished")
     Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
+    Column("next_id", String(64)),  # the rematch's table, once there is one
     Index(None, "created"),
     # The lobby lists by status, newest first (Store.listing).
     Index(None, "status", "created"),
@@ -301,25 +304,48 @@ class Store:
 
         ``ValueError`` unless each seat is given once and ``table.created`` has a time zone.
         """
+        with self._writing() as connection:
+            self._insert_table(connection, table, seats)
+
+    @staticmethod
+    def _insert_table(connection: Connection, table: TableRow, seats: Sequence[SeatRow]) -> None:
         if sorted(s.seat for s in seats) != list(Seat):
             raise ValueError(f"a table needs each of N, E, S, W once, not {seats!r}")
         if table.created.utcoffset() is None:
             raise ValueError(f"a naive time cannot be stored: {table.created!r} (give it a zone)")
+        connection.execute(
+            insert(tables_table),
+            {
+                "id": table.id,
+                "created": table.created,
+                "variant": json.dumps(table.variant.changes(), sort_keys=True),
+                "first_dealer": str(table.first_dealer),
+                "seed": table.seed,
+                "creator_hash": table.creator_hash,
+                "status": table.status,
+                "turn_seconds": table.turn_seconds,
+                "next_id": table.next_id,
+            },
+        )
+        connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
+
+    def create_rematch(self, finished_id: str, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """Store ``table`` as the rematch of the finished table ``finished_id`` (whose
+        ``next_id`` it becomes), in one transaction. ``KeyError`` unless that table is finished
+        and has no rematch yet; ``ValueError`` as ``create_table``."""
         with self._writing() as connection:
-            connection.execute(
-                insert(tables_table),
-                {
-                    "id": table.id,
-                    "created": table.created,
-                    "variant": json.dumps(table.variant.changes(), sort_keys=True),
-                    "first_dealer": str(table.first_dealer),
-                    "seed": table.seed,
-                    "creator_hash": table.creator_hash,
-                    "status": table.status,
-                    "turn_seconds": table.turn_seconds,
-                },
+            result = connection.execute(
+                update(tables_table)
+                .where(
+                    tables_table.c.id == finished_id,
+                    tables_table.c.status == "finished",
+                    tables_table.c.next_id.is_(None),
+                )
+                .values(next_id=table.id)
             )
-            connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
+            if result.rowcount != 1:
+                raise KeyError(finished_id)
+            self._insert_table(connection, table, seats)
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace who sits at ``seat.seat`` (``KeyError`` for an unknown table)."""
@@ -731,6 +757,7 @@ def _gather(
             creator_hash=row.creator_hash,
             status=row.status,
             turn_seconds=row.turn_seconds,
+            next_id=row.next_id,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None
         out.append(StoredTable(table, _four(sorted(seats[row.id], key=lambda s: s.seat)), record))

@@ -28,7 +28,8 @@
  *   #last-trick-btn    shows #last-trick, the last completed trick
  *   #score             data-ns, data-ew = match score; #columns tr[data-team="NS"] with
  *                      td[data-col="tricks" | "card_points" | "game_points"]
- *   #sheet             the score sheet, tr[data-deal="1"] per deal
+ *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
+ *                      "card_points" | "game_points"] ("9–0": NS–EW), the score after it last
  *   #log li            the deal's plays, tricks and events in words
  *   #waiting           while waiting: #share-link, #copy-link; for spectators
  *                      input[name="nickname"] and button[data-take="E"] on open seats
@@ -37,7 +38,7 @@
  *   #result            a finished match: #result-text, #replay-btn, a#record-link (download)
  *   #replay-bar        #replay-first, #replay-prev, #replay-play, #replay-next, #replay-exit,
  *                      #replay-step ("Step 3 / 120")
- *   #deal-over         the summary of a deal just ended (shown for a few seconds)
+ *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
@@ -49,6 +50,8 @@
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ * A rematch is a new table (table.rematch names it): the page goes on there with the same
+ * keys, its address still the link it was opened at.
  */
 
 import { has, initI18n, onLangChange, t, tn } from "/static/i18n.js";
@@ -82,16 +85,17 @@ import { initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
+import { dealEnded, renderEnds } from "/static/ends.js";
+import { initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
-const DEAL_OVER_MS = 5000;
 const PING_MS = 25000;
 const REPLAY_MS = 700;
 const MIN_TOUCH_STEP = 42; // px of each hand card left visible: a finger-sized target
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+let tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
 let state = null; // the latest state message
 let ws = null;
@@ -103,7 +107,6 @@ let hold = null; // {trick, until}: a completed trick kept in the middle
 let holdTimer = null;
 let replay = null; // {steps, index, timer}
 let lastTrickOpen = false;
-let dealOverTimer = null;
 let stopped = false; // the table does not exist: no reconnecting
 let whyCard = null; // the hand's card whose reason #hand-why shows (hovered or tapped)
 
@@ -161,6 +164,7 @@ function liveView() {
     obs: state.observation,
     lastTrick: state.last_trick ?? null,
     deals: state.deals ?? [],
+    between: state.between ?? null,
     hands: null,
     replay: false,
   };
@@ -218,6 +222,8 @@ function render() {
   renderLog(view);
   renderReplayBar(view);
   renderAbsence(view);
+  renderEnds(view, sendOrSay, render);
+  renderChat(view);
   labelCards(document.body);
   animate(shot);
   keepFocus();
@@ -728,6 +734,11 @@ function renderScore(view) {
   }
 }
 
+/** NS's and EW's figures of a column: "9–0". */
+function pair(figures) {
+  return t("table.sheet.score_value", { ns: figures?.NS ?? 0, ew: figures?.EW ?? 0 });
+}
+
 function renderSheet(view) {
   const body = document.getElementById("sheet");
   body.replaceChildren();
@@ -741,8 +752,9 @@ function renderSheet(view) {
         el("td", {}, String(i + 1)),
         el("td", {}, t(`seat.${d.dealer}`)),
         el("td", {}, trump),
-        el("td", {}, String(d.game_points?.NS ?? 0)),
-        el("td", {}, String(d.game_points?.EW ?? 0)),
+        el("td", { "data-col": "tricks" }, pair(d.tricks)),
+        el("td", { "data-col": "card_points" }, pair(d.card_points)),
+        el("td", { "data-col": "game_points" }, pair(d.game_points)),
         el(
           "td",
           {},
@@ -754,7 +766,7 @@ function renderSheet(view) {
     );
   });
   if (!view.deals.length)
-    body.append(el("tr", {}, el("td", { colspan: "6", class: "empty" }, t("table.sheet.none"))));
+    body.append(el("tr", {}, el("td", { colspan: "7", class: "empty" }, t("table.sheet.none"))));
 }
 
 function renderLog(view) {
@@ -818,36 +830,6 @@ function actionText(view, token, actor) {
   return tn("replay.action", { seat, action: actionLabel(token) });
 }
 
-/* ---------- deal ends ---------- */
-
-function showDealOver(deals, number) {
-  const d = deals[number - 1];
-  if (!d) return;
-  const before = number > 1 ? deals[number - 2].score : { NS: 0, EW: 0 };
-  const box = document.getElementById("deal-over");
-  box.replaceChildren(el("h3", {}, t("deal_over.title", { n: number })));
-  for (const team of ["NS", "EW"]) {
-    const key = (d.tricks?.[team] ?? 0) === 0 ? "deal_over.porvoo" : "deal_over.team";
-    box.append(
-      el(
-        "p",
-        { dataset: { team } },
-        t(key, {
-          team: t(`team.${team}`),
-          points: d.game_points?.[team] ?? 0,
-          before: before?.[team] ?? 0,
-          after: d.score?.[team] ?? 0,
-        }),
-      ),
-    );
-  }
-  box.hidden = false;
-  clearTimeout(dealOverTimer);
-  dealOverTimer = setTimeout(() => {
-    box.hidden = true;
-  }, DEAL_OVER_MS);
-}
-
 /* ---------- the connection ---------- */
 
 function setStatus(kind) {
@@ -887,6 +869,8 @@ function connect() {
     }
     if (message.type === "state") onState(message);
     else if (message.type === "error") onError(message);
+    else if (message.type === "chat") onChat(message);
+    else if (message.type === "chat_history") onChatHistory(message);
   };
   socket.onclose = (event) => {
     if (ws !== socket) return; // replaced by a newer connection
@@ -923,6 +907,11 @@ function send(message) {
   return true;
 }
 
+/** Send, or say that the page is offline. */
+function sendOrSay(message) {
+  if (!send(message)) toast(t("error.offline"), "error", "offline");
+}
+
 function onState(message) {
   const previous = state;
   state = message;
@@ -940,10 +929,17 @@ function onState(message) {
       }, HOLD_TRICK_MS);
     }
     if (message.deal && previous.deal && message.deal > previous.deal) {
-      showDealOver(message.deals ?? [], previous.deal);
+      dealEnded();
     } else if (message.observation?.phase === "over" && previous.observation?.phase !== "over") {
-      showDealOver(message.deals ?? [], message.deal);
+      dealEnded();
     }
+  }
+  if (message.table?.rematch && message.table.id === tableId) {
+    // The match was played again at a new table: go on there, holding the same keys.
+    saveTableKeys(message.table.rematch, tableKeys(tableId));
+    tableId = message.table.rematch;
+    reconnectNow();
+    return;
   }
   if (message.you) saveTableKeys(tableId, { seat: message.you });
   render();
@@ -1096,6 +1092,7 @@ async function main() {
   initAlerts();
   initKeyboard();
   initAbsence(send);
+  initChat(sendOrSay);
   onLangChange(render);
   setStatus("connecting");
   connect();

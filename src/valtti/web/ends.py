@@ -1,0 +1,63 @@
+"""Between deals and after a match: who of the seated people is ready to go on (docs/WEB.md).
+
+After a deal the next one is dealt once every seated person has said ``ready`` or at ``at``
+(a wall-clock time, some seconds on); after a match a rematch begins once every seated person
+has said ``ready``, with no time limit. Computer players are always ready.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final, Literal
+
+from valtti.engine import Match, Seat
+from valtti.web.store import SeatRow, TableRow
+
+#: Seconds from the end of a deal to the next deal when not everybody says ready sooner.
+NEXT_DEAL_SECONDS: Final = 20.0
+
+
+@dataclass(slots=True)
+class Waiting:
+    """A table waiting to go on: to the next ``deal`` or to a ``rematch``."""
+
+    kind: Literal["deal", "rematch"]
+    at: float | None  #: the wall-clock time (``time.time()``) the next deal starts; or never
+    ready: set[Seat] = field(default_factory=set)  #: the people who said ready
+    #: Its time has come (the room's timer says so: a clock read again could differ).
+    due: bool = False
+
+    def all_ready(self, seats: Sequence[SeatRow]) -> bool:
+        """Whether every seated person is ready (a table of computer players never is for a
+        rematch, which only a person asks for)."""
+        people = [r.seat for r in seats if r.kind == "human"]
+        if self.kind == "rematch" and not people:
+            return False
+        return all(s in self.ready for s in people)
+
+    def to_json(self, seats: Sequence[SeatRow]) -> str:
+        """The state frame's ``between`` (docs/WEB.md): ``ready`` lists every seat that is,
+        computer players included, in N E S W order."""
+        ready = [str(r.seat) for r in seats if r.kind == "computer" or r.seat in self.ready]
+        at = None if self.at is None else round(self.at * 1000)
+        return json.dumps({"for": self.kind, "ready": ready, "at": at})
+
+
+def rematch_of(
+    finished: TableRow, match: Match, table_id: str, seed: int, created: datetime
+) -> TableRow:
+    """The table of the rematch of ``finished`` (whose match is ``match``): its variant and
+    creator, a new seed, and as first dealer the one the rules give after the match's last
+    deal (RULES.md 2.3)."""
+    return TableRow(
+        id=table_id,
+        created=created,
+        variant=finished.variant,
+        first_dealer=match.next_dealer,
+        seed=seed,
+        creator_hash=finished.creator_hash,
+        status="waiting",
+    )

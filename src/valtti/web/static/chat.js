@@ -1,0 +1,145 @@
+/**
+ * The table chat (docs/WEB.md): seated people write texts and quick emotes, everyone reads.
+ * Every message is set as text (textContent), never as markup; emotes are named by the
+ * server and said in the page's language. A player can be muted (localStorage
+ * "valtti:chat:muted" = [nicknames]): their messages are then not shown.
+ *
+ * Hooks for end-to-end tests:
+ *   #chat-log li[data-seat="N"][data-kind="text" | "emote"] with .chat-name and .chat-text
+ *   #chat-form, #chat-input, #chat-send; #chat-emotes button[data-emote="good"]
+ *   #chat-mutes button[data-mute="N"][aria-pressed="true|false"]
+ */
+
+import { t, onLangChange } from "/static/i18n.js";
+import { el } from "/static/common.js";
+import { seatLetter } from "/static/names.js";
+
+export const EMOTES = ["good", "thanks", "oops", "wow", "hurry"];
+const MUTED_KEY = "valtti:chat:muted";
+
+let messages = [];
+let view = null;
+let sender = null;
+
+function muted() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MUTED_KEY));
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function setMuted(name, on) {
+  const list = muted().filter((n) => n !== name);
+  if (on) list.push(name);
+  localStorage.setItem(MUTED_KEY, JSON.stringify(list));
+}
+
+function drawLog() {
+  const log = document.getElementById("chat-log");
+  const hidden = new Set(muted());
+  log.replaceChildren(
+    ...messages
+      .filter((m) => !hidden.has(m.name))
+      .map((m) =>
+        el(
+          "li",
+          { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
+          el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
+          " ",
+          el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
+        ),
+      ),
+  );
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawMutes() {
+  const box = document.getElementById("chat-mutes");
+  const hidden = new Set(muted());
+  const people = (view?.table?.seats ?? []).filter(
+    (s) => s.kind === "human" && s.seat !== view?.you,
+  );
+  box.replaceChildren(
+    ...people.map((s) => {
+      const on = hidden.has(s.name);
+      return el(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          dataset: { mute: s.seat },
+          "aria-pressed": String(on),
+          onclick: () => {
+            setMuted(s.name, !on);
+            drawMutes();
+            drawLog();
+          },
+        },
+        t(on ? "chat.unmute" : "chat.mute", { name: s.name, seat: seatLetter(s.seat) }),
+      );
+    }),
+  );
+}
+
+/** Wire the chat form; `send(message)` sends to the server. */
+export function initChat(send) {
+  sender = send;
+  const form = document.getElementById("chat-form");
+  const input = document.getElementById("chat-input");
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    sender({ type: "chat", text });
+    input.value = "";
+  });
+  const emotes = document.getElementById("chat-emotes");
+  for (const name of EMOTES) {
+    emotes.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          dataset: { emote: name },
+          onclick: () => sender({ type: "chat", emote: name }),
+        },
+        "",
+      ),
+    );
+  }
+  onLangChange(() => {
+    for (const b of emotes.querySelectorAll("button[data-emote]")) {
+      b.textContent = t(`chat.emote.${b.dataset.emote}`);
+    }
+    drawLog();
+    drawMutes();
+  });
+  for (const b of emotes.querySelectorAll("button[data-emote]")) {
+    b.textContent = t(`chat.emote.${b.dataset.emote}`);
+  }
+}
+
+export function onChat(message) {
+  messages.push(message);
+  if (messages.length > 50) messages = messages.slice(-50);
+  drawLog();
+}
+
+export function onChatHistory(message) {
+  messages = [...(message.messages ?? [])];
+  drawLog();
+}
+
+/** Redraw what depends on the table: who may be muted, whether this page may write. */
+export function renderChat(current) {
+  if (current.replay) return;
+  view = current;
+  const seated = Boolean(current.you);
+  document.getElementById("chat-form").hidden = !seated;
+  document.getElementById("chat-emotes").hidden = !seated;
+  document.getElementById("chat-watching").hidden = seated;
+  drawMutes();
+}

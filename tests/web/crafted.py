@@ -1,0 +1,78 @@
+"""Matches made with the engine and written into a store before its server starts: the deal
+ends a test needs (an overshoot, a Porvoo, a match won), with no way in from the network.
+
+In every deal North holds the aces and tens of spades, hearts and diamonds and the king and
+queen of clubs, South every other club and the three other kings: North and South take every
+trick (East and West go to Porvoo), and North declares clubs when ``declare`` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from uuid import uuid4
+
+from valtti.engine import CardSet, Match, Seat, Variant
+from valtti.engine.actions import ActionKind
+from valtti.web.seats import new_token, token_hash
+from valtti.web.store import SeatRow, Store, TableRow
+
+HANDS = (
+    CardSet.parse("AS AH AD AC TS TH TD KC QC"),  # N
+    CardSet.parse("QS JS 9S 8S 7S 6S QH JH 9H"),  # E
+    CardSet.parse("TC JC 9C 8C 7C 6C KS KH KD"),  # S
+    CardSet.parse("8H 7H 6H QD JD 9D 8D 7D 6D"),  # W
+)
+
+
+def crafted_match(declares: Sequence[bool]) -> Match:
+    """One deal of HANDS per item of ``declares``: North declares clubs in those that say so
+    (trumps 2 + last trick 1 + victory 1 = 4 game points), else nothing is declared (2)."""
+    match = Match(Variant(), Seat.N)
+    for declare in declares:
+        deal = match.start_deal(HANDS)
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            declared = [a for a in legal if a.kind is ActionKind.DECLARE]
+            plays = [a for a in legal if a.kind is ActionKind.PLAY]
+            match.apply(declared[0] if declare and declared else plays[0])
+    return match
+
+
+def store_match(
+    db_url: str,
+    declares: Sequence[bool],
+    people: Mapping[str, str] | None = None,
+    player: str = "heuristic",
+) -> tuple[str, dict[str, str], Match]:
+    """Store ``crafted_match(declares)`` as a table being played whose seats in ``people``
+    (seat → nickname; by default North, "Aino") are people, the others ``player``; the table's
+    id, each person's seat token, and the match."""
+    match = crafted_match(declares)
+    people = people or {"N": "Aino"}
+    tokens = {seat: new_token() for seat in people}
+    rows = [
+        SeatRow(s, "human", people[str(s)], token_hash(tokens[str(s)]))
+        if str(s) in people
+        else SeatRow(s, "computer", player, None)
+        for s in Seat
+    ]
+    table = TableRow(
+        id=f"crafted-{uuid4().hex[:10]}",
+        created=datetime.now(UTC),
+        variant=Variant(),
+        first_dealer=Seat.N,
+        seed=12345,
+        creator_hash=token_hash(new_token()),
+        status="playing",
+    )
+    store = Store(db_url)
+    try:
+        store.create_table(table, rows)
+        for number, deal in enumerate(match.deals, 1):
+            store.add_deal(table.id, number, deal.dealer, HANDS)
+            for index, action in enumerate(deal.history):
+                store.add_action(table.id, number, index, str(action))
+    finally:
+        store.close()
+    return table.id, tokens, match

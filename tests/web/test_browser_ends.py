@@ -1,0 +1,206 @@
+"""Deal and match ends and the table chat in a real browser (Playwright, Debian's Chromium):
+the end-of-deal panel with its three columns, an overshoot and a Porvoo explained in English
+and Finnish, the ready button, the score sheet, a rematch at the same link, and chat between
+two people with markup shown as text.
+
+The deal ends are made with the engine and stored before the server starts
+(tests/web/crafted.py); each test has a ``valtti serve`` of its own that waits for the people
+between deals.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from tests.web.crafted import store_match
+from tests.web.serving import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
+    WAIT,
+    Tab,
+    browser,
+    playwright,
+)
+
+WAIT_LONG = ["--next-deal-seconds", "600"]
+
+
+@pytest.fixture
+def person(browser: Browser) -> Iterator[Callable[..., Tab]]:  # noqa: F811
+    """Pages in browser contexts of their own (separate people), 1280 × 800."""
+    contexts: list[BrowserContext] = []
+
+    def make(locale: str = "en-GB") -> Tab:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+        context.set_default_timeout(WAIT)
+        contexts.append(context)
+        return Tab(context.new_page())
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def open_seat(tab: Tab, server: Server, table_id: str, seat: str | None, token: str = "") -> Page:
+    """Open the table's link in ``tab``, holding ``token`` for ``seat`` (none: watching)."""
+    page = tab.page
+    page.goto(server.url + "/rules")
+    keys = {"token": token, "seat": seat} if seat else {}
+    page.evaluate(
+        "([id, keys]) => localStorage.setItem(`valtti:table:${id}`, keys)",
+        [table_id, json.dumps(keys)],
+    )
+    page.goto(f"{server.url}/t/{table_id}")
+    expect(page.locator("body")).to_have_attribute("data-you", seat or "")
+    return page
+
+
+def test_the_end_of_deal_panel_explains_an_overshoot_and_a_porvoo(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # Three deals in which North and South take every trick with clubs declared: 4, 8, then
+    # 8 + 4 = 12 past the target, back to 7; East and West go to Porvoo each time.
+    table_id, tokens, match = store_match(db, [True, True, True])
+    assert match.deal_scores[-1].overshoot == (True, False)
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = open_seat(tab, server, table_id, "N", tokens["N"])
+
+    panel = page.locator("#deal-over")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".deal-explained")).to_have_attribute("data-deal", "3")
+    for team, figures in {"NS": ("9", "120", "4"), "EW": ("0", "0", "0")}.items():
+        row = panel.locator(f'.deal-columns tr[data-team="{team}"]')
+        for col, value in zip(("tricks", "card_points", "game_points"), figures, strict=True):
+            expect(row.locator(f'td[data-col="{col}"]')).to_have_text(value)
+    expect(panel.locator('p.made[data-team="NS"]')).to_have_text(
+        "NS: ♣ trumps 2 + last trick 1 + victory (120 card points) 1 = 4"
+    )
+    expect(panel.locator('p.made[data-team="EW"]')).to_have_text("EW: nothing = 0")
+    ns = panel.locator('p.change[data-team="NS"]')
+    ew = panel.locator('p.change[data-team="EW"]')
+    expect(ns).to_have_text("NS 8 + 4 = 12 > 10 → 7 (overshoot)")
+    expect(ns).to_have_attribute("data-overshoot", "true")
+    expect(ew).to_have_text("EW took no trick → 0 (Porvoo)")
+    expect(ew).to_have_attribute("data-porvoo", "true")
+    expect(page.locator("#next-deal")).to_contain_text("The next deal starts in")
+    for seat in ("E", "S", "W"):
+        expect(page.locator(f'#ready-seats [data-ready="{seat}"]')).to_be_visible()
+    expect(page.locator('#ready-seats [data-ready="N"]')).to_have_count(0)
+
+    # The score sheet keeps every deal's columns.
+    sheet = page.locator("#sheet tr[data-deal]")
+    expect(sheet).to_have_count(3)
+    for number, score in ((1, "4–0"), (2, "8–0"), (3, "7–0")):
+        row = page.locator(f'#sheet tr[data-deal="{number}"]')
+        expect(row.locator('td[data-col="tricks"]')).to_have_text("9–0")
+        expect(row.locator('td[data-col="card_points"]')).to_have_text("120–0")
+        expect(row.locator('td[data-col="game_points"]')).to_have_text("4–0")
+        expect(row.locator("td").last).to_have_text(score)
+
+    # In Finnish, with the Finnish team names.
+    page.select_option("#lang", "fi")
+    expect(ns).to_have_text("PE 8 + 4 = 12 > 10 → 7 (yli tavoitteen)")
+    expect(ew).to_have_text("IL ei saanut tikkiä → 0 (Porvooseen)")
+    expect(panel.locator('p.made[data-team="NS"]')).to_have_text(
+        "PE: valtti ♣ 2 + viimeinen tikki 1 + voitto (120 korttipistettä) 1 = 4"
+    )
+    page.select_option("#lang", "en")
+
+    # North is the only person: ready, and the fourth deal is dealt at once.
+    page.click("#ready-btn")
+    expect(panel).to_be_hidden()
+    expect(page.locator('#sheet tr[data-deal="4"]')).to_have_class("current")
+    expect(page.locator("body")).not_to_have_attribute("data-phase", "over")
+    assert not tab.errors, tab.errors
+
+
+def test_a_rematch_at_the_same_link(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, match = store_match(db, [True, True, False], {"N": "Aino", "S": "Eino"})
+    assert match.outcome == "NS"
+    server = start_server(db, options=WAIT_LONG)
+    aino, eino = person(), person()
+    north = open_seat(aino, server, table_id, "N", tokens["N"])
+    south = open_seat(eino, server, table_id, "S", tokens["S"])
+    for page in (north, south):
+        expect(page.locator("body")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator('#final-deal .change[data-team="NS"]')).to_have_text("NS 8 + 2 = 10")
+    expect(north.locator("#record-link")).to_have_attribute(
+        "href", f"/api/tables/{table_id}/record"
+    )
+
+    north.click("#rematch-btn")
+    expect(north.locator("#rematch-btn")).to_be_disabled()
+    expect(south.locator('#rematch-seats [data-ready="N"]')).to_be_visible()
+    expect(south.locator("body")).to_have_attribute("data-status", "finished")
+    south.click("#rematch-btn")
+
+    for page, seat in ((north, "N"), (south, "S")):
+        expect(page.locator("body")).to_have_attribute("data-status", "playing")
+        expect(page.locator("body")).to_have_attribute("data-you", seat)
+        expect(page.locator("#sheet tr[data-deal]")).to_have_count(1)
+        assert page.url == f"{server.url}/t/{table_id}"  # the link it was opened at
+    new_id = next(f["table"]["id"] for f in reversed(aino.states()) if f["table"]["id"] != table_id)
+    summary = server.http.get(f"/api/tables/{new_id}").json()
+    assert [s["name"] for s in summary["seats"]] == ["Aino", "heuristic", "Eino", "heuristic"]
+    # The dealer after the last deal's (RULES.md 2.3) deals first.
+    expect(north.locator('#sheet tr[data-deal="1"] td').nth(1)).to_have_text(str(match.next_dealer))
+    # The same link, opened again, leads to the rematch; the finished match stays downloadable.
+    north.reload()
+    expect(north.locator("body")).to_have_attribute("data-status", "playing")
+    expect(north.locator("body")).to_have_attribute("data-you", "N")
+    assert server.http.get(f"/api/tables/{table_id}/record").status_code == 200
+    assert not aino.errors and not eino.errors, (aino.errors, eino.errors)
+
+
+def test_chat_between_two_people_shows_markup_as_text(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    seats = {"N": "open", "E": "heuristic", "S": "open", "W": "heuristic"}
+    made = server.create(seats, nickname="Aino", seat="N")
+    south_token = server.join(made["id"], "S", "Eino")
+    aino, eino, watcher = person(), person(locale="fi-FI"), person()
+    north = open_seat(aino, server, made["id"], "N", made["token"])
+    south = open_seat(eino, server, made["id"], "S", south_token)
+    watching = open_seat(watcher, server, made["id"], None)
+
+    north.fill("#chat-input", "<b>hi</b> <img src=x onerror=alert(1)>")
+    north.click("#chat-send")
+    for page in (north, south, watching):
+        said = page.locator('#chat-log li[data-seat="N"] .chat-text')
+        expect(said).to_have_text("<b>hi</b> <img src=x onerror=alert(1)>")
+        expect(page.locator("#chat-log b.chat-name")).to_have_count(1)
+        expect(page.locator("#chat-log img, #chat-log .chat-text b")).to_have_count(0)
+    expect(north.locator("#chat-input")).to_have_value("")
+
+    # An emote, in each page's language.
+    south.click('#chat-emotes button[data-emote="thanks"]')
+    expect(north.locator('#chat-log li[data-seat="S"] .chat-text')).to_have_text("🙏 Thanks!")
+    expect(south.locator('#chat-log li[data-seat="S"] .chat-text')).to_have_text("🙏 Kiitos!")
+
+    # The spectator reads but does not write.
+    expect(watching.locator("#chat-form")).to_be_hidden()
+    expect(watching.locator("#chat-watching")).to_be_visible()
+
+    # Aino mutes Eino: Eino's messages leave her page, and stay muted after a reload.
+    north.click('#chat-mutes button[data-mute="S"]')
+    expect(north.locator('#chat-mutes button[data-mute="S"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(north.locator('#chat-log li[data-seat="S"]')).to_have_count(0)
+    south.fill("#chat-input", "kuuluuko?")
+    south.click("#chat-send")
+    expect(watching.locator('#chat-log li[data-seat="S"]')).to_have_count(2)
+    north.reload()
+    expect(north.locator('#chat-log li[data-seat="N"]')).to_have_count(1)  # the history
+    expect(north.locator('#chat-log li[data-seat="S"]')).to_have_count(0)
+    assert not aino.errors and not eino.errors and not watcher.errors

@@ -1,0 +1,236 @@
+"""Deal and match ends at a real server: the wait for the people to be ready, the rematch at
+the same link, and the table chat (docs/WEB.md)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.web.crafted import store_match
+from tests.web.serving import Player, Server, Table, stored_record
+
+from valtti.web.chat import ADDRESS_RATE, HISTORY, RATE
+
+Start = Callable[..., Server]
+WAIT_LONG = ["--next-deal-seconds", "600"]
+
+
+def _sqlite(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'valtti.db'}"
+
+
+def _state(player: Player, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    return player.until(lambda f: f["type"] == "state" and done(f))
+
+
+def test_the_next_deal_waits_until_every_person_is_ready(
+    tmp_path: Path, start_server: Start
+) -> None:
+    db = _sqlite(tmp_path)
+    table_id, tokens, match = store_match(db, [True], {"N": "Aino", "S": "Eino"})
+    server = start_server(db, options=WAIT_LONG)
+    north, south = server.socket(table_id, tokens["N"]), server.socket(table_id, tokens["S"])
+    spectator = server.socket(table_id)
+    before = time.time() * 1000
+    state = north.state()
+    assert state["deal"] == 1 and state["observation"]["phase"] == "over"
+    assert state["between"]["for"] == "deal" and state["between"]["ready"] == ["E", "W"]
+    assert state["between"]["at"] > before + 500_000  # some 600 s on
+    # The deal's columns say how it was scored, as the engine does.
+    assert state["deals"] == [match.deal_summary(0)]
+    assert state["deals"][0]["porvoo"] == {"NS": False, "EW": True}
+    assert spectator.state()["between"] == state["between"]
+
+    spectator.send({"type": "ready"})
+    assert spectator.error()["code"] == "not_seated"
+    north.send({"type": "ready"})
+    for player in (north, south, spectator):
+        seen = _state(player, lambda f: f["between"]["ready"] == ["N", "E", "W"])
+        assert seen["deal"] == 1
+    north.send({"type": "ready"})  # said twice: still waiting for South
+    south.send({"type": "ready"})
+    for player in (north, south, spectator):
+        dealt = _state(player, lambda f: f["deal"] == 2)
+        assert dealt["between"] is None and dealt["observation"]["phase"] != "over"
+    south.send({"type": "ready"})
+    assert south.error()["code"] == "not_waiting"
+    for player in (north, south, spectator):
+        player.close()
+
+
+def test_the_next_deal_comes_after_its_time_without_anyone_ready(
+    tmp_path: Path, start_server: Start
+) -> None:
+    db = _sqlite(tmp_path)
+    table_id, tokens, _ = store_match(db, [True])
+    server = start_server(db, options=["--next-deal-seconds", "1"])
+    north = server.socket(table_id, tokens["N"])
+    first = north.state()
+    assert first["deal"] in (1, 2)  # the second after a second, however slow this machine
+    dealt = first if first["deal"] == 2 else _state(north, lambda f: f["deal"] == 2)
+    assert dealt["between"] is None and dealt["observation"]["hand"]
+    north.close()
+
+
+def test_a_rematch_keeps_the_seats_the_link_and_the_finished_record(
+    database_url: str, start_server: Start
+) -> None:
+    table_id, tokens, match = store_match(database_url, [True, True, False], {"N": "A", "S": "B"})
+    assert match.outcome == "NS"
+    server = start_server(database_url, options=WAIT_LONG)
+    north, south = server.socket(table_id, tokens["N"]), server.socket(table_id, tokens["S"])
+    state = north.state()
+    assert state["table"]["status"] == "finished" and state["table"]["rematch"] is None
+    assert state["between"] == {"for": "rematch", "ready": ["E", "W"], "at": None}
+
+    north.send({"type": "ready"})
+    _state(south, lambda f: f["between"]["ready"] == ["N", "E", "W"])
+    assert server.http.get(f"/api/tables/{table_id}").json()["rematch"] is None
+    south.send({"type": "ready"})
+    moved = _state(north, lambda f: f["table"]["rematch"] is not None)
+    new_id = moved["table"]["rematch"]
+    assert new_id != table_id and moved["between"] is None
+    assert _state(south, lambda f: f["table"]["rematch"] is not None)["table"]["rematch"] == new_id
+    north.send({"type": "ready"})
+    assert north.error()["code"] == "not_waiting"
+
+    # The finished match stays downloadable and replayable at its own id.
+    record = server.http.get(f"/api/tables/{table_id}/record")
+    assert record.status_code == 200 and len(record.json()["deals"]) == 3
+    assert server.http.get(f"/api/tables/{table_id}/replay").status_code == 200
+    # The rematch: the same people and computer players, the same tokens, a new match whose
+    # first dealer is the one after the last deal's (RULES.md 2.3).
+    summary = server.http.get(f"/api/tables/{new_id}").json()
+    old = server.http.get(f"/api/tables/{table_id}").json()
+    assert [(s["kind"], s["name"]) for s in summary["seats"]] == [
+        (s["kind"], s["name"]) for s in old["seats"]
+    ]
+    assert summary["status"] == "playing" and summary["score"] == {"NS": 0, "EW": 0}
+    again = server.socket(new_id, tokens["S"])
+    fresh = again.state()
+    assert fresh["you"] == "S" and fresh["deal"] == 1
+    assert fresh["observation"]["dealer"] == str(match.next_dealer) == "W"
+    for player in (north, south, again):
+        player.close()
+
+    # After a restart the old link still leads on, and the old record is as it was.
+    server.stop()
+    server = start_server(database_url, options=WAIT_LONG)
+    assert server.http.get(f"/api/tables/{table_id}").json()["rematch"] == new_id
+    late = server.socket(table_id, tokens["N"])
+    assert late.state()["table"]["rematch"] == new_id
+    late.close()
+    assert len(stored_record(database_url, table_id).deals) == 3
+
+
+def test_a_match_of_computer_players_alone_has_no_rematch(
+    tmp_path: Path, start_server: Start
+) -> None:
+    db = _sqlite(tmp_path)
+    table_id, _, _ = store_match(db, [True, True, False], people={}, player="random")
+    server = start_server(db, options=WAIT_LONG)
+    spectator = server.socket(table_id)
+    state = spectator.state()
+    assert state["table"]["status"] == "finished" and state["between"]["for"] == "rematch"
+    spectator.send({"type": "ready"})
+    assert spectator.error()["code"] == "not_seated"
+    spectator.close()
+
+
+def _chat_table(server: Server) -> Table:
+    return Table.new(server, {"N": "open", "E": "random", "S": "open", "W": "random"})
+
+
+def test_chat_messages_are_checked(tmp_path: Path, start_server: Start) -> None:
+    server = start_server(_sqlite(tmp_path))
+    table = _chat_table(server)
+    north = table.players["N"]
+    bad: list[dict[str, Any]] = [
+        {"type": "chat"},
+        {"type": "chat", "text": "hi", "emote": "good"},
+        {"type": "chat", "text": ""},
+        {"type": "chat", "text": "   "},
+        {"type": "chat", "text": "x" * 201},
+        {"type": "chat", "text": "a\x07b"},
+        {"type": "chat", "text": "line\nbreak"},
+        {"type": "chat", "text": 5},
+        {"type": "chat", "text": None},
+        {"type": "chat", "emote": "dance"},
+        {"type": "chat", "emote": 1},
+    ]
+    for message in bad:
+        north.send(message)
+        error = north.error()
+        assert error["code"] == "bad_chat", (message, error)
+    table.spectator.send({"type": "chat", "text": "hello"})
+    assert table.spectator.error()["code"] == "not_seated"
+    # None of those was said, nor counted against the rate.
+    for n in range(RATE):
+        north.send({"type": "chat", "text": f"  {'y' * 199}{n}  "})
+        said = north.until(lambda f: f["type"] == "chat")
+        assert said["text"] == "y" * 199 + str(n)
+    table.close()
+
+
+def test_chat_reaches_everyone_as_text_and_is_kept_for_later(
+    tmp_path: Path, start_server: Start
+) -> None:
+    server = start_server(_sqlite(tmp_path))
+    table = _chat_table(server)
+    table.players["N"].send({"type": "chat", "text": "<b>hi</b> & <script>x</script>"})
+    before = time.time() * 1000 - 60_000
+    for player in table.everyone:
+        said = player.until(lambda f: f["type"] == "chat")
+        assert said == {
+            "type": "chat",
+            "seat": "N",
+            "name": "player N",
+            "text": "<b>hi</b> & <script>x</script>",
+            "at": said["at"],
+        }
+        assert said["at"] > before
+    table.players["S"].send({"type": "chat", "emote": "thanks"})
+    for player in table.everyone:
+        said = player.until(lambda f: f["type"] == "chat")
+        assert (said["seat"], said["name"], said["emote"]) == ("S", "player S", "thanks")
+        assert "text" not in said
+    later = server.socket(table.id)
+    history = later.until(lambda f: f["type"] == "chat_history")
+    assert [m.get("text") or m.get("emote") for m in history["messages"]] == [
+        "<b>hi</b> & <script>x</script>",
+        "thanks",
+    ]
+    later.close()
+    table.close()
+
+
+def test_chat_is_rate_limited_per_connection_and_per_address(
+    tmp_path: Path, start_server: Start
+) -> None:
+    server = start_server(_sqlite(tmp_path))
+    table = _chat_table(server)
+    north, south = table.players["N"], table.players["S"]
+    for n in range(RATE):
+        north.send({"type": "chat", "text": f"n{n}"})
+        north.until(lambda f: f["type"] == "chat")
+    north.send({"type": "chat", "text": "one too many"})
+    error = north.error()
+    assert error["code"] == "chat_throttled"
+    # Every test client is at 127.0.0.1: one address, with room for ADDRESS_RATE.
+    for _ in range(ADDRESS_RATE - RATE):
+        south.send({"type": "chat", "emote": "good"})
+        own = south.until(lambda f: f["type"] == "error" or f.get("seat") == "S")
+        assert own["type"] == "chat"
+    second = server.socket(table.id, table.tokens["N"])  # a fresh connection, same address
+    second.send({"type": "chat", "text": "from another tab"})
+    assert second.error()["code"] == "chat_throttled"
+    # The refused were not said; the others were kept, the last HISTORY of them.
+    late = server.socket(table.id)
+    history = late.until(lambda f: f["type"] == "chat_history")["messages"]
+    assert len(history) == ADDRESS_RATE <= HISTORY
+    assert all(m.get("text") not in ("one too many", "from another tab") for m in history)
+    for player in (second, late):
+        player.close()
+    table.close()
