@@ -130,3 +130,14 @@ def test_the_shipped_model_is_small_and_plain_data() -> None:
     assert path.stat().st_size < 1_000_000
     with np.load(path, allow_pickle=False) as data:
         assert all(data[name].dtype == np.float16 for name in data.files)
+
+
+def test_a_rewritten_checkpoint_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    tiny(1).save(path, np.float32)
+    first = make_player(f"learned:{path}")
+    tiny(2, width=5).save(path, np.float32)  # as a training run rewrites its model.npz
+    second = make_player(f"learned:{path}")
+    assert isinstance(first, LearnedPlayer) and isinstance(second, LearnedPlayer)
+    assert first.model.layers[0][0].shape == (OBSERVATION_SIZE, 3)
+    assert second.model.layers[0][0].shape == (OBSERVATION_SIZE, 5)

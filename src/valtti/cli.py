@@ -314,8 +314,8 @@ def arena(
 @click.option("--seed", default=1, show_default=True)
 @click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
 @click.option("--epsilon", default=0.05, show_default=True, help="Self-play exploration.")
-@click.option("--learning-rate", default=3e-4, show_default=True)
-@click.option("--eval-every", default=20_000, show_default=True, help="Deals between evaluations.")
+@click.option("--learning-rate", default=5e-4, show_default=True)
+@click.option("--eval-every", default=40_000, show_default=True, help="Deals between evaluations.")
 @click.option("--eval-deals", default=200, show_default=True, help="Deal pairs per evaluation.")
 @click.option(
     "--eval-against", default="random,heuristic", show_default=True,

@@ -98,9 +98,18 @@ def shipped_path() -> Path:
     return Path(str(resources.files("valtti.players") / "models" / SHIPPED))
 
 
-@lru_cache(maxsize=8)
 def _cached(path: str) -> QNetwork:
-    # The web table makes a player for every decision: read each file once per process.
+    # The web table makes a player for every decision: read each file once per process, and
+    # again when it changes (a training run rewrites its model.npz).
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        raise ValueError(f"no model at {path}") from None
+    return _load_once(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load_once(path: str, mtime_ns: int, size: int) -> QNetwork:
     return load_model(path)
 
 

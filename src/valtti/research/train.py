@@ -43,7 +43,7 @@ __all__ = ["Batch", "TrainConfig", "evaluate", "self_play", "train"]
 class TrainConfig:
     hidden: tuple[int, ...] = (256, 256)
     epsilon: float = 0.05  #: the chance of a uniformly random legal action in self-play
-    learning_rate: float = 3e-4
+    learning_rate: float = 5e-4
     batch_size: int = 512
     #: minibatch updates per decision gathered, × batch size: 1.0 uses each sample about once
     #: (drawn at random from the replay buffer)
@@ -51,7 +51,7 @@ class TrainConfig:
     buffer: int = 200_000  #: decisions kept for replay, the newest
     deals_per_round: int = 256  #: self-play deals between two learner phases
     tables: int = 64  #: deals an actor plays side by side (one network call for all)
-    eval_every: int = 20_000  #: self-play deals between two evaluations
+    eval_every: int = 40_000  #: self-play deals between two evaluations
     eval_deals: int = 200  #: duplicate deal pairs per opponent and evaluation
     eval_against: tuple[str, ...] = ("random", "heuristic")
     seed: int = 1
