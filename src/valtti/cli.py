@@ -321,6 +321,10 @@ def arena(
     "--eval-against", default="random,heuristic", show_default=True,
     help="The fixed players each evaluation meets in duplicate.",
 )
+@click.option(
+    "--eval-seed", default=7, show_default=True,
+    help="The evaluation set of the evaluations (not 2026, the one results are cited on).",
+)
 def train(
     folder: Path,
     minutes: float | None,
@@ -336,6 +340,7 @@ def train(
     eval_every: int,
     eval_deals: int,
     eval_against: str,
+    eval_seed: int,
 ) -> None:
     """Train the learned player by Deep Monte-Carlo self-play (needs 'valtti[train]').
 
@@ -365,10 +370,22 @@ def train(
         epsilon=epsilon,
         learning_rate=learning_rate,
         eval_every=eval_every,
-        eval_deals=eval_deals,
-        eval_against=tuple(s.strip() for s in eval_against.split(",") if s.strip()),
         seed=seed,
     )
+    opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
+
+    def evaluate(model: Path) -> dict[str, Any]:
+        """The model against each opponent on the evaluation set, in this process."""
+        from valtti.arena import run_arena
+
+        out: dict[str, Any] = {}
+        for opponent in opponents:
+            result = run_arena(
+                [f"learned:{model}", opponent], eval_deals, eval_seed, backend="serial", max_deals=1
+            )
+            d = result.pairings[0].difference
+            out[opponent] = {"mean": d.mean, "low": d.low, "high": d.high, "pairs": d.samples}
+        return out
     console = Console(stderr=True)
 
     def figures(against: dict[str, Any]) -> str:
@@ -398,7 +415,8 @@ def train(
         try:
             progress = run_training(
                 config, folder, deals=deals, minutes=minutes, resume=resume,
-                backend=backend, workers=workers, address=address, report=report,
+                backend=backend, workers=workers, address=address, evaluate=evaluate,
+                report=report,
             )
         except ValueError as e:
             raise click.UsageError(str(e)) from None

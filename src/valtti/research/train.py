@@ -36,7 +36,7 @@ from valtti.research.episode import OBSERVATION_SIZE, Episode
 
 Arrays = dict[str, npt.NDArray[Any]]
 
-__all__ = ["Batch", "TrainConfig", "evaluate", "self_play", "train"]
+__all__ = ["Batch", "Evaluate", "Progress", "TrainConfig", "self_play", "train"]
 
 
 @dataclass
@@ -52,8 +52,6 @@ class TrainConfig:
     deals_per_round: int = 256  #: self-play deals between two learner phases
     tables: int = 64  #: deals an actor plays side by side (one network call for all)
     eval_every: int = 40_000  #: self-play deals between two evaluations
-    eval_deals: int = 200  #: duplicate deal pairs per opponent and evaluation
-    eval_against: tuple[str, ...] = ("random", "heuristic")
     seed: int = 1
 
 
@@ -200,25 +198,10 @@ class Actors:
 
 # -- evaluation -----------------------------------------------------------------------------------
 
-#: The evaluation set's seed: every evaluation of every run plays the same deals.
-EVAL_SEED = 2026
-
-
-def evaluate(
-    model: Path, against: tuple[str, ...], deals: int, seed: int = EVAL_SEED
-) -> dict[str, Any]:
-    """The model's game points a deal minus each opponent's, by duplicate over ``deals`` deal
-    pairs of the evaluation set (``run_arena`` on single deals, in this process)."""
-    from valtti.arena import run_arena
-
-    out: dict[str, Any] = {}
-    for opponent in against:
-        result = run_arena(
-            [f"learned:{model}", opponent], deals, seed, backend="serial", max_deals=1
-        )
-        d = result.pairings[0].difference
-        out[opponent] = {"mean": d.mean, "low": d.low, "high": d.high, "pairs": d.samples}
-    return out
+#: An evaluation: the model file in, the figures against each fixed player out (JSON-ready).
+#: ``valtti train`` passes the arena's duplicate on the evaluation set (``run_arena`` on single
+#: deals): the arena is a front end of its own, which this one does not import.
+Evaluate = Callable[[Path], dict[str, Any]]
 
 
 # -- the learner ----------------------------------------------------------------------------------
@@ -375,12 +358,13 @@ def train(
     backend: str = "process",
     workers: int = 1,
     address: str | None = None,
+    evaluate: Evaluate | None = None,
     report: Callable[[Progress, float, dict[str, Any] | None], None] | None = None,
 ) -> Progress:
     """Train until ``deals`` self-play deals in all (a resumed run counts its earlier ones) or
-    ``minutes`` of this run have passed, checkpointing into ``folder`` after every round and
-    evaluating every ``config.eval_every`` deals and at the end. ``report(progress, loss,
-    evaluation or None)`` is called after every round."""
+    ``minutes`` of this run have passed, checkpointing into ``folder`` after every round and,
+    given ``evaluate``, evaluating every ``config.eval_every`` deals and at the end.
+    ``report(progress, loss, evaluation or None)`` is called after every round."""
     if deals is None and minutes is None:
         raise ValueError("say how long to train: deals or minutes")
     if resume and not (folder / "model.npz").exists():
@@ -428,8 +412,8 @@ def train(
             p.seconds = base_seconds + time.monotonic() - start
             model = learner.save()
             evaluation = None
-            if p.deals >= next_eval or last:
-                evaluation = evaluate(model, config.eval_against, config.eval_deals)
+            if evaluate is not None and (p.deals >= next_eval or last):
+                evaluation = evaluate(model)
                 p.curve.append(
                     {
                         "deals": p.deals,
