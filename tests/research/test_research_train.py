@@ -61,3 +61,11 @@ def test_train_refuses_a_resume_without_a_run_and_a_run_without_an_end(tmp_path:
     assert nothing.exit_code == 2 and "nothing to resume" in nothing.output
     endless = runner.invoke(main, ["train", "--out", str(tmp_path)])
     assert endless.exit_code == 2 and "--minutes or --deals" in endless.output
+
+
+def test_self_play_in_local_processes(tmp_path: Path) -> None:
+    require("torch")
+    args = ["train", "--out", str(tmp_path), "--deals", "30", "--workers", "2", *TINY]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert np.load(tmp_path / "state.npz", allow_pickle=False)["counters"][0] >= 30
