@@ -235,7 +235,8 @@ def summarize(first: str, second: str, outcomes: Sequence[MatchOutcome]) -> Pair
     for outcome in outcomes:
         pairs.setdefault(outcome.job.number, []).append(outcome)
     samples = []
-    for pair in pairs.values():
+    # In pair order, not the order the matches finished in: the same figures for any workers.
+    for _, pair in sorted(pairs.items()):
         deals = sum(o.deals for o in pair)
         if len(pair) == 2 and deals:
             samples.append(sum(o.game_points[0] - o.game_points[1] for o in pair) / deals)
@@ -299,8 +300,12 @@ class ArenaResult:
         if self.backend == "process":
             where = _many(self.workers or 0, "process", "processes")
         pairs = _many(self.matches, "duplicate pair", "duplicate pairs")
+        played = f"{2 * self.matches} matches"
+        if self.max_deals == 1:
+            pairs = _many(self.matches, "duplicate deal pair", "duplicate deal pairs")
+            played = f"{2 * self.matches} single deals: the evaluation set"
         lines = [
-            f"{len(self.players)} players, {pairs} per pairing ({2 * self.matches} matches), "
+            f"{len(self.players)} players, {pairs} per pairing ({played}), "
             f"seed {self.seed}, variant {self.variant}, {where}, {self.seconds:.1f} s"
         ]
         for p in self.pairings:

@@ -208,6 +208,12 @@ def _bench_research(r: Any) -> dict[str, float]:
     type=click.IntRange(min=1),
     help="Duplicate pairs per pairing: two matches on the same cards, seats swapped.",
 )
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    help="Instead of matches: duplicate pairs of single deals (the evaluation set of the seed; "
+    "the same as --matches N --max-deals 1).",
+)
 @click.option("--seed", default=1, show_default=True)
 @click.option(
     "--workers",
@@ -236,6 +242,7 @@ def _bench_research(r: Any) -> dict[str, float]:
 def arena(
     specs: str,
     matches: int,
+    deals: int | None,
     seed: int,
     workers: int | None,
     backend: str,
@@ -260,6 +267,10 @@ def arena(
         variant = Variant.parse(variant_text)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--variant") from None
+    if deals is not None:
+        if max_deals is not None:
+            raise click.UsageError("--deals plays single deals: it takes no --max-deals")
+        matches, max_deals = deals, 1
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -295,6 +306,142 @@ def arena(
         click.echo(result.report())
         if records is not None:
             click.echo(f"\nrecords: {records}")
+
+
+@main.command()
+@click.option(
+    "--out",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The run's folder: model.npz (learned:FOLDER/model.npz), state.npz, curve.json.",
+)
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), help="Stop after so long.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    help="Stop at this many self-play deals in all (a resumed run counts its earlier ones).",
+)
+@click.option("--resume", is_flag=True, help="Continue the run in --out.")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(min=1),
+    help="Self-play processes (1: in this process).",
+)
+@click.option("--backend", default="process", show_default=True, help="process or ray.")
+@click.option("--address", help="The Ray cluster to use with --backend ray.  [default: a new one]")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
+@click.option("--epsilon", default=0.05, show_default=True, help="Self-play exploration.")
+@click.option("--learning-rate", default=5e-4, show_default=True)
+@click.option("--eval-every", default=40_000, show_default=True, help="Deals between evaluations.")
+@click.option("--eval-deals", default=200, show_default=True, help="Deal pairs per evaluation.")
+@click.option(
+    "--eval-against", default="random,heuristic", show_default=True,
+    help="The fixed players each evaluation meets in duplicate.",
+)
+@click.option(
+    "--eval-seed", default=7, show_default=True,
+    help="The evaluation set of the evaluations (not 2026, the one results are cited on).",
+)
+def train(
+    folder: Path,
+    minutes: float | None,
+    deals: int | None,
+    resume: bool,
+    workers: int,
+    backend: str,
+    address: str | None,
+    seed: int,
+    hidden: str,
+    epsilon: float,
+    learning_rate: float,
+    eval_every: int,
+    eval_deals: int,
+    eval_against: str,
+    eval_seed: int,
+) -> None:
+    """Train the learned player by Deep Monte-Carlo self-play (needs 'valtti[train]').
+
+    Checkpoints into --out after every round and evaluates, in duplicate on the evaluation set's
+    single deals, against fixed players every --eval-every deals and at the end.
+    """
+    import os
+
+    # One BLAS thread: the batches are small, and threads only fight over the cores.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from valtti.research.train import TrainConfig
+    from valtti.research.train import train as run_training
+
+    if deals is None and minutes is None:
+        raise click.UsageError("say how long to train: --minutes or --deals")
+    try:
+        widths = tuple(int(w) for w in hidden.split(","))
+    except ValueError:
+        message = "widths separated by commas, e.g. 256,256"
+        raise click.BadParameter(message, param_hint="--hidden") from None
+    config = TrainConfig(
+        hidden=widths,
+        epsilon=epsilon,
+        learning_rate=learning_rate,
+        eval_every=eval_every,
+        seed=seed,
+    )
+    opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
+
+    def evaluate(model: Path) -> dict[str, Any]:
+        """The model against each opponent on the evaluation set, in this process."""
+        from valtti.arena import run_arena
+
+        out: dict[str, Any] = {}
+        for opponent in opponents:
+            result = run_arena(
+                [f"learned:{model}", opponent], eval_deals, eval_seed, backend="serial", max_deals=1
+            )
+            d = result.pairings[0].difference
+            out[opponent] = {"mean": d.mean, "low": d.low, "high": d.high, "pairs": d.samples}
+        return out
+    console = Console(stderr=True)
+
+    def figures(against: dict[str, Any]) -> str:
+        return ", ".join(
+            f"{name} {e['mean']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
+            for name, e in against.items()
+        )
+
+    with Progress(
+        TextColumn("[bold]training"),
+        BarColumn(),
+        TextColumn("{task.completed:,} deals"),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[status]}"),
+        console=console,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("train", total=deals, status="")
+
+        def report(p: Any, loss: float, evaluation: dict[str, Any] | None) -> None:
+            rate = p.decisions / p.seconds if p.seconds else 0.0
+            bar.update(task, completed=p.deals, status=f"loss {loss:.3f}, {rate:,.0f} decisions/s")
+            if evaluation is not None:
+                line = f"{p.deals:,} deals, {p.seconds:,.0f} s: {figures(evaluation)}"
+                bar.console.print(line) if console.is_terminal else click.echo(line)
+
+        try:
+            progress = run_training(
+                config, folder, deals=deals, minutes=minutes, resume=resume,
+                backend=backend, workers=workers, address=address, evaluate=evaluate,
+                report=report,
+            )
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+    click.echo(
+        f"{progress.deals:,} deals, {progress.decisions:,} decisions, {progress.updates:,} "
+        f"updates in {progress.seconds:,.0f} s; model: {folder / 'model.npz'}"
+    )
 
 
 @main.command()

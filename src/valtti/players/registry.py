@@ -29,6 +29,12 @@ def _heuristic(level: str | None, seed: int | None) -> Player:
     return HeuristicPlayer(seed)
 
 
+def _learned(path: str | None, seed: int | None) -> Player:
+    from valtti.players.learned import LearnedPlayer
+
+    return LearnedPlayer.from_spec(path, seed)
+
+
 def _search(level: str | None, seed: int | None) -> Player:
     from valtti.players.search import make_search_player
 
@@ -40,6 +46,7 @@ _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "random": _random,
     "external": _external,
     "heuristic": _heuristic,
+    "learned": _learned,
     "search": _search,
 }
 

@@ -21,7 +21,7 @@ from valtti.engine import Action, Observation
 from valtti.table import decide_once
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
-PLAYERS: Final = ("random", "heuristic", "search:easy", "search:medium", "search:hard")
+PLAYERS: Final = ("random", "heuristic", "learned", "search:easy", "search:medium", "search:hard")
 
 #: How often a worker checks that the server is still there.
 WATCH_SECONDS: Final = 1.0

@@ -1,0 +1,148 @@
+"""The learned player: an action-value network over the observation tensor, run in numpy.
+
+The network (``QNetwork``) maps a seat's observation tensor (docs/TENSORS.md) to an estimate of
+each of the 49 actions' value, the game points its team will make minus the other team's in the
+deal (Deep Monte-Carlo, ``valtti train``); the player takes the legal action of highest value.
+A model is data, an ``.npz`` of weight arrays ``w0 b0 w1 b1 …`` (``w`` as inputs × outputs),
+read with ``allow_pickle=False``: loading one never runs code. ``learned`` is the model shipped
+in ``players/models/``, ``learned:PATH`` another one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from valtti.engine import NUM_ACTIONS, Action, Deal, Observation
+from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
+from valtti.players.base import Player
+from valtti.players.sampler import sample_hands
+
+Array = npt.NDArray[np.float32]
+
+#: The model that ``learned`` seats, inside the package.
+SHIPPED = "valtti-dmc.npz"
+
+__all__ = ["SHIPPED", "LearnedPlayer", "QNetwork", "load_model", "shipped_path"]
+
+
+class QNetwork:
+    """A ReLU multilayer perceptron: observation tensors in, 49 action values out."""
+
+    def __init__(self, layers: Sequence[tuple[Any, Any]]) -> None:
+        """``layers``: (weights inputs × outputs, biases) pairs, first to last."""
+        if not layers:
+            raise ValueError("a network needs at least one layer")
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        width = OBSERVATION_SIZE
+        for i, (w, b) in enumerate(self.layers):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise ValueError(f"layer {i}: weights {w.shape} and biases {b.shape} do not fit")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ValueError(f"layer {i} holds values that are not finite")
+            width = w.shape[1]
+        if width != NUM_ACTIONS:
+            raise ValueError(f"the last layer gives {width} values, not {NUM_ACTIONS}")
+
+    def values(self, observations: Array) -> Array:
+        """The action values of each row of ``observations`` (or of one observation)."""
+        x = observations
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < last:
+                np.maximum(x, 0, out=x)
+        return x
+
+    def arrays(self) -> dict[str, Array]:
+        out: dict[str, Array] = {}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"w{i}"], out[f"b{i}"] = w, b
+        return out
+
+    def save(self, path: Path | str, dtype: Any = np.float16) -> None:
+        """Write the model as an ``.npz`` (float16 by default: half the size, the same play
+        but for rounding)."""
+        arrays: Any = {k: v.astype(dtype) for k, v in self.arrays().items()}
+        np.savez_compressed(path, **arrays)
+
+
+def load_model(path: Path | str) -> QNetwork:
+    """The model in the ``.npz`` at ``path``; ``ValueError`` if it is not one (a file holding
+    Python objects, i.e. a pickle, is refused, never loaded)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise ValueError(f"no model at {path}") from None
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"{path} is not a model (.npz of weight arrays): {e}") from None
+    count = len(arrays) // 2
+    expected = {f"{k}{i}" for i in range(count) for k in "wb"}
+    if set(arrays) != expected:
+        raise ValueError(f"{path}: expected arrays w0 b0 … w{count - 1} b{count - 1}")
+    for name, a in arrays.items():
+        if a.dtype.kind != "f":
+            raise ValueError(f"{path}: {name} is not an array of floats")
+    return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)])
+
+
+def shipped_path() -> Path:
+    return Path(str(resources.files("valtti.players") / "models" / SHIPPED))
+
+
+def _cached(path: str) -> QNetwork:
+    # The web table makes a player for every decision: read each file once per process, and
+    # again when it changes (a training run rewrites its model.npz).
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        raise ValueError(f"no model at {path}") from None
+    return _load_once(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load_once(path: str, mtime_ns: int, size: int) -> QNetwork:
+    return load_model(path)
+
+
+class LearnedPlayer(Player):
+    """Takes the legal action of highest value under a ``QNetwork``.
+
+    The observation tensor is the engine's: the player rebuilds a deal at the observed point
+    with hidden hands drawn consistently with what it knows (``sample_hands``), which cannot
+    change the tensor (it holds only what the seat may know). The seed breaks no ties and
+    changes no play: it only picks that stand-in deal.
+    """
+
+    def __init__(self, model: QNetwork, seed: int | None = None, name: str = "learned") -> None:
+        self.model = model
+        self.name = name
+        self.rng = random.Random(seed)
+        self.buffer = np.zeros(OBSERVATION_SIZE, np.float32)
+
+    @classmethod
+    def from_spec(cls, path: str | None, seed: int | None = None) -> LearnedPlayer:
+        if path is None:
+            return cls(_cached(str(shipped_path())), seed)
+        return cls(_cached(str(Path(path).expanduser().resolve())), seed, f"learned:{path}")
+
+    def tensor(self, observation: Observation) -> Array:
+        """The observation tensor of ``observation`` (into the player's buffer)."""
+        deal = Deal.of_observation(observation, sample_hands(observation, self.rng))
+        observation_tensor(deal, observation.seat, self.buffer, observation.score or (0, 0))
+        return self.buffer
+
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        values = self.model.values(self.tensor(observation))
+        return max(legal, key=lambda a: values[a])

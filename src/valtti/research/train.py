@@ -1,0 +1,436 @@
+"""Deep Monte-Carlo training of the learned player (``valtti train``), in the manner of DouZero.
+
+An action-value network Q(observation tensor) → 49 values (``valtti.players.learned.QNetwork``)
+is fitted by mean squared error to Monte-Carlo returns: for every decision with a choice, the
+game points the acting seat's team made in that deal minus the other team's (RULES.md 5.1). The
+data comes from self-play: all four seats play the current network, epsilon-greedy, whole
+matches (so the score inputs of the tensor take the values they take at a table).
+
+Self-play actors are plain functions on numpy weights (no torch), run in this process
+(``--workers 1``), in a pool of local processes, or as Ray tasks (``--backend ray``); the learner
+is CPU PyTorch. Between rounds the run is checkpointed into a folder (``--out``): ``model.npz``
+(the network, which ``learned:PATH`` seats), ``state.npz`` (the optimiser's moments and the
+counters, plain arrays) and ``curve.json`` (the periodic evaluations, in duplicate against fixed
+players: ``valtti.arena.run_arena`` on single deals). ``--resume`` continues from the folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from valtti.engine import NUM_ACTIONS
+from valtti.players.learned import QNetwork
+from valtti.research.episode import OBSERVATION_SIZE, Episode
+
+Arrays = dict[str, npt.NDArray[Any]]
+
+__all__ = ["Batch", "Evaluate", "Progress", "TrainConfig", "self_play", "train"]
+
+
+@dataclass
+class TrainConfig:
+    hidden: tuple[int, ...] = (256, 256)
+    epsilon: float = 0.05  #: the chance of a uniformly random legal action in self-play
+    learning_rate: float = 5e-4
+    batch_size: int = 512
+    #: minibatch updates per decision gathered, × batch size: 1.0 uses each sample about once
+    #: (drawn at random from the replay buffer)
+    replay_ratio: float = 1.0
+    buffer: int = 200_000  #: decisions kept for replay, the newest
+    deals_per_round: int = 256  #: self-play deals between two learner phases
+    tables: int = 64  #: deals an actor plays side by side (one network call for all)
+    eval_every: int = 40_000  #: self-play deals between two evaluations
+    seed: int = 1
+
+
+@dataclass
+class Batch:
+    """Decisions from self-play: each row's observation, action taken and return."""
+
+    observations: npt.NDArray[np.float32]
+    actions: npt.NDArray[np.int64]
+    returns: npt.NDArray[np.float32]
+    deals: int
+    points: float  #: the sum over the deals of |NS − EW| game points, for the log
+
+    @staticmethod
+    def join(parts: list[Batch]) -> Batch:
+        return Batch(
+            np.concatenate([p.observations for p in parts]),
+            np.concatenate([p.actions for p in parts]),
+            np.concatenate([p.returns for p in parts]),
+            sum(p.deals for p in parts),
+            sum(p.points for p in parts),
+        )
+
+
+def self_play(arrays: Arrays, deals: int, seed: int, epsilon: float, tables: int = 64) -> Batch:
+    """Play ``deals`` deals of self-play with the network ``arrays`` (``QNetwork.arrays()``),
+    ``tables`` at a time, and return every decision that had a choice with its return."""
+    net = network_of(arrays)
+    rng = random.Random(seed)
+    episodes = [Episode(random.Random(rng.getrandbits(64)), "match") for _ in range(tables)]
+    #: per table, the current deal's decisions: (observation, action, team of the actor)
+    pending: list[list[tuple[npt.NDArray[np.float32], int, int]]] = [[] for _ in episodes]
+    observations: list[npt.NDArray[np.float32]] = []
+    actions: list[int] = []
+    returns: list[float] = []
+    buffer = np.zeros((tables, OBSERVATION_SIZE), np.float32)
+    mask = np.zeros((tables, NUM_ACTIONS), np.int8)
+    finished = 0
+    points = 0.0
+    while finished < deals:
+        for i, ep in enumerate(episodes):
+            seat = ep.current_player
+            assert seat is not None
+            ep.observation(seat, buffer[i])
+            ep.action_mask(seat, mask[i])
+        values = net.values(buffer)
+        values[mask == 0] = -np.inf
+        best = values.argmax(axis=1)
+        for i, ep in enumerate(episodes):
+            legal = np.flatnonzero(mask[i])
+            action = int(best[i])
+            seat = ep.current_player
+            assert seat is not None
+            if len(legal) > 1:
+                if rng.random() < epsilon:
+                    action = int(legal[rng.randrange(len(legal))])
+                pending[i].append((buffer[i].copy(), action, seat % 2))
+            deal = ep.deal
+            ep.apply(action)
+            if deal.is_over():
+                ns, ew = deal.result().game_points
+                for obs, a, team in pending[i]:
+                    observations.append(obs)
+                    actions.append(a)
+                    returns.append(float(ns - ew) if team == 0 else float(ew - ns))
+                pending[i].clear()
+                finished += 1
+                points += abs(ns - ew)
+                if ep.is_over():
+                    episodes[i] = Episode(random.Random(rng.getrandbits(64)), "match")
+    empty = np.zeros((0, OBSERVATION_SIZE), np.float32)
+    return Batch(
+        np.stack(observations) if observations else empty,
+        np.asarray(actions, np.int64),
+        np.asarray(returns, np.float32),
+        finished,
+        points,
+    )
+
+
+def network_of(arrays: Arrays) -> QNetwork:
+    count = len(arrays) // 2
+    return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)])
+
+
+# -- actors ---------------------------------------------------------------------------------------
+
+BACKENDS = ("process", "ray")
+
+
+class Actors:
+    """Self-play in this process (one worker), a pool of local processes, or Ray tasks."""
+
+    def __init__(self, backend: str, workers: int, address: str | None = None) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        self.backend, self.workers = backend, workers
+        self.pool: ProcessPoolExecutor | None = None
+        self.ray: Any = None
+        self.task: Any = None
+        self.started_ray = False
+        if backend == "ray":
+            try:
+                import ray
+            except ImportError:
+                raise ValueError("the ray backend needs Ray: pip install 'valtti[ray]'") from None
+            self.ray = ray
+            if not ray.is_initialized():
+                ray.init(address=address)
+                self.started_ray = True
+            self.task = ray.remote(self_play)
+        elif workers > 1:
+            # spawn, not fork: the learner runs torch threads that fork would copy mid-lock.
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def submit(
+        self, arrays: Arrays, deals: int, seed: int, config: TrainConfig
+    ) -> Callable[[], Batch]:
+        """Start ``deals`` deals of self-play; the returned function waits for their batch."""
+        shares = [deals // self.workers + (k < deals % self.workers) for k in range(self.workers)]
+        jobs = [
+            (arrays, n, seed * 1000 + k, config.epsilon, config.tables)
+            for k, n in enumerate(shares)
+            if n
+        ]
+        if self.ray is not None:
+            refs = [self.task.remote(*job) for job in jobs]
+            return lambda: Batch.join(self.ray.get(refs))
+        if self.pool is not None:
+            futures: list[Future[Batch]] = [self.pool.submit(self_play, *job) for job in jobs]
+            return lambda: Batch.join([f.result() for f in futures])
+        batch = Batch.join([self_play(*job) for job in jobs])
+        return lambda: batch
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        if self.started_ray:
+            self.ray.shutdown()
+
+
+# -- evaluation -----------------------------------------------------------------------------------
+
+#: An evaluation: the model file in, the figures against each fixed player out (JSON-ready).
+#: ``valtti train`` passes the arena's duplicate on the evaluation set (``run_arena`` on single
+#: deals): the arena is a front end of its own, which this one does not import.
+Evaluate = Callable[[Path], dict[str, Any]]
+
+
+# -- the learner ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """What a run has done: kept in ``state.npz`` and ``curve.json``."""
+
+    deals: int = 0
+    decisions: int = 0
+    updates: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    curve: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise ValueError("training needs PyTorch: pip install 'valtti[train]'") from None
+    return torch
+
+
+class Learner:
+    """The torch network and its optimiser, with the checkpoint files of a run folder."""
+
+    def __init__(self, config: TrainConfig, folder: Path, resume: bool) -> None:
+        torch = self.torch = _torch()
+        torch.set_num_threads(1)
+        torch.manual_seed(config.seed)
+        self.config, self.folder = config, folder
+        self.progress = Progress()
+        widths = [OBSERVATION_SIZE, *config.hidden, NUM_ACTIONS]
+        if resume:
+            from valtti.players.learned import load_model
+
+            arrays = load_model(folder / "model.npz").arrays()
+            widths = [
+                OBSERVATION_SIZE,
+                *(arrays[f"b{i}"].shape[0] for i in range(len(arrays) // 2)),
+            ]
+        layers: list[Any] = []
+        for i in range(len(widths) - 1):
+            layers.append(torch.nn.Linear(widths[i], widths[i + 1]))
+            if i < len(widths) - 2:
+                layers.append(torch.nn.ReLU())
+        self.net = torch.nn.Sequential(*layers)
+        self.linears = [m for m in self.net if isinstance(m, torch.nn.Linear)]
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate)
+        if resume:
+            self._load(arrays)
+
+    def arrays(self) -> Arrays:
+        out: Arrays = {}
+        for i, linear in enumerate(self.linears):
+            out[f"w{i}"] = linear.weight.detach().numpy().T.copy()
+            out[f"b{i}"] = linear.bias.detach().numpy().copy()
+        return out
+
+    def update(self, observations: Any, actions: Any, returns: Any) -> float:
+        torch = self.torch
+        q = self.net(torch.from_numpy(observations))
+        taken = q.gather(1, torch.from_numpy(actions)[:, None])[:, 0]
+        loss = torch.nn.functional.mse_loss(taken, torch.from_numpy(returns))
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        self.progress.updates += 1
+        return float(loss.item())
+
+    def save(self) -> Path:
+        """Write the checkpoint (each file whole or not at all) and return the model's path."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        model = self.folder / "model.npz"
+        _atomic(model, lambda f: QNetwork(_pairs(self.arrays())).save(f, np.float32))
+        state: Any = {}  # Any: numpy's stubs read ** as its own keyword arguments
+        for index, entry in self.optimizer.state_dict()["state"].items():
+            for key, value in entry.items():
+                state[f"adam{index}.{key}"] = value.detach().numpy()
+        p = self.progress
+        state["counters"] = np.asarray([p.deals, p.decisions, p.updates, p.rounds], np.int64)
+        state["seconds"] = np.asarray(p.seconds, np.float64)
+        _atomic(self.folder / "state.npz", lambda f: np.savez(f, **state))
+        curve = {"config": asdict(self.config), "curve": p.curve}
+        _atomic(self.folder / "curve.json", lambda f: f.write(json.dumps(curve, indent=1).encode()))
+        return model
+
+    def _load(self, arrays: Arrays) -> None:
+        torch = self.torch
+        with torch.no_grad():
+            for i, linear in enumerate(self.linears):
+                linear.weight.copy_(torch.from_numpy(arrays[f"w{i}"].T.copy()))
+                linear.bias.copy_(torch.from_numpy(arrays[f"b{i}"]))
+        with np.load(self.folder / "state.npz", allow_pickle=False) as data:
+            saved = {name: data[name] for name in data.files}
+        groups = self.optimizer.state_dict()["param_groups"]
+        entries: dict[int, dict[str, Any]] = {}
+        for name, value in saved.items():
+            if name.startswith("adam"):
+                index, key = name[4:].split(".")
+                entries.setdefault(int(index), {})[key] = torch.from_numpy(value.copy())
+        self.optimizer.load_state_dict({"state": entries, "param_groups": groups})
+        deals, decisions, updates, rounds = (int(v) for v in saved["counters"])
+        self.progress = Progress(deals, decisions, updates, rounds, float(saved["seconds"]))
+        curve_file = self.folder / "curve.json"
+        if curve_file.exists():
+            self.progress.curve = json.loads(curve_file.read_text())["curve"]
+
+
+def _pairs(arrays: Arrays) -> list[tuple[Any, Any]]:
+    return [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(len(arrays) // 2)]
+
+
+def _atomic(path: Path, write: Callable[[Any], None]) -> None:
+    temporary = path.with_name(path.name + ".part")
+    with temporary.open("wb") as f:
+        write(f)
+    temporary.replace(path)
+
+
+class Replay:
+    """The newest ``size`` decisions, sampled uniformly for minibatches."""
+
+    def __init__(self, size: int) -> None:
+        self.observations = np.zeros((size, OBSERVATION_SIZE), np.float32)
+        self.actions = np.zeros(size, np.int64)
+        self.returns = np.zeros(size, np.float32)
+        self.size, self.count, self.at = size, 0, 0
+
+    def add(self, batch: Batch) -> None:
+        for k in range(len(batch.actions)):
+            self.observations[self.at] = batch.observations[k]
+            self.actions[self.at] = batch.actions[k]
+            self.returns[self.at] = batch.returns[k]
+            self.at = (self.at + 1) % self.size
+        self.count = min(self.size, self.count + len(batch.actions))
+
+    def sample(self, rng: np.random.Generator, n: int) -> Iterator[Any]:
+        rows = rng.integers(0, self.count, n)
+        yield self.observations[rows]
+        yield self.actions[rows]
+        yield self.returns[rows]
+
+
+def train(
+    config: TrainConfig,
+    folder: Path,
+    *,
+    deals: int | None = None,
+    minutes: float | None = None,
+    resume: bool = False,
+    backend: str = "process",
+    workers: int = 1,
+    address: str | None = None,
+    evaluate: Evaluate | None = None,
+    report: Callable[[Progress, float, dict[str, Any] | None], None] | None = None,
+) -> Progress:
+    """Train until ``deals`` self-play deals in all (a resumed run counts its earlier ones) or
+    ``minutes`` of this run have passed, checkpointing into ``folder`` after every round and,
+    given ``evaluate``, evaluating every ``config.eval_every`` deals and at the end.
+    ``report(progress, loss, evaluation or None)`` is called after every round."""
+    if deals is None and minutes is None:
+        raise ValueError("say how long to train: deals or minutes")
+    if resume and not (folder / "model.npz").exists():
+        raise ValueError(f"nothing to resume in {folder}: no model.npz")
+    learner = Learner(config, folder, resume)
+    p = learner.progress
+    replay = Replay(config.buffer)
+    actors = Actors(backend, workers, address)
+    start = time.monotonic()
+    base_seconds = p.seconds
+    next_eval = (p.deals // config.eval_every + 1) * config.eval_every
+
+    def over() -> bool:
+        out_of_deals = deals is not None and p.deals >= deals
+        return out_of_deals or (minutes is not None and time.monotonic() - start >= 60 * minutes)
+
+    def round_size() -> int:
+        return (
+            config.deals_per_round
+            if deals is None
+            else max(1, min(config.deals_per_round, deals - p.deals))
+        )
+
+    try:
+        waiting = actors.submit(learner.arrays(), round_size(), _seed(config, p.rounds), config)
+        while True:
+            batch = waiting()
+            p.rounds += 1
+            p.deals += batch.deals
+            p.decisions += len(batch.actions)
+            replay.add(batch)
+            last = over()
+            if not last:
+                # the actors play on with these weights while the learner takes this batch
+                waiting = actors.submit(
+                    learner.arrays(), round_size(), _seed(config, p.rounds), config
+                )
+            rng = np.random.default_rng(_seed(config, p.rounds))
+            updates = max(
+                1, math.ceil(config.replay_ratio * len(batch.actions) / config.batch_size)
+            )
+            losses = [
+                learner.update(*replay.sample(rng, config.batch_size)) for _ in range(updates)
+            ]
+            p.seconds = base_seconds + time.monotonic() - start
+            model = learner.save()
+            evaluation = None
+            if evaluate is not None and (p.deals >= next_eval or last):
+                evaluation = evaluate(model)
+                p.curve.append(
+                    {
+                        "deals": p.deals,
+                        "updates": p.updates,
+                        "seconds": round(p.seconds),
+                        "against": evaluation,
+                    }
+                )
+                next_eval = (p.deals // config.eval_every + 1) * config.eval_every
+                learner.save()
+            if report is not None:
+                report(p, float(np.mean(losses)), evaluation)
+            if last:
+                return p
+    finally:
+        actors.close()
+
+
+def _seed(config: TrainConfig, round_number: int) -> int:
+    return config.seed * 1_000_003 + round_number

@@ -1,0 +1,143 @@
+"""The learned player: legal play from the shipped model, models as data, ``learned:PATH``."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import variants
+from valtti.engine import NUM_ACTIONS, Deal, Seat, Variant
+from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
+from valtti.players import make_player
+from valtti.players.learned import LearnedPlayer, QNetwork, load_model, shipped_path
+
+
+def tiny(seed: int = 0, width: int = 3) -> QNetwork:
+    rng = np.random.default_rng(seed)
+    return QNetwork(
+        [
+            (rng.normal(size=(OBSERVATION_SIZE, width)), rng.normal(size=width)),
+            (rng.normal(size=(width, NUM_ACTIONS)), rng.normal(size=NUM_ACTIONS)),
+        ]
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(list(Seat)))
+def test_the_shipped_model_plays_only_legal_actions(
+    variant: Variant, seed: int, dealer: Seat
+) -> None:
+    rng = random.Random(seed)
+    deal = Deal.shuffled(rng, dealer, variant)
+    players = [make_player("learned", seed + s) for s in range(4)]
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        observation = deal.observation(seat)
+        action = players[seat].choose(observation)
+        assert action in observation.legal_actions
+        deal.apply(action)
+
+
+def test_the_player_takes_the_legal_action_of_highest_value() -> None:
+    model = tiny(3)
+    player = LearnedPlayer(model, seed=1)
+    deal = Deal.shuffled(random.Random(5), Seat.N)
+    seat = deal.current_player
+    assert seat is not None
+    values = model.values(observation_tensor(deal, seat, score=(0, 0)))
+    legal = deal.legal_actions()
+    assert player.choose(deal.observation(seat)) == max(legal, key=lambda a: values[a])
+
+
+def test_the_stand_in_hands_do_not_change_the_tensor() -> None:
+    deal = Deal.shuffled(random.Random(8), Seat.E)
+    for _ in range(13):
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.current_player
+    assert seat is not None
+    truth = observation_tensor(deal, seat, score=(0, 0))
+    for seed in range(5):
+        assert np.array_equal(LearnedPlayer(tiny(), seed).tensor(deal.observation(seat)), truth)
+
+
+def test_a_model_round_trips_through_npz(tmp_path: Path) -> None:
+    model = tiny(1)
+    model.save(tmp_path / "m32.npz", np.float32)
+    again = load_model(tmp_path / "m32.npz")
+    for (w, b), (w2, b2) in zip(model.layers, again.layers, strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    model.save(tmp_path / "m16.npz")  # float16: the same network but for rounding
+    half = load_model(tmp_path / "m16.npz")
+    x = np.random.default_rng(0).random((4, OBSERVATION_SIZE), np.float32)
+    assert np.allclose(half.values(x), model.values(x), rtol=1e-2, atol=1e-1)
+
+
+def test_learned_path_seats_another_checkpoint(tmp_path: Path) -> None:
+    tiny(2).save(tmp_path / "other.npz")
+    player = make_player(f"learned:{tmp_path / 'other.npz'}", 1)
+    assert player.name == f"learned:{tmp_path / 'other.npz'}"
+    assert make_player("learned").name == "learned"
+    with pytest.raises(ValueError, match="no model"):
+        make_player(f"learned:{tmp_path / 'missing.npz'}")
+
+
+class _Exploit:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Path("pwned").touch, ())  # type: ignore[return-value]
+
+
+def test_loading_refuses_a_pickle_bearing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    arrays = tiny().arrays()
+    objects = {**arrays, "w0": np.array([_Exploit()], dtype=object)}
+    np.savez(tmp_path / "objects.npz", **objects)  # an object array is pickled inside the npz
+    (tmp_path / "pickle.npz").write_bytes(pickle.dumps(_Exploit()))
+    for name in ("objects.npz", "pickle.npz"):
+        with pytest.raises(ValueError, match="not a model"):
+            load_model(tmp_path / name)
+    assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize(
+    ("arrays", "message"),
+    [
+        ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS))}, "expected arrays"),
+        ({"w0": np.zeros((10, NUM_ACTIONS)), "b0": np.zeros(NUM_ACTIONS)}, "do not fit"),
+        ({"w0": np.zeros((OBSERVATION_SIZE, 5)), "b0": np.zeros(5)}, "not 49"),
+        ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), int), "b0": np.zeros(49)}, "floats"),
+        ({"w0": np.full((OBSERVATION_SIZE, NUM_ACTIONS), np.nan), "b0": np.zeros(49)}, "finite"),
+    ],
+)
+def test_a_file_that_is_not_a_model_is_refused(
+    tmp_path: Path, arrays: dict[str, np.ndarray], message: str
+) -> None:
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ValueError, match=message):
+        load_model(tmp_path / "bad.npz")
+
+
+def test_the_shipped_model_is_small_and_plain_data() -> None:
+    path = shipped_path()
+    assert path.stat().st_size < 1_000_000
+    with np.load(path, allow_pickle=False) as data:
+        assert all(data[name].dtype == np.float16 for name in data.files)
+
+
+def test_a_rewritten_checkpoint_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    tiny(1).save(path, np.float32)
+    first = make_player(f"learned:{path}")
+    tiny(2, width=5).save(path, np.float32)  # as a training run rewrites its model.npz
+    second = make_player(f"learned:{path}")
+    assert isinstance(first, LearnedPlayer) and isinstance(second, LearnedPlayer)
+    assert first.model.layers[0][0].shape == (OBSERVATION_SIZE, 3)
+    assert second.model.layers[0][0].shape == (OBSERVATION_SIZE, 5)
