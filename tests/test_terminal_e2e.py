@@ -24,6 +24,9 @@ from valtti.engine import Seat, Team  # noqa: E402 - after the skip
 from valtti.engine.record import Record  # noqa: E402
 from valtti.terminal.i18n import translations  # noqa: E402
 
+#: The question before leaving, when the match is kept in the autosave.
+LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
+
 SEED = 22
 ROWS, COLUMNS = 50, 120
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -208,7 +211,7 @@ def english(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, li
     screen = player.send(f"save {saved}")
     assert f"Saved to {saved}" in screen.flat
     child.sendline("quit")
-    child.expect_exact("Leave the match? Play that is not saved is lost. (y/n) > ")
+    child.expect_exact(LEAVE + " > ")
     child.sendline("y")
     child.expect(pexpect.EOF)
     child.close()

@@ -28,6 +28,9 @@ from test_terminal_e2e_small import (  # noqa: E402 - after the skip
 )
 from valtti.engine.record import Record  # noqa: E402
 
+#: The question before leaving, when the match is kept in the autosave.
+LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
+
 #: Seed 2: S's first turn has one legal card, Q♠ (N leads 7♠, E plays 9♠).
 ONLY_Q = "[Enter plays Q♠] Your card > "
 
@@ -69,7 +72,7 @@ def test_ctrl_c_asks_and_no_goes_on_and_yes_leaves_with_130(data_home: Path) -> 
     child = play()
     child.expect_exact(ONLY_Q)
     child.send("\x03")
-    child.expect_exact("Leave the match? Play that is not saved is lost. (y/n) > ")
+    child.expect_exact(LEAVE + " > ")
     child.sendline("n")
     child.expect_exact(ONLY_Q)  # the same turn, nothing lost
     child.sendline("")

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+#: The question before leaving, when the match is kept in the autosave.
+LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
+
 pexpect = pytest.importorskip("pexpect")
 
 ROWS, COLUMNS = 24, 80
@@ -127,7 +130,7 @@ def test_the_line_mode() -> None:
     told = child.before.split("\r\n")
     assert told[1] == "S plays Q♠" and re.match(r"[NESW] takes trick 1 \(", told[3])
     child.sendline("quit")
-    child.expect_exact("Leave the match? Play that is not saved is lost. (y/n) >\r\n")
+    child.expect_exact(LEAVE + " >\r\n")
     child.sendline("y")
     child.expect(pexpect.EOF)
 

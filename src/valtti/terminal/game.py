@@ -374,7 +374,10 @@ class Session:
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
         try:
-            return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+            if self.autosave is None:
+                return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+            # Leaving writes the autosave first, so nothing is lost: say so.
+            return self._yes(_("Leave the match? It is kept: valtti play --resume goes on. (y/n) > "))
         except EOFError:
             return True
 
