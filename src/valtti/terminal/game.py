@@ -377,7 +377,8 @@ class Session:
             if self.autosave is None:
                 return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
             # Leaving writes the autosave first, so nothing is lost: say so.
-            return self._yes(_("Leave the match? It is kept: valtti play --resume goes on. (y/n) > "))
+            kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
+            return self._yes(kept)
         except EOFError:
             return True
 
