@@ -9,16 +9,11 @@ import json
 import random
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tests.web.serving import ALL_OPEN, SEATS, Player, Server, stored_record
-from tests.web.test_server_private import BEFORE_ASK, DEAL_SEED
-
-from valtti.engine import Match, Seat, Variant
-from valtti.web.seats import token_hash
-from valtti.web.store import SeatRow, Store, TableRow
+from tests.web.test_server_private import BEFORE_ASK, stored_table
 
 #: A short turn time, so that the tests need not wait long for a person to run out of it.
 TURN = 2
@@ -259,30 +254,7 @@ def test_out_of_time_while_a_partner_chooses_is_the_askers_time(
     """RULES.md 7.2: the clock runs for the asker, as everyone saw it before the question; when
     it runs out, a stand-in answers for the partner once, and nobody is marked away."""
     url = f"sqlite:///{tmp_path / 'valtti.db'}"
-    match = Match(Variant(), Seat.N)
-    match.start_deal(rng=random.Random(DEAL_SEED))
-    assert match.deal is not None
-    tokens = {s: f"token-of-{s}" for s in SEATS}
-    store = Store(url)
-    try:
-        store.create_table(
-            TableRow(
-                id="choice",
-                created=datetime.now(UTC),
-                variant=Variant(),
-                first_dealer=Seat.N,
-                seed=1,
-                creator_hash=token_hash("creator"),
-                status="playing",
-                turn_seconds=TURN,
-            ),
-            [SeatRow(s, "human", f"player {s}", token_hash(tokens[str(s)])) for s in Seat],
-        )
-        store.add_deal("choice", 1, Seat.N, match.deal.initial_hands)
-        for index, token in enumerate((*BEFORE_ASK, "ask-whole")):
-            store.add_action("choice", 1, index, token)
-    finally:
-        store.close()
+    tokens = stored_table(url, (*BEFORE_ASK, "ask-whole"), turn_seconds=TURN)
     server = start_server(url)
     people = {s: server.socket("choice", t) for s, t in tokens.items()}
     spectator = server.socket("choice")

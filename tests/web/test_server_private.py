@@ -26,9 +26,11 @@ DEAL_SEED = 53
 BEFORE_ASK = ("AS", "9S", "AC", "KS")
 
 
-def stored_table(url: str, actions: tuple[str, ...]) -> dict[str, str]:
-    """Store table "choice" of four people at that deal, with ``actions`` played; the
-    seats' tokens."""
+def stored_table(
+    url: str, actions: tuple[str, ...], turn_seconds: int | None = None
+) -> dict[str, str]:
+    """Store table "choice" of four people at that deal, with ``actions`` played (and
+    ``turn_seconds`` for a turn); the seats' tokens."""
     match = Match(Variant(), Seat.N)
     match.start_deal(rng=random.Random(DEAL_SEED))
     assert match.deal is not None
@@ -44,6 +46,7 @@ def stored_table(url: str, actions: tuple[str, ...]) -> dict[str, str]:
                 seed=1,
                 creator_hash=token_hash("creator"),
                 status="playing",
+                turn_seconds=turn_seconds,
             ),
             [SeatRow(s, "human", f"player {s}", token_hash(tokens[str(s)])) for s in Seat],
         )
