@@ -166,14 +166,24 @@ def _on_table(obs: Observation) -> tuple[Trick | None, bool]:
     return current, False
 
 
+def _places(you: Seat) -> tuple[Seat, Seat, Seat, Seat]:
+    """The viewer, then the seats on its left, across (its partner) and on its right."""
+    return you, you.left, you.partner, you.partner.left
+
+
+def _on_table_now(view: View) -> tuple[Trick | None, bool, dict[Seat, Card], Seat | None]:
+    """The trick shown (``_on_table``), whether it was taken, who played which of its cards,
+    and who takes it or is winning it so far."""
+    trick, taken = _on_table(view.observation)
+    played = dict(trick.plays) if trick is not None else {}
+    return trick, taken, played, _winning_seat(trick, taken, view.winning)
+
+
 def table(view: View) -> RenderableType:
     """The four seats around the trick: the viewer at the bottom, partner at the top."""
     obs = view.observation
-    you = obs.seat
-    left, top, right = you.left, you.partner, you.partner.left
-    trick, taken = _on_table(obs)
-    played = dict(trick.plays) if trick is not None else {}
-    winner = _winning_seat(trick, taken, view.winning)
+    you, left, top, right = _places(obs.seat)
+    trick, taken, played, winner = _on_table_now(view)
 
     def seat(s: Seat) -> Text:
         text = Text(seat_text(s), style="bold", justify="center")
@@ -258,11 +268,8 @@ def info(view: View) -> RenderableType:
 def compact_table(view: View) -> RenderableType:
     """The four seats around the trick, each on one line: the viewer at the bottom."""
     obs = view.observation
-    you = obs.seat
-    left, top, right = you.left, you.partner, you.partner.left
-    trick, taken = _on_table(obs)
-    played = dict(trick.plays) if trick is not None else {}
-    winner = _winning_seat(trick, taken, view.winning)
+    you, left, top, right = _places(obs.seat)
+    trick, taken, played, winner = _on_table_now(view)
 
     def seat(s: Seat) -> Text:
         text = Text(seat_text(s), style="bold")
