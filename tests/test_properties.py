@@ -16,6 +16,7 @@ import random
 from collections import Counter
 
 import hypothesis
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.strategies import marriage_hands, variants
@@ -32,6 +33,7 @@ from valtti.engine import (
     Variant,
     deal_hands,
 )
+from valtti.engine._deal import card_mask, nth_card
 from valtti.engine.variant import SWITCHES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -526,6 +528,41 @@ def test_legal_actions_are_consistent(game: Game) -> None:
             deal.copy().apply(a)
         deal.apply(choose(deal, game.choices[i]))
         i += 1
+
+
+@SETTINGS
+@given(games())
+def test_plain_number_views_agree(game: Game) -> None:
+    """legal_numbers() and seat_to_move() (the OpenSpiel game's hot path) are legal_actions() and
+    current_player as plain ints: -1 and [] once the deal is over."""
+    deal = game.new_deal()
+    i = 0
+    while True:
+        numbers = deal.legal_numbers()
+        assert numbers == [int(a) for a in deal.legal_actions()]
+        assert all(type(a) is int for a in numbers)
+        seat = deal.seat_to_move()
+        assert type(seat) is int
+        if deal.is_over():
+            assert numbers == [] and seat == -1
+            break
+        assert seat == int(deal.current_player)  # type: ignore[arg-type]
+        deal.apply(choose(deal, game.choices[i]))
+        i += 1
+
+
+@given(st.integers(0, 2**36 - 1), st.integers(-2, 40))
+def test_nth_card(mask: int, n: int) -> None:
+    cards = [c for c in range(36) if mask >> c & 1]
+    assert nth_card(mask, n) == (cards[n] if 0 <= n < len(cards) else -1)
+
+
+@given(st.lists(st.integers(0, 35)), st.sampled_from([-1, 36, 1000]))
+def test_card_mask(cards: list[int], bad: int) -> None:
+    assert card_mask(cards) == sum(1 << c for c in set(cards))
+    assert card_mask(iter(cards)) == card_mask(cards)
+    with pytest.raises(ValueError, match="no card number"):
+        card_mask([*cards, bad])
 
 
 # -- 4: illegal actions change nothing -------------------------------------------------------------

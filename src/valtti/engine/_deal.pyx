@@ -480,6 +480,28 @@ def deal_hands(rng):
     return tuple([CardSet(hands[i]) for i in range(4)])
 
 
+def card_mask(cards):
+    """The card mask of an iterable of card numbers (ints 0-35); ``ValueError`` for another."""
+    cdef uint64_t m = 0
+    cdef long card
+    for card in cards:
+        if card < 0 or card >= NCARDS:
+            raise ValueError(f"no card number {card}")
+        m |= (<uint64_t>1) << card
+    return m
+
+
+def nth_card(uint64_t mask, int n):
+    """The ``n``-th card (from 0, in card-number order) of the card mask ``mask``; -1 if it
+    holds ``n`` cards or fewer."""
+    if n < 0:
+        return -1
+    while n and mask:
+        mask &= mask - 1
+        n -= 1
+    return ctz64(mask) if mask else -1
+
+
 cdef inline int suit_number(object suit) except -2:
     """A suit (or ``None``: no trumps) as -1 to 3."""
     return -1 if suit is None else SUITS[suit]
@@ -783,6 +805,19 @@ cdef class Deal:
     def legal_mask(self):
         """The legal actions as a bit mask over action numbers."""
         return legal_mask_of(&self.c)
+
+    def legal_numbers(self):
+        """The legal action numbers (plain ints), ascending; empty once the deal is over."""
+        cdef uint64_t m = legal_mask_of(&self.c)
+        cdef list out = []
+        while m:
+            out.append(ctz64(m))
+            m &= m - 1
+        return out
+
+    def seat_to_move(self):
+        """The number (0-3) of the seat to move, or -1 once the deal is over."""
+        return -1 if self.c.phase == P_OVER else self.c.to_move
 
     def apply(self, action):
         """Play ``action`` (an ``Action`` or its number); ``IllegalActionError`` if not legal."""

@@ -36,6 +36,7 @@ import numpy as np
 import pyspiel
 
 from valtti.engine import ACTIONS, CardSet, Deal, Phase, Seat, Variant
+from valtti.engine._deal import card_mask, nth_card
 from valtti.engine.actions import ASK_WHOLE
 from valtti.engine.match import forehand_of
 from valtti.engine.tensors import (
@@ -99,6 +100,7 @@ class MarjapussiGame(pyspiel.Game):
         self.variant = Variant.from_mapping({name: values[name] for name in SWITCHES})
         self.dealer = Seat(values["dealer"])
         self.score = (int(values["score_ns"]), int(values["score_ew"]))
+        self.setup = _Setup(self)
 
     def new_initial_state(self) -> MarjapussiState:
         return MarjapussiState(self)
@@ -112,13 +114,19 @@ class MarjapussiGame(pyspiel.Game):
 
 
 class _Setup:
-    """The game's parameters as a state needs them; shared, not copied, by cloned states."""
+    """The game's parameters as a state needs them; one per game, shared, not copied, by its
+    states and their clones."""
 
     def __init__(self, game: MarjapussiGame) -> None:
         self.game = game
         self.variant = game.variant
         self.dealer = game.dealer
         self.score = game.score
+        #: who leads trick 1, where the hands do not decide it (None: they do, RULES.md 2.2)
+        self.forehand: Seat | None = (
+            None if game.variant.first_forehand == "club_ace_holder"
+            else forehand_of(game.dealer, (), game.variant, True)
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self
@@ -126,55 +134,51 @@ class _Setup:
 
 #: Chance node k (k cards dealt) deals the j-th card not yet dealt, j uniform: its outcomes.
 _OUTCOMES = [[(j, 1.0 / (36 - k)) for j in range(36 - k)] for k in range(DEALT)]
-#: The legal action numbers of each mask met so far (masks repeat often).
-_LEGAL: dict[int, list[int]] = {}
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+#: the card mask of each card number
+_BIT = [1 << card for card in range(36)]
 
 
 class MarjapussiState(pyspiel.State):
     """A deal being dealt (chance nodes) or played."""
 
+    # pyspiel calls current_player and _apply_action on every move, and random players call
+    # is_terminal, is_chance_node and legal_actions or chance_outcomes: each does the least it
+    # can over the engine's state (no per-state caches: the state's __dict__ is what pyspiel
+    # clones and serialises).
+
     def __init__(self, game: MarjapussiGame) -> None:
         super().__init__(game)
-        self.setup = _Setup(game)
+        self.setup = game.setup
         #: the cards dealt so far, in order: N's nine, E's, S's
         self.dealt: list[int] = []
         self.undealt = (1 << 36) - 1
         self.deal: Deal | None = None
 
     def current_player(self) -> int:
-        if self.deal is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        player = self.deal.current_player
-        return int(pyspiel.PlayerId.TERMINAL) if player is None else int(player)
+        deal = self.deal
+        if deal is None:
+            return _CHANCE
+        player = deal.seat_to_move()
+        return _TERMINAL if player < 0 else player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.deal is not None
-        mask = self.deal.legal_mask()
-        legal = _LEGAL.get(mask)
-        if legal is None:
-            legal = _LEGAL[mask] = _bits(mask)
-        return legal
+        return self.deal.legal_numbers()
 
     # legal_actions and is_chance_node answer as pyspiel's do, without the round trip through
     # C++ that a Python caller would pay for; C++ callers (random_sim_test, bots) use theirs.
 
     def legal_actions(self, player: int | None = None) -> list[int]:
+        deal = self.deal
+        if deal is None:
+            if player is not None and player != _CHANCE:
+                return []
+            return list(range(36 - len(self.dealt)))
         if player is not None and player != self.current_player():
             return []
-        if self.deal is None:
-            return list(range(36 - len(self.dealt)))
-        if self.deal.is_over():
-            return []
-        return list(self._legal_actions(int(self.deal.current_player)))  # type: ignore[arg-type]
+        return deal.legal_numbers()  # empty once the deal is over
 
     def is_chance_node(self) -> bool:
         return self.deal is None
@@ -184,24 +188,36 @@ class MarjapussiState(pyspiel.State):
 
     def _card(self, outcome: int) -> int:
         """The card that chance outcome ``outcome`` deals now: the outcome-th undealt one."""
-        mask = self.undealt
-        for _ in range(outcome):
-            mask &= mask - 1
-        return (mask & -mask).bit_length() - 1
+        card = nth_card(self.undealt, outcome)
+        if card < 0:
+            raise ValueError(f"no chance outcome {outcome}: {36 - len(self.dealt)} cards undealt")
+        return card
 
     def _apply_action(self, action: int) -> None:
-        if self.deal is not None:
-            self.deal.apply(action)
+        deal = self.deal
+        if deal is not None:
+            deal.apply(action)
             return
-        card = self._card(action)
-        self.dealt.append(card)
-        self.undealt ^= 1 << card
-        if len(self.dealt) == DEALT:
-            hands = [CardSet(self.dealt[9 * i : 9 * i + 9]) for i in range(3)]
-            hands.append(CardSet(self.undealt))
-            setup = self.setup
-            forehand = forehand_of(setup.dealer, hands, setup.variant, True)
-            self.deal = Deal(hands, setup.dealer, setup.variant, forehand)
+        card = nth_card(self.undealt, action)
+        if card < 0:
+            raise ValueError(f"no chance outcome {action}: {36 - len(self.dealt)} cards undealt")
+        self.undealt ^= _BIT[card]
+        dealt = self.dealt
+        dealt.append(card)
+        if len(dealt) == DEALT:
+            self._start()
+
+    def _start(self) -> None:
+        """Make the engine's deal once the last chance node has dealt S's ninth card."""
+        dealt = self.dealt
+        hands = [card_mask(dealt[0:9]), card_mask(dealt[9:18]), card_mask(dealt[18:]), self.undealt]
+        setup = self.setup
+        forehand = setup.forehand
+        if forehand is None:
+            forehand = forehand_of(
+                setup.dealer, [CardSet(hand) for hand in hands], setup.variant, True
+            )
+        self.deal = Deal(hands, setup.dealer, setup.variant, forehand)
 
     def _deal_card(self, card: int) -> None:
         """Apply the chance outcome that deals ``card``."""
@@ -213,12 +229,14 @@ class MarjapussiState(pyspiel.State):
         return str(ACTIONS[action])
 
     def is_terminal(self) -> bool:
-        return self.deal is not None and self.deal.is_over()
+        deal = self.deal
+        return deal is not None and deal.is_over()
 
     def returns(self) -> list[float]:
-        if self.deal is None or not self.deal.is_over():
+        deal = self.deal
+        if deal is None or not deal.is_over():
             return [0.0, 0.0, 0.0, 0.0]
-        ns, ew = self.deal.result().game_points
+        ns, ew = deal.result().game_points
         d = float(ns - ew)
         return [d, -d, d, -d]
 
