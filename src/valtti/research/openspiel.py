@@ -122,11 +122,6 @@ class _Setup:
         self.variant = game.variant
         self.dealer = game.dealer
         self.score = game.score
-        #: who leads trick 1, where the hands do not decide it (None: they do, RULES.md 2.2)
-        self.forehand: Seat | None = (
-            None if game.variant.first_forehand == "club_ace_holder"
-            else forehand_of(game.dealer, (), game.variant, True)
-        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self
@@ -212,12 +207,12 @@ class MarjapussiState(pyspiel.State):
         dealt = self.dealt
         hands = [card_mask(dealt[0:9]), card_mask(dealt[9:18]), card_mask(dealt[18:]), self.undealt]
         setup = self.setup
-        forehand = setup.forehand
-        if forehand is None:
-            forehand = forehand_of(
-                setup.dealer, [CardSet(hand) for hand in hands], setup.variant, True
-            )
-        self.deal = Deal(hands, setup.dealer, setup.variant, forehand)
+        variant = setup.variant
+        # forehand_of reads the hands only where the club ace's holder leads (RULES.md 2.2)
+        by_hands = variant.first_forehand == "club_ace_holder"
+        seen = [CardSet(hand) for hand in hands] if by_hands else []
+        forehand = forehand_of(setup.dealer, seen, variant, True)
+        self.deal = Deal(hands, setup.dealer, variant, forehand)
 
     def _deal_card(self, card: int) -> None:
         """Apply the chance outcome that deals ``card``."""
