@@ -226,9 +226,10 @@ cdef class _DoubleDummy:
                 hi = mid
         return lo
 
-    cdef double exact(self, int ply) noexcept nogil:
+    cdef double exact(self, int ply, int guess) noexcept nogil:
         """The exact value of stack[ply] by null-window searches between neighbouring distinct
-        values of the table (a binary search), within the box of outcomes still reachable."""
+        values of the table, within the box of outcomes still reachable: first around
+        ``guess`` (an index of vals, or -1), then by halving what is left."""
         cdef Core* c = &self.stack[ply]
         cdef int k, ilo, ihi, mid
         cdef double v
@@ -239,12 +240,19 @@ cdef class _DoubleDummy:
         ilo = self.rank_of(self.box_lo[k])
         ihi = self.rank_of(self.box_hi[k])
         while ilo < ihi:
-            mid = (ilo + ihi + 1) // 2
+            if ilo == guess:
+                mid = guess + 1
+            elif ilo < guess <= ihi:
+                mid = guess
+            else:
+                mid = (ilo + ihi + 1) // 2
             v = self.search(ply, self.vals[mid - 1], self.vals[mid])
             if v >= self.vals[mid]:
                 ilo = self.rank_of(v)
             else:
                 ihi = self.rank_of(v)
+                if ihi < guess:
+                    guess = -1
         return self.vals[ilo]
 
     cdef inline double leaf(self, const Core* c) noexcept nogil:
@@ -437,7 +445,7 @@ cdef class _DoubleDummy:
         self.load(deal)
         self.nodes = 0
         with nogil:
-            v = self.exact(0)
+            v = self.exact(0, -1)
         return v
 
     def solve(self, Deal deal):
@@ -445,6 +453,7 @@ cdef class _DoubleDummy:
         cdef uint64_t m
         cdef int a
         cdef double v
+        cdef int guess = -1
         cdef list out = []
         self.load(deal)
         self.nodes = 0
@@ -455,7 +464,8 @@ cdef class _DoubleDummy:
             memcpy(&self.stack[1], &self.stack[0], sizeof(Core))
             apply_action(&self.stack[1], a)
             with nogil:
-                v = self.exact(1)
+                v = self.exact(1, guess)
+            guess = self.rank_of(v)
             out.append((a, v))
         return out
 
@@ -464,7 +474,7 @@ cdef class _DoubleDummy:
         cdef list out = []
         cdef Core pos
         cdef uint64_t m
-        cdef int a, best_a
+        cdef int a, best_a, guess = -1
         cdef double v, best
         cdef long long nodes = 0
         cdef bint maxing
@@ -482,7 +492,8 @@ cdef class _DoubleDummy:
                 apply_action(&self.stack[1], a)
                 self.nodes = 0
                 with nogil:
-                    v = self.exact(1)
+                    v = self.exact(1, guess)
+                guess = self.rank_of(v)
                 nodes += self.nodes
                 if best_a < 0 or (v > best if maxing else v < best):
                     best = v
