@@ -324,6 +324,19 @@ def arena(
 )
 @click.option("--resume", is_flag=True, help="Continue the run in --out.")
 @click.option(
+    "--init",
+    "init",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Start a new run from this model's weights (fine-tuning), e.g. the shipped one: "
+    "src/valtti/players/models/valtti-dmc.npz.  [default: new weights]",
+)
+@click.option(
+    "--match-weight", default=0.0, show_default=True, type=click.FloatRange(0, 1),
+    help="The share of each return that is the deal's worth for the match (the change of the "
+    "score difference, with reaching the target worth the target); the rest is its game-point "
+    "difference.",
+)
+@click.option(
     "--workers", default=1, show_default=True, type=click.IntRange(min=1),
     help="Self-play processes (1: in this process).",
 )
@@ -348,6 +361,8 @@ def train(
     minutes: float | None,
     deals: int | None,
     resume: bool,
+    init: Path | None,
+    match_weight: float,
     workers: int,
     backend: str,
     address: str | None,
@@ -389,6 +404,7 @@ def train(
         learning_rate=learning_rate,
         eval_every=eval_every,
         seed=seed,
+        match_weight=match_weight,
     )
     opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
 
@@ -432,7 +448,7 @@ def train(
 
         try:
             progress = run_training(
-                config, folder, deals=deals, minutes=minutes, resume=resume,
+                config, folder, deals=deals, minutes=minutes, resume=resume, init=init,
                 backend=backend, workers=workers, address=address, evaluate=evaluate,
                 report=report,
             )
