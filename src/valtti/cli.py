@@ -346,6 +346,10 @@ def arena(
 @click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
 @click.option("--epsilon", default=0.05, show_default=True, help="Self-play exploration.")
 @click.option("--learning-rate", default=5e-4, show_default=True)
+@click.option(
+    "--replay-ratio", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+    help="Minibatch samples drawn from the replay buffer per decision played.",
+)
 @click.option("--eval-every", default=40_000, show_default=True, help="Deals between evaluations.")
 @click.option("--eval-deals", default=200, show_default=True, help="Deal pairs per evaluation.")
 @click.option(
@@ -370,6 +374,7 @@ def train(
     hidden: str,
     epsilon: float,
     learning_rate: float,
+    replay_ratio: float,
     eval_every: int,
     eval_deals: int,
     eval_against: str,
@@ -402,6 +407,7 @@ def train(
         hidden=widths,
         epsilon=epsilon,
         learning_rate=learning_rate,
+        replay_ratio=replay_ratio,
         eval_every=eval_every,
         seed=seed,
         match_weight=match_weight,

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from research_needs import require
 
 from valtti.cli import main
+from valtti.engine import Deal, Variant
 from valtti.players import make_player
 from valtti.players.learned import QNetwork, load_model
-from valtti.engine import Deal, Variant
 from valtti.research.episode import Episode
 from valtti.research.train import TrainConfig, match_return, self_play
 
@@ -116,7 +116,7 @@ def test_training_starts_from_a_model_with_init(tmp_path: Path) -> None:
     ).save(start)
     run = tmp_path / "run"
     args = ["train", "--out", str(run), "--deals", "40", "--init", str(start), *TINY]
-    result = runner.invoke(main, [*args, "--match-weight", "0.5"])
+    result = runner.invoke(main, [*args, "--match-weight", "0.5", "--replay-ratio", "2"])
     assert result.exit_code == 0, result.output
     # The start model's widths, not --hidden's 8; its weights moved on; a new run's counters.
     tuned = load_model(run / "model.npz")
@@ -126,7 +126,8 @@ def test_training_starts_from_a_model_with_init(tmp_path: Path) -> None:
     assert np.abs(tuned.layers[0][0] - initial).max() < 0.1  # fine-tuned, not new
     counters = np.load(run / "state.npz", allow_pickle=False)["counters"]
     assert 40 <= counters[0] < 100
-    assert json.loads((run / "curve.json").read_text())["config"]["match_weight"] == 0.5
+    config = json.loads((run / "curve.json").read_text())["config"]
+    assert config["match_weight"] == 0.5 and config["replay_ratio"] == 2.0
     both = runner.invoke(main, [*args, "--resume"])
     assert both.exit_code == 2 and "--init is for a new run" in both.output
     bad = runner.invoke(main, [*args, "--match-weight", "2"])

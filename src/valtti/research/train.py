@@ -4,8 +4,9 @@ An action-value network Q(observation tensor) → 49 values (``valtti.players.le
 is fitted by mean squared error to Monte-Carlo returns: for every decision with a choice, the
 game points the acting seat's team made in that deal minus the other team's (RULES.md 5.1),
 mixed (``match_weight``) with what the deal did to the match: the change of the score difference
-and reaching the target, in game points (``match_return``; RULES.md 6). The data comes from self-play: all four seats play the current network, epsilon-greedy, whole
-matches (so the score inputs of the tensor take the values they take at a table).
+and reaching the target, in game points (``match_return``; RULES.md 6). The data comes from
+self-play: all four seats play the current network, epsilon-greedy, whole matches
+(so the score inputs of the tensor take the values they take at a table).
 
 Self-play actors are plain functions on numpy weights (no torch), run in this process
 (``--workers 1``), in a pool of local processes, or as Ray tasks (``--backend ray``); the learner
