@@ -343,6 +343,19 @@ def arena(
 )
 @click.option("--resume", is_flag=True, help="Continue the run in --out.")
 @click.option(
+    "--init",
+    "init",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Start a new run from this model's weights (fine-tuning), e.g. the shipped one: "
+    "src/valtti/players/models/valtti-dmc.npz.  [default: new weights]",
+)
+@click.option(
+    "--match-weight", default=0.0, show_default=True, type=click.FloatRange(0, 1),
+    help="The share of each return that is the deal's worth for the match (the change of the "
+    "score difference, with reaching the target worth the target); the rest is its game-point "
+    "difference.",
+)
+@click.option(
     "--workers", default=1, show_default=True, type=click.IntRange(min=1),
     help="Self-play processes (1: in this process).",
 )
@@ -352,6 +365,10 @@ def arena(
 @click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
 @click.option("--epsilon", default=0.05, show_default=True, help="Self-play exploration.")
 @click.option("--learning-rate", default=5e-4, show_default=True)
+@click.option(
+    "--replay-ratio", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+    help="Minibatch samples drawn from the replay buffer per decision played.",
+)
 @click.option("--eval-every", default=40_000, show_default=True, help="Deals between evaluations.")
 @click.option("--eval-deals", default=200, show_default=True, help="Deal pairs per evaluation.")
 @click.option(
@@ -367,6 +384,8 @@ def train(
     minutes: float | None,
     deals: int | None,
     resume: bool,
+    init: Path | None,
+    match_weight: float,
     workers: int,
     backend: str,
     address: str | None,
@@ -374,6 +393,7 @@ def train(
     hidden: str,
     epsilon: float,
     learning_rate: float,
+    replay_ratio: float,
     eval_every: int,
     eval_deals: int,
     eval_against: str,
@@ -406,8 +426,10 @@ def train(
         hidden=widths,
         epsilon=epsilon,
         learning_rate=learning_rate,
+        replay_ratio=replay_ratio,
         eval_every=eval_every,
         seed=seed,
+        match_weight=match_weight,
     )
     opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
 
@@ -451,7 +473,7 @@ def train(
 
         try:
             progress = run_training(
-                config, folder, deals=deals, minutes=minutes, resume=resume,
+                config, folder, deals=deals, minutes=minutes, resume=resume, init=init,
                 backend=backend, workers=workers, address=address, evaluate=evaluate,
                 report=report,
             )

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 from research_needs import require
 
 from valtti.cli import main
+from valtti.engine import Deal, Variant
 from valtti.players import make_player
 from valtti.players.learned import QNetwork, load_model
-from valtti.research.train import self_play
+from valtti.research.episode import Episode
+from valtti.research.train import TrainConfig, match_return, self_play
 
 TINY = ["--hidden", "8", "--eval-deals", "2", "--eval-against", "random", "--eval-every", "40"]
 
@@ -29,6 +33,54 @@ def test_self_play_returns_each_choice_with_its_deals_game_point_difference() ->
     assert set(np.unique(batch.returns)) <= set(range(-7, 8)) and batch.returns.min() < 0
     again = self_play(net.arrays(), deals=6, seed=3, epsilon=0.1, tables=3)
     assert np.array_equal(batch.actions, again.actions)
+
+
+def finished_deal(seed: int) -> Deal:
+    """A deal of seeded random play: seed 3 ends 4-0 in game points (tricks 8-1), seed 16 2-0
+    with EW trickless (tricks 9-0)."""
+    rng = random.Random(seed)
+    episode = Episode(random.Random(seed), "deal")
+    while not episode.is_over():
+        mask = episode.legal_mask()
+        episode.apply(rng.choice([a for a in range(49) if mask >> a & 1]))
+    return episode.deal
+
+
+def test_the_match_return_of_a_deal_counts_the_score_it_makes() -> None:
+    variant = Variant()  # target 10, overshoot to 7
+    four_nil = finished_deal(3)
+    assert four_nil.result().game_points == (4, 0) and four_nil.result().tricks == (8, 1)
+    # All game points: the deal's difference, whatever the score.
+    assert match_return(four_nil, (6, 3), variant, 0.0) == (4.0, -4.0)
+    # All match: 0-0 to 4-0 is worth the 4 points; 6-3 to 10-3 the 4 and the match (the target,
+    # 10); 7-3 to 11, over the target, back to 7-3 nothing.
+    assert match_return(four_nil, (0, 0), variant, 1.0) == (4.0, -4.0)
+    assert match_return(four_nil, (6, 3), variant, 1.0) == (14.0, -14.0)
+    assert match_return(four_nil, (7, 3), variant, 1.0) == (0.0, 0.0)
+    assert match_return(four_nil, (6, 3), variant, 0.5) == (9.0, -9.0)
+    # EW without a trick go to Porvoo (6 to 0): NS gain their 2 and EW's lost 6.
+    porvoo = finished_deal(16)
+    assert porvoo.result().game_points == (2, 0) and porvoo.result().tricks == (9, 0)
+    assert match_return(porvoo, (3, 6), variant, 1.0) == (8.0, -8.0)
+    # With target 12 winning is worth 12.
+    assert match_return(four_nil, (8, 0), Variant(target=12), 1.0) == (16.0, -16.0)
+
+
+def test_self_play_with_the_match_return_plays_the_same_and_pays_the_score() -> None:
+    rng = np.random.default_rng(0)
+    net = QNetwork(
+        [(rng.normal(size=(499, 4)), np.zeros(4)), (rng.normal(size=(4, 49)), np.zeros(49))]
+    )
+    points = self_play(net.arrays(), deals=40, seed=5, epsilon=0.1, tables=4)
+    match = self_play(net.arrays(), deals=40, seed=5, epsilon=0.1, tables=4, match_weight=1.0)
+    # The return does not change the play, only what each decision is fitted to.
+    assert np.array_equal(points.actions, match.actions)
+    assert np.array_equal(points.observations, match.observations)
+    assert not np.array_equal(points.returns, match.returns)
+    # A match won pays the target: returns beyond any deal's 7 game points.
+    assert np.abs(match.returns).max() > 7 >= np.abs(points.returns).max()
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        TrainConfig(match_weight=1.5)
 
 
 def test_a_tiny_training_checkpoints_and_resumes(tmp_path: Path) -> None:
@@ -52,6 +104,34 @@ def test_a_tiny_training_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert resumed[0] >= 100 and resumed[2] > updates and resumed[3] > rounds
     assert len(json.loads((run / "curve.json").read_text())["curve"]) > len(curve)
     assert not np.array_equal(load_model(run / "model.npz").layers[0][0], model.layers[0][0])
+
+
+def test_training_starts_from_a_model_with_init(tmp_path: Path) -> None:
+    require("torch")
+    runner = CliRunner()
+    start = tmp_path / "start.npz"
+    rng = np.random.default_rng(1)
+    QNetwork(
+        [(rng.normal(size=(499, 6)), np.zeros(6)), (rng.normal(size=(6, 49)), np.zeros(49))]
+    ).save(start)
+    run = tmp_path / "run"
+    args = ["train", "--out", str(run), "--deals", "40", "--init", str(start), *TINY]
+    result = runner.invoke(main, [*args, "--match-weight", "0.5", "--replay-ratio", "2"])
+    assert result.exit_code == 0, result.output
+    # The start model's widths, not --hidden's 8; its weights moved on; a new run's counters.
+    tuned = load_model(run / "model.npz")
+    assert [w.shape for w, _ in tuned.layers] == [(499, 6), (6, 49)]
+    initial = load_model(start).layers[0][0].astype(np.float32)
+    assert not np.array_equal(tuned.layers[0][0], initial)
+    assert np.abs(tuned.layers[0][0] - initial).max() < 0.1  # fine-tuned, not new
+    counters = np.load(run / "state.npz", allow_pickle=False)["counters"]
+    assert 40 <= counters[0] < 100
+    config = json.loads((run / "curve.json").read_text())["config"]
+    assert config["match_weight"] == 0.5 and config["replay_ratio"] == 2.0
+    both = runner.invoke(main, [*args, "--resume"])
+    assert both.exit_code == 2 and "--init is for a new run" in both.output
+    bad = runner.invoke(main, [*args, "--match-weight", "2"])
+    assert bad.exit_code == 2 and "--match-weight" in bad.output
 
 
 def test_train_refuses_a_resume_without_a_run_and_a_run_without_an_end(tmp_path: Path) -> None:

@@ -2,9 +2,11 @@
 
 An action-value network Q(observation tensor) → 49 values (``valtti.players.learned.QNetwork``)
 is fitted by mean squared error to Monte-Carlo returns: for every decision with a choice, the
-game points the acting seat's team made in that deal minus the other team's (RULES.md 5.1). The
-data comes from self-play: all four seats play the current network, epsilon-greedy, whole
-matches (so the score inputs of the tensor take the values they take at a table).
+game points the acting seat's team made in that deal minus the other team's (RULES.md 5.1),
+mixed (``match_weight``) with what the deal did to the match: the change of the score difference
+and reaching the target, in game points (``match_return``; RULES.md 6). The data comes from
+self-play: all four seats play the current network, epsilon-greedy, whole matches
+(so the score inputs of the tensor take the values they take at a table).
 
 Self-play actors are plain functions on numpy weights (no torch), run in this process
 (``--workers 1``), in a pool of local processes, or as Ray tasks (``--backend ray``); the learner
@@ -30,13 +32,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from valtti.engine import NUM_ACTIONS
-from valtti.players.learned import QNetwork
+from valtti.engine import NUM_ACTIONS, Deal, Variant
+from valtti.players.learned import QNetwork, load_model
+
+# The value of a finished deal for the match, NS's and EW's; one import to switch when it moves
+# into the engine (engine.solver.DealValue.match).
+from valtti.players.search import deal_value
 from valtti.research.episode import OBSERVATION_SIZE, Episode
 
 Arrays = dict[str, npt.NDArray[Any]]
 
-__all__ = ["Batch", "Evaluate", "Progress", "TrainConfig", "self_play", "train"]
+__all__ = ["Batch", "Evaluate", "Progress", "TrainConfig", "match_return", "self_play", "train"]
 
 
 @dataclass
@@ -53,6 +59,28 @@ class TrainConfig:
     tables: int = 64  #: deals an actor plays side by side (one network call for all)
     eval_every: int = 40_000  #: self-play deals between two evaluations
     seed: int = 1
+    #: the share of the return that is the deal's worth for the match (``match_return``); the
+    #: rest is the deal's game-point difference
+    match_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.match_weight <= 1.0:
+            raise ValueError(f"match_weight is between 0 and 1, not {self.match_weight}")
+
+
+def match_return(
+    deal: Deal, before: tuple[int, int], variant: Variant, match_weight: float
+) -> tuple[float, float]:
+    """The return of a finished deal for NS and for EW: ``1 − match_weight`` of its game-point
+    difference (RULES.md 5.1) plus ``match_weight`` of what it did to the match from the score
+    ``before`` it: the change of the score difference, the overshoot included, and the target
+    reached worth the target (``deal_value`` × target, in game points; RULES.md 6)."""
+    ns, ew = deal.result().game_points
+    points = float(ns - ew)
+    if match_weight:
+        match = deal_value(deal, before, variant)[0] * variant.target
+        points = (1.0 - match_weight) * points + match_weight * match
+    return points, -points
 
 
 @dataclass
@@ -76,9 +104,17 @@ class Batch:
         )
 
 
-def self_play(arrays: Arrays, deals: int, seed: int, epsilon: float, tables: int = 64) -> Batch:
+def self_play(
+    arrays: Arrays,
+    deals: int,
+    seed: int,
+    epsilon: float,
+    tables: int = 64,
+    match_weight: float = 0.0,
+) -> Batch:
     """Play ``deals`` deals of self-play with the network ``arrays`` (``QNetwork.arrays()``),
-    ``tables`` at a time, and return every decision that had a choice with its return."""
+    ``tables`` at a time, in whole matches, and return every decision that had a choice with its
+    return (``match_return``)."""
     net = network_of(arrays)
     rng = random.Random(seed)
     episodes = [Episode(random.Random(rng.getrandbits(64)), "match") for _ in range(tables)]
@@ -109,14 +145,15 @@ def self_play(arrays: Arrays, deals: int, seed: int, epsilon: float, tables: int
                 if rng.random() < epsilon:
                     action = int(legal[rng.randrange(len(legal))])
                 pending[i].append((buffer[i].copy(), action, seat % 2))
-            deal = ep.deal
+            deal, before = ep.deal, ep.score
             ep.apply(action)
             if deal.is_over():
                 ns, ew = deal.result().game_points
+                by_team = match_return(deal, before, ep.variant, match_weight)
                 for obs, a, team in pending[i]:
                     observations.append(obs)
                     actions.append(a)
-                    returns.append(float(ns - ew) if team == 0 else float(ew - ns))
+                    returns.append(by_team[team])
                 pending[i].clear()
                 finished += 1
                 points += abs(ns - ew)
@@ -176,7 +213,7 @@ class Actors:
         """Start ``deals`` deals of self-play; the returned function waits for their batch."""
         shares = [deals // self.workers + (k < deals % self.workers) for k in range(self.workers)]
         jobs = [
-            (arrays, n, seed * 1000 + k, config.epsilon, config.tables)
+            (arrays, n, seed * 1000 + k, config.epsilon, config.tables, config.match_weight)
             for k, n in enumerate(shares)
             if n
         ]
@@ -230,17 +267,20 @@ def _torch() -> Any:
 class Learner:
     """The torch network and its optimiser, with the checkpoint files of a run folder."""
 
-    def __init__(self, config: TrainConfig, folder: Path, resume: bool) -> None:
+    def __init__(
+        self, config: TrainConfig, folder: Path, resume: bool, init: Path | None = None
+    ) -> None:
+        """A new network (``config.hidden``), the run in ``folder`` (``resume``), or a new run
+        whose network starts as the model ``init`` (its own widths; a new optimiser)."""
         torch = self.torch = _torch()
         torch.set_num_threads(1)
         torch.manual_seed(config.seed)
         self.config, self.folder = config, folder
         self.progress = Progress()
         widths = [OBSERVATION_SIZE, *config.hidden, NUM_ACTIONS]
-        if resume:
-            from valtti.players.learned import load_model
-
-            arrays = load_model(folder / "model.npz").arrays()
+        start = folder / "model.npz" if resume else init
+        if start is not None:
+            arrays = load_model(start).arrays()
             widths = [
                 OBSERVATION_SIZE,
                 *(arrays[f"b{i}"].shape[0] for i in range(len(arrays) // 2)),
@@ -253,8 +293,10 @@ class Learner:
         self.net = torch.nn.Sequential(*layers)
         self.linears = [m for m in self.net if isinstance(m, torch.nn.Linear)]
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate)
+        if start is not None:
+            self._set_weights(arrays)
         if resume:
-            self._load(arrays)
+            self._load()
 
     def arrays(self) -> Arrays:
         out: Arrays = {}
@@ -291,12 +333,16 @@ class Learner:
         _atomic(self.folder / "curve.json", lambda f: f.write(json.dumps(curve, indent=1).encode()))
         return model
 
-    def _load(self, arrays: Arrays) -> None:
+    def _set_weights(self, arrays: Arrays) -> None:
         torch = self.torch
         with torch.no_grad():
             for i, linear in enumerate(self.linears):
-                linear.weight.copy_(torch.from_numpy(arrays[f"w{i}"].T.copy()))
-                linear.bias.copy_(torch.from_numpy(arrays[f"b{i}"]))
+                linear.weight.copy_(torch.from_numpy(arrays[f"w{i}"].T.astype(np.float32)))
+                linear.bias.copy_(torch.from_numpy(arrays[f"b{i}"].astype(np.float32)))
+
+    def _load(self) -> None:
+        """The optimiser's moments, the counters and the curve of the run being resumed."""
+        torch = self.torch
         with np.load(self.folder / "state.npz", allow_pickle=False) as data:
             saved = {name: data[name] for name in data.files}
         groups = self.optimizer.state_dict()["param_groups"]
@@ -355,6 +401,7 @@ def train(
     deals: int | None = None,
     minutes: float | None = None,
     resume: bool = False,
+    init: Path | None = None,
     backend: str = "process",
     workers: int = 1,
     address: str | None = None,
@@ -363,13 +410,16 @@ def train(
 ) -> Progress:
     """Train until ``deals`` self-play deals in all (a resumed run counts its earlier ones) or
     ``minutes`` of this run have passed, checkpointing into ``folder`` after every round and,
-    given ``evaluate``, evaluating every ``config.eval_every`` deals and at the end.
+    given ``evaluate``, evaluating every ``config.eval_every`` deals and at the end. ``init``
+    starts a new run from a model's weights (fine-tuning; not with ``resume``).
     ``report(progress, loss, evaluation or None)`` is called after every round."""
     if deals is None and minutes is None:
         raise ValueError("say how long to train: deals or minutes")
     if resume and not (folder / "model.npz").exists():
         raise ValueError(f"nothing to resume in {folder}: no model.npz")
-    learner = Learner(config, folder, resume)
+    if resume and init is not None:
+        raise ValueError("a resumed run goes on from its own model: --init is for a new run")
+    learner = Learner(config, folder, resume, init)
     p = learner.progress
     replay = Replay(config.buffer)
     actors = Actors(backend, workers, address)
