@@ -19,9 +19,9 @@ from valtti.engine import (
     Deal,
     Observation,
     Variant,
-    score_deal,
 )
 from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
+from valtti.engine.solver import DealValue
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
 from valtti.players.sampler import Sampler
@@ -62,12 +62,10 @@ class _Node:
 
 
 def deal_value(deal: Deal, before: tuple[int, int], variant: Variant) -> tuple[float, float]:
-    """How good a finished deal is for NS and for EW: the change of the match score difference,
-    with reaching the target alone worth the most (RULES.md 6)."""
-    after = score_deal(before, deal.result(), variant).after
-    swing = ((after[0] - before[0]) - (after[1] - before[1])) / variant.target
-    won = (after[0] == variant.target) - (after[1] == variant.target)
-    value = swing + won
+    """How good a finished deal is for NS and for EW: ``DealValue.match`` without an equity,
+    the change of the match score difference over the target, with reaching the target alone
+    worth the most (RULES.md 6)."""
+    value = DealValue.match(before, variant)(deal)
     return value, -value
 
 
@@ -129,6 +127,7 @@ class SearchPlayer(Player):
         base = rebuild(observation, sampler.sample(rng))
         before = observation.score or (0, 0)
         variant = observation.variant
+        value = DealValue.match(before, variant)
         root = _Node(None, -1, -1)
         c = self.exploration
         deadline = time.perf_counter() + self.budget.seconds
@@ -171,12 +170,12 @@ class SearchPlayer(Player):
                 deal.apply(best.action)
                 node = best
             rollout(deal, rng)
-            values = deal_value(deal, before, variant)
+            ns = value(deal)
             n: _Node | None = node
             while n is not None:
                 n.visits += 1
                 if n.team >= 0:
-                    n.total += values[n.team]
+                    n.total += -ns if n.team else ns
                 n = n.parent
         self.iterations = iterations
         return root
