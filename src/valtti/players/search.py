@@ -8,6 +8,7 @@ as a change of the match score. The action visited most is played.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -61,11 +62,14 @@ class _Node:
         self.total = 0.0
 
 
+#: ``DealValue.match`` with the plain default equity, built once per match score and variant.
+match_value = functools.lru_cache(maxsize=64)(DealValue.match)
+
+
 def deal_value(deal: Deal, before: tuple[int, int], variant: Variant) -> tuple[float, float]:
-    """How good a finished deal is for NS and for EW: ``DealValue.match`` without an equity,
-    the change of the match score difference over the target, with reaching the target alone
-    worth the most (RULES.md 6)."""
-    value = DealValue.match(before, variant)(deal)
+    """How good a finished deal is for NS and for EW: ``DealValue.match``'s plain default, the
+    change of the match score difference with reaching the target alone worth the most."""
+    value = match_value(before, variant)(deal)
     return value, -value
 
 
@@ -125,9 +129,7 @@ class SearchPlayer(Player):
         sampler = Sampler(infer(observation))
         rng = self.rng
         base = rebuild(observation, sampler.sample(rng))
-        before = observation.score or (0, 0)
-        variant = observation.variant
-        value = DealValue.match(before, variant)
+        value_of = match_value(observation.score or (0, 0), observation.variant)
         root = _Node(None, -1, -1)
         c = self.exploration
         deadline = time.perf_counter() + self.budget.seconds
@@ -170,12 +172,13 @@ class SearchPlayer(Player):
                 deal.apply(best.action)
                 node = best
             rollout(deal, rng)
-            ns = value(deal)
+            value = value_of(deal)
+            values = (value, -value)
             n: _Node | None = node
             while n is not None:
                 n.visits += 1
                 if n.team >= 0:
-                    n.total += -ns if n.team else ns
+                    n.total += values[n.team]
                 n = n.parent
         self.iterations = iterations
         return root
