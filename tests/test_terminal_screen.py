@@ -234,9 +234,26 @@ def test_hint_lists_every_legal_move() -> None:
     con = console(80, 40)
     said = "\n".join(lines_of(con, s._hint(deal)))
     legal = deal.legal_actions()
-    assert f"each of your {len(legal)} legal moves" in " ".join(said.split())
+    assert f"your {len(legal)} legal move" in " ".join(said.split())
     for action in legal:
         assert action.card is None or action.card.unicode() in said
+
+
+def test_at_80x24_the_hint_shows_every_move_with_its_reason() -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    # S leads with at least seven legal moves.
+    while deal.current_player != s.you or len(deal.legal_actions()) < 7:
+        deal.apply(deal.legal_actions()[0])
+    note = s._hint(deal)
+    con = console()
+    shown = lines_of(con, layout.screen(con, s._view(), note))
+    assert len(shown) <= 23
+    assert not any("more lines" in line for line in shown)
+    text = " ".join(" ".join(shown).split())
+    assert "move value best why" in text
+    for action in deal.legal_actions():
+        assert action.card is None or action.card.unicode() in text
 
 
 # -- words ---------------------------------------------------------------------------------------
