@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from valtti.cli import main
-from valtti.engine import Action, CardSet, Deal, Match, Phase, Seat, Variant
-from valtti.engine.record import Record
+from valtti.engine import Action, CardSet, Deal, Phase, Seat, Variant
 from valtti.engine.variant import SWITCHES
 from valtti.players import make_player
 from valtti.players.search import Budget, SearchPlayer, deal_value

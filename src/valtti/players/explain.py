@@ -98,6 +98,38 @@ class ReasonCode(StrEnum):
 _PRIORITY: Final = tuple(ReasonCode)
 
 
+#: The engine's English for each code (``str(reason)``); front ends have their own words.
+_ENGLISH: Final = {
+    ReasonCode.DECLARES: "declares {suit}: trumps, 2 points",
+    ReasonCode.LOCKS_MARRIAGE: "its locks break {whose}'s {suit} marriage",
+    ReasonCode.REACHES_TARGET: "{team} reach the target exactly",
+    ReasonCode.MISSES_TARGET: "{team} miss the target",
+    ReasonCode.OVERSHOOTS: "{team} overshoot the target, back to {points}",
+    ReasonCode.AVOIDS_OVERSHOOT: "{team} avoid overshooting the target",
+    ReasonCode.STOPS_OPPONENTS: "stops {opponents} reaching the target",
+    ReasonCode.LETS_OPPONENTS_WIN: "lets {opponents} reach the target",
+    ReasonCode.SAVES_PORVOO: "saves {team} from Porvoo",
+    ReasonCode.RISKS_PORVOO: "risks Porvoo for {team}",
+    ReasonCode.SENDS_TO_PORVOO: "sends {opponents} to Porvoo",
+    ReasonCode.FREES_OPPONENTS: "lets {opponents} escape Porvoo",
+    ReasonCode.MAKES_MARRIAGE: "{team} make the {suit} marriage (+{points})",
+    ReasonCode.MISSES_MARRIAGE: "{team} miss the {suit} marriage",
+    ReasonCode.STOPS_MARRIAGE: "stops {opponents}' {suit} marriage",
+    ReasonCode.ALLOWS_MARRIAGE: "lets {opponents} make the {suit} marriage",
+    ReasonCode.KEEPS_LAST: "keeps {card} for the last trick",
+    ReasonCode.TAKES_LAST: "{team} take the last trick",
+    ReasonCode.GIVES_UP_LAST: "gives up the last trick",
+    ReasonCode.TAKES_VICTORY: "{team} take the victory point (over 60)",
+    ReasonCode.GIVES_UP_VICTORY: "{team} lose the victory point",
+    ReasonCode.WINS_POINTS: "{team} win {points} card points more",
+    ReasonCode.LOSES_POINTS: "{team} lose {points} card points",
+    ReasonCode.ONLY: "the only legal move",
+    ReasonCode.BEST_ON_AVERAGE: "the best on average",
+    ReasonCode.AS_GOOD: "as good as the best",
+    ReasonCode.WORSE_ON_AVERAGE: "worse on average",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """The main reason for an action's value: a code and the facts it names.
@@ -111,45 +143,24 @@ class Reason:
     suit: Suit | None = None
     points: int | None = None
     partner: bool = False  #: the fact is about the mover's partner, not the mover
-    #: The weighted share of the explained worlds in which the difference shows.
+    #: The share of the weight of the worlds solved in which the difference shows (a world not
+    #: played out counts as not showing it).
     share: float = 1.0
 
     def __str__(self) -> str:
-        code, x, s, card, n = self.code, self.seat, self.suit, self.card, self.points
-        team = x.team
-        whose = x.partner if self.partner else x
-        texts: dict[ReasonCode, Callable[[], str]] = {
-            ReasonCode.KEEPS_LAST: lambda: f"keeps {card} for the last trick",
-            ReasonCode.TAKES_LAST: lambda: f"{team} take the last trick",
-            ReasonCode.GIVES_UP_LAST: lambda: "gives up the last trick",
-            ReasonCode.TAKES_VICTORY: lambda: f"{team} take the victory point (over 60)",
-            ReasonCode.GIVES_UP_VICTORY: lambda: f"{team} lose the victory point",
-            ReasonCode.DECLARES: lambda: (
-                f"declares {s}: trumps, 2 points" if n == 2 else f"declares {s}: little trump, 1"
-            ),
-            ReasonCode.MAKES_MARRIAGE: lambda: f"{team} make the {s} marriage (+{n})",
-            ReasonCode.MISSES_MARRIAGE: lambda: f"{team} miss the {s} marriage",
-            ReasonCode.LOCKS_MARRIAGE: lambda: f"its locks break {whose}'s {s} marriage",
-            ReasonCode.STOPS_MARRIAGE: lambda: f"stops {team.other}'s {s} marriage",
-            ReasonCode.ALLOWS_MARRIAGE: lambda: f"lets {team.other} make the {s} marriage",
-            ReasonCode.REACHES_TARGET: lambda: f"{team} reach the target exactly",
-            ReasonCode.MISSES_TARGET: lambda: f"{team} miss the target",
-            ReasonCode.STOPS_OPPONENTS: lambda: f"stops {team.other} reaching the target",
-            ReasonCode.LETS_OPPONENTS_WIN: lambda: f"lets {team.other} reach the target",
-            ReasonCode.AVOIDS_OVERSHOOT: lambda: f"{team} avoid overshooting the target",
-            ReasonCode.OVERSHOOTS: lambda: f"{team} overshoot the target, back to {n}",
-            ReasonCode.SAVES_PORVOO: lambda: f"saves {team} from Porvoo",
-            ReasonCode.RISKS_PORVOO: lambda: f"risks Porvoo for {team}",
-            ReasonCode.SENDS_TO_PORVOO: lambda: f"sends {team.other} to Porvoo",
-            ReasonCode.FREES_OPPONENTS: lambda: f"lets {team.other} escape Porvoo",
-            ReasonCode.WINS_POINTS: lambda: f"{team} win {n} card points more",
-            ReasonCode.LOSES_POINTS: lambda: f"{team} lose {n} card points",
-            ReasonCode.ONLY: lambda: "the only legal move",
-            ReasonCode.BEST_ON_AVERAGE: lambda: "the best on average",
-            ReasonCode.AS_GOOD: lambda: "as good as the best",
-            ReasonCode.WORSE_ON_AVERAGE: lambda: "worse on average",
-        }
-        return texts[code]()
+        if self.code is ReasonCode.DECLARES and self.points == 1:
+            text = "declares {suit}: little trump, 1"
+        else:
+            text = _ENGLISH[self.code]
+        team = self.seat.team
+        return text.format(
+            card=self.card,
+            suit=self.suit,
+            points=self.points,
+            team=team,
+            opponents=team.other,
+            whose=self.seat.partner if self.partner else self.seat,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form: ``code``, ``text`` (English), ``share`` and each argument set,
