@@ -20,6 +20,7 @@ from valtti.engine.inference import Constraints, PairConstraint, constraints
 from valtti.engine.match import DealScore, Match, score_deal
 from valtti.engine.observation import Observation
 from valtti.engine.refusal import Refusal, RefusalCode
+from valtti.engine.solver import DealValue, Solver
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, IllegalActionError, Marriage, Phase, Trick
 
@@ -37,6 +38,7 @@ __all__ = [
     "Deal",
     "DealResult",
     "DealScore",
+    "DealValue",
     "Event",
     "IllegalActionError",
     "Marriage",
@@ -48,6 +50,7 @@ __all__ = [
     "Refusal",
     "RefusalCode",
     "Seat",
+    "Solver",
     "Suit",
     "Team",
     "Trick",

@@ -1136,3 +1136,4 @@ def _rebuild(hands, dealer, variant, forehand, actions):
 
 
 include "_tensors.pxi"
+include "_solver.pxi"

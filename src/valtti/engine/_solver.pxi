@@ -1,0 +1,404 @@
+# Included from _deal.pyx: the double-dummy solver (valtti.engine.solver documents it).
+#
+# Alpha-beta over the deal's own C state: a node's child is a memcpy of its Core and one
+# apply_action, every move comes from legal_mask_of, so the rules live in _deal.pyx alone.
+# The value of a finished deal is a lookup in a table of 256 floats indexed by (NS game points,
+# EW game points, NS took a trick, EW took a trick); valtti.engine.solver.DealValue fills it.
+#
+# Transposition table: 2**bits entries keyed by a 64-bit hash of everything that decides the
+# rest of the deal (hands, the current trick, who leads and moves, phase, trumps, declared
+# suits, locks, the marriage points and the took-a-trick flags, and the card points as far as
+# the victory point is still open). Each entry keeps a lower and an upper bound of the exact
+# value and the best move found. A generation number invalidates all entries at once.
+#
+# Cut-offs: the game points and took-a-trick flags each team can still reach bound the value
+# (the min and max of the table over that box, precomputed per table), so a node whose box
+# lies outside the window, or whose box is one value, returns at once.
+
+from libc.stdlib cimport malloc, free
+from libc.math cimport INFINITY
+from libc.stdint cimport uint32_t
+
+cdef enum:
+    MAX_PLY = 64
+    TOOK_SETS = 3          # a team's took-a-trick flag: 0 no, 1 yes, 2 either
+    GP_RANGES = 64         # lo * 8 + hi, game points 0..7
+
+cdef struct TTEntry:
+    uint64_t key
+    double lo
+    double hi
+    uint32_t gen
+    int8_t move
+
+cdef inline uint64_t mix64(uint64_t h, uint64_t w) noexcept nogil:
+    h ^= w
+    h *= 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29)
+
+
+cdef inline int table_index(int gp_ns, int gp_ew, int took_ns, int took_ew) noexcept nogil:
+    return ((gp_ns * 8 + gp_ew) * 2 + took_ns) * 2 + took_ew
+
+
+cdef inline uint64_t trick_cards(const Core* c) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(c.trick_len):
+        m |= (<uint64_t>1) << c.trick[i]
+    return m
+
+
+cdef inline int remaining_points(const Core* c) noexcept nogil:
+    """Card points not yet in a completed trick."""
+    return 120 - c.card_points[0] - c.card_points[1]
+
+
+cdef uint64_t position_key(const Core* c) noexcept nogil:
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, w
+    cdef int i, rem, cp, ns_open, ew_open
+    for i in range(4):
+        h = mix64(h, c.hand[i] + (<uint64_t>i << 40))
+    w = c.trick_len
+    for i in range(c.trick_len):
+        w = (w << 6) | c.trick[i]
+    h = mix64(h, w)
+    # The card points count only while a victory point is open; once both are decided, only
+    # how they were decided.
+    rem = remaining_points(c)
+    cp = c.card_points[0]
+    ns_open = cp <= 60 and cp + rem > 60
+    ew_open = c.card_points[1] <= 60 and c.card_points[1] + rem > 60
+    if not ns_open and not ew_open:
+        cp = 121 + (c.card_points[0] > 60) * 2 + (c.card_points[1] > 60)
+    w = (<uint64_t>c.leader | (<uint64_t>c.to_move << 2) | (<uint64_t>c.phase << 4)
+         | (<uint64_t>(c.trump + 1) << 6) | (<uint64_t>(c.trump_team + 1) << 9)
+         | (<uint64_t>c.declared << 11) | (<uint64_t>c.locked << 15)
+         | (<uint64_t>c.asker << 19) | (<uint64_t>c.marriage_points[0] << 21)
+         | (<uint64_t>c.marriage_points[1] << 24) | (<uint64_t>(c.tricks_won[0] > 0) << 27)
+         | (<uint64_t>(c.tricks_won[1] > 0) << 28) | (<uint64_t>cp << 29)
+         | (<uint64_t>c.whole_ask << 37) | (<uint64_t>c.must_overtrump << 39)
+         | (<uint64_t>c.must_trump << 40)
+         | (<uint64_t>(c.first_trick_ace and c.ntricks == 0) << 41))
+    h = mix64(h, w)
+    h ^= h >> 31
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
+cdef inline int windows_left(const Core* c) noexcept nogil:
+    """How many more marriages can still be made at most: one per declaration window to come
+    (a pending answer is one)."""
+    cdef int w = 8 - c.ntricks
+    if c.phase == P_DECLARATION or c.phase == P_ANSWER:
+        w += 1
+    return w if w > 0 else 0
+
+
+cdef inline int team_marriages_possible(const Core* c, int team) noexcept nogil:
+    """Undeclared suits whose K and Q both are still in team's hands."""
+    cdef uint64_t h = c.hand[team] | c.hand[team + 2]
+    cdef int s, n = 0
+    for s in range(4):
+        if not (c.declared >> s & 1) and (h & marriage_bits(s)) == marriage_bits(s):
+            n += 1
+    return n
+
+
+cdef class _DoubleDummy:
+    """The C solver behind ``valtti.engine.solver.Solver`` (values for NS, action numbers)."""
+
+    cdef TTEntry* tt
+    cdef uint64_t mask
+    cdef uint32_t gen
+    cdef double table[256]
+    cdef double box_lo[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
+    cdef double box_hi[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
+    cdef bint has_table
+    cdef Core stack[MAX_PLY + 1]
+    cdef public long long nodes
+
+    def __cinit__(self, int table_bits=20):
+        if not 4 <= table_bits <= 30:
+            raise ValueError(f"table_bits must be 4..30, not {table_bits}")
+        self.tt = <TTEntry*>malloc(sizeof(TTEntry) << table_bits)
+        if self.tt == NULL:
+            raise MemoryError()
+        self.mask = ((<uint64_t>1) << table_bits) - 1
+        self.gen = 0
+        self.has_table = False
+        self.nodes = 0
+        self._wipe()
+
+    def __dealloc__(self):
+        free(self.tt)
+
+    cdef void _wipe(self) noexcept nogil:
+        cdef uint64_t i
+        for i in range(self.mask + 1):
+            self.tt[i].gen = 0
+        self.gen = 1
+
+    def clear(self):
+        """Forget every stored position."""
+        self.gen += 1
+        if self.gen == 0:
+            self._wipe()
+
+    def set_table(self, table):
+        """The value of each class of finished deal (256 floats in table_index order); the
+        stored positions are forgotten when it differs from the last one."""
+        cdef int i
+        cdef bint same = self.has_table
+        if len(table) != 256:
+            raise ValueError("a value table has 256 entries")
+        for i in range(256):
+            if not self.has_table or self.table[i] != <double>table[i]:
+                same = False
+            self.table[i] = table[i]
+        if not same:
+            self._boxes()
+            self.clear()
+        self.has_table = True
+
+    cdef void _boxes(self) noexcept nogil:
+        """The min and max of the table over every box of game-point ranges and flag sets."""
+        cdef int tn, te, lo0, hi0, lo1, hi1, a, b, g0, g1, k
+        cdef double mn, mx, v
+        for tn in range(TOOK_SETS):
+            for te in range(TOOK_SETS):
+                for lo0 in range(8):
+                    for hi0 in range(lo0, 8):
+                        for lo1 in range(8):
+                            for hi1 in range(lo1, 8):
+                                mn = INFINITY
+                                mx = -INFINITY
+                                for g0 in range(lo0, hi0 + 1):
+                                    for g1 in range(lo1, hi1 + 1):
+                                        for a in range(2):
+                                            if tn != 2 and a != tn:
+                                                continue
+                                            for b in range(2):
+                                                if te != 2 and b != te:
+                                                    continue
+                                                v = self.table[table_index(g0, g1, a, b)]
+                                                if v < mn:
+                                                    mn = v
+                                                if v > mx:
+                                                    mx = v
+                                k = ((tn * TOOK_SETS + te) * GP_RANGES + lo0 * 8 + hi0) \
+                                    * GP_RANGES + lo1 * 8 + hi1
+                                self.box_lo[k] = mn
+                                self.box_hi[k] = mx
+
+    cdef inline double leaf(self, const Core* c) noexcept nogil:
+        cdef int g0 = c.marriage_points[0] + (c.last_team == 0) + (c.card_points[0] > 60)
+        cdef int g1 = c.marriage_points[1] + (c.last_team == 1) + (c.card_points[1] > 60)
+        return self.table[table_index(g0, g1, c.tricks_won[0] > 0, c.tricks_won[1] > 0)]
+
+    cdef inline int box(self, const Core* c) noexcept nogil:
+        """The index of the box of outcomes still reachable from c."""
+        cdef int t, lo[2], hi[2], took[2], rem = remaining_points(c), w = windows_left(c), m
+        for t in range(2):
+            took[t] = 1 if c.tricks_won[t] > 0 else 2
+            lo[t] = c.marriage_points[t] + (c.card_points[t] > 60)
+            m = team_marriages_possible(c, t)
+            if m > w:
+                m = w
+            if m > 0 and c.trump < 0:
+                m += 1
+            hi[t] = c.marriage_points[t] + m + 1 + (c.card_points[t] + rem > 60)
+            if hi[t] > 7:
+                hi[t] = 7
+        return ((took[0] * TOOK_SETS + took[1]) * GP_RANGES + lo[0] * 8 + hi[0]) * GP_RANGES \
+            + lo[1] * 8 + hi[1]
+
+    cdef int order(self, const Core* c, int tt_move, int* moves) noexcept nogil:
+        """The moves to search at c, best guess first; equivalent cards once."""
+        cdef uint64_t m = legal_mask_of(c), alive, hand = c.hand[c.to_move], nxt
+        cdef int n = 0, a, i, j, score[NACTIONS], s, rank, win_team, team = c.to_move & 1
+        cdef bint beat
+        alive = c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3] | trick_cards(c)
+        win_team = ((c.leader + c.win_pos) & 1) if c.trick_len else -1
+        while m:
+            a = ctz64(m)
+            m &= m - 1
+            if a < NCARDS:
+                rank = a % 9
+                if rank <= 3:
+                    # A 0-point card with the next live card of its suit in the same hand and
+                    # also worth 0 is the same move as that card.
+                    nxt = alive & above(a)
+                    if nxt and (hand >> ctz64(nxt) & 1) and ctz64(nxt) % 9 <= 3:
+                        continue
+                if c.trick_len == 0:
+                    s = RANK_POINTS[rank] + rank
+                else:
+                    beat = beats(a, c.win_card, c.trump)
+                    if win_team == team and not beat:
+                        s = 40 + RANK_POINTS[rank]
+                    elif beat:
+                        s = 60 - rank + RANK_POINTS[c.win_card % 9]
+                    else:
+                        s = 20 - RANK_POINTS[rank] - rank
+            elif a < A_ASK_WHOLE:
+                s = 200
+            elif a == A_ASK_WHOLE:
+                s = 150
+            elif a < A_ANSWER:
+                s = 140
+            else:
+                s = 200
+            if a == tt_move:
+                s = 1000
+            # insertion by score, stable for equal scores
+            i = n
+            while i > 0 and score[i - 1] < s:
+                score[i] = score[i - 1]
+                moves[i] = moves[i - 1]
+                i -= 1
+            score[i] = s
+            moves[i] = a
+            n += 1
+        return n
+
+    cdef double search(self, int ply, double alpha, double beta) noexcept nogil:
+        cdef Core* c = &self.stack[ply]
+        cdef Core* child = &self.stack[ply + 1]
+        cdef uint64_t key
+        cdef TTEntry* e
+        cdef int k, n, i, tt_move = -1, best_move = -1
+        cdef int moves[NACTIONS]
+        cdef double lo, hi, v, best, a0, b0
+        cdef bint maxing
+        self.nodes += 1
+        if c.phase == P_OVER:
+            return self.leaf(c)
+        k = self.box(c)
+        lo = self.box_lo[k]
+        hi = self.box_hi[k]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        key = position_key(c)
+        e = &self.tt[key & self.mask]
+        if e.gen == self.gen and e.key == key:
+            if e.lo >= beta or e.lo == e.hi:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+            tt_move = e.move
+        a0 = alpha
+        b0 = beta
+        maxing = (c.to_move & 1) == 0
+        n = self.order(c, tt_move, moves)
+        best = -INFINITY if maxing else INFINITY
+        for i in range(n):
+            memcpy(child, c, sizeof(Core))
+            apply_action(child, moves[i])
+            v = self.search(ply + 1, alpha, beta)
+            if maxing:
+                if v > best:
+                    best = v
+                    best_move = moves[i]
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_move = moves[i]
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        # Store what this search proved, narrowed by what the entry knew of the same position.
+        if not (e.gen == self.gen and e.key == key):
+            e.key = key
+            e.gen = self.gen
+            e.lo = -INFINITY
+            e.hi = INFINITY
+        if best <= a0:
+            if best < e.hi:
+                e.hi = best
+        elif best >= b0:
+            if best > e.lo:
+                e.lo = best
+        else:
+            e.lo = best
+            e.hi = best
+        e.move = best_move
+        return best
+
+    cdef int load(self, Deal deal) except -1:
+        if not self.has_table:
+            raise ValueError("no value table set")
+        if deal.c.phase == P_OVER:
+            raise ValueError("the deal is over: there is nothing to solve")
+        memcpy(&self.stack[0], &deal.c, sizeof(Core))
+        return 0
+
+    def value(self, Deal deal):
+        """The exact value for NS of the position."""
+        cdef double v
+        self.load(deal)
+        self.nodes = 0
+        with nogil:
+            v = self.search(0, -INFINITY, INFINITY)
+        return v
+
+    def solve(self, Deal deal):
+        """(action number, exact value for NS) of each legal action, in action-number order."""
+        cdef uint64_t m
+        cdef int a
+        cdef double v
+        cdef list out = []
+        self.load(deal)
+        self.nodes = 0
+        m = legal_mask_of(&self.stack[0])
+        while m:
+            a = ctz64(m)
+            m &= m - 1
+            memcpy(&self.stack[1], &self.stack[0], sizeof(Core))
+            apply_action(&self.stack[1], a)
+            with nogil:
+                v = self.search(1, -INFINITY, INFINITY)
+            out.append((a, v))
+        return out
+
+    def line(self, Deal deal):
+        """A principal variation (action numbers) to the end of the deal."""
+        cdef list out = []
+        cdef Core pos
+        cdef uint64_t m
+        cdef int a, best_a
+        cdef double v, best
+        cdef long long nodes = 0
+        cdef bint maxing
+        self.load(deal)
+        memcpy(&pos, &self.stack[0], sizeof(Core))
+        while pos.phase != P_OVER:
+            maxing = (pos.to_move & 1) == 0
+            m = legal_mask_of(&pos)
+            best_a = -1
+            best = 0.0
+            while m:
+                a = ctz64(m)
+                m &= m - 1
+                memcpy(&self.stack[1], &pos, sizeof(Core))
+                apply_action(&self.stack[1], a)
+                self.nodes = 0
+                with nogil:
+                    v = self.search(1, -INFINITY, INFINITY)
+                nodes += self.nodes
+                if best_a < 0 or (v > best if maxing else v < best):
+                    best = v
+                    best_a = a
+            apply_action(&pos, best_a)
+            out.append(best_a)
+        self.nodes = nodes
+        return out
