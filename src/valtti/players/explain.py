@@ -258,6 +258,7 @@ def explain_worlds(
     value: DealValue,
     lines: int = EXPLAINED_LINES,
     seconds: float | None = None,
+    line_seconds: float = 0.0,
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
@@ -265,9 +266,11 @@ def explain_worlds(
     out); every other against the best, and one tied with the best is as good. Only worlds in
     which the two differ in value account for the gap: for each action, those that account
     for most of it (weight times the difference) are played out first after both actions
-    along ``line``, taking turns between the actions, until ``lines`` lines are played or,
-    with ``seconds``, time is up (one pair always is). ``value`` values a finished deal for NS
-    as the estimates do.
+    along ``line``, taking turns between the actions, until ``lines`` lines are played; with
+    ``seconds``, no pair is begun that would not be played out in that time, judging by the
+    lines so far, and before the first by ``line_seconds`` a line (an early position costs the
+    solver far more than a late one). ``value`` values a finished deal for NS as the estimates
+    do.
     """
     mover = observation.seat
     if len(estimates) == 1:
@@ -307,21 +310,21 @@ def explain_worlds(
         return outcomes[i, action]
 
     seen: dict[Action, list[_Seen]] = {a: [] for a in pairs}
+    spent = 0.0  # seconds the lines so far took
     longest = max((len(o) for o in order.values()), default=0)
     turns = [(a, o[rank]) for rank in range(longest) for a, o in order.items() if rank < len(o)]
     for action, i in turns:
         other = pairs[action][1].action
         new = ((i, action) not in outcomes) + ((i, other) not in outcomes)
-        if (
-            new
-            and outcomes
-            and (
-                len(outcomes) + new > lines
-                or (deadline is not None and time.perf_counter() > deadline)
-            )
-        ):
-            continue  # out of lines or time: only pairs already played out are compared
+        if new:
+            per_line = spent / len(outcomes) if outcomes else line_seconds
+            if len(outcomes) + new > lines or (
+                deadline is not None and time.perf_counter() + new * per_line > deadline
+            ):
+                continue  # out of lines or time: only pairs already played out are compared
+        started = time.perf_counter()
         mine, theirs = outcome(i, action), outcome(i, other)
+        spent += time.perf_counter() - started
         gap = compare.gap(mine, theirs)
         found = compare.differences(deals[i], action, mine, theirs, gap)
         swing = mine.result.card_points[mover.team] - theirs.result.card_points[mover.team]
@@ -593,7 +596,8 @@ def explain(
     """Each legal action of the seat to move, best first, from the PIMC player at ``level``:
     its value, the share of sampled worlds where it is best, and the main reason, found by
     playing out at most ``lines`` solver lines in the worlds the player solved, within
-    ``seconds`` after the player's own decision (``explain_worlds``).
+    ``seconds`` after the player's own decision (``explain_worlds``; where the solver is slow,
+    early in a deal, few or none are, and the reasons say only how the values compare).
 
     ``value`` is the PIMC player's: the expected change of the mover's team's match equity
     (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2.
@@ -605,17 +609,22 @@ def explain(
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: levels are {', '.join(LEVELS)}")
     player = PimcPlayer(LEVELS[level], seed)
+    started = time.perf_counter()
     estimates = player.evaluate(observation)
     decision = player.last
+    solved = () if decision is None else decision.worlds
+    # A line costs about what solving one world did.
+    per_world = (time.perf_counter() - started) / max(1, len(solved))
     value = DealValue.match(
         observation.score or (0, 0), observation.variant, match_equity(observation.variant)
     )
     return explain_worlds(
         observation,
         estimates,
-        () if decision is None else decision.worlds,
+        solved,
         lambda deal: player.solver.line(deal, value),
         value,
         lines,
         seconds,
+        per_world,
     )
