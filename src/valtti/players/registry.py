@@ -35,6 +35,12 @@ def _learned(path: str | None, seed: int | None) -> Player:
     return LearnedPlayer.from_spec(path, seed)
 
 
+def _pimc(level: str | None, seed: int | None) -> Player:
+    from valtti.players.pimc import make_pimc_player
+
+    return make_pimc_player(level, seed)
+
+
 def _search(level: str | None, seed: int | None) -> Player:
     from valtti.players.search import make_search_player
 
@@ -47,6 +53,7 @@ _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "external": _external,
     "heuristic": _heuristic,
     "learned": _learned,
+    "pimc": _pimc,
     "search": _search,
 }
 

@@ -1,0 +1,210 @@
+"""The PIMC player: Perfect-Information Monte Carlo with inference from the play.
+
+For a decision it deals the hidden cards many times, consistently with everything public (the
+exact ``Sampler``), weights each world by how likely the other seats' actual play was in it
+(``players.inference``), keeps the heaviest, solves each exactly with all hands open (the
+engine's double-dummy ``Solver``) for the match value of the deal (``DealValue.match`` with
+``players.equity``: near the target a team may need fewer points, not more), and plays the
+action of best weighted mean value across the worlds.
+
+``evaluate`` returns each legal action's estimate (``ActionEstimate``), best first, and keeps
+what explains it in ``PimcPlayer.last``: every world solved, its hands, weight and the value
+of each action in it (``Decision``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from valtti.engine import Action, Deal, Observation
+from valtti.engine.solver import DealValue, Solver
+from valtti.players.base import Player
+from valtti.players.equity import match_equity
+from valtti.players.knowledge import infer
+from valtti.players.likelihood import LearnedLikelihood, Likelihood
+from valtti.players.sampler import Hands, Sampler
+from valtti.players.search import LEVELS as SEARCH_LEVELS
+from valtti.players.search import Budget, SearchPlayer
+from valtti.players.worlds import rebuild
+
+__all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "World"]
+
+#: Values closer than this count as equal (the best action of a world may be several).
+_TIE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class PimcBudget:
+    """How much one decision may solve.
+
+    ``worlds``: per trick (1 to 9), the worlds solved at most; 0 where a whole deal is still too
+    dear to solve, where the decision is the search player's within ``opening``. ``seconds``:
+    a time cap (at least one world is always solved). ``oversample``: worlds drawn for each one
+    solved when inferring, of which the heaviest are kept.
+    """
+
+    worlds: tuple[int, int, int, int, int, int, int, int, int]
+    seconds: float
+    opening: Budget
+    oversample: int = 4
+
+    def worlds_at(self, tricks_played: int) -> int:
+        return self.worlds[min(tricks_played, 8)]
+
+
+# Solving a whole deal takes the solver about 0.5–3 s in trick 1 and 20–300 ms in trick 2,
+# 10–70 ms a world in trick 3 and under 10 ms from trick 4 on (one core).
+LEVELS: dict[str, PimcBudget] = {
+    "easy": PimcBudget((0, 0, 0, 4, 8, 8, 8, 8, 8), 0.2, SEARCH_LEVELS["easy"], oversample=3),
+    "medium": PimcBudget((0, 0, 4, 16, 24, 24, 24, 24, 24), 0.5, SEARCH_LEVELS["medium"]),
+    "hard": PimcBudget((0, 0, 8, 32, 64, 64, 64, 64, 64), 0.9, SEARCH_LEVELS["hard"]),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEstimate:
+    """One legal action across the worlds solved, for the mover's team.
+
+    ``value``: the weighted mean match value (the change of NS's, here the mover's, match
+    equity, from −2 to 2); ``best_share``: the weighted share of worlds in which it is best or
+    tied best; ``worlds``: the worlds solved.
+    """
+
+    action: Action
+    value: float
+    best_share: float
+    worlds: int
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One world solved: the hands now (N E S W), its weight (relative, > 0), and each legal
+    action's exact value in it for the mover's team."""
+
+    hands: Hands
+    weight: float
+    values: dict[Action, float]
+
+    def deal(self, observation: Observation) -> Deal:
+        """The whole deal of this world at the observed point."""
+        return rebuild(observation, self.hands)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one ``evaluate`` saw: the estimates, best first, and the worlds behind them."""
+
+    estimates: tuple[ActionEstimate, ...]
+    worlds: tuple[World, ...]
+    drawn: int  #: worlds drawn before weighting and keeping the heaviest
+
+
+class PimcPlayer(Player):
+    """Plays the action of best weighted mean value over solved worlds (see the module).
+
+    Where the budget solves no world (the first tricks) the search player decides. Deterministic
+    for a seed as long as the time caps do not bind. ``inference=False`` weights every world
+    drawn the same (uniform worlds).
+    """
+
+    def __init__(
+        self,
+        budget: PimcBudget,
+        seed: int | None = None,
+        inference: bool = True,
+        name: str = "pimc",
+        likelihood: Likelihood | None = None,
+    ) -> None:
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.inference = inference
+        self.name = name
+        self.likelihood = likelihood or (LearnedLikelihood.shipped() if inference else None)
+        self.solver = Solver(table_bits=20)
+        self.opening = SearchPlayer(budget.opening, self.rng.randrange(1 << 62))
+        #: The last decision evaluated (``None`` before the first, or after a forced move).
+        self.last: Decision | None = None
+
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if len(legal) == 1 or not self.budget.worlds_at(len(observation.tricks)):
+            self.last = None
+            return legal[0] if len(legal) == 1 else self.opening.choose(observation)
+        return self.evaluate(observation)[0].action
+
+    def evaluate(self, observation: Observation) -> list[ActionEstimate]:
+        """Each legal action's estimate, best value first (``ActionEstimate``)."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"{observation.seat} is not to move")
+        deadline = time.perf_counter() + self.budget.seconds
+        weighted, drawn = self.worlds(observation)
+        base = rebuild(observation, weighted[0][0])
+        value = DealValue.match(
+            observation.score or (0, 0), observation.variant, match_equity(observation.variant)
+        )
+        total = {a: 0.0 for a in legal}
+        best = {a: 0.0 for a in legal}
+        solved: list[World] = []
+        mass = 0.0
+        for hands, weight in weighted:
+            if solved and time.perf_counter() > deadline:
+                break
+            values = {
+                a: v for a, v in self.solver.solve(base.with_hands(hands), value) if a in total
+            }
+            if len(values) != len(legal):
+                continue  # cannot happen: the mover's legal actions are the same in every world
+            top = max(values.values())
+            for a, v in values.items():
+                total[a] += weight * v
+                if v >= top - _TIE:
+                    best[a] += weight
+            mass += weight
+            solved.append(World(hands, weight, values))
+        if not solved:
+            estimates = [ActionEstimate(a, 0.0, 0.0, 0) for a in legal]
+        else:
+            estimates = sorted(
+                (ActionEstimate(a, total[a] / mass, best[a] / mass, len(solved)) for a in legal),
+                key=lambda e: -e.value,
+            )
+        self.last = Decision(tuple(estimates), tuple(solved), drawn)
+        return estimates
+
+    def worlds(self, observation: Observation) -> tuple[list[tuple[Hands, float]], int]:
+        """The worlds to solve, heaviest first, with their weights; and how many were drawn.
+
+        Equal worlds drawn more than once are solved once, their weights added.
+        """
+        sampler = Sampler(infer(observation))
+        want = max(1, self.budget.worlds_at(len(observation.tricks)))
+        likelihood = self.likelihood if self.inference else None
+        draws = want * (self.budget.oversample if likelihood is not None else 1)
+        counts: dict[Hands, int] = {}
+        for _ in range(draws):
+            hands = sampler.sample(self.rng)
+            counts[hands] = counts.get(hands, 0) + 1
+        unique = list(counts)
+        if likelihood is None:
+            weights = [float(counts[h]) for h in unique]
+        else:
+            likely = likelihood.weights(observation, unique)
+            weights = [counts[h] * float(w) for h, w in zip(unique, likely, strict=True)]
+        order = sorted(range(len(unique)), key=lambda i: -weights[i])[:want]
+        kept = [(unique[i], weights[i]) for i in order if weights[i] > 0]
+        if not kept:  # no world drawn agrees with the play: cannot happen, but stay legal
+            kept = [(unique[i], 1.0) for i in order]
+        return kept, draws
+
+
+def make_pimc_player(level: str | None, seed: int | None) -> Player:
+    """``pimc:easy|medium|hard``, each also ``-uniform`` (no inference): ``pimc:hard-uniform``."""
+    spec = (level or "hard").lower()
+    name, uniform, _ = spec.partition("-uniform")
+    if name not in LEVELS or _:
+        options = ", ".join(f"{lv}, {lv}-uniform" for lv in LEVELS)
+        raise ValueError(f"unknown pimc level {level!r}: levels are {options}")
+    return PimcPlayer(LEVELS[name], seed, inference=not uniform, name=f"pimc:{spec}")

@@ -1,0 +1,118 @@
+"""The PIMC player (players/pimc.py) and inference (players/likelihood.py): legal and
+reproducible play, world weights that never favour a world the public play contradicts."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from valtti.engine import Deal, Seat, Variant
+from valtti.engine.variant import SWITCHES
+from valtti.players import make_player
+from valtti.players.pimc import LEVELS, PimcBudget, PimcPlayer
+from valtti.players.search import Budget
+
+TINY = PimcBudget((0, 0, 1, 2, 2, 2, 2, 2, 2), 30.0, Budget(iterations=20, seconds=30.0), 2)
+
+
+def all_variants() -> list[Variant]:
+    names = [n for n in SWITCHES if len(SWITCHES[n]) > 1]
+    return [
+        Variant(**dict(zip(names, values, strict=True)))
+        for values in itertools.product(*(SWITCHES[n] for n in names))
+    ]
+
+
+def play(deal: Deal, players: list[PimcPlayer], score: tuple[int, int]) -> list[str]:
+    """Play ``deal`` out, every seat ``players[seat]``; each action must be legal."""
+    actions = []
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        obs = deal.observation(seat).with_score(score)
+        action = players[seat].choose(obs)
+        assert action in obs.legal_actions
+        deal.apply(action)
+        actions.append(str(action))
+    return actions
+
+
+def test_only_legal_actions_over_many_deals_of_every_variant() -> None:
+    rng = random.Random(13)
+    variants = all_variants()
+    hows: set[str] = set()
+    for n in range(40):
+        variant = variants[n % len(variants)]
+        deal = Deal.shuffled(rng, Seat(rng.randrange(4)), variant)
+        t = variant.target
+        score = (rng.randrange(t), rng.randrange(t))
+        players = [PimcPlayer(TINY, seed=n * 4 + s, inference=s % 2 == 0) for s in range(4)]
+        play(deal, players, score)
+        hows.update(e.how for e in deal.events)
+    assert {"declare", "ask-half", "ask-whole"} <= hows, hows
+
+
+def test_the_same_seed_plays_the_same_deal() -> None:
+    for inference in (True, False):
+        games = []
+        for _ in range(2):
+            deal = Deal.shuffled(random.Random(5), Seat.E)
+            players = [PimcPlayer(TINY, seed=9 + s, inference=inference) for s in range(4)]
+            games.append(play(deal, players, (8, 9)))
+        assert games[0] == games[1]
+
+
+def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> None:
+    deal = Deal.shuffled(random.Random(2), Seat.S)
+    while len(deal.tricks) < 3 or len(deal.legal_actions()) < 2:
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.current_player
+    assert seat is not None
+    obs = deal.observation(seat).with_score((9, 5))
+    player = PimcPlayer(PimcBudget((6,) * 9, 30.0, TINY.opening), seed=1)
+    estimates = player.evaluate(obs)
+    assert sorted(e.action for e in estimates) == sorted(obs.legal_actions)
+    assert [e.value for e in estimates] == sorted((e.value for e in estimates), reverse=True)
+    assert player.last is not None
+    worlds = player.last.worlds
+    assert 1 <= len(worlds) <= 6 and player.last.drawn == 6 * 4
+    assert all(e.worlds == len(worlds) for e in estimates)
+    assert sum(e.best_share for e in estimates) >= 1.0 - 1e-9
+    assert all(0.0 <= e.best_share <= 1.0 and -2.0 <= e.value <= 2.0 for e in estimates)
+    for world in worlds:
+        assert world.weight > 0 and set(world.values) == set(obs.legal_actions)
+        assert world.deal(obs).hand(seat) == obs.hand
+    # The value is the weighted mean of the worlds' values.
+    mass = sum(w.weight for w in worlds)
+    top = estimates[0]
+    assert top.value == pytest.approx(sum(w.weight * w.values[top.action] for w in worlds) / mass)
+
+
+def test_one_legal_action_is_returned_at_once() -> None:
+    deal = Deal.shuffled(random.Random(4), Seat.N)
+    player = PimcPlayer(TINY, seed=0)
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        obs = deal.observation(seat)
+        if len(obs.legal_actions) == 1:
+            assert player.choose(obs) == obs.legal_actions[0]
+            assert player.last is None
+        deal.apply(obs.legal_actions[-1])
+
+
+def test_levels_in_the_registry() -> None:
+    for level in LEVELS:
+        player = make_player(f"pimc:{level}", seed=1)
+        assert isinstance(player, PimcPlayer) and player.inference
+        assert player.name == f"pimc:{level}"
+        uniform = make_player(f"pimc:{level}-uniform", seed=1)
+        assert isinstance(uniform, PimcPlayer) and not uniform.inference
+    assert make_player("pimc").name == "pimc:hard"
+    for bad in ("pimc:extreme", "pimc:hard-uniformx", "pimc:-uniform"):
+        with pytest.raises(ValueError, match="pimc level"):
+            make_player(bad)
+    hard = LEVELS["hard"]
+    assert hard.seconds <= 1.0 and hard.worlds == tuple(sorted(hard.worlds))
