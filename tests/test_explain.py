@@ -54,6 +54,15 @@ LITTLE_TRUMP = (
 )
 
 
+#: N won trick 6 holding QH 7C 6C and S holds KS QS, no trumps yet: a whole question has S name
+#: spades; a half question for hearts, which S cannot answer, locks S and breaks them.
+PARTNERS_MARRIAGE = (
+    ["TS 6S TH QH JH QD TC 7C 6C", "AH KH 9H AD KD 7D QC JC 8C"],
+    ["AS KS QS JS 8H 7H JD 6D KC", "9S 8S 7S 6H TD 9D 8D AC 9C"],
+    "6S AD AS 9S 7H 6H JH AH JC KC AC TC TD QD KD JD 8S TS QC JS TH 9H 8H 7S",
+)
+
+
 def position(case: tuple[list[str], list[str], str]) -> Deal:
     north_east, south_west, play = case
     hands = [CardSet.parse(h.split()) for h in (*north_east, *south_west)]
@@ -146,6 +155,21 @@ def test_a_declaration_and_a_question_that_locks_the_marriage() -> None:
         assert said[question].code is ReasonCode.LOCKS_MARRIAGE, question
         assert said[question].suit is Suit.C and not said[question].partner
     assert said["QH"].code is ReasonCode.MISSES_MARRIAGE
+
+
+def test_a_half_question_that_locks_the_partners_marriage() -> None:
+    explanations = open_explanations(position(PARTNERS_MARRIAGE))
+    assert str(explanations[0].action) == "ask-whole"
+    said = reasons(explanations)
+    assert said["ask-whole"].code is ReasonCode.MAKES_MARRIAGE and said["ask-whole"].suit is Suit.S
+    assert said["ask-half H"].code is ReasonCode.LOCKS_MARRIAGE
+    assert said["ask-half H"].suit is Suit.S and said["ask-half H"].partner
+    assert str(said["ask-half H"]) == "its locks break S's S marriage"
+    i18n.use("fi")
+    try:
+        assert hints.reason_words(said["ask-half H"]) == "sen lukitus rikkoo kumppanisi parin ♠"
+    finally:
+        i18n.use("en")
 
 
 def test_a_little_trump() -> None:

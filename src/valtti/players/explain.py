@@ -49,6 +49,8 @@ EXPLAIN_SECONDS: Final = 1.0
 _STANDS_OUT: Final = 0.2
 #: Card points a line must win or lose on average for the swing to be a reason.
 _SWING_POINTS: Final = 10
+#: The action's own facts are its reason when they account for this share of the top's amount.
+_OWN_SHARE: Final = 0.5
 #: Values closer than this are equal.
 _TIE: Final = 1e-9
 
@@ -96,6 +98,8 @@ class ReasonCode(StrEnum):
 
 #: Which of two differences that account for as much of a gap is the reason.
 _PRIORITY: Final = tuple(ReasonCode)
+#: The differences that are the action's own doing rather than a consequence of the play.
+_OWN_FACTS: Final = (ReasonCode.DECLARES, ReasonCode.LOCKS_MARRIAGE)
 
 
 #: The engine's English for each code (``str(reason)``); front ends have their own words.
@@ -546,9 +550,9 @@ def _events(team: Team, before: tuple[int, int], variant: Variant) -> list[_Even
 
 def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool) -> Reason:
     """The difference that accounts for most of the value gap over the weighted ``worlds``, on
-    the side of the gap: what the best action gains, what any other loses. Of two that account
-    for as much, the action's own fact (a declaration, a lock) is the reason, then the one
-    first in ``_PRIORITY``."""
+    the side of the gap: what the best action gains, what any other loses. The action's own
+    fact (a declaration, a lock) is the reason if it accounts for half as much as the top; of
+    two that account for as much, the one first in ``_PRIORITY``."""
     side = 1.0 if is_best else -1.0
     amount: dict[ReasonCode, float] = defaultdict(float)
     shown: dict[ReasonCode, float] = defaultdict(float)
@@ -567,6 +571,11 @@ def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool) -> Reason:
     ]
     if standing:
         top, _, code = max(standing)
+        # What the action itself does (a declaration, a question's locks) comes before the
+        # consequences it shares the gap with: the last trick lost for want of trumps.
+        own = [(a, p, c) for a, p, c in standing if c in _OWN_FACTS and a >= _OWN_SHARE * top]
+        if own:
+            top, _, code = max(own)
         if top >= _STANDS_OUT * abs(compared):
             chosen = max(args[code].items(), key=lambda kv: kv[1])[0]
             return Reason(
