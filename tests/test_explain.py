@@ -312,3 +312,21 @@ def test_hint_command_refuses_a_finished_deal(tmp_path: Path) -> None:
     run = CliRunner().invoke(main, ["hint", str(path)])
     assert run.exit_code == 2
     assert "nobody is to move" in run.output
+
+
+@pytest.mark.parametrize("case", [LAST_TRICK, MARRIAGE, PARTNERS_MARRIAGE, LITTLE_TRUMP])
+def test_a_line_played_out_is_worth_what_the_solver_says(
+    case: tuple[list[str], list[str], str],
+) -> None:
+    # The reasons weigh what happens along the lines by the solver's values of the actions:
+    # the two must agree.
+    deal = position(case)
+    value = DealValue.match((0, 0), deal.variant, match_equity(deal.variant))
+    solver = Solver(table_bits=16)
+    for action, worth in solver.solve(deal, value):
+        played = deal.copy()
+        played.apply(action)
+        for a in solver.line(played, value):
+            played.apply(a)
+        assert played.is_over()
+        assert value(played) == pytest.approx(worth), action  # N's team is NS
