@@ -107,15 +107,24 @@ def _summary_text(summary: dict[str, Any]) -> str:
     help="Also measure the search player's iterations per second.",
 )
 @click.option(
+    "--solver/--no-solver",
+    default=True,
+    show_default=True,
+    help="Also measure the double-dummy solver.",
+)
+@click.option(
     "--research/--no-research",
     default=True,
     show_default=True,
     help="Also measure the tensors and the research environments (valtti[research]).",
 )
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
-def bench(runs: int, deals: int, seed: int, search: bool, research: bool, as_json: bool) -> None:
+def bench(
+    runs: int, deals: int, seed: int, search: bool, solver: bool, research: bool, as_json: bool
+) -> None:
     """Measure the engine (random legal deals per second, the cost of a state copy), the
-    search player (iterations per second), the tensors and the research environments."""
+    search player (iterations per second), the double-dummy solver (positions per second, a
+    full solve from each trick), the tensors and the research environments."""
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
@@ -136,6 +145,16 @@ def bench(runs: int, deals: int, seed: int, search: bool, research: bool, as_jso
             "(ISMCTS, 20 positions of 2,000 iterations)"
         )
         figures["search_iterations_per_s"] = round(result.search_iterations_per_s)
+    if solver:
+        solved = engine_bench.solver_rates(seed=seed)
+        click.echo(
+            f"solver:       {solved.nodes_per_s:,.0f} positions/s; a full solve from trick "
+            f"1..9 (mean of {solved.deals} deals, ms): "
+            + " ".join(f"{ms:.1f}" for ms in solved.solve_ms)
+        )
+        figures["solver_nodes_per_s"] = round(solved.nodes_per_s)
+        for trick, ms in enumerate(solved.solve_ms, 1):
+            figures[f"solver_trick{trick}_ms"] = round(ms, 2)
     if research:
         figures.update(_bench_research(engine_bench.run_research(seed=seed)))
     if as_json:

@@ -16,6 +16,7 @@
 # lies outside the window, or whose box is one value, returns at once.
 
 from libc.stdlib cimport malloc, free
+from libc.string cimport memmove
 from libc.math cimport INFINITY
 from libc.stdint cimport uint32_t
 
@@ -30,6 +31,7 @@ cdef struct TTEntry:
     double hi
     uint32_t gen
     int8_t move
+    uint8_t depth            # cards still in the hands: the larger, the costlier to find again
 
 cdef inline uint64_t mix64(uint64_t h, uint64_t w) noexcept nogil:
     h ^= w
@@ -86,6 +88,10 @@ cdef uint64_t position_key(const Core* c) noexcept nogil:
     return h ^ (h >> 32)
 
 
+cdef inline int hand_cards(const Core* c) noexcept nogil:
+    return popcount64(c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3])
+
+
 cdef inline int windows_left(const Core* c) noexcept nogil:
     """How many more marriages can still be made at most: one per declaration window to come
     (a pending answer is one)."""
@@ -114,6 +120,8 @@ cdef class _DoubleDummy:
     cdef double table[256]
     cdef double box_lo[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
     cdef double box_hi[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
+    cdef double vals[256]    # the table's distinct values, ascending
+    cdef int nvals
     cdef bint has_table
     cdef Core stack[MAX_PLY + 1]
     cdef public long long nodes
@@ -158,6 +166,7 @@ cdef class _DoubleDummy:
             self.table[i] = table[i]
         if not same:
             self._boxes()
+            self._distinct()
             self.clear()
         self.has_table = True
 
@@ -191,6 +200,61 @@ cdef class _DoubleDummy:
                                 self.box_lo[k] = mn
                                 self.box_hi[k] = mx
 
+    cdef void _distinct(self) noexcept nogil:
+        cdef int i, j, n = 0
+        cdef double v
+        for i in range(256):
+            v = self.table[i]
+            j = n
+            while j > 0 and self.vals[j - 1] > v:
+                j -= 1
+            if j > 0 and self.vals[j - 1] == v:
+                continue
+            memmove(&self.vals[j + 1], &self.vals[j], (n - j) * sizeof(double))
+            self.vals[j] = v
+            n += 1
+        self.nvals = n
+
+    cdef inline int rank_of(self, double v) noexcept nogil:
+        """The index of v among the distinct values (v is one of them)."""
+        cdef int lo = 0, hi = self.nvals - 1, mid
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.vals[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    cdef double exact(self, int ply, int guess) noexcept nogil:
+        """The exact value of stack[ply] by null-window searches between neighbouring distinct
+        values of the table, within the box of outcomes still reachable: first around
+        ``guess`` (an index of vals, or -1), then by halving what is left."""
+        cdef Core* c = &self.stack[ply]
+        cdef int k, ilo, ihi, mid
+        cdef double v
+        if c.phase == P_OVER:
+            self.nodes += 1
+            return self.leaf(c)
+        k = self.box(c)
+        ilo = self.rank_of(self.box_lo[k])
+        ihi = self.rank_of(self.box_hi[k])
+        while ilo < ihi:
+            if ilo == guess:
+                mid = guess + 1
+            elif ilo < guess <= ihi:
+                mid = guess
+            else:
+                mid = (ilo + ihi + 1) // 2
+            v = self.search(ply, self.vals[mid - 1], self.vals[mid])
+            if v >= self.vals[mid]:
+                ilo = self.rank_of(v)
+            else:
+                ihi = self.rank_of(v)
+                if ihi < guess:
+                    guess = -1
+        return self.vals[ilo]
+
     cdef inline double leaf(self, const Core* c) noexcept nogil:
         cdef int g0 = c.marriage_points[0] + (c.last_team == 0) + (c.card_points[0] > 60)
         cdef int g1 = c.marriage_points[1] + (c.last_team == 1) + (c.card_points[1] > 60)
@@ -198,7 +262,10 @@ cdef class _DoubleDummy:
 
     cdef inline int box(self, const Core* c) noexcept nogil:
         """The index of the box of outcomes still reachable from c."""
-        cdef int t, lo[2], hi[2], took[2], rem = remaining_points(c), w = windows_left(c), m
+        cdef int t, m, rem = remaining_points(c), w = windows_left(c)
+        cdef int lo[2]
+        cdef int hi[2]
+        cdef int took[2]
         for t in range(2):
             took[t] = 1 if c.tricks_won[t] > 0 else 2
             lo[t] = c.marriage_points[t] + (c.card_points[t] > 60)
@@ -216,7 +283,9 @@ cdef class _DoubleDummy:
     cdef int order(self, const Core* c, int tt_move, int* moves) noexcept nogil:
         """The moves to search at c, best guess first; equivalent cards once."""
         cdef uint64_t m = legal_mask_of(c), alive, hand = c.hand[c.to_move], nxt
-        cdef int n = 0, a, i, j, score[NACTIONS], s, rank, win_team, team = c.to_move & 1
+        cdef uint64_t partner_hand = c.hand[(c.to_move + 2) & 3]
+        cdef int n = 0, a, i, s, rank, win_team, team = c.to_move & 1
+        cdef int score[NACTIONS]
         cdef bint beat
         alive = c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3] | trick_cards(c)
         win_team = ((c.leader + c.win_pos) & 1) if c.trick_len else -1
@@ -244,8 +313,14 @@ cdef class _DoubleDummy:
             elif a < A_ASK_WHOLE:
                 s = 200
             elif a == A_ASK_WHOLE:
+                # A question answered "no" only locks the asker's own team before the same
+                # lead as leading at once, which is legal too: never better, so not searched.
+                if eligible_marriages(c, (c.to_move + 2) & 3) == 0:
+                    continue
                 s = 150
             elif a < A_ANSWER:
+                if not (partner_hand & marriage_bits(a - A_ASK_HALF) & ~hand):
+                    continue
                 s = 140
             else:
                 s = 200
@@ -262,6 +337,25 @@ cdef class _DoubleDummy:
             n += 1
         return n
 
+    cdef inline TTEntry* probe(self, uint64_t key) noexcept nogil:
+        """The entry of key in its bucket of two, or the bucket's first entry."""
+        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>1)]
+        if e[1].key == key and e[1].gen == self.gen:
+            return &e[1]
+        return e
+
+    cdef inline TTEntry* slot(self, uint64_t key, const Core* c) noexcept nogil:
+        """Where to store key: its own entry, else a stale one, else the shallower one."""
+        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>1)]
+        cdef int i
+        for i in range(2):
+            if e[i].key == key and e[i].gen == self.gen:
+                return &e[i]
+        for i in range(2):
+            if e[i].gen != self.gen:
+                return &e[i]
+        return &e[0] if e[0].depth < e[1].depth else &e[1]
+
     cdef double search(self, int ply, double alpha, double beta) noexcept nogil:
         cdef Core* c = &self.stack[ply]
         cdef Core* child = &self.stack[ply + 1]
@@ -269,7 +363,8 @@ cdef class _DoubleDummy:
         cdef TTEntry* e
         cdef int k, n, i, tt_move = -1, best_move = -1
         cdef int moves[NACTIONS]
-        cdef double lo, hi, v, best, a0, b0
+        cdef double lo, hi, v, a0, b0
+        cdef double best
         cdef bint maxing
         self.nodes += 1
         if c.phase == P_OVER:
@@ -282,7 +377,7 @@ cdef class _DoubleDummy:
         if hi <= alpha:
             return hi
         key = position_key(c)
-        e = &self.tt[key & self.mask]
+        e = self.probe(key)
         if e.gen == self.gen and e.key == key:
             if e.lo >= beta or e.lo == e.hi:
                 return e.lo
@@ -317,9 +412,11 @@ cdef class _DoubleDummy:
             if alpha >= beta:
                 break
         # Store what this search proved, narrowed by what the entry knew of the same position.
+        e = self.slot(key, c)
         if not (e.gen == self.gen and e.key == key):
             e.key = key
             e.gen = self.gen
+            e.depth = hand_cards(c)
             e.lo = -INFINITY
             e.hi = INFINITY
         if best <= a0:
@@ -348,7 +445,7 @@ cdef class _DoubleDummy:
         self.load(deal)
         self.nodes = 0
         with nogil:
-            v = self.search(0, -INFINITY, INFINITY)
+            v = self.exact(0, -1)
         return v
 
     def solve(self, Deal deal):
@@ -356,6 +453,7 @@ cdef class _DoubleDummy:
         cdef uint64_t m
         cdef int a
         cdef double v
+        cdef int guess = -1
         cdef list out = []
         self.load(deal)
         self.nodes = 0
@@ -366,7 +464,8 @@ cdef class _DoubleDummy:
             memcpy(&self.stack[1], &self.stack[0], sizeof(Core))
             apply_action(&self.stack[1], a)
             with nogil:
-                v = self.search(1, -INFINITY, INFINITY)
+                v = self.exact(1, guess)
+            guess = self.rank_of(v)
             out.append((a, v))
         return out
 
@@ -375,7 +474,7 @@ cdef class _DoubleDummy:
         cdef list out = []
         cdef Core pos
         cdef uint64_t m
-        cdef int a, best_a
+        cdef int a, best_a, guess = -1
         cdef double v, best
         cdef long long nodes = 0
         cdef bint maxing
@@ -393,7 +492,8 @@ cdef class _DoubleDummy:
                 apply_action(&self.stack[1], a)
                 self.nodes = 0
                 with nogil:
-                    v = self.search(1, -INFINITY, INFINITY)
+                    v = self.exact(1, guess)
+                guess = self.rank_of(v)
                 nodes += self.nodes
                 if best_a < 0 or (v > best if maxing else v < best):
                     best = v

@@ -90,7 +90,8 @@ class DealValue:
             def plain(ns: int, ew: int, ns_took: bool, ew_took: bool) -> float:
                 after = after_of(ns, ew, ns_took, ew_took)
                 swing = ((after[0] - before[0]) - (after[1] - before[1])) / target
-                return swing + (after[0] == target) - (after[1] == target)
+                won = (after[0] == target) - (after[1] == target)
+                return swing + won
 
             return cls.of(plain)
         start = equity(before)

@@ -8,6 +8,7 @@ as a change of the match score. The action visited most is played.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -19,9 +20,9 @@ from valtti.engine import (
     Deal,
     Observation,
     Variant,
-    score_deal,
 )
 from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
+from valtti.engine.solver import DealValue
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
 from valtti.players.sampler import Sampler
@@ -61,13 +62,14 @@ class _Node:
         self.total = 0.0
 
 
+#: ``DealValue.match`` with the plain default equity, built once per match score and variant.
+match_value = functools.lru_cache(maxsize=64)(DealValue.match)
+
+
 def deal_value(deal: Deal, before: tuple[int, int], variant: Variant) -> tuple[float, float]:
-    """How good a finished deal is for NS and for EW: the change of the match score difference,
-    with reaching the target alone worth the most (RULES.md 6)."""
-    after = score_deal(before, deal.result(), variant).after
-    swing = ((after[0] - before[0]) - (after[1] - before[1])) / variant.target
-    won = (after[0] == variant.target) - (after[1] == variant.target)
-    value = swing + won
+    """How good a finished deal is for NS and for EW: ``DealValue.match``'s plain default, the
+    change of the match score difference with reaching the target alone worth the most."""
+    value = match_value(before, variant)(deal)
     return value, -value
 
 
@@ -127,8 +129,7 @@ class SearchPlayer(Player):
         sampler = Sampler(infer(observation))
         rng = self.rng
         base = rebuild(observation, sampler.sample(rng))
-        before = observation.score or (0, 0)
-        variant = observation.variant
+        value_of = match_value(observation.score or (0, 0), observation.variant)
         root = _Node(None, -1, -1)
         c = self.exploration
         deadline = time.perf_counter() + self.budget.seconds
@@ -171,7 +172,8 @@ class SearchPlayer(Player):
                 deal.apply(best.action)
                 node = best
             rollout(deal, rng)
-            values = deal_value(deal, before, variant)
+            value = value_of(deal)
+            values = (value, -value)
             n: _Node | None = node
             while n is not None:
                 n.visits += 1
