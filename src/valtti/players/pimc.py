@@ -25,7 +25,6 @@ from valtti.players.equity import match_equity
 from valtti.players.knowledge import infer
 from valtti.players.likelihood import LearnedLikelihood, Likelihood
 from valtti.players.sampler import Hands, Sampler
-from valtti.players.search import LEVELS as SEARCH_LEVELS
 from valtti.players.search import Budget, SearchPlayer
 from valtti.players.worlds import rebuild
 
@@ -57,9 +56,10 @@ class PimcBudget:
 # Solving a whole deal takes the solver about 0.5–3 s in trick 1 and 20–300 ms in trick 2,
 # 10–70 ms a world in trick 3 and under 10 ms from trick 4 on (one core).
 LEVELS: dict[str, PimcBudget] = {
-    "easy": PimcBudget((0, 0, 0, 4, 8, 8, 8, 8, 8), 0.2, SEARCH_LEVELS["easy"], oversample=3),
-    "medium": PimcBudget((0, 0, 4, 16, 24, 24, 24, 24, 24), 0.5, SEARCH_LEVELS["medium"]),
-    "hard": PimcBudget((0, 0, 8, 32, 64, 64, 64, 64, 64), 0.9, SEARCH_LEVELS["hard"]),
+    "easy": PimcBudget((0, 0, 0, 4, 8, 8, 8, 8, 8), 0.2, Budget(300, 0.2), oversample=3),
+    "medium": PimcBudget((0, 0, 4, 16, 24, 24, 24, 24, 24), 0.45, Budget(2_000, 0.45)),
+    # The last world solved may end after the cap: the caps keep a decision under 1 s.
+    "hard": PimcBudget((0, 0, 8, 32, 64, 64, 64, 64, 64), 0.8, Budget(10_000, 0.8)),
 }
 
 
