@@ -187,10 +187,24 @@ def test_the_only_legal_move() -> None:
     assert only.reason.code is ReasonCode.ONLY
 
 
-@pytest.mark.parametrize("case", [LAST_TRICK, MARRIAGE], ids=["last trick", "marriage"])
-def test_the_pimc_players_explanation(case: tuple[list[str], list[str], str]) -> None:
+@pytest.mark.parametrize(
+    ("case", "score", "expected"),
+    [
+        (LAST_TRICK, (0, 0), {"6H": ReasonCode.KEEPS_LAST}),
+        (LAST_TRICK, (7, 0), {"AS": ReasonCode.REACHES_TARGET, "6H": ReasonCode.OVERSHOOTS}),
+        (
+            MARRIAGE,
+            (0, 0),
+            {"declare C": ReasonCode.DECLARES, "ask-half H": ReasonCode.LOCKS_MARRIAGE},
+        ),
+    ],
+    ids=["last trick", "near the target", "marriage"],
+)
+def test_the_pimc_players_explanation(
+    case: tuple[list[str], list[str], str], score: tuple[int, int], expected: dict[str, ReasonCode]
+) -> None:
     deal = position(case)
-    observation = deal.observation(Seat.N)
+    observation = deal.observation(Seat.N).with_score(score)
     explanations = explain(observation, "hard", seed=3)
     assert sorted(e.action for e in explanations) == sorted(observation.legal_actions)
     assert all(0.0 <= e.best_share <= 1.0 for e in explanations)
@@ -198,12 +212,7 @@ def test_the_pimc_players_explanation(case: tuple[list[str], list[str], str]) ->
     values = [e.value for e in explanations]
     assert values == sorted(values, reverse=True)
     assert explanations[0].best_share == max(e.best_share for e in explanations)
-    said = reasons(explanations)
-    if case is LAST_TRICK:
-        assert said["6H"].code is ReasonCode.KEEPS_LAST
-    else:
-        assert said["declare C"].code is ReasonCode.DECLARES
-        assert said["ask-half H"].code is ReasonCode.LOCKS_MARRIAGE
+    assert {a: reasons(explanations)[a].code for a in expected} == expected
 
 
 def test_explain_refuses_a_seat_not_to_move_and_an_unknown_level() -> None:

@@ -174,7 +174,7 @@ def test_a_terminal_that_cannot_show_unicode_gets_plain_characters() -> None:
 
 def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None:
     s, out = session(plain=True)
-    moves = ["help", "tricks"]
+    moves = ["help", "hint", "tricks"]
     prompts: list[str] = []
 
     def read(prompt: str) -> str:
@@ -195,6 +195,10 @@ def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None
     assert lines[0].startswith("Deal 1: ")
     assert sum(line.startswith("Your hand (S): 1:") for line in lines) >= 5
     assert any(line.startswith("Legal: ") for line in lines)
+    # The hint in lines: what it is, what its columns say, a header and a line per move.
+    at = next(i for i, line in enumerate(lines) if line.startswith("The computer player would"))
+    assert lines[at + 1].startswith("value: the change of your team's match equity")
+    assert lines[at + 2].split() == ["move", "value", "best", "why"]
     first_deal = lines[: next(i for i, line in enumerate(lines) if "Deal 1 is over" in line)]
     plays = [line for line in first_deal if " plays " in line]
     assert len(plays) == 36
