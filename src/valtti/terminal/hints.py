@@ -101,20 +101,16 @@ def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
     and the reason; moves alike in all three share a line."""
     rows: list[tuple[list[str], str, str, str]] = []
     for e in explanations:
-        value, share, why = (
-            f"{e.value:+.2f}",
-            f"{round(100 * e.best_share)}%",
-            reason_words(e.reason),
-        )
-        if rows and rows[-1][1:] == (value, share, why):
+        shown = (f"{e.value:+.2f}", f"{round(100 * e.best_share)}%", reason_words(e.reason))
+        if rows and rows[-1][1:] == shown:
             rows[-1][0].append(action_words(e.action))
         else:
-            rows.append(([action_words(e.action)], value, share, why))
+            rows.append(([action_words(e.action)], *shown))
     moves = [", ".join(r[0]) for r in rows]
     move, value, best, why = _("move"), _("value"), _("best"), _("why")
     width = min(max(len(move), *map(len, moves)), MOVES_WIDTH)
     values, shares = max(5, len(value)), max(4, len(best))
     return [f"{move:<{width}} {value:>{values}} {best:>{shares}}  {why}"] + [
-        f"{m:<{width}} {v:>{values}} {share:>{shares}}  {reason}"
-        for m, (_moves, v, share, reason) in zip(moves, rows, strict=True)
+        f"{m:<{width}} {v:>{values}} {s:>{shares}}  {r}"
+        for m, (_moves, v, s, r) in zip(moves, rows, strict=True)
     ]
