@@ -40,7 +40,8 @@ class PimcBudget:
 
     ``worlds``: per trick (1 to 9), the worlds solved at most; 0 where a whole deal is still too
     dear to solve, where the decision is the search player's within ``opening``. ``seconds``:
-    a time cap (at least one world is always solved). ``oversample``: worlds drawn for each one
+    a time cap: no world is begun that, costing as much as the dearest one so far, would end
+    after it (at least one world is always solved). ``oversample``: worlds drawn for each one
     solved when inferring, of which the heaviest are kept.
     """
 
@@ -149,12 +150,15 @@ class PimcPlayer(Player):
         best = {a: 0.0 for a in legal}
         solved: list[World] = []
         mass = 0.0
+        slowest = 0.0  # the dearest world so far: the next may cost as much
         for hands, weight in weighted:
-            if solved and time.perf_counter() > deadline:
+            start = time.perf_counter()
+            if solved and start + slowest > deadline:
                 break
             values = {
                 a: v for a, v in self.solver.solve(base.with_hands(hands), value) if a in total
             }
+            slowest = max(slowest, time.perf_counter() - start)
             if len(values) != len(legal):
                 continue  # cannot happen: the mover's legal actions are the same in every world
             top = max(values.values())
