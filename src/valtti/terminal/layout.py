@@ -71,7 +71,8 @@ def screen(
     more: Sequence[RenderableType] = (),
 ) -> RenderableType:
     """The whole screen for the console's current size, the prompt's line left free below it;
-    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last."""
+    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last. Each
+    ``Fitted`` part, the note too, shows as its full or its compact part as the layout is."""
     rows = console.height - 1
     options = console.options.update(height=None)
 
