@@ -2,15 +2,15 @@
 main reason, found by playing out the principal lines of the double-dummy solver.
 
 The PIMC player (``players.pimc``) values every legal action across sampled worlds. To say
-*why*, a few of those worlds (the heaviest ``worlds`` of them, with their weights) are played
-to the deal's end along the solver's principal line after each action, and the action is set
-against the best alternative (the best action against the second best, every other action
-against the best). What differs between the two finished deals (the last trick and whose card
-took it, the victory point, each team's marriages, Porvoo, the target reached or overshot) is
-weighed by how much of the value gap it accounts for, world by world, and the difference that
-accounts for most is the reason. Facts about the action itself come from the engine: which
-marriages a question's locks break (``marriage_suits`` before and after), what a declaration
-scores.
+*why*, the action is set against the best alternative (the best action against the best one
+worth less, every other action against the best), and the worlds in which the two differ most
+in value (weight times difference) are played to the deal's end along the solver's principal
+line after each, as many as a budget of lines and time allows. What differs between the two
+finished deals (the last trick and whose card took it, the victory point, each team's
+marriages, Porvoo, the target reached or overshot) is weighed by how much of the value gap it
+accounts for, world by world, and the difference that accounts for most is the reason. Facts
+about the action itself come from the engine: which marriages a question's locks break
+(``marriage_suits`` before and after), what a declaration scores.
 
 A ``Reason`` is data, a ``ReasonCode`` with its arguments, like the engine's ``Refusal``:
 ``str()`` is English, and front ends translate the code (``terminal.hints``).
@@ -422,9 +422,7 @@ class _Comparison:
             return [(ReasonCode.OVERSHOOTS, gap, _Args(points=self.overshoot_to))]
         for good, better, worse in self.events:
             if good(mine) != good(theirs):
-                code = better if good(mine) else worse
-                points = self.overshoot_to if code is ReasonCode.OVERSHOOTS else None
-                return [(code, gap, _Args(points=points))]
+                return [(better if good(mine) else worse, gap, _Args())]
         opp = team.other
         found: list[tuple[ReasonCode, tuple[int, int], _Args]] = []
         mine_last, theirs_last = mine.result.last, theirs.result.last
@@ -443,11 +441,8 @@ class _Comparison:
                 (mine_victory is team) - (theirs_victory is team),
                 (mine_victory is opp) - (theirs_victory is opp),
             )
-            code = (
-                ReasonCode.TAKES_VICTORY
-                if change[0] - change[1] > 0
-                else (ReasonCode.GIVES_UP_VICTORY)
-            )
+            gained = change[0] - change[1] > 0
+            code = ReasonCode.TAKES_VICTORY if gained else ReasonCode.GIVES_UP_VICTORY
             found.append((code, change, _Args()))
         broken = _broken(world, action)
         for suit in Suit:
