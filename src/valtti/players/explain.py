@@ -612,16 +612,20 @@ def explain(
 
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: levels are {', '.join(LEVELS)}")
-    player = PimcPlayer(LEVELS[level], seed)
+    # The match equity first: computing it once a process is not the player's decision time.
+    value = DealValue.match(
+        observation.score or (0, 0), observation.variant, match_equity(observation.variant)
+    )
+    budget = LEVELS[level]
+    player = PimcPlayer(budget, seed)
     started = time.perf_counter()
     estimates = player.evaluate(observation)
     decision = player.last
     solved = () if decision is None else decision.worlds
-    # A line costs about what solving one world did.
-    per_world = (time.perf_counter() - started) / max(1, len(solved))
-    value = DealValue.match(
-        observation.score or (0, 0), observation.variant, match_equity(observation.variant)
-    )
+    # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear
+    # for it (the first tricks), a line costs about what solving its one world did.
+    dear = not budget.worlds_at(len(observation.tricks))
+    per_line = (time.perf_counter() - started) / max(1, len(solved)) if dear else 0.0
     return explain_worlds(
         observation,
         estimates,
@@ -630,5 +634,5 @@ def explain(
         value,
         lines,
         seconds,
-        per_world,
+        per_line,
     )
