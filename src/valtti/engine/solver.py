@@ -165,7 +165,7 @@ class Solver:
         perfect play by both teams. ``deal`` is unchanged; ``ValueError`` on a finished deal."""
         self._use(value)
         sign = 1.0 if deal.current_player is None or deal.current_player % 2 == 0 else -1.0
-        return [(ACTIONS[a], sign * v) for a, v in self._core.solve(deal)]
+        return [(ACTIONS[a], sign * v + 0.0) for a, v in self._core.solve(deal)]
 
     def value(self, deal: Deal, value: DealValue) -> float:
         """The position's exact value for NS; ``ValueError`` on a finished deal."""
