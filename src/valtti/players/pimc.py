@@ -136,7 +136,11 @@ class PimcPlayer(Player):
         return self.evaluate(observation)[0].action
 
     def evaluate(self, observation: Observation) -> list[ActionEstimate]:
-        """Each legal action's estimate, best value first (``ActionEstimate``)."""
+        """Each legal action's estimate, best value first (``ActionEstimate``).
+
+        It always solves, at least one world, even in the tricks where ``choose`` leaves the
+        decision to the search player (a whole deal can take the solver seconds there).
+        """
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"{observation.seat} is not to move")
