@@ -1,20 +1,15 @@
-"""The search player: legal choices, no peeking, the value of a deal, and `valtti hint`."""
+"""The search player: legal choices, no peeking, the value of a deal."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from valtti.cli import main
-from valtti.engine import Action, CardSet, Deal, Match, Phase, Seat, Variant
-from valtti.engine.record import Record
+from valtti.engine import Action, CardSet, Deal, Phase, Seat, Variant
 from valtti.engine.variant import SWITCHES
-from valtti.players import hint, make_player
+from valtti.players import make_player
 from valtti.players.search import Budget, SearchPlayer, deal_value
 
 QUICK = Budget(iterations=60, seconds=5.0)
@@ -118,50 +113,3 @@ def test_levels_from_the_registry() -> None:
     assert make_player("search").name == "search:medium"
     with pytest.raises(ValueError, match="levels are"):
         make_player("search:grandmaster")
-
-
-def test_hint_estimates_every_legal_action() -> None:
-    deal = Deal.shuffled(random.Random(4), Seat.S)
-    obs = deal.observation(deal.forehand)
-    estimates = hint(obs, "easy", seed=1)
-    assert {a for a, _ in estimates} == set(obs.legal_actions)
-    with pytest.raises(ValueError, match="not to move"):
-        hint(deal.observation(deal.forehand.left), "easy")
-
-
-def _record(tmp_path: Path, actions: int) -> Path:
-    rng = random.Random(8)
-    match = Match(Variant(), Seat.E)
-    match.start_deal(rng=rng)
-    for _ in range(actions):
-        legal = match.legal_actions()
-        match.apply(legal[rng.randrange(len(legal))])
-    path = tmp_path / "game.json"
-    path.write_text(Record.of_match(match).to_json())
-    return path
-
-
-def test_hint_command(tmp_path: Path) -> None:
-    path = _record(tmp_path, 10)
-    run = CliRunner().invoke(main, ["hint", str(path), "--level", "easy", "--seed", "1", "--json"])
-    assert run.exit_code == 0, run.output
-    out = json.loads(run.output)
-    match = Record.from_json(path.read_text()).replay()
-    assert out["to_move"] == str(match.current_player)
-    assert sorted(e["action"] for e in out["estimates"]) == sorted(
-        str(a) for a in match.legal_actions()
-    )
-    assert out["choice"] == out["estimates"][0]["action"]
-    text = CliRunner().invoke(main, ["hint", str(path), "--level", "easy"])
-    assert text.exit_code == 0 and "would play" in text.output
-
-
-def test_hint_command_refuses_a_finished_deal(tmp_path: Path) -> None:
-    path = _record(tmp_path, 0)
-    match = Record.from_json(path.read_text()).replay()
-    assert match.deal is not None
-    match.deal.playout(random.Random(1))
-    path.write_text(Record.of_match(match).to_json())
-    run = CliRunner().invoke(main, ["hint", str(path)])
-    assert run.exit_code == 2
-    assert "nobody is to move" in run.output

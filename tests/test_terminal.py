@@ -33,7 +33,8 @@ from valtti.engine import (
     score_deal,
 )
 from valtti.engine.record import Record
-from valtti.terminal import guide, i18n, phrases
+from valtti.players.explain import Reason, ReasonCode
+from valtti.terminal import guide, hints, i18n, phrases
 from valtti.terminal.commands import (
     Empty,
     Help,
@@ -402,22 +403,26 @@ def test_unknown_and_illegal_input_explain_themselves_and_change_nothing() -> No
     assert prompts[-1].startswith("Leave the match?")
 
 
-def test_hint_shows_the_search_players_estimates() -> None:
+def test_hint_shows_each_moves_value_share_of_worlds_and_reason() -> None:
     session, out = quiet()
     scripted(session, ["hint", "quit", "y"])
     session.run()
     said = out.getvalue()
-    assert "The search player would take" in flat(said)
+    assert "The computer player would take" in flat(said)
     deal = session.match.deal
     assert deal is not None
-    reply = said[said.rindex("The search player would take") :]
-    shown = re.findall(r"(\S+(?: (?!the)[a-z]+ ?\S?)*?) +([+-]\d+\.\d\d)", reply)
+    reply = said[said.rindex("The computer player would take") :]
+    rows = re.findall(r"^│ (\S.*?) +([+-]\d\.\d\d) +(\d+)%  (\S.*?) *│$", reply, re.MULTILINE)
     # Every legal move, each once, not only the best few.
     legal = {action_words(a) for a in deal.legal_actions()}
-    assert f"each of your {len(legal)} legal moves" in flat(reply)
-    assert sorted(action.strip("│ ") for action, _value in shown) == sorted(legal)
-    values = [float(v) for _a, v in shown]
+    assert f"your {len(legal)} legal move" in flat(reply)
+    assert sorted(m for moves, *_ in rows for m in moves.split(", ")) == sorted(legal)
+    values = [float(v) for _m, v, _s, _r in rows]
     assert values == sorted(values, reverse=True)
+    assert all(0 <= int(share) <= 100 for _m, _v, share, _r in rows)
+    english = {hints.message(Reason(code, session.you)).split(" {")[0] for code in ReasonCode}
+    for *_rest, reason in rows:
+        assert any(reason.startswith(words) for words in english), reason
 
 
 def test_quitting_can_be_taken_back() -> None:

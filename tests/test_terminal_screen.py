@@ -174,7 +174,7 @@ def test_a_terminal_that_cannot_show_unicode_gets_plain_characters() -> None:
 
 def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None:
     s, out = session(plain=True)
-    moves = ["help", "tricks"]
+    moves = ["help", "hint", "tricks"]
     prompts: list[str] = []
 
     def read(prompt: str) -> str:
@@ -195,6 +195,10 @@ def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None
     assert lines[0].startswith("Deal 1: ")
     assert sum(line.startswith("Your hand (S): 1:") for line in lines) >= 5
     assert any(line.startswith("Legal: ") for line in lines)
+    # The hint in lines: what it is, what its columns say, a header and a line per move.
+    at = next(i for i, line in enumerate(lines) if line.startswith("The computer player would"))
+    assert lines[at + 1].startswith("value: the change of your team's match equity")
+    assert lines[at + 2].split() == ["move", "value", "best", "why"]
     first_deal = lines[: next(i for i, line in enumerate(lines) if "Deal 1 is over" in line)]
     plays = [line for line in first_deal if " plays " in line]
     assert len(plays) == 36
@@ -234,9 +238,26 @@ def test_hint_lists_every_legal_move() -> None:
     con = console(80, 40)
     said = "\n".join(lines_of(con, s._hint(deal)))
     legal = deal.legal_actions()
-    assert f"each of your {len(legal)} legal moves" in " ".join(said.split())
+    assert f"your {len(legal)} legal move" in " ".join(said.split())
     for action in legal:
         assert action.card is None or action.card.unicode() in said
+
+
+def test_at_80x24_the_hint_shows_every_move_with_its_reason() -> None:
+    s, _out = session()
+    deal = s.table.start_deal()
+    # S leads with at least seven legal moves.
+    while deal.current_player != s.you or len(deal.legal_actions()) < 7:
+        deal.apply(deal.legal_actions()[0])
+    note = s._hint(deal)
+    con = console()
+    shown = lines_of(con, layout.screen(con, s._view(), note))
+    assert len(shown) <= 23
+    assert not any("more lines" in line for line in shown)
+    text = " ".join(" ".join(shown).split())
+    assert "move value best why" in text
+    for action in deal.legal_actions():
+        assert action.card is None or action.card.unicode() in text
 
 
 # -- words ---------------------------------------------------------------------------------------

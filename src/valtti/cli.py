@@ -563,17 +563,20 @@ def play(
     type=click.Choice(["easy", "medium", "hard"]),
     default="hard",
     show_default=True,
-    help="How long the search player thinks.",
+    help="How many worlds the PIMC player solves.",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the search, for repeatable output.")
+@click.option("--seed", type=int, default=None, help="Seed of the worlds, for repeatable output.")
 @click.option("--json", "as_json", is_flag=True, help="Print the estimates as JSON.")
-def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
-    """The search player's choice where a record stops, with an estimate of each legal action.
+@click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
+def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | None) -> None:
+    """The PIMC player's choice where a record stops, and for each legal action its value, the
+    share of sampled worlds where it is best, and the main reason.
 
-    Estimates are in match points for the mover's team. Exit status as for replay, and 2 when
-    nobody is to move where the record stops.
+    Values are the change of the mover's team's match equity (its chance to win the match less
+    the chance to lose it). Exit status as for replay, and 2 when nobody is to move where the
+    record stops.
     """
-    from valtti.players import hint as search_hint
+    from valtti.players.explain import explain
 
     try:
         match = Record.from_json(file.read_bytes()).replay()
@@ -587,21 +590,29 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool) -> None:
     if seat is None or match.deal is None or match.deal.is_over():
         _fail(f"{file}: nobody is to move where the record stops", EXIT_MALFORMED)
         return
-    estimates = search_hint(match.observation(seat), level, seed)
+    explanations = explain(match.observation(seat), level, seed)
     if as_json:
         click.echo(
             json.dumps(
                 {
                     "to_move": str(seat),
-                    "choice": str(estimates[0][0]),
-                    "estimates": [{"action": str(a), "value": round(v, 3)} for a, v in estimates],
-                }
+                    "level": level,
+                    "choice": str(explanations[0].action),
+                    "estimates": [e.to_dict() for e in explanations],
+                },
+                ensure_ascii=False,
             )
         )
         return
-    click.echo(f"{seat} to move; the search player ({level}) would play {estimates[0][0]}")
-    for action, value in estimates:
-        click.echo(f"  {action!s:12} {value:+.2f}")
+    from valtti.terminal import i18n
+    from valtti.terminal.hints import hint_heading, hint_key, hint_lines, to_move_line
+
+    i18n.use(lang or i18n.default_language())
+    click.echo(to_move_line(seat, level))
+    click.echo(hint_heading(explanations))
+    click.echo(hint_key())
+    for line in hint_lines(explanations):
+        click.echo("  " + line)
 
 
 @main.command()

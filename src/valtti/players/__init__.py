@@ -2,6 +2,5 @@
 
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.registry import make_player, player_names
-from valtti.players.search import hint
 
-__all__ = ["Player", "RandomPlayer", "hint", "make_player", "player_names"]
+__all__ = ["Player", "RandomPlayer", "make_player", "player_names"]

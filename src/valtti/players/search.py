@@ -184,21 +184,6 @@ class SearchPlayer(Player):
         return root
 
 
-def hint(
-    observation: Observation, level: str = "hard", seed: int | None = None
-) -> list[tuple[Action, float]]:
-    """The search player's estimate of each legal action for the seat to move, best first.
-
-    Values are in match points for the mover's team: the expected change of the score
-    difference, with reaching the target alone counted as the whole target.
-    """
-    if not observation.legal_actions:
-        raise ValueError(f"{observation.seat} is not to move")
-    player = SearchPlayer(LEVELS[level], seed)
-    target = observation.variant.target
-    return [(a, value * target) for a, value, _ in player.evaluate(observation)]
-
-
 def make_search_player(level: str | None, seed: int | None) -> Player:
     level = (level or "medium").lower()
     if level not in LEVELS:

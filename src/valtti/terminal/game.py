@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
-from valtti.players import hint, make_player
+from valtti.players import make_player
+from valtti.players.explain import explain
 from valtti.players.registry import starts_program
 from valtti.table import Computer, PlayerFault, Table
 from valtti.terminal import glyphs, guide, i18n, saving
@@ -50,6 +50,7 @@ from valtti.terminal.commands import (
     parse,
     word,
 )
+from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.lineinput import LineReader, file_names
@@ -305,19 +306,19 @@ class Session:
         return None
 
     def _hint(self, deal: Deal | None) -> RenderableType:
-        """The search player's estimate of every legal action, best first."""
+        """The computer player's estimate of every legal action, best first, with its reason."""
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
         # The seed a computer player would decide with here: the same hint at the same point.
-        estimates = hint(self.match.observation(self.you), seed=self.table.decision_seed())
-        said = _(
-            "The search player would take {action}. Its estimate of each of your {n} legal "
-            "moves, in match points for your team (more is better):"
-        ).format(action=action_words(estimates[0][0]), n=len(estimates))
-        moves = [Text(f"{action_words(a):<12} {value:+.2f}") for a, value in estimates]
-        if self.plain:
-            return "\n".join([said, *(m.plain for m in moves)])
-        return Group(Text(said), Columns(moves, padding=(0, 3)))
+        explanations = explain(self.match.observation(self.you), seed=self.table.decision_seed())
+        heading, key, table = hint_heading(explanations), hint_key(), hint_lines(explanations)
+        lines = [Text(line) for line in table]
+        # A small terminal leaves the key out: the header still names the columns.
+        return Fitted(
+            Group(Text(heading), Text(key, style="dim"), *lines),
+            Group(Text(heading), *lines),
+            "\n".join([heading, key, *table]),
+        )
 
     def _tricks(self, last: bool) -> RenderableType:
         """The tricks taken so far in the deal (or the one that just ended), or the last one."""
@@ -582,7 +583,7 @@ class Session:
         for part in more:
             print_(part.plain if isinstance(part, Fitted) else part)
         if note is not None:
-            print_(note)
+            print_(note.plain if isinstance(note, Fitted) else note)
 
     def _summary(self) -> Fitted:
         match = self.match

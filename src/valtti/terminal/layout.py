@@ -71,14 +71,15 @@ def screen(
     more: Sequence[RenderableType] = (),
 ) -> RenderableType:
     """The whole screen for the console's current size, the prompt's line left free below it;
-    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last."""
+    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last. Each
+    ``Fitted`` part, the note too, shows as its full or its compact part as the layout is."""
     rows = console.height - 1
     options = console.options.update(height=None)
 
     def height(part: RenderableType) -> int:
         return len(console.render_lines(part, options, pad=False))
 
-    pane = None if note is None else note_panel(note)
+    pane = None if note is None else note_panel(note.full if isinstance(note, Fitted) else note)
     pane_rows = 0 if pane is None else height(pane)
     tail = [] if pane is None else [pane]
     if console.width >= FULL_WIDTH:
@@ -87,6 +88,11 @@ def screen(
         free = rows - sum(map(height, parts)) - max(pane_rows, 0 if more else REPLY_ROWS)
         if free >= LOG_ROWS:
             return Group(*parts[:3], log(view.log, free - 2), *parts[3:], *tail)
+    if isinstance(note, Fitted):
+        note = note.compact
+        pane = note_panel(note)
+        pane_rows = height(pane)
+        tail = [pane]
     head, *body = compact_board(view)
     ends = [m.compact if isinstance(m, Fitted) else m for m in more]
     fixed = height(head) + sum(map(height, ends))

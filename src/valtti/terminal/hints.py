@@ -1,0 +1,116 @@
+"""The hint in the player's words: each legal move's value, its share of the worlds where it is
+best and the main reason (``players.explain``), translated.
+
+A ``Reason`` is a code with arguments; ``REASONS`` gives each code's catalogue message,
+addressed to the player to move. ``valtti hint`` and the terminal's ``hint`` share these lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from valtti.engine import Seat
+from valtti.players.explain import Explanation, Reason, ReasonCode
+from valtti.terminal.commands import action_words
+from valtti.terminal.i18n import N_, _, ngettext
+from valtti.terminal.phrases import seat_text
+
+#: The message of each reason code; ``{card}``, ``{suit}`` and ``{points}`` are its arguments.
+REASONS: Final[dict[ReasonCode, str]] = {
+    ReasonCode.KEEPS_LAST: N_("keeps {card} for the last trick"),
+    ReasonCode.TAKES_LAST: N_("your partner takes the last trick"),
+    ReasonCode.GIVES_UP_LAST: N_("gives up the last trick"),
+    ReasonCode.TAKES_VICTORY: N_("takes the victory point (over 60)"),
+    ReasonCode.GIVES_UP_VICTORY: N_("gives up the victory point"),
+    ReasonCode.DECLARES: N_("declares {suit}: trumps, +2"),
+    ReasonCode.MAKES_MARRIAGE: N_("your team makes the {suit} marriage (+{points})"),
+    ReasonCode.MISSES_MARRIAGE: N_("your team misses the {suit} marriage"),
+    ReasonCode.LOCKS_MARRIAGE: N_("its locks break your {suit} marriage"),
+    ReasonCode.STOPS_MARRIAGE: N_("stops the opponents' {suit} marriage"),
+    ReasonCode.ALLOWS_MARRIAGE: N_("lets the opponents make the {suit} marriage"),
+    ReasonCode.REACHES_TARGET: N_("reaches the target exactly"),
+    ReasonCode.MISSES_TARGET: N_("misses the target"),
+    ReasonCode.STOPS_OPPONENTS: N_("stops the opponents reaching the target"),
+    ReasonCode.LETS_OPPONENTS_WIN: N_("lets the opponents reach the target"),
+    ReasonCode.AVOIDS_OVERSHOOT: N_("avoids overshooting the target"),
+    ReasonCode.OVERSHOOTS: N_("overshoots the target: back to {points}"),
+    ReasonCode.SAVES_PORVOO: N_("saves your team from Porvoo"),
+    ReasonCode.RISKS_PORVOO: N_("risks Porvoo for your team"),
+    ReasonCode.SENDS_TO_PORVOO: N_("sends the opponents to Porvoo"),
+    ReasonCode.FREES_OPPONENTS: N_("lets the opponents escape Porvoo"),
+    ReasonCode.WINS_POINTS: N_("wins {points} card points more"),
+    ReasonCode.LOSES_POINTS: N_("loses {points} card points"),
+    ReasonCode.ONLY: N_("the only legal move"),
+    ReasonCode.BEST_ON_AVERAGE: N_("the best on average"),
+    ReasonCode.AS_GOOD: N_("as good as the best"),
+    ReasonCode.WORSE_ON_AVERAGE: N_("worse on average"),
+}
+#: The widest the moves' column grows: longer lists of moves alike push their line only.
+MOVES_WIDTH: Final = 12
+#: The messages a code's arguments choose instead of ``REASONS``'s.
+LITTLE_TRUMP: Final = N_("declares {suit}: a little trump, +1")
+PARTNERS_MARRIAGE: Final = N_("its locks break your partner's {suit} marriage")
+
+
+def message(reason: Reason) -> str:
+    """The untranslated message of ``reason``: its code's, or the one its arguments choose."""
+    if reason.code is ReasonCode.DECLARES and reason.points == 1:
+        return LITTLE_TRUMP
+    if reason.code is ReasonCode.LOCKS_MARRIAGE and reason.partner:
+        return PARTNERS_MARRIAGE
+    return REASONS[reason.code]
+
+
+def reason_words(reason: Reason) -> str:
+    """The reason in the active language, addressed to the player to move."""
+    return _(message(reason)).format(
+        card=None if reason.card is None else reason.card.unicode(),
+        suit=None if reason.suit is None else reason.suit.symbol,
+        points=reason.points,
+    )
+
+
+def to_move_line(seat: Seat, level: str) -> str:
+    """Whose move the hint is for, and the level of the player that gives it."""
+    return _("{seat} to move; the hint of the PIMC player ({level}).").format(
+        seat=seat_text(seat), level=level
+    )
+
+
+def hint_heading(explanations: Sequence[Explanation]) -> str:
+    """The computer player's choice, and how many moves follow."""
+    n = len(explanations)
+    return ngettext(
+        "The computer player would take {action}, your {n} legal move:",
+        "The computer player would take {action}. Each of your {n} legal moves:",
+        n,
+    ).format(action=action_words(explanations[0].action), n=n)
+
+
+def hint_key() -> str:
+    """What the columns of ``hint_lines`` say."""
+    return _(
+        "value: the change of your team's match equity (the chance to win less the chance to "
+        "lose); best: the share of sampled worlds where it is the best move"
+    )
+
+
+def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
+    """A header, then one line a move, best first: the move, its value, its share of worlds
+    and the reason; moves alike in all three share a line."""
+    rows: list[tuple[list[str], str, str, str]] = []
+    for e in explanations:
+        shown = (f"{e.value:+.2f}", f"{round(100 * e.best_share)}%", reason_words(e.reason))
+        if rows and rows[-1][1:] == shown:
+            rows[-1][0].append(action_words(e.action))
+        else:
+            rows.append(([action_words(e.action)], *shown))
+    moves = [", ".join(r[0]) for r in rows]
+    move, value, best, why = _("move"), _("value"), _("best"), _("why")
+    width = min(max(len(move), *map(len, moves)), MOVES_WIDTH)
+    values, shares = max(5, len(value)), max(4, len(best))
+    return [f"{move:<{width}} {value:>{values}} {best:>{shares}}  {why}"] + [
+        f"{m:<{width}} {v:>{values}} {s:>{shares}}  {r}"
+        for m, (_moves, v, s, r) in zip(moves, rows, strict=True)
+    ]
