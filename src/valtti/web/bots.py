@@ -21,7 +21,16 @@ from valtti.engine import Action, Observation
 from valtti.table import decide_once
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
-PLAYERS: Final = ("random", "heuristic", "learned", "search:easy", "search:medium", "search:hard")
+#: ``pimc:hard`` is the hard level people are offered; ``search:hard``, the older one, stays.
+PLAYERS: Final = (
+    "random",
+    "heuristic",
+    "learned",
+    "search:easy",
+    "search:medium",
+    "pimc:hard",
+    "search:hard",
+)
 
 #: How often a worker checks that the server is still there.
 WATCH_SECONDS: Final = 1.0
@@ -72,6 +81,7 @@ class Bots:
                     "valtti.table.driver",
                     "valtti.players.heuristic",
                     "valtti.players.search",
+                    "valtti.players.pimc",
                 ]
             )
             self._context: multiprocessing.context.BaseContext = context
