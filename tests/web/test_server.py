@@ -278,6 +278,28 @@ def test_one_person_against_three_computer_players(server: Server) -> None:
     me.close()
 
 
+def test_the_hard_level_and_the_learned_player_play_a_deal_at_a_table(server: Server) -> None:
+    """The lobby's "hard" (the PIMC player) and the learned player decide in the workers."""
+    rng = random.Random(3)
+    created = server.create(
+        {"N": "pimc:hard", "E": "learned", "S": "open", "W": "search:easy"},
+        seat="S",
+        nickname="Aino",
+    )
+    me = server.socket(created["id"], created["token"])
+    state = me.state()
+    while state["deal"] == 1:
+        observation = state["observation"]
+        if observation["to_move"] == "S":
+            me.send(
+                {"type": "action", "action": rng.choice(observation["legal"]), "seq": state["seq"]}
+            )
+        state = me.state(state["seq"] + 1)
+    match = stored_match(server, created["id"]).replay()
+    assert match.deals[0].is_over()
+    me.close()
+
+
 def test_computer_players_start_when_the_last_person_sits_down(server: Server) -> None:
     seats = {"N": "open", "E": "random", "S": "random", "W": "random"}
     # A table where a computer player leads the first trick (each seat does, one time in four).
