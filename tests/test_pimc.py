@@ -116,3 +116,24 @@ def test_levels_in_the_registry() -> None:
             make_player(bad)
     hard = LEVELS["hard"]
     assert hard.seconds <= 1.0 and hard.worlds == tuple(sorted(hard.worlds))
+
+
+def test_a_decision_that_cannot_solve_a_world_in_time_is_the_search_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import valtti.players.pimc as pimc
+
+    # As if the solver searched one position in the whole time cap: no world can be solved.
+    monkeypatch.setattr(pimc, "NODES_PER_SECOND", 1e-9)
+    deal = Deal.shuffled(random.Random(2), Seat.S)
+    while len(deal.tricks) < 3 or len(deal.legal_actions()) < 2:
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.current_player
+    assert seat is not None
+    obs = deal.observation(seat)
+    player = PimcPlayer(PimcBudget((8,) * 9, 0.5, Budget(200, 0.5)), seed=3)
+    assert player.choose(obs) in obs.legal_actions
+    assert player.last is not None and player.last.worlds == ()
+    assert player.opening.budget == Budget(200, 0.5)  # the search's own budget is kept
+    # Without a deadline (the hint), evaluate still solves its worlds.
+    assert player.evaluate(obs) and player.last.worlds

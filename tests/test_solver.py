@@ -238,3 +238,18 @@ def test_near_the_target_a_team_plays_for_fewer_points() -> None:
     assert score_deal((9, 5), result, Variant()).after == (7, 0)
     with pytest.raises(AttributeError):
         value.x = 1  # type: ignore[attr-defined]
+
+
+def test_a_solve_within_too_few_positions_gives_up_and_spoils_nothing() -> None:
+    rng = random.Random(8)
+    deal = Deal.shuffled(rng, Seat.E)
+    value = DealValue.match((9, 5), deal.variant)
+    solver = Solver()
+    assert solver.solve_within(deal, value, 500) is None
+    assert 500 < solver.nodes <= 501
+    # What the given-up search left in the table changes no value found after it.
+    later = deal.copy()
+    while len(later.tricks) < 3:
+        later.apply(rng.choice(later.legal_actions()))
+    assert solver.solve(later, value) == Solver().solve(later, value)
+    assert solver.solve_within(later, value, 10**9) == Solver().solve(later, value)

@@ -125,6 +125,8 @@ cdef class _DoubleDummy:
     cdef bint has_table
     cdef Core stack[MAX_PLY + 1]
     cdef public long long nodes
+    cdef long long limit     # the nodes a search may visit before it gives up; 0: no limit
+    cdef bint aborted        # the last search gave up at the limit: its values mean nothing
 
     def __cinit__(self, int table_bits=20):
         if not 4 <= table_bits <= 30:
@@ -136,6 +138,8 @@ cdef class _DoubleDummy:
         self.gen = 0
         self.has_table = False
         self.nodes = 0
+        self.limit = 0
+        self.aborted = False
         self._wipe()
 
     def __dealloc__(self):
@@ -247,6 +251,8 @@ cdef class _DoubleDummy:
             else:
                 mid = (ilo + ihi + 1) // 2
             v = self.search(ply, self.vals[mid - 1], self.vals[mid])
+            if self.aborted:
+                return v
             if v >= self.vals[mid]:
                 ilo = self.rank_of(v)
             else:
@@ -367,6 +373,9 @@ cdef class _DoubleDummy:
         cdef double best
         cdef bint maxing
         self.nodes += 1
+        if self.limit and self.nodes > self.limit:
+            self.aborted = True
+            return alpha
         if c.phase == P_OVER:
             return self.leaf(c)
         k = self.box(c)
@@ -397,6 +406,8 @@ cdef class _DoubleDummy:
             memcpy(child, c, sizeof(Core))
             apply_action(child, moves[i])
             v = self.search(ply + 1, alpha, beta)
+            if self.aborted:
+                return v  # nothing proved here: store nothing
             if maxing:
                 if v > best:
                     best = v
@@ -437,6 +448,8 @@ cdef class _DoubleDummy:
         if deal.c.phase == P_OVER:
             raise ValueError("the deal is over: there is nothing to solve")
         memcpy(&self.stack[0], &deal.c, sizeof(Core))
+        self.limit = 0
+        self.aborted = False
         return 0
 
     def value(self, Deal deal):
@@ -448,8 +461,9 @@ cdef class _DoubleDummy:
             v = self.exact(0, -1)
         return v
 
-    def solve(self, Deal deal):
-        """(action number, exact value for NS) of each legal action, in action-number order."""
+    def solve(self, Deal deal, long long max_nodes=0):
+        """(action number, exact value for NS) of each legal action, in action-number order;
+        None when the positions searched pass ``max_nodes`` (0: no limit)."""
         cdef uint64_t m
         cdef int a
         cdef double v
@@ -457,6 +471,7 @@ cdef class _DoubleDummy:
         cdef list out = []
         self.load(deal)
         self.nodes = 0
+        self.limit = max_nodes
         m = legal_mask_of(&self.stack[0])
         while m:
             a = ctz64(m)
@@ -465,8 +480,12 @@ cdef class _DoubleDummy:
             apply_action(&self.stack[1], a)
             with nogil:
                 v = self.exact(1, guess)
+            if self.aborted:
+                self.limit = 0
+                return None
             guess = self.rank_of(v)
             out.append((a, v))
+        self.limit = 0
         return out
 
     def line(self, Deal deal):

@@ -163,9 +163,21 @@ class Solver:
         """Every legal action of the player to move, in ``deal.legal_actions()`` order, with its
         exact value for the mover's team (NS's value for N and S, minus it for E and W) under
         perfect play by both teams. ``deal`` is unchanged; ``ValueError`` on a finished deal."""
+        solved = self.solve_within(deal, value, 0)
+        assert solved is not None  # no limit: never given up
+        return solved
+
+    def solve_within(
+        self, deal: Deal, value: DealValue, max_nodes: int
+    ) -> list[tuple[Action, float]] | None:
+        """As ``solve``, or ``None`` once more than ``max_nodes`` positions have been searched
+        (0: no limit): a bound on the time of one solve. What was proved before stays stored."""
         self._use(value)
+        solved = self._core.solve(deal, max_nodes)
+        if solved is None:
+            return None
         sign = 1.0 if deal.current_player is None or deal.current_player % 2 == 0 else -1.0
-        return [(ACTIONS[a], sign * v + 0.0) for a, v in self._core.solve(deal)]
+        return [(ACTIONS[a], sign * v + 0.0) for a, v in solved]
 
     def value(self, deal: Deal, value: DealValue) -> float:
         """The position's exact value for NS; ``ValueError`` on a finished deal."""

@@ -32,6 +32,9 @@ __all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "
 
 #: Values closer than this count as equal (the best action of a world may be several).
 _TIE = 1e-9
+#: About how many positions the solver searches a second on one core (``valtti bench``): a
+#: decision's solves are given up where they would run past its time cap.
+NODES_PER_SECOND = 3_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,18 +136,35 @@ class PimcPlayer(Player):
         if len(legal) == 1 or not self.budget.worlds_at(len(observation.tricks)):
             self.last = None
             return legal[0] if len(legal) == 1 else self.opening.choose(observation)
-        return self.evaluate(observation)[0].action
+        deadline = time.perf_counter() + self.budget.seconds
+        estimates = self.evaluate(observation, deadline)
+        if self.last is not None and self.last.worlds:
+            return estimates[0].action
+        # Not even one world could be solved in time: the search player decides in what is left.
+        opening = self.opening.budget
+        left = max(deadline - time.perf_counter(), 0.05)
+        self.opening.budget = Budget(opening.iterations, min(left, opening.seconds))
+        try:
+            return self.opening.choose(observation)
+        finally:
+            self.opening.budget = opening
 
-    def evaluate(self, observation: Observation) -> list[ActionEstimate]:
+    def evaluate(
+        self, observation: Observation, deadline: float | None = None
+    ) -> list[ActionEstimate]:
         """Each legal action's estimate, best value first (``ActionEstimate``).
 
-        It always solves, at least one world, even in the tricks where ``choose`` leaves the
-        decision to the search player (a whole deal can take the solver seconds there).
+        Without a ``deadline`` (a ``time.perf_counter()`` instant) it solves worlds within the
+        budget's seconds and always at least one, even in the tricks where ``choose`` leaves the
+        decision to the search player (a whole deal can take the solver seconds there). With
+        one, as ``choose`` does, no solve runs past it: the worlds may be none.
         """
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"{observation.seat} is not to move")
-        deadline = time.perf_counter() + self.budget.seconds
+        bounded = deadline is not None
+        if deadline is None:
+            deadline = time.perf_counter() + self.budget.seconds
         weighted, drawn = self.worlds(observation)
         base = rebuild(observation, weighted[0][0])
         value = DealValue.match(
@@ -159,9 +179,12 @@ class PimcPlayer(Player):
             start = time.perf_counter()
             if solved and start + slowest > deadline:
                 break
-            values = {
-                a: v for a, v in self.solver.solve(base.with_hands(hands), value) if a in total
-            }
+            world = base.with_hands(hands)
+            limit = int(max(deadline - start, 0.0) * NODES_PER_SECOND) + 1 if bounded else 0
+            solved_here = self.solver.solve_within(world, value, limit)
+            if solved_here is None:
+                break  # this world would have run past the deadline
+            values = {a: v for a, v in solved_here if a in total}
             slowest = max(slowest, time.perf_counter() - start)
             if len(values) != len(legal):
                 continue  # cannot happen: the mover's legal actions are the same in every world
