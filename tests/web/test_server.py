@@ -260,11 +260,11 @@ def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(serve
     table.close()
 
 
-def test_one_person_against_three_computer_players(server: Server) -> None:
-    rng = random.Random(2)
-    created = server.create(
-        {"N": "random", "E": "heuristic", "S": "open", "W": "random"}, seat="S", nickname="Aino"
-    )
+def play_first_deal_as_south(server: Server, seats: dict[str, str], seed: int) -> tuple[str, Any]:
+    """Create a table with ``seats`` and S open, play S at random until deal 1 ends; the table's
+    id and S's socket (still open)."""
+    rng = random.Random(seed)
+    created = server.create(seats | {"S": "open"}, seat="S", nickname="Aino")
     me = server.socket(created["id"], created["token"])
     state = me.state()
     while state["deal"] == 1:
@@ -274,29 +274,21 @@ def test_one_person_against_three_computer_players(server: Server) -> None:
                 {"type": "action", "action": rng.choice(observation["legal"]), "seq": state["seq"]}
             )
         state = me.state(state["seq"] + 1)
-    assert_no_hidden_cards(me, "S", stored_match(server, created["id"]))
+    return created["id"], me
+
+
+def test_one_person_against_three_computer_players(server: Server) -> None:
+    seats = {"N": "random", "E": "heuristic", "W": "random"}
+    table, me = play_first_deal_as_south(server, seats, 2)
+    assert_no_hidden_cards(me, "S", stored_match(server, table))
     me.close()
 
 
 def test_the_hard_level_and_the_learned_player_play_a_deal_at_a_table(server: Server) -> None:
     """The lobby's "hard" (the PIMC player) and the learned player decide in the workers."""
-    rng = random.Random(3)
-    created = server.create(
-        {"N": "pimc:hard", "E": "learned", "S": "open", "W": "search:easy"},
-        seat="S",
-        nickname="Aino",
-    )
-    me = server.socket(created["id"], created["token"])
-    state = me.state()
-    while state["deal"] == 1:
-        observation = state["observation"]
-        if observation["to_move"] == "S":
-            me.send(
-                {"type": "action", "action": rng.choice(observation["legal"]), "seq": state["seq"]}
-            )
-        state = me.state(state["seq"] + 1)
-    match = stored_match(server, created["id"]).replay()
-    assert match.deals[0].is_over()
+    seats = {"N": "pimc:hard", "E": "learned", "W": "search:easy"}
+    table, me = play_first_deal_as_south(server, seats, 3)
+    assert stored_match(server, table).replay().deals[0].is_over()
     me.close()
 
 
