@@ -186,8 +186,6 @@ class PimcPlayer(Player):
                 break  # this world would have run past the deadline
             values = {a: v for a, v in solved_here if a in total}
             slowest = max(slowest, time.perf_counter() - start)
-            if len(values) != len(legal):
-                continue  # cannot happen: the mover's legal actions are the same in every world
             top = max(values.values())
             for a, v in values.items():
                 total[a] += weight * v
