@@ -97,7 +97,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
         head = ScriptDirectory.from_config(alembic_config(connection)).get_current_head()
-        assert MigrationContext.configure(connection).get_current_revision() == head == "0004"
+        assert MigrationContext.configure(connection).get_current_revision() == head == "0005"
     first.create_table(table_row(), SEATS)
     first.close()
 
@@ -124,6 +124,49 @@ def test_migrations_downgrade_to_nothing_and_upgrade_again(store: Store) -> None
     with store.engine.begin() as connection:
         command.upgrade(alembic_config(connection), "head")
     assert set(inspect(store.engine).get_table_names()) >= SCHEMA_TABLES
+
+
+def test_downgrading_to_the_first_revision_keeps_every_table_s_rows(store: Store) -> None:
+    store.create_table(table_row(), SEATS)
+    play_and_store(store, "t1", Match(Variant(target=12), Seat.E), random.Random(5))
+    counts = "SELECT (SELECT count(*) FROM seats), (SELECT count(*) FROM deals), " + (
+        "(SELECT count(*) FROM actions)"
+    )
+    with store.engine.connect() as connection:
+        before = connection.exec_driver_sql(counts).one()
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0001")
+        assert connection.exec_driver_sql(counts).one() == before
+        command.upgrade(alembic_config(connection), "head")
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.seats == SEATS and loaded.record is not None
+
+
+def test_a_table_without_hints_round_trips_and_older_tables_give_hints(store: Store) -> None:
+    # A table stored before migration 0005 (which added the switch) gives hints after it, and
+    # the migration keeps its seats.
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0004")
+        connection.exec_driver_sql(
+            "INSERT INTO tables (id, created, variant, first_dealer, seed, creator_hash, status)"
+            " VALUES ('older', '2026-11-30 12:00:00+00:00', '{}', 'N', 1, 'h', 'waiting')"
+        )
+        for seat in "NESW":
+            connection.exec_driver_sql(
+                f"INSERT INTO seats (table_id, seat, kind) VALUES ('older', '{seat}', 'open')"
+            )
+        command.upgrade(alembic_config(connection), "head")
+    older = store.load("older")
+    assert older is not None and older.table.hints and len(older.seats) == 4
+    # Going back down keeps the table's seats too.
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0004")
+        assert connection.exec_driver_sql("SELECT count(*) FROM seats").scalar() == 4
+        command.upgrade(alembic_config(connection), "head")
+    store.create_table(table_row("quiet", hints=False, turn_seconds=30), SEATS)
+    assert store.load("quiet") == StoredTable(
+        table_row("quiet", hints=False, turn_seconds=30), SEATS, None
+    )
 
 
 def test_a_played_match_round_trips(store: Store) -> None:

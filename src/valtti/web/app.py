@@ -34,6 +34,7 @@ from valtti.web.messages import (
     ActionMessage,
     BackMessage,
     ChatMessage,
+    HintMessage,
     NewTable,
     PingMessage,
     ReadyMessage,
@@ -208,7 +209,7 @@ def create_app(
         creations.admit(request.client.host if request.client else "")
         creator = body.creator
         room, creator_token, token = await _rooms(request).create(
-            body.variant, body.seats, creator, body.turn_seconds
+            body.variant, body.seats, creator, body.turn_seconds, body.hints
         )
         return {
             "id": room.id,
@@ -343,6 +344,8 @@ async def _handle(room: Room, connection: Connection, raw: str | bytes, sender: 
                 raise RoomError("not_seated", "spectators read the chat; the seated write")
             sender.chats.admit(connection, sender.address, asyncio.get_running_loop().time())
             room.chat.post(connection, room.seats, text, emote, room.connections)
+        case HintMessage(seq=seq):
+            await room.hint(connection, seq)
         case PingMessage():
             connection.send(_PONG)
 

@@ -13,12 +13,16 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from valtti.engine import Action, Observation
+from valtti.players.explain import explain
 from valtti.table import decide_once
+
+T = TypeVar("T")
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
 #: ``pimc:hard`` is the hard level people are offered; ``search:hard``, the older one, stays.
@@ -31,6 +35,9 @@ PLAYERS: Final = (
     "pimc:hard",
     "search:hard",
 )
+
+#: The level of the PIMC player whose view a hint gives (the lobby's "hard").
+HINT_LEVEL: Final = "hard"
 
 #: How often a worker checks that the server is still there.
 WATCH_SECONDS: Final = 1.0
@@ -65,6 +72,13 @@ def _warm() -> None:
     """Nothing: submitted once so that a worker has started and imported the players."""
 
 
+def hint_moves(seed: int, observation: Observation) -> list[dict[str, Any]]:
+    """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
+    action's ``players.explain.Explanation.to_dict()``, best first, from that seat's
+    observation alone."""
+    return [e.to_dict() for e in explain(observation, HINT_LEVEL, seed)]
+
+
 class Bots:
     """A pool of worker processes that make the computer players' decisions."""
 
@@ -82,6 +96,7 @@ class Bots:
                     "valtti.players.heuristic",
                     "valtti.players.search",
                     "valtti.players.pimc",
+                    "valtti.players.explain",
                 ]
             )
             self._context: multiprocessing.context.BaseContext = context
@@ -100,18 +115,25 @@ class Bots:
 
     async def decide(self, player: str, seed: int, observation: Observation) -> Action:
         """The action of ``player`` seeded with ``seed`` (the seat driver's ``decide_once``),
-        computed in a worker; a broken pool is replaced once."""
+        computed in a worker."""
+        return Action(await self._run(decide_once, player, seed, observation))
+
+    async def hint(self, seed: int, observation: Observation) -> list[dict[str, Any]]:
+        """``hint_moves(seed, observation)``, computed in a worker."""
+        return await self._run(hint_moves, seed, observation)
+
+    async def _run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker; a broken pool is replaced once."""
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
-            action = await loop.run_in_executor(pool, decide_once, player, seed, observation)
+            return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:
             if self._pool is pool:
                 log.warning("a computer player's worker died; starting new workers")
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool()
-            action = await loop.run_in_executor(self._pool, decide_once, player, seed, observation)
-        return Action(action)
+            return await loop.run_in_executor(self._pool, work, *args)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

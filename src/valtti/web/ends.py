@@ -49,9 +49,9 @@ class Waiting:
 def rematch_of(
     finished: TableRow, match: Match, table_id: str, seed: int, created: datetime
 ) -> TableRow:
-    """The table of the rematch of ``finished`` (whose match is ``match``): its variant and
-    creator, a new seed, and as first dealer the one the rules give after the match's last
-    deal (RULES.md 2.3)."""
+    """The table of the rematch of ``finished`` (whose match is ``match``): its variant,
+    creator, turn time and hints, a new seed, and as first dealer the one the rules give after
+    the match's last deal (RULES.md 2.3)."""
     return TableRow(
         id=table_id,
         created=created,
@@ -60,4 +60,6 @@ def rematch_of(
         seed=seed,
         creator_hash=finished.creator_hash,
         status="waiting",
+        turn_seconds=finished.turn_seconds,
+        hints=finished.hints,
     )

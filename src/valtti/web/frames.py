@@ -29,6 +29,7 @@ def table_summary(
         "variant": table.variant.changes(),
         "seats": [_seat_summary(row, row.seat in present) for row in seats],
         "turn_seconds": table.turn_seconds,
+        "hints": table.hints,
         "score": {"NS": score[0], "EW": score[1]},
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),

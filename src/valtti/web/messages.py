@@ -160,8 +160,9 @@ Players = Annotated[
 
 class NewTable(BaseModel):
     """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, the
-    seat and nickname the creator takes (if any), and each person's time for a turn
-    (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit)."""
+    seat and nickname the creator takes (if any), each person's time for a turn
+    (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit), and
+    whether a seated person may ask for a hint on their turn (``hints``, on unless given)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -170,6 +171,7 @@ class NewTable(BaseModel):
     seat: SeatName | None = None
     nickname: Any = None
     turn_seconds: TurnSeconds = DEFAULT_TURN_SECONDS
+    hints: Annotated[bool, Field(strict=True)] = True
 
     @model_validator(mode="after")
     def _creator(self) -> NewTable:
@@ -262,6 +264,16 @@ class ChatMessage(BaseModel):
         return self
 
 
+class HintMessage(BaseModel):
+    """Which move the hard computer player would make for my seat, and why: on my turn, on
+    the ``seq`` the client has seen (if given)."""
+
+    malformed: ClassVar[Mapping[str, str]] = {"seq": "seq must be a whole number"}
+
+    type: Literal["hint"]
+    seq: Annotated[int | None, Field(strict=True)] = None
+
+
 class PingMessage(BaseModel):
     malformed: ClassVar[Mapping[str, str]] = {}
 
@@ -275,6 +287,7 @@ AnyMessage = (
     | BackMessage
     | ReadyMessage
     | ChatMessage
+    | HintMessage
     | PingMessage
 )
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
@@ -287,6 +300,7 @@ _MALFORMED: Final[Mapping[str, Mapping[str, str]]] = {
     "back": BackMessage.malformed,
     "ready": ReadyMessage.malformed,
     "chat": ChatMessage.malformed,
+    "hint": HintMessage.malformed,
     "ping": PingMessage.malformed,
 }
 
@@ -322,7 +336,7 @@ def refusal(errors: Sequence[Mapping[str, Any]], *, message: bool) -> RoomError:
         return RoomError("bad_request", f"{loc[0]}: {first['msg']}")
     if first["type"] == "union_tag_invalid":
         kind = first["input"].get("type") if isinstance(first["input"], dict) else None
-        known = "action, replace, stand_in, back, ready, chat, ping"
+        known = "action, replace, stand_in, back, ready, chat, hint, ping"
         return RoomError("bad_message", f"unknown message type {kind!r}: {known}")
     if len(loc) >= 2 and loc[0] in _MALFORMED:
         field = str(loc[1])

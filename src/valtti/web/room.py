@@ -29,6 +29,7 @@ from valtti.web.connection import Connection
 from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
+from valtti.web.hints import Hints, Moves
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
 from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
 from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant
@@ -98,6 +99,7 @@ class Room:
         if self.status == "finished" and self.table.next_id is None:
             self.waiting = Waiting("rematch", None)
         self.chat = Chat()  #: the table's recent chat (chat.py)
+        self._hints = Hints(bots)
 
     @property
     def id(self) -> str:
@@ -176,6 +178,45 @@ class Room:
             except WriteFailed as e:
                 log.error("table %s: storing %s for %s failed: %s", self.id, action, seat, e)
                 raise RoomError("unavailable", "the move could not be saved; send it again") from e
+
+    async def hint(self, connection: Connection, seq: int | None) -> None:
+        """Send the connection's seat, on its turn, the hint frame of docs/WEB.md once it is
+        made (the connection's messages are read on meanwhile); each refusal a RoomError.
+
+        Asking is being here: a stand-in for the seat leaves, as when the person acts.
+        """
+        async with self.lock:
+            seat = connection.seat
+            if seat is None:
+                raise RoomError("not_seated", "a spectator cannot ask for a hint")
+            if not self.table.hints:
+                raise RoomError("no_hints", "this table gives no hints")
+            self._deal_in_play()
+            assert self.match is not None
+            seen = self.match.seen_by(seat)
+            shown = self._seq_seen_in(seen)
+            if seq is not None and seq != shown:
+                raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
+            deal = seen.deal
+            assert deal is not None
+            if seen is not self.match or deal.current_player != seat:
+                raise RoomError("not_your_turn", "a hint is for your own turn")
+            await self._reclaim(seat)
+            moves = self._hints.ask(
+                seat, self.driver.point, self.driver.decision_seed(), self.match.observation(seat)
+            )
+        self._spawn(self._send_hint(connection, shown, moves))
+
+    async def _send_hint(
+        self, connection: Connection, seq: int, moves: asyncio.Future[Moves]
+    ) -> None:
+        try:
+            made = await asyncio.shield(moves)
+        except Exception:
+            log.exception("table %s: a hint failed", self.id)
+            connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())
+            return
+        connection.send(json.dumps({"type": "hint", "seq": seq, "moves": made}))
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
         """For the table's creator: give an open seat to a computer player for good, or a

@@ -74,11 +74,12 @@ class Rooms:
         players: Mapping[Seat, str | None],
         creator: tuple[Seat, str] | None,
         turn_seconds: int | None = None,
+        hints: bool = True,
     ) -> tuple[Room, str, str | None]:
         """A new table: ``players`` gives each seat's computer player or ``None`` (open);
         ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
-        time for a turn (``None``: no limit). The room, the creator's token and the creator's
-        seat token (or ``None``)."""
+        time for a turn (``None``: no limit); ``hints`` whether people may ask for hints. The
+        room, the creator's token and the creator's seat token (or ``None``)."""
         seed = secrets.randbits(53)
         creator_token = new_token()
         table = TableRow(
@@ -90,6 +91,7 @@ class Rooms:
             creator_hash=token_hash(creator_token),
             status="waiting",
             turn_seconds=turn_seconds,
+            hints=hints,
         )
         seat_token = None
         rows = []

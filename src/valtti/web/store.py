@@ -25,6 +25,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     ColumnElement,
     DateTime,
@@ -46,6 +47,7 @@ from sqlalchemy import (
     make_url,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -94,6 +96,8 @@ class TableRow:
     status: TableStatus
     #: Seconds each person has for a turn before a stand-in plays it; ``None``: no limit.
     turn_seconds: int | None = None
+    #: Whether a seated person may ask for a hint on their turn (docs/WEB.md, Hints).
+    hints: bool = True
     #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
     next_id: str | None = None
 
@@ -179,6 +183,7 @@ tables_table = Table(
     Column("creator_hash", String(64), nullable=False),
     Column("status", String(16), nullable=False),
     Column("turn_seconds", Integer),  # NULL: no turn time
+    Column("hints", Boolean, nullable=False, server_default=true()),
     Column("finished", UTCDateTime()),  # when the match ended (status "finished")
     Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
     Column("next_id", String(64)),  # the rematch's table, once there is one
@@ -236,6 +241,22 @@ def alembic_config(connection: Connection) -> Config:
     config.set_main_option("script_location", "valtti.web:migrations")
     config.attributes["connection"] = connection
     return config
+
+
+def drop_columns(table: str, *columns: str) -> None:
+    """In a migration's downgrade: drop ``columns`` of ``table`` in place.
+
+    Never by a batch: on SQLite a batch copies the table and drops the old one, and that drop
+    deletes every row whose foreign key cascades from it (a table's seats, deals, actions).
+    SQLite drops a column in place since 3.35.
+    """
+    from alembic import op
+
+    for column in columns:
+        if op.get_bind().dialect.name == "sqlite":
+            op.execute(f'ALTER TABLE "{table}" DROP COLUMN "{column}"')
+        else:
+            op.drop_column(table, column)
 
 
 class Store:
@@ -324,6 +345,7 @@ class Store:
                 "creator_hash": table.creator_hash,
                 "status": table.status,
                 "turn_seconds": table.turn_seconds,
+                "hints": table.hints,
                 "next_id": table.next_id,
             },
         )
@@ -757,6 +779,7 @@ def _gather(
             creator_hash=row.creator_hash,
             status=row.status,
             turn_seconds=row.turn_seconds,
+            hints=row.hints,
             next_id=row.next_id,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None

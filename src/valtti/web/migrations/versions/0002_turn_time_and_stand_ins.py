@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from valtti.web.store import drop_columns
+
 revision: str = "0002"
 down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
@@ -25,7 +27,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_column("stand_in")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("turn_seconds")
+    drop_columns("seats", "stand_in")
+    drop_columns("tables", "turn_seconds")

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from valtti.web.store import drop_columns
+
 revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
@@ -28,6 +30,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_tables_status_created", table_name="tables")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("seen")
-        batch.drop_column("finished")
+    drop_columns("tables", "seen", "finished")
