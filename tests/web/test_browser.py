@@ -224,8 +224,11 @@ def click(tab: Tab, token: str) -> None:
         tab.page.click(f'#hand [data-card="{token}"]')
 
 
-def create_in_lobby(tab: Tab, url: str, nickname: str, seats: dict[str, str]) -> str:
-    """Create a table from the lobby, sitting at the seat given as "me"; the table's id."""
+def create_in_lobby(
+    tab: Tab, url: str, nickname: str, seats: dict[str, str], hints: bool = True
+) -> str:
+    """Create a table from the lobby, sitting at the seat given as "me" (with ``hints`` or
+    without); the table's id."""
     page = tab.page
     page.goto(url + "/")
     # The form is ready once lobby.js has built it (the variant switches come last).
@@ -236,6 +239,7 @@ def create_in_lobby(tab: Tab, url: str, nickname: str, seats: dict[str, str]) ->
     for seat, who in seats.items():
         if seat != mine:
             page.select_option(f'select[data-seat-player="{seat}"]', who)
+    page.set_checked("#create-form input[data-hints]", hints)
     page.click("#create")
     page.wait_for_url("**/t/*")
     expect(page.locator("body")).to_have_attribute("data-you", mine)

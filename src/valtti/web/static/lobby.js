@@ -5,6 +5,7 @@
  *   #lang                          language switch (<select>, values "en" | "fi")
  *   #create-form                   the form creating a table; #create is its submit button
  *   select[data-turn-seconds]      the table's time for a turn in seconds ("0": no limit)
+ *   input[data-hints]              checkbox: whether people may ask for a hint on their turn
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
  *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
@@ -172,6 +173,7 @@ async function createTable(event) {
       seat,
       // Each person's time for a turn before a stand-in plays it (0: no limit).
       turn_seconds: Number(form.querySelector("[data-turn-seconds]").value),
+      hints: form.querySelector("[data-hints]").checked,
     });
     if (nickname) saveNickname(nickname);
     saveTableKeys(made.id, {

@@ -46,6 +46,7 @@
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
+ *   hint.js            #hint-btn and the #hint panel (its hooks)
  * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
@@ -87,6 +88,7 @@ import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
 import { dealEnded, renderEnds } from "/static/ends.js";
 import { initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
+import { hintRefused, initHint, onHint, renderHint } from "/static/hint.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -216,6 +218,7 @@ function render() {
   renderTurn(view);
   renderActions(view);
   renderHand(view);
+  renderHint(view);
   renderInfo(view);
   renderScore(view);
   renderSheet(view);
@@ -871,6 +874,7 @@ function connect() {
     else if (message.type === "error") onError(message);
     else if (message.type === "chat") onChat(message);
     else if (message.type === "chat_history") onChatHistory(message);
+    else if (message.type === "hint") onHint(message);
   };
   socket.onclose = (event) => {
     if (ws !== socket) return; // replaced by a newer connection
@@ -947,6 +951,7 @@ function onState(message) {
 
 function onError(message) {
   pending = false;
+  hintRefused();
   const refused = message.code === "illegal" && message.refusal && state;
   const text = refused ? refusalText(currentView(), message.refusal) : errorText(message.code);
   toast(text, "error", message.code ?? "");
@@ -1093,6 +1098,7 @@ async function main() {
   initKeyboard();
   initAbsence(send);
   initChat(sendOrSay);
+  initHint(send, actionLabel);
   onLangChange(render);
   setStatus("connecting");
   connect();

@@ -1,0 +1,160 @@
+/**
+ * The hint (docs/WEB.md, Hints): on your turn, at a table that gives hints, #hint-btn asks the
+ * server what the hard computer player makes of each of your legal moves. #hint lists them
+ * best first, each with its value, its share of the sampled worlds where it is best and its
+ * main reason in the page's language (said from the reason's code and arguments); the best
+ * move's card or button is marked until the next state. The page decides nothing: it shows
+ * the server's hint for the state it was asked at, and only while that state is the latest.
+ *
+ * Hooks for end-to-end tests:
+ *   #hint-btn          shown while you may ask; data-busy="true" while the hint is on its way
+ *                      (it and #hint are under the hand, or in #answer-dialog while it is open)
+ *   #hint              the panel (hidden without a hint for this state); #hint-close
+ *   #hint-moves li     one per legal move, best first: data-move = its token,
+ *                      data-best="true|false", with .hint-move, .hint-value, .hint-share and
+ *                      .hint-reason[data-code] (the reason's code)
+ *   [data-hinted]      "true" on the best move's hand card or action button
+ */
+
+import { currentLang, has, t, tn } from "/static/i18n.js";
+import { el, toast } from "/static/common.js";
+import { cardInline, parseCard, suitIcon } from "/static/cards.js";
+
+let send = null;
+let label = null; // an action token's label (table.js's actionLabel)
+let asked = null; // the seq a hint was asked at and has not come yet
+let hint = null; // the latest hint message
+let closedAt = null; // the seq whose hint was closed
+
+/** Wire the button and the panel: `sender` sends a message (false when offline), `labeller`
+ * names an action token that is not a card. */
+export function initHint(sender, labeller) {
+  send = sender;
+  label = labeller;
+  document.getElementById("hint-btn").addEventListener("click", ask);
+  document.getElementById("hint-close").addEventListener("click", () => {
+    closedAt = hint?.seq ?? null;
+    document.getElementById("hint").hidden = true;
+  });
+}
+
+let current = null; // the view last drawn
+
+function ask() {
+  if (!current || asked === current.seq) return;
+  closedAt = null;
+  if (hint && hint.seq === current.seq) {
+    drawPanel(current);
+    return;
+  }
+  if (send({ type: "hint", seq: current.seq })) {
+    asked = current.seq;
+    drawButton(current);
+  } else toast(t("error.offline"), "error", "offline");
+}
+
+/** A hint from the server. */
+export function onHint(message) {
+  hint = message;
+  if (asked === message.seq) asked = null;
+  if (current) renderHint(current);
+}
+
+/** An error came: whatever it answered, no hint is on its way any more. */
+export function hintRefused() {
+  asked = null;
+}
+
+function mayAsk(view) {
+  const obs = view.obs;
+  return (
+    !view.replay &&
+    !!view.you &&
+    view.table?.hints !== false &&
+    view.table?.status === "playing" &&
+    !!obs &&
+    obs.phase !== "over" &&
+    obs.to_move === view.you &&
+    (obs.legal ?? []).length > 0
+  );
+}
+
+function drawButton(view) {
+  const button = document.getElementById("hint-btn");
+  button.hidden = !mayAsk(view);
+  const busy = asked === view.seq;
+  button.dataset.busy = String(busy);
+  button.disabled = busy;
+  button.textContent = t(busy ? "hint.busy" : "hint.ask");
+}
+
+/** The reason `reason` (Reason.to_dict()) in the page's language. */
+function reasonText(reason) {
+  let key = `hint.reason.${reason.code}`;
+  if (reason.code === "declares" && reason.points === 1) key = "hint.reason.declares_little";
+  if (reason.code === "locks_marriage" && reason.partner) key = "hint.reason.locks_partners";
+  if (!has(key)) return document.createTextNode(reason.text ?? "");
+  return tn(key, {
+    card: reason.card ? cardInline(reason.card) : "",
+    suit: reason.suit ? suitIcon(reason.suit) : "",
+    points: reason.points ?? "",
+  });
+}
+
+function moveLabel(token) {
+  return parseCard(token) ? cardInline(token) : label(token);
+}
+
+function drawPanel(view) {
+  const panel = document.getElementById("hint");
+  const list = document.getElementById("hint-moves");
+  const moves = hint?.moves ?? [];
+  const value = new Intl.NumberFormat(currentLang(), {
+    signDisplay: "exceptZero",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  const share = new Intl.NumberFormat(currentLang(), { style: "percent" });
+  list.replaceChildren(
+    ...moves.map((move, i) =>
+      el(
+        "li",
+        { dataset: { move: move.action, best: String(i === 0) } },
+        el("span", { class: "hint-move" }, moveLabel(move.action)),
+        el("span", { class: "hint-value" }, value.format(move.value)),
+        el("span", { class: "hint-share" }, share.format(move.best_share)),
+        el("span", { class: "hint-reason", dataset: { code: move.reason.code } }, reasonText(move.reason)),
+      ),
+    ),
+  );
+  document.getElementById("hint-heading").replaceChildren(
+    moves.length ? tn("hint.heading", { action: moveLabel(moves[0].action) }) : "",
+  );
+  panel.hidden = !moves.length;
+  for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
+  if (moves.length) {
+    const best = moves[0].action;
+    for (const node of document.querySelectorAll(
+      `#hand [data-card="${CSS.escape(best)}"], [data-action="${CSS.escape(best)}"]`,
+    )) {
+      if (!node.closest("#hint")) node.dataset.hinted = "true";
+    }
+  }
+}
+
+/** Draw the button and the panel for `view` (after the hand and the actions are drawn). */
+export function renderHint(view) {
+  current = view;
+  // A modal answer dialog leaves the rest of the page inert: the hint goes into it meanwhile.
+  const dialog = document.getElementById("answer-dialog");
+  const slot = document.getElementById(dialog.open ? "answer-hint-slot" : "hint-slot");
+  const box = document.getElementById("hint-box");
+  if (box.parentElement !== slot) slot.append(box);
+  drawButton(view);
+  const shown = mayAsk(view) && hint && hint.seq === view.seq && closedAt !== view.seq;
+  if (shown) drawPanel(view);
+  else {
+    document.getElementById("hint").hidden = true;
+    for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
+  }
+}

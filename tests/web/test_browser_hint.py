@@ -1,0 +1,147 @@
+"""The hint at the web table in a real browser (Playwright, Debian's Chromium), as a person
+uses it: on a phone, ask, read each move's value, share and reason, see the best move marked,
+in English and in Finnish, play on; a marriage's answer asked in its dialog; a table made in
+the lobby without hints shows no button.
+
+Against the session's real ``valtti serve`` (computer players without delay).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from tests.web.serving import Server
+from tests.web.test_browser import Tab, browser, catalogue, create_in_lobby, playwright  # noqa: F401
+from tests.web.test_browser_room import BOTS, VIEWPORTS, room, sit_at  # noqa: F401
+from tests.web.test_server_private import BEFORE_ASK, stored_table
+
+from valtti.players.explain import ReasonCode
+
+
+def latest_state(tab: Tab) -> dict[str, Any]:
+    """The state the page shows now (by its seq)."""
+    seq = int(tab.page.locator("body").get_attribute("data-seq") or "-1")
+    return tab.state_at(seq)
+
+
+def moves_shown(page: Page) -> list[dict[str, str]]:
+    shown: list[dict[str, str]] = page.evaluate(
+        """() => [...document.querySelectorAll("#hint-moves li")].map((li) => ({
+          move: li.dataset.move, best: li.dataset.best,
+          value: li.querySelector(".hint-value").textContent,
+          share: li.querySelector(".hint-share").textContent,
+          code: li.querySelector(".hint-reason").dataset.code,
+          reason: li.querySelector(".hint-reason").textContent,
+        }))"""
+    )
+    return shown
+
+
+def test_a_hint_on_a_phone_in_english_and_in_finnish(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    tab = room(viewport="phone-portrait")
+    page = tab.page
+    sit_at(tab, server, BOTS)
+    expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+    legal = latest_state(tab)["observation"]["legal"]
+    button = page.locator("#hint-btn")
+    expect(button).to_be_visible()
+    expect(button).to_have_text("Hint")
+    button.click()
+    panel = page.locator("#hint")
+    expect(panel).to_be_visible()
+    hint = next(f for f in tab.received if f["type"] == "hint")
+    shown = moves_shown(page)
+    # Each legal move once, best first, as the server said, with its reason in words.
+    assert [m["move"] for m in shown] == [m["action"] for m in hint["moves"]]
+    assert sorted(m["move"] for m in shown) == sorted(legal)
+    assert [m["best"] for m in shown] == ["true"] + ["false"] * (len(shown) - 1)
+    codes = {str(c) for c in ReasonCode}
+    for m in shown:
+        assert m["code"] in codes and m["reason"].strip() and "{" not in m["reason"]
+        assert m["share"].endswith("%")
+    best = shown[0]["move"]
+    marked = page.locator('#hand [data-hinted="true"], #actions [data-hinted="true"]')
+    expect(marked).to_have_count(1)
+    assert best in (marked.get_attribute("data-card"), marked.get_attribute("data-action"))
+    # The panel fits the phone's width.
+    width = VIEWPORTS["phone-portrait"][0]
+    box = panel.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+    # In Finnish: the same hint, said in Finnish (nothing asked again).
+    asked = sum(1 for m in tab.sent if m.get("type") == "hint")
+    page.select_option("#lang", "fi")
+    expect(button).to_have_text("Vihje")
+    fi = catalogue("fi")
+    expect(page.locator("#hint-heading")).to_contain_text(fi["hint.heading"].split("{")[0].strip())
+    for m in moves_shown(page):
+        if m["code"] in ("only", "best_on_average", "as_good", "worse_on_average"):
+            assert m["reason"] == fi[f"hint.reason.{m['code']}"]
+        assert m["reason"].strip() and "{" not in m["reason"]
+    assert sum(1 for m in tab.sent if m.get("type") == "hint") == asked
+    # Playing a move: the hint was for that turn only.
+    before = int(page.locator("body").get_attribute("data-seq") or "0")
+    marked.click()
+    page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
+    expect(panel).to_be_hidden()
+    expect(page.locator("[data-hinted]")).to_have_count(0)
+    assert not tab.errors, tab.errors
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+def test_a_table_made_in_the_lobby_without_hints_has_no_hint_button(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    tab = room()
+    page = tab.page
+    create_in_lobby(tab, server.url, "Aino", {**BOTS, "S": "me"}, hints=False)
+    expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+    assert latest_state(tab)["table"]["hints"] is False
+    expect(page.locator("#hint-btn")).to_be_hidden()
+    tab.check_clean()
+
+
+def test_the_partner_choosing_a_marriage_asks_in_the_answer_dialog(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    tokens = stored_table(url, BEFORE_ASK)  # E may ask whole; W holds two marriages
+    server = start_server(url)
+    tab = room(viewport="phone-portrait")
+    page = tab.page
+    page.goto(server.url + "/rules")
+    keys = json.dumps({"token": tokens["W"], "seat": "W"})
+    page.evaluate("(keys) => localStorage.setItem('valtti:table:choice', keys)", keys)
+    page.goto(f"{server.url}/t/choice")
+    expect(page.locator("body")).to_have_attribute("data-you", "W")
+    asker = server.socket("choice", tokens["E"])
+    try:
+        asker.state()
+        asker.send({"type": "action", "action": "ask-whole", "seq": 4})
+        dialog = page.locator("#answer-dialog")
+        expect(dialog).to_be_visible()
+        # The dialog is modal: the hint is asked and read inside it.
+        inside = dialog.locator("#hint-btn")
+        expect(inside).to_be_visible()
+        inside.click()
+        expect(dialog.locator("#hint")).to_be_visible()
+        shown = moves_shown(page)
+        assert sorted(m["move"] for m in shown) == ["answer C", "answer H"]
+        best = dialog.locator('#answer-buttons [data-hinted="true"]')
+        expect(best).to_have_attribute("data-action", shown[0]["move"])
+        best.click()
+        expect(dialog).to_be_hidden()
+        expect(page.locator("#hint-slot #hint-box")).to_have_count(1)
+        expect(page.locator("#hint")).to_be_hidden()
+        assert not tab.errors, tab.errors
+    finally:
+        asker.close()
