@@ -45,6 +45,9 @@ from valtti.engine.views import DealResult
 EXPLAINED_LINES: Final = 160
 #: Seconds spent on playing worlds out, after the PIMC player's decision.
 EXPLAIN_SECONDS: Final = 1.0
+#: Where the player's budget solves no world (the first tricks, where its search player
+#: decides), the worlds a hint solves at most within the budget's seconds (at least one).
+OPENING_WORLDS: Final = 4
 #: Below this share of the value gap, no single difference "accounts" for it.
 _STANDS_OUT: Final = 0.2
 #: Card points a line must win or lose on average for the swing to be a reason.
@@ -617,14 +620,14 @@ def explain(
         observation.score or (0, 0), observation.variant, match_equity(observation.variant)
     )
     budget = LEVELS[level]
-    player = PimcPlayer(budget, seed)
+    dear = not budget.worlds_at(len(observation.tricks))
+    player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed)
     started = time.perf_counter()
     estimates = player.evaluate(observation)
     decision = player.last
     solved = () if decision is None else decision.worlds
     # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear
-    # for it (the first tricks), a line costs about what solving its one world did.
-    dear = not budget.worlds_at(len(observation.tricks))
+    # for it (the first tricks), a line costs about what solving a world did.
     per_line = (time.perf_counter() - started) / max(1, len(solved)) if dear else 0.0
     return explain_worlds(
         observation,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from valtti.engine import Action, Deal, Observation
 from valtti.engine.solver import DealValue, Solver
@@ -55,6 +55,11 @@ class PimcBudget:
 
     def worlds_at(self, tricks_played: int) -> int:
         return self.worlds[min(tricks_played, 8)]
+
+    def at_least(self, worlds: int) -> PimcBudget:
+        """This budget with ``worlds`` in each trick where it solves none."""
+        a, b, c, d, e, f, g, h, i = (w or worlds for w in self.worlds)
+        return replace(self, worlds=(a, b, c, d, e, f, g, h, i))
 
 
 # Solving a whole deal takes the solver about 0.5–3 s in trick 1 and 20–300 ms in trick 2,
