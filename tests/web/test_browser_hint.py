@@ -66,6 +66,10 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     for m in shown:
         assert m["code"] in codes and m["reason"].strip() and "{" not in m["reason"]
         assert m["share"].endswith("%")
+    worlds = hint["moves"][0]["worlds"]
+    expect(page.locator("#hint-worlds")).to_have_text(
+        f"(over {worlds} sampled deal{'' if worlds == 1 else 's'})"
+    )
     best = shown[0]["move"]
     marked = page.locator('#hand [data-hinted="true"], #actions [data-hinted="true"]')
     expect(marked).to_have_count(1)

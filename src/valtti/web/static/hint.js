@@ -9,14 +9,15 @@
  * Hooks for end-to-end tests:
  *   #hint-btn          shown while you may ask; data-busy="true" while the hint is on its way
  *                      (it and #hint are under the hand, or in #answer-dialog while it is open)
- *   #hint              the panel (hidden without a hint for this state); #hint-close
+ *   #hint              the panel (hidden without a hint for this state); #hint-close;
+ *                      #hint-worlds says over how many sampled deals
  *   #hint-moves li     one per legal move, best first: data-move = its token,
  *                      data-best="true|false", with .hint-move, .hint-value, .hint-share and
  *                      .hint-reason[data-code] (the reason's code)
  *   [data-hinted]      "true" on the best move's hand card or action button
  */
 
-import { currentLang, has, t, tn } from "/static/i18n.js";
+import { currentLang, has, t, tn, tp } from "/static/i18n.js";
 import { el, toast } from "/static/common.js";
 import { cardInline, parseCard, suitIcon } from "/static/cards.js";
 
@@ -130,6 +131,10 @@ function drawPanel(view) {
   document.getElementById("hint-heading").replaceChildren(
     moves.length ? tn("hint.heading", { action: moveLabel(moves[0].action) }) : "",
   );
+  // How far to trust it: early in a deal the solver has time for a few sampled deals only.
+  document.getElementById("hint-worlds").textContent = moves.length
+    ? tp("hint.worlds", moves[0].worlds)
+    : "";
   panel.hidden = !moves.length;
   for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
   if (moves.length) {
