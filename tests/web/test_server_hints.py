@@ -71,6 +71,30 @@ def test_the_seat_to_move_gets_a_hint_for_each_legal_move_and_nobody_else_hears_
         table.close()
 
 
+def test_asking_and_playing_at_once_piles_up_no_hints_and_no_errors(server: Server) -> None:
+    table = Table.new(server)
+    try:
+        rng = random.Random(11)
+        for _ in range(5):  # each hint dropped or sent late: the point has moved on
+            table.players[table.to_move()].send({"type": "hint", "seq": table.seq})
+            table.play(rng)
+        seat = table.to_move()
+        me = table.players[seat]
+        me.send({"type": "hint", "seq": table.seq})
+        hint = me.until(
+            lambda f: f["type"] == "error" or (f["type"] == "hint" and f["seq"] == table.seq)
+        )
+        assert_hint_for(hint, seat, table.latest(seat)["observation"]["legal"], table.seq)
+        for player in table.everyone:
+            player.send({"type": "ping"})
+            player.until(lambda f: f["type"] == "pong")
+            assert not [f for f in player.frames if f["type"] == "error"]
+            late = [f for f in player.frames if f["type"] == "hint"]
+            assert all(f["seq"] < table.seq for f in late if f is not hint)
+    finally:
+        table.close()
+
+
 def test_hints_are_refused_to_spectators_out_of_turn_and_on_a_stale_seq(server: Server) -> None:
     table = Table.new(server)
     try:

@@ -23,6 +23,8 @@ from valtti.players.explain import explain
 from valtti.table import decide_once
 
 T = TypeVar("T")
+#: A hint: each legal action's ``Explanation.to_dict()``, best first.
+Moves = list[dict[str, Any]]
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
 #: ``pimc:hard`` is the hard level people are offered; ``search:hard``, the older one, stays.
@@ -38,6 +40,9 @@ PLAYERS: Final = (
 
 #: The level of the PIMC player whose view a hint gives (the lobby's "hard").
 HINT_LEVEL: Final = "hard"
+#: Hints made at once on the whole server: a computer player's decision never waits in the
+#: workers behind more than this many.
+HINT_SLOTS: Final = 1
 
 #: How often a worker checks that the server is still there.
 WATCH_SECONDS: Final = 1.0
@@ -72,7 +77,7 @@ def _warm() -> None:
     """Nothing: submitted once so that a worker has started and imported the players."""
 
 
-def hint_moves(seed: int, observation: Observation) -> list[dict[str, Any]]:
+def hint_moves(seed: int, observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
     action's ``players.explain.Explanation.to_dict()``, best first, from that seat's
     observation alone."""
@@ -103,6 +108,7 @@ class Bots:
         else:
             self._context = multiprocessing.get_context("spawn")
         self._pool = self._new_pool()
+        self._hint_slots = asyncio.Semaphore(HINT_SLOTS)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -118,9 +124,19 @@ class Bots:
         computed in a worker."""
         return Action(await self._run(decide_once, player, seed, observation))
 
-    async def hint(self, seed: int, observation: Observation) -> list[dict[str, Any]]:
-        """``hint_moves(seed, observation)``, computed in a worker."""
-        return await self._run(hint_moves, seed, observation)
+    async def hint(self, seed: int, observation: Observation) -> Moves:
+        """``hint_moves(seed, observation)``, computed in a worker once one of HINT_SLOTS is
+        free. Cancelled while it waits, it is never begun; cancelled once begun, it keeps its
+        slot until the worker is done (a worker cannot be interrupted)."""
+        async with self._hint_slots:
+            job = asyncio.ensure_future(self._run(hint_moves, seed, observation))
+            try:
+                return await asyncio.shield(job)
+            except asyncio.CancelledError:
+                await asyncio.wait([job])
+                if not job.cancelled():
+                    job.exception()  # retrieved: nobody waits for it any more
+                raise
 
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker; a broken pool is replaced once."""

@@ -1,38 +1,40 @@
-"""The hints of one table: for the seat to move, what the hard computer player makes of each
-legal move (docs/WEB.md, Hints), made once per seat and point of the match, in a worker.
+"""The hint of one table: for the seat to move, what the hard computer player makes of each
+legal move (docs/WEB.md, Hints), made in a worker once per point of the match.
 
 A hint is made from the asking seat's observation alone, and only that seat's connections
-are sent it: it tells nobody anything the seat may not know (RULES.md 7).
+are sent it: it tells nobody anything the seat may not know (RULES.md 7). A table makes one
+hint at a time: asking at a newer point drops the older point's hint, so asking and playing
+fast piles up no work; and ``Bots.hint`` makes few at once for the whole server.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from valtti.engine import Observation, Seat
-from valtti.web.bots import Bots
-
-Moves = list[dict[str, Any]]
+from valtti.engine import Observation
+from valtti.web.bots import Bots, Moves
 
 
 class Hints:
-    """The hint being made, or made, for each seat at its latest point."""
+    """The hint of the latest point a hint was asked at, being made or made."""
 
     def __init__(self, bots: Bots) -> None:
         self._bots = bots
-        self._made: dict[Seat, tuple[int, asyncio.Future[Moves]]] = {}
+        self._made: tuple[int, asyncio.Task[Moves]] | None = None
 
-    def ask(
-        self, seat: Seat, point: int, seed: int, observation: Observation
-    ) -> asyncio.Future[Moves]:
-        """The hint for ``seat`` to move at ``point``: the one begun already, unless it failed
-        (then it is made again), else a new one from ``observation``."""
-        made = self._made.get(seat)
-        if made is not None and made[0] == point:
-            future = made[1]
-            if not future.done() or (not future.cancelled() and future.exception() is None):
-                return future
-        future = asyncio.ensure_future(self._bots.hint(seed, observation))
-        self._made[seat] = (point, future)
-        return future
+    def ask(self, point: int, seed: int, observation: Observation) -> asyncio.Task[Moves]:
+        """The hint of the seat to move at ``point``: the one asked for already (failed too:
+        it is not made again at that point), unless it was dropped; else a new one."""
+        made = self._made
+        if made is not None and made[0] == point and not made[1].cancelled():
+            return made[1]
+        self.close()
+        task = asyncio.ensure_future(self._bots.hint(seed, observation))
+        self._made = (point, task)
+        return task
+
+    def close(self) -> None:
+        """Drop the hint being made, if any (a newer point, or the room closes)."""
+        if self._made is not None:
+            self._made[1].cancel()
+            self._made = None

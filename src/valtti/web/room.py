@@ -22,14 +22,14 @@ from valtti.engine.record import Record
 from valtti.engine.views import Phase
 from valtti.table import Table
 from valtti.web import computer
-from valtti.web.bots import Bots
+from valtti.web.bots import Bots, Moves
 from valtti.web.chat import Chat
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection
 from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
 from valtti.web.frames import Frames, replay_steps, table_summary
-from valtti.web.hints import Hints, Moves
+from valtti.web.hints import Hints
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
 from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
 from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant
@@ -202,21 +202,32 @@ class Room:
             if seen is not self.match or deal.current_player != seat:
                 raise RoomError("not_your_turn", "a hint is for your own turn")
             await self._reclaim(seat)
+            point = self.driver.point
             moves = self._hints.ask(
-                seat, self.driver.point, self.driver.decision_seed(), self.match.observation(seat)
+                point, self.driver.decision_seed(), self.match.observation(seat)
             )
-        self._spawn(self._send_hint(connection, shown, moves))
+        self._spawn(self._send_hint(connection, shown, point, moves))
 
     async def _send_hint(
-        self, connection: Connection, seq: int, moves: asyncio.Future[Moves]
+        self, connection: Connection, seq: int, point: int, moves: asyncio.Task[Moves]
     ) -> None:
         try:
-            made = await asyncio.shield(moves)
+            frame = json.dumps({"type": "hint", "seq": seq, "moves": await asyncio.shield(moves)})
+        except asyncio.CancelledError:
+            if not moves.cancelled():
+                raise  # this task is cancelled: the room closes
+            # The hint was dropped: for a newer point (nothing to say), or with the workers
+            # that were replaced while it waited.
+            if self.driver.point == point:
+                connection.send(
+                    RoomError("unavailable", "no hint could be made; ask again").frame()
+                )
+            return
         except Exception:
             log.exception("table %s: a hint failed", self.id)
             connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())
             return
-        connection.send(json.dumps({"type": "hint", "seq": seq, "moves": made}))
+        connection.send(frame)
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
         """For the table's creator: give an open seat to a computer player for good, or a
@@ -344,6 +355,7 @@ class Room:
     def close(self) -> None:
         self._closed = True
         self._clock.cancel()
+        self._hints.close()
         for task in self._tasks:
             task.cancel()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import sqlite3
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -252,8 +253,13 @@ def drop_columns(table: str, *columns: str) -> None:
     """
     from alembic import op
 
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    if sqlite and sqlite3.sqlite_version_info < (3, 35):
+        raise RuntimeError(
+            f"downgrading needs SQLite 3.35 or later to drop a column; this is {sqlite3.sqlite_version}"
+        )
     for column in columns:
-        if op.get_bind().dialect.name == "sqlite":
+        if sqlite:
             op.execute(f'ALTER TABLE "{table}" DROP COLUMN "{column}"')
         else:
             op.drop_column(table, column)

@@ -7,7 +7,8 @@
  * the server's hint for the state it was asked at, and only while that state is the latest.
  *
  * Hooks for end-to-end tests:
- *   #hint-btn          shown while you may ask; data-busy="true" while the hint is on its way
+ *   #hint-btn          shown while you may ask (your turn, more than one legal move, no action of
+ *                      yours on its way); data-busy="true" while the hint is on its way
  *                      (it and #hint are under the hand, or in #answer-dialog while it is open)
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
  *                      #hint-worlds says over how many sampled deals
@@ -23,15 +24,18 @@ import { cardInline, parseCard, suitIcon } from "/static/cards.js";
 
 let send = null;
 let label = null; // an action token's label (table.js's actionLabel)
+let acting = () => false; // whether an action of yours is on its way (table.js's pending)
 let asked = null; // the seq a hint was asked at and has not come yet
 let hint = null; // the latest hint message
 let closedAt = null; // the seq whose hint was closed
 
 /** Wire the button and the panel: `sender` sends a message (false when offline), `labeller`
- * names an action token that is not a card. */
-export function initHint(sender, labeller) {
+ * names an action token that is not a card, `pending` says whether an action of yours is on
+ * its way (after your ask-whole, until your partner has answered). */
+export function initHint(sender, labeller, pending) {
   send = sender;
   label = labeller;
+  acting = pending;
   document.getElementById("hint-btn").addEventListener("click", ask);
   document.getElementById("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
@@ -42,7 +46,7 @@ export function initHint(sender, labeller) {
 let current = null; // the view last drawn
 
 function ask() {
-  if (!current || asked === current.seq) return;
+  if (!current || asked === current.seq || !mayAsk(current)) return;
   closedAt = null;
   if (hint && hint.seq === current.seq) {
     drawPanel(current);
@@ -66,6 +70,14 @@ export function hintRefused() {
   asked = null;
 }
 
+/** A new connection (a reconnect, a rematch's table): what the old one asked or was told is
+ * gone with it. */
+export function resetHint() {
+  asked = null;
+  hint = null;
+  closedAt = null;
+}
+
 function mayAsk(view) {
   const obs = view.obs;
   return (
@@ -76,7 +88,8 @@ function mayAsk(view) {
     !!obs &&
     obs.phase !== "over" &&
     obs.to_move === view.you &&
-    (obs.legal ?? []).length > 0
+    (obs.legal ?? []).length > 1 &&
+    !acting()
   );
 }
 
@@ -85,7 +98,9 @@ function drawButton(view) {
   button.hidden = !mayAsk(view);
   const busy = asked === view.seq;
   button.dataset.busy = String(busy);
-  button.disabled = busy;
+  // Not disabled while busy: a disabled button would drop the keyboard's focus.
+  button.setAttribute("aria-busy", String(busy));
+  button.setAttribute("aria-disabled", String(busy));
   button.textContent = t(busy ? "hint.busy" : "hint.ask");
 }
 

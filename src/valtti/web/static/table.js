@@ -88,7 +88,7 @@ import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
 import { dealEnded, renderEnds } from "/static/ends.js";
 import { initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
-import { hintRefused, initHint, onHint, renderHint } from "/static/hint.js";
+import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
@@ -855,6 +855,7 @@ function connect() {
   clearTimeout(reconnectTimer);
   if (stopped) return;
   setStatus("connecting");
+  resetHint();
   const socket = new WebSocket(socketUrl());
   ws = socket;
   socket.onopen = () => {
@@ -1098,7 +1099,7 @@ async function main() {
   initKeyboard();
   initAbsence(send);
   initChat(sendOrSay);
-  initHint(send, actionLabel);
+  initHint(send, actionLabel, () => pending);
   onLangChange(render);
   setStatus("connecting");
   connect();
