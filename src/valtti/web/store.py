@@ -256,7 +256,8 @@ def drop_columns(table: str, *columns: str) -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     if sqlite and sqlite3.sqlite_version_info < (3, 35):
         raise RuntimeError(
-            f"downgrading needs SQLite 3.35 or later to drop a column; this is {sqlite3.sqlite_version}"
+            "downgrading needs SQLite 3.35 or later to drop a column; "
+            f"this is {sqlite3.sqlite_version}"
         )
     for column in columns:
         if sqlite:
