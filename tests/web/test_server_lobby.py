@@ -16,34 +16,39 @@ from valtti.engine import Match, Seat, Variant
 from valtti.web.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
 from valtti.web.store import SeatRow, Store, TableRow
 
-NOW = dt.datetime.now(dt.UTC)
 OPEN = tuple(SeatRow(s, "open", None, None) for s in Seat)
 PEOPLE = tuple(SeatRow(s, "human", f"P{s}", f"{int(s)}" * 64) for s in Seat)
 COMPUTERS = tuple(SeatRow(s, "computer", "random", None) for s in Seat)
 
 
-def _row(table_id: str, ago: dt.timedelta, status: str) -> TableRow:
-    return TableRow(table_id, NOW - ago, Variant(), Seat.N, 7, "c" * 64, status)  # type: ignore[arg-type]
+def _stored_tables(db_url: str) -> dt.datetime:
+    """Tables as a server that ran for a while left them, up to now; now.
 
+    Now is taken here, not when the module is imported: a long test session would otherwise
+    age a table made "a minute ago" past IDLE_AFTER.
+    """
+    now = dt.datetime.now(dt.UTC)
 
-def _stored_tables(db_url: str) -> None:
-    """Tables as a server that ran for a while left them."""
+    def _row(table_id: str, ago: dt.timedelta, status: str) -> TableRow:
+        return TableRow(table_id, now - ago, Variant(), Seat.N, 7, "c" * 64, status)  # type: ignore[arg-type]
+
     store = Store(db_url)
     hour = dt.timedelta(hours=1)
     store.create_table(_row("waiting-new", dt.timedelta(minutes=1), "waiting"), OPEN)
     store.create_table(_row("waiting-old", 3 * hour, "waiting"), OPEN)  # nobody ever came
     store.create_table(_row("playing-left", 2 * hour, "playing"), PEOPLE)
-    store.set_seen("playing-left", NOW - IDLE_AFTER - dt.timedelta(minutes=1))
+    store.set_seen("playing-left", now - IDLE_AFTER - dt.timedelta(minutes=1))
     store.create_table(_row("playing-here", 4 * hour, "playing"), PEOPLE)
-    store.set_seen("playing-here", NOW - dt.timedelta(minutes=1))
+    store.set_seen("playing-here", now - dt.timedelta(minutes=1))
     for table_id, ended in (
         ("finished-new", hour),
         ("finished-old", LISTED_AFTER_FINISH + hour),
     ):
         store.create_table(_row(table_id, ended + hour, "playing"), COMPUTERS)
         play_and_store(store, table_id, Match(Variant(), Seat.N), random.Random(table_id))
-        store.set_status(table_id, "finished", at=NOW - ended)
+        store.set_status(table_id, "finished", at=now - ended)
     store.close()
+    return now
 
 
 def _listed(server: Server, **params: Any) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def _ids(listed: dict[str, Any]) -> list[str]:
 def test_the_list_waiting_first_idle_tables_marked_old_finished_ones_aged_out(
     database_url: str, start_server: Callable[..., Server]
 ) -> None:
-    _stored_tables(database_url)
+    now = _stored_tables(database_url)
     server = start_server(database_url)
     listed = _listed(server)
     assert _ids(listed) == [
@@ -108,7 +113,7 @@ def test_the_list_waiting_first_idle_tables_marked_old_finished_ones_aged_out(
         seen = {t.stored.table.id: t.seen for t in store.listing("waiting").tables}
     finally:
         store.close()
-    assert seen["waiting-old"] is not None and seen["waiting-old"] > NOW
+    assert seen["waiting-old"] is not None and seen["waiting-old"] > now
 
 
 def test_pages_of_the_list(database_url: str, start_server: Callable[..., Server]) -> None:
