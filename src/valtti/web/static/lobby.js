@@ -9,7 +9,7 @@
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
  *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
- *                                  computer player (random, heuristic, learned, search:easy|medium, pimc:hard, search:hard)
+ *                                  computer player (random, heuristic, learned, search:easy|medium, search:hard, pimc:hard)
  *   select[data-variant="target"]  one per variant switch of RULES.md 8, default preselected;
  *                                  option values are the switch's values as text ("12", "false")
  *   #filters button[data-filter]   the list's filter: "all", "waiting", "playing", "finished"
