@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.web.serving import Server
 from tests.web.test_browser import Tab, browser, catalogue, create_in_lobby, playwright  # noqa: F401
 from tests.web.test_browser_room import BOTS, VIEWPORTS, room, sit_at  # noqa: F401
-from tests.web.test_server_private import BEFORE_ASK, stored_table
+from tests.web.test_server_private import serve_choice
 
 from valtti.players.explain import ReasonCode
 
@@ -125,9 +125,7 @@ def test_the_partner_choosing_a_marriage_asks_in_the_answer_dialog(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'valtti.db'}"
-    tokens = stored_table(url, BEFORE_ASK)  # E may ask whole; W holds two marriages
-    server = start_server(url)
+    server, tokens = serve_choice(tmp_path, start_server)  # W holds two marriages
     tab = room(viewport="phone-portrait")
     page = tab.page
     page.goto(server.url + "/rules")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.serving import ALL_OPEN, SEATS, Player, Server, Table
-from tests.web.test_server_private import BEFORE_ASK, stored_table
+from tests.web.test_server_private import serve_choice
 
 from valtti.players.explain import ReasonCode
 
@@ -128,9 +128,7 @@ def test_a_table_made_without_hints_gives_none(server: Server) -> None:
 def test_the_partner_choosing_a_marriage_gets_a_hint_and_the_asker_waits(
     tmp_path: Path, start_server: Callable[..., Server]
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'valtti.db'}"
-    tokens = stored_table(url, BEFORE_ASK)
-    server = start_server(url)
+    server, tokens = serve_choice(tmp_path, start_server)
     table = Table(server, "choice", tokens)
     try:
         assert table.seq == 4 and table.to_move() == "E"

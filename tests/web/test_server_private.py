@@ -58,6 +58,16 @@ def stored_table(
     return tokens
 
 
+def serve_choice(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> tuple[Server, dict[str, str]]:
+    """A server whose database holds table "choice" as ``BEFORE_ASK`` leaves it (E may ask
+    whole, and W would choose); the seats' tokens."""
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    tokens = stored_table(url, BEFORE_ASK)
+    return start_server(url), tokens
+
+
 @pytest.mark.parametrize("asked_before_a_restart", [False, True])
 def test_only_the_answering_partner_sees_the_choice(
     tmp_path: Path, start_server: Callable[..., Server], asked_before_a_restart: bool
@@ -137,9 +147,7 @@ class _Asking(random.Random):
 def test_people_play_on_through_a_partners_choice(
     tmp_path: Path, start_server: Callable[..., Server]
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'valtti.db'}"
-    tokens = stored_table(url, BEFORE_ASK)
-    server = start_server(url)
+    server, tokens = serve_choice(tmp_path, start_server)
     table = Table(server, "choice", tokens)
     for _ in range(6):  # E asks (W chooses), then five cards
         table.play(_Asking(1))
@@ -180,9 +188,7 @@ def test_while_a_partner_chooses_everyone_else_is_answered_as_before_the_questio
     other connection's action, with the current seq, a stale one or none, gets byte for byte
     the answer it got just before E's ask-whole; so do new connections, pings and the HTTP
     routes. Nothing the server sends tells them that W has a choice."""
-    url = f"sqlite:///{tmp_path / 'valtti.db'}"
-    tokens = stored_table(url, BEFORE_ASK)
-    server = start_server(url)
+    server, tokens = serve_choice(tmp_path, start_server)
     people = {s: server.socket("choice", t) for s, t in tokens.items()}
     spectator = server.socket("choice")
     for p in [*people.values(), spectator]:

@@ -21,6 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from valtti.engine import CardSet, Match, Seat, Variant
@@ -91,6 +92,21 @@ def assert_same_match(replayed: Match, played: Match) -> None:
     assert replayed.summary() == played.summary()
 
 
+def insert_first_revision_table(
+    connection: Connection, table_id: str, created: str, status: str
+) -> None:
+    """A table with four open seats as a server of the first revision stored it: only the
+    columns it had."""
+    connection.exec_driver_sql(
+        "INSERT INTO tables (id, created, variant, first_dealer, seed, creator_hash, status)"
+        f" VALUES ('{table_id}', '{created}', '{{}}', 'E', 7, 'cc', '{status}')"
+    )
+    for seat in "NESW":
+        connection.exec_driver_sql(
+            f"INSERT INTO seats (table_id, seat, kind) VALUES ('{table_id}', '{seat}', 'open')"
+        )
+
+
 def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str) -> None:
     first = Store(database_url)
     names = set(inspect(first.engine).get_table_names())
@@ -147,14 +163,7 @@ def test_a_table_without_hints_round_trips_and_older_tables_give_hints(store: St
     # the migration keeps its seats.
     with store.engine.begin() as connection:
         command.downgrade(alembic_config(connection), "0004")
-        connection.exec_driver_sql(
-            "INSERT INTO tables (id, created, variant, first_dealer, seed, creator_hash, status)"
-            " VALUES ('older', '2026-11-30 12:00:00+00:00', '{}', 'N', 1, 'h', 'waiting')"
-        )
-        for seat in "NESW":
-            connection.exec_driver_sql(
-                f"INSERT INTO seats (table_id, seat, kind) VALUES ('older', '{seat}', 'open')"
-            )
+        insert_first_revision_table(connection, "older", "2026-11-30 12:00:00+00:00", "waiting")
         command.upgrade(alembic_config(connection), "head")
     older = store.load("older")
     assert older is not None and older.table.hints and len(older.seats) == 4
@@ -445,14 +454,7 @@ def test_the_lobby_migration_dates_finished_tables_by_their_creation(database_ur
     with first.engine.begin() as connection:
         command.downgrade(alembic_config(connection), "0002")
         # The row as a server before the lobby's migration wrote it: only the columns it had.
-        connection.exec_driver_sql(
-            "INSERT INTO tables (id, created, variant, first_dealer, seed, creator_hash, status)"
-            " VALUES ('old', '2026-11-29 12:00:00+00:00', '{}', 'E', 7, 'cc', 'finished')"
-        )
-        for seat in "NESW":
-            connection.exec_driver_sql(
-                f"INSERT INTO seats (table_id, seat, kind) VALUES ('old', '{seat}', 'open')"
-            )
+        insert_first_revision_table(connection, "old", "2026-11-29 12:00:00+00:00", "finished")
     first.close()
     again = Store(database_url)
     (listed,) = again.listing("finished").tables
