@@ -60,6 +60,7 @@ function ask() {
 
 /** A hint from the server. */
 export function onHint(message) {
+  if (hint && message.seq < hint.seq) return; // an older turn's, come late
   hint = message;
   if (asked === message.seq) asked = null;
   if (current) renderHint(current);
