@@ -1,4 +1,4 @@
-"""The hint of one table: for the seat to move, what the hard computer player makes of each
+"""The hint of one table: for the seat to move, what the PIMC computer player makes of each
 legal move (docs/WEB.md, Hints), made in a worker once per point of the match.
 
 A hint is made from the asking seat's observation alone, and only that seat's connections

@@ -265,8 +265,8 @@ class ChatMessage(BaseModel):
 
 
 class HintMessage(BaseModel):
-    """Which move the hard computer player would make for my seat, and why: on my turn, on
-    the ``seq`` the client has seen (if given)."""
+    """What the PIMC computer player (pimc:hard) makes of each legal move of my seat, and why:
+    on my turn, on the ``seq`` the client has seen (if given)."""
 
     malformed: ClassVar[Mapping[str, str]] = {"seq": "seq must be a whole number"}
 

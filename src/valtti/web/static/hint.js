@@ -1,6 +1,6 @@
 /**
  * The hint (docs/WEB.md, Hints): on your turn, at a table that gives hints, #hint-btn asks the
- * server what the hard computer player makes of each of your legal moves. #hint lists them
+ * server what the PIMC computer player (pimc:hard) makes of each of your legal moves. #hint lists them
  * best first, each with its value, its share of the sampled worlds where it is best and its
  * main reason in the page's language (said from the reason's code and arguments); the best
  * move's card or button is marked until the next state. The page decides nothing: it shows
