@@ -218,16 +218,14 @@ class Room:
                 raise  # this task is cancelled: the room closes
             # The hint was dropped: for a newer point (nothing to say), or with the workers
             # that were replaced while it waited.
-            if self.driver.point == point:
-                connection.send(
-                    RoomError("unavailable", "no hint could be made; ask again").frame()
-                )
-            return
+            if self.driver.point != point:
+                return
         except Exception:
             log.exception("table %s: a hint failed", self.id)
-            connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())
+        else:
+            connection.send(frame)
             return
-        connection.send(frame)
+        connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
         """For the table's creator: give an open seat to a computer player for good, or a
