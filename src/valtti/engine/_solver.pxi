@@ -4,32 +4,43 @@
 # apply_action, every move comes from legal_mask_of, so the rules live in _deal.pyx alone.
 # The value of a finished deal is a lookup in a table of 256 floats indexed by (NS game points,
 # EW game points, NS took a trick, EW took a trick); valtti.engine.solver.DealValue fills it.
+# The search itself runs on the rank of a value among the table's distinct values (a small
+# int): only their order matters to alpha-beta, and a small rank keeps a stored entry small.
 #
-# Transposition table: 2**bits entries keyed by a 64-bit hash of everything that decides the
-# rest of the deal (hands, the current trick, who leads and moves, phase, trumps, declared
-# suits, locks, the marriage points and the took-a-trick flags, and the card points as far as
-# the victory point is still open). Each entry keeps a lower and an upper bound of the exact
-# value and the best move found. A generation number invalidates all entries at once.
+# Transposition table: 2**bits entries of 16 bytes, in buckets of four that share one cache
+# line (the search is bound by memory, not by arithmetic), keyed by a 64-bit hash of
+# everything that decides the rest of the deal (hands, the current trick, who leads and moves,
+# phase, trumps, declared suits, locks, the marriage points and the took-a-trick flags, and the
+# card points as far as the victory point is still open). Each entry keeps a lower and an
+# upper bound of the exact value and the best move found. A generation number invalidates all
+# entries at once.
 #
 # Cut-offs: the game points and took-a-trick flags each team can still reach bound the value
 # (the min and max of the table over that box, precomputed per table), so a node whose box
 # lies outside the window, or whose box is one value, returns at once.
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 from libc.string cimport memmove
 from libc.math cimport INFINITY
-from libc.stdint cimport uint32_t
+from libc.stdint cimport int16_t, uint16_t
+
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cdef enum:
     MAX_PLY = 64
     TOOK_SETS = 3          # a team's took-a-trick flag: 0 no, 1 yes, 2 either
     GP_RANGES = 64         # lo * 8 + hi, game points 0..7
+    BUCKET = 4             # entries a key may take, one cache line of 64 bytes
+
+# The 0-point cards (6, 7, 8, 9) of every suit.
+cdef uint64_t LOW_RANKS = 0xFULL | (0xFULL << 9) | (0xFULL << 18) | (0xFULL << 27)
 
 cdef struct TTEntry:
     uint64_t key
-    double lo
-    double hi
-    uint32_t gen
+    int16_t lo               # bounds of the exact value, as ranks of the table's values
+    int16_t hi
+    uint16_t gen
     int8_t move
     uint8_t depth            # cards still in the hands: the larger, the costlier to find again
 
@@ -56,14 +67,51 @@ cdef inline int remaining_points(const Core* c) noexcept nogil:
     return 120 - c.card_points[0] - c.card_points[1]
 
 
+cdef uint8_t PEXT4[16][16]   # PEXT4[live][held]: held's bits among live's, packed low
+cdef int _pext4_init():
+    cdef int live, held, bit, out, k
+    for live in range(16):
+        for held in range(16):
+            out = 0
+            k = 0
+            for bit in range(4):
+                if live >> bit & 1:
+                    if held >> bit & 1:
+                        out |= 1 << k
+                    k += 1
+            PEXT4[live][held] = out
+    return 0
+_pext4_init()
+
+
+cdef inline uint64_t low_ranks(uint64_t cards, uint64_t alive) noexcept nogil:
+    """cards with each suit's 0-point cards (6 to 9) renumbered from the bottom among the live
+    ones: two positions that differ only in which of them are gone play alike (they score
+    nothing, and among the live cards only their order counts)."""
+    cdef uint64_t out = cards & ~LOW_RANKS
+    cdef int s
+    for s in range(4):
+        out |= (<uint64_t>PEXT4[(alive >> (9 * s)) & 15][(cards >> (9 * s)) & 15]) << (9 * s)
+    return out
+
+
+cdef inline int low_rank_card(int card, uint64_t alive) noexcept nogil:
+    """One card as low_ranks numbers it."""
+    cdef int s = card // 9, rank = card % 9
+    if rank > 3:
+        return card
+    return s * 9 + popcount64((alive >> (9 * s)) & ((1 << rank) - 1) & 15)
+
+
 cdef uint64_t position_key(const Core* c) noexcept nogil:
     cdef uint64_t h = 0x243F6A8885A308D3ULL, w
+    cdef uint64_t alive = c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3] | trick_cards(c)
     cdef int i, rem, cp, ns_open, ew_open
     for i in range(4):
-        h = mix64(h, c.hand[i] + (<uint64_t>i << 40))
+        h = mix64(h, low_ranks(c.hand[i], alive) + (<uint64_t>i << 40))
     w = c.trick_len
     for i in range(c.trick_len):
-        w = (w << 6) | c.trick[i]
+        w = (w << 6) | low_rank_card(c.trick[i], alive)
     h = mix64(h, w)
     # The card points count only while a victory point is open; once both are decided, only
     # how they were decided.
@@ -116,10 +164,11 @@ cdef class _DoubleDummy:
 
     cdef TTEntry* tt
     cdef uint64_t mask
-    cdef uint32_t gen
+    cdef uint16_t gen
     cdef double table[256]
-    cdef double box_lo[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
-    cdef double box_hi[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
+    cdef int16_t table_rank[256]   # the rank of each table entry among vals
+    cdef int16_t box_lo[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]  # ranks, as table_rank
+    cdef int16_t box_hi[TOOK_SETS * TOOK_SETS * GP_RANGES * GP_RANGES]
     cdef double vals[256]    # the table's distinct values, ascending
     cdef int nvals
     cdef bint has_table
@@ -129,13 +178,15 @@ cdef class _DoubleDummy:
     cdef bint aborted        # the last search gave up at the limit: its values mean nothing
 
     def __cinit__(self, int table_bits=20):
+        cdef void* tt = NULL
         if not 4 <= table_bits <= 30:
             raise ValueError(f"table_bits must be 4..30, not {table_bits}")
-        self.tt = <TTEntry*>malloc(sizeof(TTEntry) << table_bits)
-        if self.tt == NULL:
+        if posix_memalign(&tt, 64, sizeof(TTEntry) << table_bits) != 0:
             raise MemoryError()
+        self.tt = <TTEntry*>tt
         self.mask = ((<uint64_t>1) << table_bits) - 1
         self.gen = 0
+        self.nvals = 0
         self.has_table = False
         self.nodes = 0
         self.limit = 0
@@ -169,8 +220,10 @@ cdef class _DoubleDummy:
                 same = False
             self.table[i] = table[i]
         if not same:
-            self._boxes()
             self._distinct()
+            for i in range(256):
+                self.table_rank[i] = self.rank_of(self.table[i])
+            self._boxes()
             self.clear()
         self.has_table = True
 
@@ -201,8 +254,8 @@ cdef class _DoubleDummy:
                                                     mx = v
                                 k = ((tn * TOOK_SETS + te) * GP_RANGES + lo0 * 8 + hi0) \
                                     * GP_RANGES + lo1 * 8 + hi1
-                                self.box_lo[k] = mn
-                                self.box_hi[k] = mx
+                                self.box_lo[k] = self.rank_of(mn)
+                                self.box_hi[k] = self.rank_of(mx)
 
     cdef void _distinct(self) noexcept nogil:
         cdef int i, j, n = 0
@@ -230,19 +283,18 @@ cdef class _DoubleDummy:
                 hi = mid
         return lo
 
-    cdef double exact(self, int ply, int guess) noexcept nogil:
-        """The exact value of stack[ply] by null-window searches between neighbouring distinct
-        values of the table, within the box of outcomes still reachable: first around
-        ``guess`` (an index of vals, or -1), then by halving what is left."""
+    cdef int exact(self, int ply, int guess) noexcept nogil:
+        """The rank of the exact value of stack[ply] by null-window searches between
+        neighbouring ranks, within the box of outcomes still reachable: first around ``guess``
+        (a rank, or -1), then by halving what is left."""
         cdef Core* c = &self.stack[ply]
-        cdef int k, ilo, ihi, mid
-        cdef double v
+        cdef int k, ilo, ihi, mid, v
         if c.phase == P_OVER:
             self.nodes += 1
             return self.leaf(c)
         k = self.box(c)
-        ilo = self.rank_of(self.box_lo[k])
-        ihi = self.rank_of(self.box_hi[k])
+        ilo = self.box_lo[k]
+        ihi = self.box_hi[k]
         while ilo < ihi:
             if ilo == guess:
                 mid = guess + 1
@@ -250,21 +302,21 @@ cdef class _DoubleDummy:
                 mid = guess
             else:
                 mid = (ilo + ihi + 1) // 2
-            v = self.search(ply, self.vals[mid - 1], self.vals[mid])
+            v = self.search(ply, mid - 1, mid)
             if self.aborted:
                 return v
-            if v >= self.vals[mid]:
-                ilo = self.rank_of(v)
+            if v >= mid:
+                ilo = v
             else:
-                ihi = self.rank_of(v)
+                ihi = v
                 if ihi < guess:
                     guess = -1
-        return self.vals[ilo]
+        return ilo
 
-    cdef inline double leaf(self, const Core* c) noexcept nogil:
+    cdef inline int leaf(self, const Core* c) noexcept nogil:
         cdef int g0 = c.marriage_points[0] + (c.last_team == 0) + (c.card_points[0] > 60)
         cdef int g1 = c.marriage_points[1] + (c.last_team == 1) + (c.card_points[1] > 60)
-        return self.table[table_index(g0, g1, c.tricks_won[0] > 0, c.tricks_won[1] > 0)]
+        return self.table_rank[table_index(g0, g1, c.tricks_won[0] > 0, c.tricks_won[1] > 0)]
 
     cdef inline int box(self, const Core* c) noexcept nogil:
         """The index of the box of outcomes still reachable from c."""
@@ -344,33 +396,35 @@ cdef class _DoubleDummy:
         return n
 
     cdef inline TTEntry* probe(self, uint64_t key) noexcept nogil:
-        """The entry of key in its bucket of two, or the bucket's first entry."""
-        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>1)]
-        if e[1].key == key and e[1].gen == self.gen:
-            return &e[1]
-        return e
-
-    cdef inline TTEntry* slot(self, uint64_t key, const Core* c) noexcept nogil:
-        """Where to store key: its own entry, else a stale one, else the shallower one."""
-        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>1)]
+        """The entry of key in its bucket, or NULL."""
+        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>(BUCKET - 1))]
         cdef int i
-        for i in range(2):
+        for i in range(BUCKET):
             if e[i].key == key and e[i].gen == self.gen:
                 return &e[i]
-        for i in range(2):
-            if e[i].gen != self.gen:
-                return &e[i]
-        return &e[0] if e[0].depth < e[1].depth else &e[1]
+        return NULL
 
-    cdef double search(self, int ply, double alpha, double beta) noexcept nogil:
+    cdef inline TTEntry* slot(self, uint64_t key) noexcept nogil:
+        """Where to store key: its own entry, else a stale one, else the shallowest."""
+        cdef TTEntry* e = &self.tt[key & self.mask & ~(<uint64_t>(BUCKET - 1))]
+        cdef TTEntry* low = e
+        cdef int i
+        for i in range(BUCKET):
+            if e[i].gen != self.gen or e[i].key == key:
+                return &e[i]
+            if e[i].depth < low.depth:
+                low = &e[i]
+        return low
+
+    cdef int search(self, int ply, int alpha, int beta) noexcept nogil:
+        """Fail-soft alpha-beta on ranks: the exact rank when it lies strictly inside
+        (alpha, beta), else a bound on the far side of the window."""
         cdef Core* c = &self.stack[ply]
         cdef Core* child = &self.stack[ply + 1]
         cdef uint64_t key
         cdef TTEntry* e
-        cdef int k, n, i, tt_move = -1, best_move = -1
+        cdef int k, n, i, lo, hi, v, a0, b0, best, tt_move = -1, best_move = -1
         cdef int moves[NACTIONS]
-        cdef double lo, hi, v, a0, b0
-        cdef double best
         cdef bint maxing
         self.nodes += 1
         if self.limit and self.nodes > self.limit:
@@ -387,7 +441,7 @@ cdef class _DoubleDummy:
             return hi
         key = position_key(c)
         e = self.probe(key)
-        if e.gen == self.gen and e.key == key:
+        if e != NULL:
             if e.lo >= beta or e.lo == e.hi:
                 return e.lo
             if e.hi <= alpha:
@@ -401,7 +455,7 @@ cdef class _DoubleDummy:
         b0 = beta
         maxing = (c.to_move & 1) == 0
         n = self.order(c, tt_move, moves)
-        best = -INFINITY if maxing else INFINITY
+        best = -1 if maxing else self.nvals
         for i in range(n):
             memcpy(child, c, sizeof(Core))
             apply_action(child, moves[i])
@@ -423,13 +477,13 @@ cdef class _DoubleDummy:
             if alpha >= beta:
                 break
         # Store what this search proved, narrowed by what the entry knew of the same position.
-        e = self.slot(key, c)
+        e = self.slot(key)
         if not (e.gen == self.gen and e.key == key):
             e.key = key
             e.gen = self.gen
             e.depth = hand_cards(c)
-            e.lo = -INFINITY
-            e.hi = INFINITY
+            e.lo = 0
+            e.hi = self.nvals - 1
         if best <= a0:
             if best < e.hi:
                 e.hi = best
@@ -454,19 +508,18 @@ cdef class _DoubleDummy:
 
     def value(self, Deal deal):
         """The exact value for NS of the position."""
-        cdef double v
+        cdef int v
         self.load(deal)
         self.nodes = 0
         with nogil:
             v = self.exact(0, -1)
-        return v
+        return self.vals[v]
 
     def solve(self, Deal deal, long long max_nodes=0):
         """(action number, exact value for NS) of each legal action, in action-number order;
         None when the positions searched pass ``max_nodes`` (0: no limit)."""
         cdef uint64_t m
-        cdef int a
-        cdef double v
+        cdef int a, v
         cdef int guess = -1
         cdef list out = []
         self.load(deal)
@@ -483,8 +536,8 @@ cdef class _DoubleDummy:
             if self.aborted:
                 self.limit = 0
                 return None
-            guess = self.rank_of(v)
-            out.append((a, v))
+            guess = v
+            out.append((a, self.vals[v]))
         self.limit = 0
         return out
 
@@ -493,8 +546,7 @@ cdef class _DoubleDummy:
         cdef list out = []
         cdef Core pos
         cdef uint64_t m
-        cdef int a, best_a, guess = -1
-        cdef double v, best
+        cdef int a, best_a, v, best, guess = -1
         cdef long long nodes = 0
         cdef bint maxing
         self.load(deal)
@@ -503,7 +555,7 @@ cdef class _DoubleDummy:
             maxing = (pos.to_move & 1) == 0
             m = legal_mask_of(&pos)
             best_a = -1
-            best = 0.0
+            best = 0
             while m:
                 a = ctz64(m)
                 m &= m - 1
@@ -512,7 +564,7 @@ cdef class _DoubleDummy:
                 self.nodes = 0
                 with nogil:
                     v = self.exact(1, guess)
-                guess = self.rank_of(v)
+                guess = v
                 nodes += self.nodes
                 if best_a < 0 or (v > best if maxing else v < best):
                     best = v

@@ -34,7 +34,7 @@ __all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "
 _TIE = 1e-9
 #: About how many positions the solver searches a second on one core (``valtti bench``): a
 #: decision's solves are given up where they would run past its time cap.
-NODES_PER_SECOND = 3_000_000
+NODES_PER_SECOND = 8_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class PimcPlayer(Player):
         self.inference = inference
         self.name = name
         self.likelihood = likelihood or (LearnedLikelihood.shipped() if inference else None)
-        self.solver = Solver(table_bits=20)
+        self.solver = Solver()
         self.opening = SearchPlayer(budget.opening, self.rng.randrange(1 << 62))
         #: The last decision evaluated (``None`` before the first, or after a forced move).
         self.last: Decision | None = None
