@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from valtti import __version__
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
@@ -341,7 +343,10 @@ def arena(
     type=click.IntRange(min=1),
     help="Stop at this many self-play deals in all (a resumed run counts its earlier ones).",
 )
-@click.option("--resume", is_flag=True, help="Continue the run in --out.")
+@click.option(
+    "--resume", is_flag=True,
+    help="Continue the run in --out with its own settings; an option given again replaces its.",
+)
 @click.option(
     "--init",
     "init",
@@ -422,15 +427,29 @@ def train(
     except ValueError:
         message = "widths separated by commas, e.g. 256,256"
         raise click.BadParameter(message, param_hint="--hidden") from None
-    config = TrainConfig(
-        hidden=widths,
-        epsilon=epsilon,
-        learning_rate=learning_rate,
-        replay_ratio=replay_ratio,
-        eval_every=eval_every,
-        seed=seed,
-        match_weight=match_weight,
-    )
+    given: dict[str, Any] = {
+        "hidden": widths,
+        "epsilon": epsilon,
+        "learning_rate": learning_rate,
+        "replay_ratio": replay_ratio,
+        "eval_every": eval_every,
+        "seed": seed,
+        "match_weight": match_weight,
+    }
+    try:
+        saved = TrainConfig.saved(folder) if resume else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if saved is None:
+        config = TrainConfig(**given)
+    else:
+        context = click.get_current_context()
+        typed = {
+            name: value
+            for name, value in given.items()
+            if context.get_parameter_source(name) is not ParameterSource.DEFAULT
+        }
+        config = replace(saved, **typed)
     opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
 
     def evaluate(model: Path) -> dict[str, Any]:

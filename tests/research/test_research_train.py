@@ -149,3 +149,32 @@ def test_self_play_in_local_processes(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert np.load(tmp_path / "state.npz", allow_pickle=False)["counters"][0] >= 30
+
+
+def test_a_resumed_run_keeps_its_settings_unless_given_again(tmp_path: Path) -> None:
+    require("torch")
+    runner = CliRunner()
+    run = tmp_path / "run"
+    first = runner.invoke(
+        main, ["train", "--out", str(run), "--deals", "40", "--match-weight", "0.5", *TINY]
+    )
+    assert first.exit_code == 0, first.output
+
+    def config() -> dict[str, object]:
+        return dict(json.loads((run / "curve.json").read_text())["config"])
+
+    resumed = runner.invoke(main, ["train", "--out", str(run), "--deals", "60", "--resume", *TINY])
+    assert resumed.exit_code == 0, resumed.output
+    assert config()["match_weight"] == 0.5 and config()["eval_every"] == 40
+    again = ["train", "--out", str(run), "--deals", "80", "--resume", "--epsilon", "0.2", *TINY]
+    changed = runner.invoke(main, again)
+    assert changed.exit_code == 0, changed.output
+    assert config()["match_weight"] == 0.5 and config()["epsilon"] == 0.2
+    # Settings that cannot be read are said so, and nothing is trained over them.
+    curve = json.loads((run / "curve.json").read_text())
+    curve["config"]["match_weight"] = "half"
+    (run / "curve.json").write_text(json.dumps(curve))
+    before = (run / "model.npz").read_bytes()
+    bad = runner.invoke(main, ["train", "--out", str(run), "--deals", "120", "--resume", *TINY])
+    assert bad.exit_code == 2 and "settings cannot be read" in bad.output
+    assert (run / "model.npz").read_bytes() == before

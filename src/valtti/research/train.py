@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,27 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if not 0.0 <= self.match_weight <= 1.0:
             raise ValueError(f"match_weight is between 0 and 1, not {self.match_weight}")
+
+    @classmethod
+    def saved(cls, folder: Path) -> TrainConfig | None:
+        """The settings the run in ``folder`` last saved (its curve.json), ``None`` when it saved
+        none; ``ValueError`` when they cannot be read."""
+        path = folder / "curve.json"
+        if not path.exists():
+            return None
+        known = {f.name for f in fields(cls)}
+        try:
+            saved = json.loads(path.read_text())["config"]
+            values = {k: v for k, v in saved.items() if k in known}
+            if "hidden" in values:
+                values["hidden"] = tuple(int(w) for w in values["hidden"])
+            config = cls(**values)
+            for f in fields(cls):  # a hand-edited file may hold a string where a number goes
+                if f.name != "hidden" and not isinstance(getattr(config, f.name), int | float):
+                    raise TypeError(f.name)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise ValueError(f"{path}: the run's settings cannot be read ({e})") from None
+        return config
 
 
 def match_return(
