@@ -629,7 +629,7 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
     i18n.use(lang or i18n.default_language())
     click.echo(to_move_line(seat, level))
     click.echo(hint_heading(explanations))
-    click.echo(hint_key())
+    click.echo(hint_key(explanations))
     for line in hint_lines(explanations):
         click.echo("  " + line)
 

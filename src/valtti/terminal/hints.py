@@ -88,12 +88,16 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
     ).format(action=action_words(explanations[0].action), n=n)
 
 
-def hint_key() -> str:
-    """What the columns of ``hint_lines`` say."""
-    return _(
+def hint_key(explanations: Sequence[Explanation]) -> str:
+    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on."""
+    n = explanations[0].worlds
+    return ngettext(
         "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: the share of sampled worlds where it is the best move"
-    )
+        "lose); best: whether it is the best move in the {n} deal sampled",
+        "value: the change of your team's match equity (the chance to win less the chance to "
+        "lose); best: the share of the {n} deals sampled where it is the best move",
+        n,
+    ).format(n=n)
 
 
 def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
