@@ -742,7 +742,10 @@ def serve(
     )
     for line in reach.start_lines(host, port, lan, public_url):
         click.echo(line)
-    policy = Policy(public_url, connections_per_address, joins_per_minute)
+    # Behind a proxy (--public-url) the proxy picks the names, and only the public origin's
+    # pages may play: a page of another name can read only what the public can.
+    hosts = None if public_url is not None else reach.own_names(host)
+    policy = Policy(public_url, connections_per_address, joins_per_minute, hosts)
     app = create_app(
         url,
         bot_delay=bot_delay,

@@ -226,6 +226,9 @@ def test_with_a_public_url_only_its_pages_may_play(
     table_id = public.json()["id"]
     assert _refused_socket(server, table_id, origin=server.url).response.status_code == 403
     _socket(server, table_id, origin=PUBLIC).close()
+    # Behind the proxy the names are the proxy's to choose.
+    named = server.http.get("/api/tables", headers={"Host": "valtti-upstream:8000"})
+    assert named.status_code == 200
 
 
 @pytest.mark.parametrize("url", ["ftp://cards.example.org", "https://example.org/valtti", "x"])
@@ -308,8 +311,9 @@ async def _hello(scope: Scope, receive: Receive, send: Send) -> None:
     await send({"type": "http.response.body", "body": b"hello"})
 
 
-def _call(scope_type: str, headers: dict[str, str]) -> list[Message]:
-    """What ``Guard`` in front of ``_hello`` sends for one request with these headers."""
+def _call(scope_type: str, headers: dict[str, str], policy: Policy | None = None) -> list[Message]:
+    """What ``Guard`` (with ``policy``, else the default one) in front of ``_hello`` sends for
+    one request with these headers."""
     sent: list[Message] = []
 
     async def receive() -> Message:
@@ -329,7 +333,7 @@ def _call(scope_type: str, headers: dict[str, str]) -> list[Message]:
         "client": ("127.0.0.1", 50000),
         "extensions": {"websocket.http.response": {}},
     }
-    asyncio.run(Guard(_hello, Policy())(scope, receive, send))
+    asyncio.run(Guard(_hello, policy or Policy())(scope, receive, send))
     return sent
 
 
@@ -345,3 +349,63 @@ def test_a_complete_head_over_the_limit_is_refused_whole() -> None:
     assert start["status"] == 200 and body["body"] == b"hello"
     accepted, _ = _call("websocket", {"x-padding": "a" * 8000})
     assert accepted["type"] == "websocket.accept"
+
+
+# -- other names: DNS rebinding ------------------------------------------------------------------
+
+
+def test_a_request_to_another_sites_name_is_refused(server: Server) -> None:
+    # A page of rebind.evil.example whose name now points at 127.0.0.1 gives its own name in
+    # Host (and the same in Origin, which is why the origin check alone lets it in).
+    evil = {"Host": f"rebind.evil.example:{server.port}"}
+    evil_origin = {**evil, "Origin": f"http://rebind.evil.example:{server.port}"}
+    for path in ("/", "/api/tables", "/static/table.js"):
+        refused = server.http.get(path, headers=evil)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad_host", path
+        assert "--public-url" in refused.json()["message"]
+    body = {"seats": ALL_OPEN}
+    before = server.http.get("/api/tables").json()["total"]
+    made = server.http.post("/api/tables", json=body, headers=evil_origin)
+    assert made.status_code == 400 and made.json()["error"] == "bad_host"
+    assert server.http.get("/api/tables").json()["total"] == before  # nothing was made
+    table_id = server.create(ALL_OPEN)["id"]
+    # The socket goes to 127.0.0.1; the URL's name is the Host the upgrade gives.
+    path = f"/api/tables/{table_id}/ws"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(
+            f"ws://rebind.evil.example:{server.port}{path}",
+            sock=socket.create_connection(("127.0.0.1", server.port), timeout=FRAME),
+            open_timeout=FRAME,
+        )
+    assert refused.value.response.status_code == 400
+    assert b"bad_host" in refused.value.response.body
+    # The server's own names and any address are let in.
+    for host in ("localhost", "127.0.0.1", "[::1]", "192.168.1.20", "club.localhost"):
+        answer = server.http.get("/api/tables", headers={"Host": f"{host}:{server.port}"})
+        assert answer.status_code == 200, host
+    with connect(
+        f"ws://localhost:{server.port}{path}",
+        sock=socket.create_connection(("127.0.0.1", server.port), timeout=FRAME),
+        open_timeout=FRAME,
+    ) as ws:
+        assert json.loads(ws.recv(timeout=FRAME))["type"] == "state"
+
+
+def test_the_names_a_server_answers_to() -> None:
+    import socket
+
+    from valtti.web.reach import own_names
+
+    machine = socket.gethostname().lower()
+    assert {"localhost", machine, f"{machine}.local"} <= own_names("127.0.0.1")
+    assert "myhost.lan" in own_names("MyHost.lan") and "" not in own_names("0.0.0.0")
+    # The middleware alone: a name outside them, or a Host that is no name, is refused.
+    hosts = Policy(hosts=frozenset({"localhost"}))
+    for host, status in (
+        ("localhost:8000", 200),
+        ("10.0.0.7", 200),
+        ("evil.example", 400),
+        ("[bad", 400),
+    ):
+        start, _body = _call("http", {"host": host}, hosts)
+        assert start["status"] == status, host

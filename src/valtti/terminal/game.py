@@ -311,7 +311,8 @@ class Session:
             return _("No deal is being played: there is nothing to hint.")
         # The seed a computer player would decide with here: the same hint at the same point.
         explanations = explain(self.match.observation(self.you), seed=self.table.decision_seed())
-        heading, key, table = hint_heading(explanations), hint_key(explanations), hint_lines(explanations)
+        heading, key = hint_heading(explanations), hint_key(explanations)
+        table = hint_lines(explanations)
         lines = [Text(line) for line in table]
         # A small terminal leaves the key out: the header still names the columns.
         return Fitted(

@@ -60,6 +60,20 @@ def lan_addresses(host: str, interfaces: Iterable[str]) -> list[str]:
     return [str(a) for a in found]
 
 
+def own_names(host: str) -> frozenset[str]:
+    """The names a server listening on ``host`` without a public URL answers to
+    (``security.Policy.hosts``): ``localhost``, this machine's name (``hostname`` and
+    ``hostname.local``; looking up its full name could wait on the network) and ``host`` itself
+    when it is a name."""
+    import socket
+
+    machine = socket.gethostname().lower()
+    names = {"localhost", machine, f"{machine}.local"}
+    if host not in ANY_HOST:
+        names.add(host.strip().strip("[]").lower())
+    return frozenset(n for n in names if n)
+
+
 def url(host: str, port: int) -> str:
     """``http://host:port/``, an IPv6 address in brackets."""
     name = host.strip("[]")

@@ -1,7 +1,9 @@
 """The web server's defences against other sites and greedy clients (docs/WEB.md, "Security").
 
-``Guard`` is ASGI middleware in front of the whole application: it refuses a state-changing
-request or a WebSocket upgrade from another site's page, a request body that is not JSON, more
+``Guard`` is ASGI middleware in front of the whole application: it refuses a request made to a
+name the server does not answer to (another site's name pointed at this machine: DNS
+rebinding), a state-changing request or a WebSocket upgrade from another site's page, a request
+body that is not JSON, more
 than ``Policy.connections_per_address`` WebSockets open at once from one client address and more
 than ``Policy.joins_per_minute`` seats taken by one in any minute, and it gives every HTTP
 response headers that keep the pages out of other sites' frames. A request's head is at most
@@ -15,6 +17,7 @@ anyone else.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import time
@@ -78,6 +81,10 @@ class Policy:
     public_url: str | None = None
     connections_per_address: int = CONNECTIONS_PER_ADDRESS
     joins_per_minute: int = JOINS_PER_MINUTE
+    #: The names (lower case, no port) a request's ``Host`` may give besides an IP address;
+    #: ``None``: any. A page of another site whose name was pointed at this machine (DNS
+    #: rebinding) gives that site's name and is refused; an address is not a site's name.
+    hosts: frozenset[str] | None = None
 
 
 class PerMinute:
@@ -127,7 +134,7 @@ class Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        refusal = _too_large(scope)
+        refusal = _too_large(scope) or self._other_name(scope)
         if refusal is None and scope["method"] not in _SAFE_METHODS:
             refusal = self._cross_site(scope) or _not_json(scope)
             joining = refusal is None and _JOIN.fullmatch(scope["path"])
@@ -140,7 +147,7 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refusal = _too_large(scope) or self._cross_site(scope)
+        refusal = _too_large(scope) or self._other_name(scope) or self._cross_site(scope)
         address = _address(scope)
         limit = self.policy.connections_per_address
         if refusal is None and 0 < limit <= self._open.get(address, 0):
@@ -156,6 +163,26 @@ class Guard:
             if not self._open[address]:
                 del self._open[address]
 
+    def _other_name(self, scope: Scope) -> tuple[int, str, str] | None:
+        """A refusal when the ``Host`` names a site this server is not (``Policy.hosts``)."""
+        hosts = self.policy.hosts
+        host = _header(scope, b"host")
+        if hosts is None or host is None:
+            return None
+        name = host_name(host)
+        # *.localhost is this machine in every browser: no other site can be given that name.
+        if name is not None and (name in hosts or name.endswith(".localhost") or _is_address(name)):
+            return None
+        names = ", ".join(sorted(hosts))
+        return (
+            400,
+            "bad_host",
+            (
+                f"this server is not {host.strip()!r}: open it at its address or as {names} "
+                "(to use another name, start it with valtti serve --public-url http://NAME:PORT)"
+            ),
+        )
+
     def _cross_site(self, scope: Scope) -> tuple[int, str, str] | None:
         """A refusal when the request comes from a page of another origin.
 
@@ -170,6 +197,24 @@ class Guard:
             return None
         refused = f"requests from {origin!r} are refused: only from {allowed!r}"
         return 403, "bad_origin", f"{refused} (behind a proxy, see valtti serve --public-url)"
+
+
+def host_name(host: str) -> str | None:
+    """The name or address of a ``Host`` header's value (lower case, no port or brackets);
+    ``None`` when it is not one."""
+    try:
+        name = urlsplit(f"//{host.strip()}").hostname
+    except ValueError:
+        return None
+    return name or None
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _too_large(scope: Scope) -> tuple[int, str, str] | None:
