@@ -62,8 +62,10 @@ class PimcBudget:
         return replace(self, worlds=(a, b, c, d, e, f, g, h, i))
 
 
-# Solving a whole deal takes the solver about 0.5–3 s in trick 1 and 20–300 ms in trick 2,
-# 10–70 ms a world in trick 3 and under 10 ms from trick 4 on (one core).
+# Solving a whole deal for the match takes the solver about 0.1–3 s in trick 1 (median 0.35 s)
+# and up to 1.2 s in trick 2 (median 0.1 s), 5–45 ms a world in trick 3 and under 5 ms from
+# trick 4 on (one core). In tricks 1–2 only 1 to 6 worlds would fit in the hard cap, and
+# deciding there by so few measured no better than the search player (README, Measured).
 LEVELS: dict[str, PimcBudget] = {
     "easy": PimcBudget((0, 0, 0, 4, 8, 8, 8, 8, 8), 0.2, Budget(300, 0.2), oversample=3),
     "medium": PimcBudget((0, 0, 4, 16, 24, 24, 24, 24, 24), 0.45, Budget(2_000, 0.45)),
