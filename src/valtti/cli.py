@@ -742,9 +742,12 @@ def serve(
     )
     for line in reach.start_lines(host, port, lan, public_url):
         click.echo(line)
-    # Behind a proxy (--public-url) the proxy picks the names, and only the public origin's
-    # pages may play: a page of another name can read only what the public can.
-    hosts = None if public_url is not None else reach.own_names(host)
+    # Listening on this machine only, a name other than its own can only be another site's
+    # pointed here (DNS rebinding). On a network, friends may use any name the network gives
+    # it; behind a proxy (--public-url) the proxy picks the names and only the public origin's
+    # pages may play.
+    alone = public_url is None and host not in reach.ANY_HOST and reach.is_loopback(host)
+    hosts = reach.own_names(host) if alone else None
     policy = Policy(public_url, connections_per_address, joins_per_minute, hosts)
     app = create_app(
         url,

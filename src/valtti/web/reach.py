@@ -61,7 +61,7 @@ def lan_addresses(host: str, interfaces: Iterable[str]) -> list[str]:
 
 
 def own_names(host: str) -> frozenset[str]:
-    """The names a server listening on ``host`` without a public URL answers to
+    """The names a server listening on ``host``, a loopback address or name, answers to
     (``security.Policy.hosts``): ``localhost``, this machine's name (``hostname`` and
     ``hostname.local``; looking up its full name could wait on the network) and ``host`` itself
     when it is a name."""
