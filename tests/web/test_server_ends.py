@@ -60,6 +60,68 @@ def test_the_next_deal_waits_until_every_person_is_ready(
         player.close()
 
 
+def test_a_stand_in_is_ready_for_the_person_it_plays_for(
+    tmp_path: Path, start_server: Start
+) -> None:
+    db = _sqlite(tmp_path)
+    table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
+    server = start_server(db, options=WAIT_LONG)
+    north = server.socket(table_id, tokens["N"])
+    assert north.state()["between"]["ready"] == ["E", "W"]
+    north.send({"type": "ready"})
+    _state(north, lambda f: f["between"]["ready"] == ["N", "E", "W"])
+    # Eino, who left, is handed to a stand-in: nobody is waited for now.
+    north.send({"type": "stand_in", "seat": "S"})
+    dealt = _state(north, lambda f: f["deal"] == 2)
+    assert dealt["between"] is None
+    north.close()
+
+
+def test_a_person_back_from_a_stand_in_is_waited_for_again(
+    tmp_path: Path, start_server: Start
+) -> None:
+    from tests.web.test_server_absent import seat_of
+
+    db = _sqlite(tmp_path)
+    table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
+    server = start_server(db, options=WAIT_LONG)
+    north = server.socket(table_id, tokens["N"])
+    north.send({"type": "stand_in", "seat": "S"})
+    stood = _state(north, lambda f: seat_of(f, "S")["stand_in"] is not None)
+    assert stood["between"]["ready"] == ["E", "S", "W"] and stood["deal"] == 1
+    north.close()
+    south = server.socket(table_id, tokens["S"])  # Eino is back and Aino away: wait for Aino
+    back = _state(south, lambda f: seat_of(f, "S")["stand_in"] is None)
+    assert back["deal"] == 1 and back["between"]["ready"] == ["E", "W"]
+    south.close()
+
+
+def test_stand_ins_for_everyone_are_not_ready_for_the_next_deal() -> None:
+    from valtti.engine import Seat
+    from valtti.web.ends import Waiting
+    from valtti.web.store import SeatRow
+
+    def seats(stand_in_north: bool) -> list[SeatRow]:
+        north = SeatRow(Seat.N, "human", "A", "h1", "heuristic" if stand_in_north else None)
+        south = SeatRow(Seat.S, "human", "B", "h2", "heuristic")
+        return [
+            north,
+            SeatRow(Seat.E, "computer", "heuristic", None),
+            south,
+            SeatRow(Seat.W, "computer", "heuristic", None),
+        ]
+
+    deal = Waiting("deal", None)
+    assert not deal.all_ready(seats(False))  # A is here and not ready
+    deal.ready.add(Seat.N)
+    assert deal.all_ready(seats(False))  # B's stand-in is
+    # Everyone away: the deals do not run on with nobody to see them.
+    assert not Waiting("deal", None).all_ready(seats(True))
+    # A rematch is each person's to ask for, stand-in or not.
+    rematch = Waiting("rematch", None, {Seat.N})
+    assert not rematch.all_ready(seats(False))
+
+
 def test_the_next_deal_comes_after_its_time_without_anyone_ready(
     tmp_path: Path, start_server: Start
 ) -> None:

@@ -2,7 +2,9 @@
 
 After a deal the next one is dealt once every seated person has said ``ready`` or at ``at``
 (a wall-clock time, some seconds on); after a match a rematch begins once every seated person
-has said ``ready``, with no time limit. Computer players are always ready.
+has said ``ready``, with no time limit. Computer players are always ready, and so, for the next
+deal, is a stand-in for a person who is away, unless every person is away (nobody would see the
+deals go by).
 """
 
 from __future__ import annotations
@@ -32,16 +34,23 @@ class Waiting:
 
     def all_ready(self, seats: Sequence[SeatRow]) -> bool:
         """Whether every seated person is ready (a table of computer players never is for a
-        rematch, which only a person asks for)."""
-        people = [r.seat for r in seats if r.kind == "human"]
-        if self.kind == "rematch" and not people:
+        rematch, which only a person asks for; see the module for stand-ins)."""
+        people = [r for r in seats if r.kind == "human"]
+        if self.kind == "rematch":
+            return bool(people) and all(r.seat in self.ready for r in people)
+        here = [r for r in people if r.stand_in is None]
+        if people and not here:
             return False
-        return all(s in self.ready for s in people)
+        return all(r.seat in self.ready for r in here)
+
+    def _is_ready(self, row: SeatRow) -> bool:
+        stood_in = self.kind == "deal" and row.kind == "human" and row.stand_in is not None
+        return row.kind == "computer" or stood_in or row.seat in self.ready
 
     def to_json(self, seats: Sequence[SeatRow]) -> str:
         """The state frame's ``between`` (docs/WEB.md): ``ready`` lists every seat that is,
-        computer players included, in N E S W order."""
-        ready = [str(r.seat) for r in seats if r.kind == "computer" or r.seat in self.ready]
+        computer players and stand-ins included, in N E S W order."""
+        ready = [str(r.seat) for r in seats if self._is_ready(r)]
         at = None if self.at is None else round(self.at * 1000)
         return json.dumps({"for": self.kind, "ready": ready, "at": at})
 

@@ -268,6 +268,7 @@ class Room:
                 raise RoomError(
                     "unavailable", "the seat could not be handed over; try again"
                 ) from e
+            await self._go_on()  # between deals, the stand-in may be the last one waited for
             self._changed(broadcast=True)
 
     async def back(self, connection: Connection) -> None:
