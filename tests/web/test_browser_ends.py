@@ -203,4 +203,53 @@ def test_chat_between_two_people_shows_markup_as_text(
     north.reload()
     expect(north.locator('#chat-log li[data-seat="N"]')).to_have_count(1)  # the history
     expect(north.locator('#chat-log li[data-seat="S"]')).to_have_count(0)
+
+    # Too fast (5 in 10 s): a refused text is put back in the box, and refusals do not pile up.
+    throttled = north.locator('#toasts .toast[data-code="chat_throttled"]')
+    mine = north.locator('#chat-log li[data-seat="N"]')
+    for n in range(8):
+        before = mine.count()
+        north.fill("#chat-input", f"viesti {n}")
+        north.click("#chat-send")
+        north.wait_for_function(
+            "([n, box]) => document.querySelectorAll('#chat-log li[data-seat=\"N\"]').length > n"
+            " || document.querySelector('#chat-input').value === box",
+            arg=[before, f"viesti {n}"],
+        )
+        if north.locator("#chat-input").input_value():
+            break
+    expect(north.locator("#chat-input")).to_have_value(f"viesti {n}")
+    expect(throttled).to_have_count(1)
+    north.click("#chat-send")  # again at once: refused again, still one message on the page
+    expect(throttled).to_have_count(1)
+    expect(north.locator("#chat-input")).to_have_value(f"viesti {n}")
     assert not aino.errors and not eino.errors and not watcher.errors
+
+
+def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_deal(
+    tmp_path: Path, start_server: Callable[..., Server], browser: Browser  # noqa: F811
+) -> None:
+    from tests.web.test_browser_absent import play_until
+
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}", options=WAIT_LONG)
+    bots = {"N": "heuristic", "E": "heuristic", "S": "open", "W": "heuristic"}
+    table_id = server.create(bots)["id"]
+    token = server.join(table_id, "S", "Aino")
+    context = browser.new_context(viewport={"width": 844, "height": 390}, locale="en-GB")
+    context.set_default_timeout(WAIT)
+    try:
+        tab = Tab(context.new_page())
+        page = open_seat(tab, server, table_id, "S", token)
+        # The deal ends while the page is open: the panel taller than the screen scrolls.
+        play_until(page, "#deal-over:not([hidden]) #ready-btn")
+        button = page.locator("#ready-btn")
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 390, box
+        # Ready, and the next deal is dealt at once: the panel goes with it, not seconds later.
+        button.click()
+        expect(page.locator("#deal-over")).to_be_hidden(timeout=2_500)
+        expect(page.locator("body")).not_to_have_attribute("data-phase", "over")
+        assert not tab.errors, tab.errors
+    finally:
+        context.close()

@@ -20,6 +20,7 @@ const MUTED_KEY = "valtti:chat:muted";
 let messages = [];
 let view = null;
 let sender = null;
+let unsent = []; // the texts sent, oldest first, until the table shows each or refuses it
 
 function muted() {
   try {
@@ -93,6 +94,7 @@ export function initChat(send) {
     const text = input.value.trim();
     if (!text) return;
     sender({ type: "chat", text });
+    unsent.push(text);
     input.value = "";
   });
   const emotes = document.getElementById("chat-emotes");
@@ -122,7 +124,18 @@ export function initChat(send) {
   }
 }
 
+/** The server refused the oldest text still unanswered (too fast, or not a chat text): it is
+ * put back in the box unless something else is being typed there. The server answers a
+ * connection's messages in order. */
+export function chatRefused() {
+  const input = document.getElementById("chat-input");
+  const text = unsent.shift();
+  if (text && !input.value) input.value = text;
+}
+
 export function onChat(message) {
+  const mine = message.seat === view?.you ? unsent.indexOf(message.text) : -1;
+  if (mine >= 0) unsent.splice(mine, 1);
   messages.push(message);
   if (messages.length > 50) messages = messages.slice(-50);
   drawLog();

@@ -64,6 +64,10 @@ export function toast(text, kind = "error", code = "") {
     box = el("div", { id: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
+  // The same message again replaces the one showing instead of piling up over the page.
+  for (const old of box.querySelectorAll(".toast")) {
+    if (code && old.dataset.code === code && old.textContent === text) old.remove();
+  }
   const item = el("div", { class: `toast toast-${kind}`, dataset: { code } }, text);
   box.append(item);
   setTimeout(() => item.classList.add("toast-leaving"), 3200);

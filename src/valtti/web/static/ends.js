@@ -126,6 +126,12 @@ export function dealEnded() {
   shownUntil = Date.now() + SHOWN_MS;
 }
 
+/** Note that the next deal came after the table waited, the end shown all the while: the
+ * next deal replaces it at once. */
+export function nextDealAfterWait() {
+  shownUntil = 0;
+}
+
 /**
  * Draw the end-of-deal panel and the rematch controls for `view` (the live state's, or a
  * replay's: then nothing is shown). `send(message)` sends to the server; `redraw()` draws

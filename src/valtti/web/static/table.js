@@ -86,8 +86,8 @@ import { initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
-import { dealEnded, renderEnds } from "/static/ends.js";
-import { initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
+import { dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
+import { chatRefused, initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
 
 const SEATS = ["N", "E", "S", "W"];
@@ -933,11 +933,12 @@ function onState(message) {
         render();
       }, HOLD_TRICK_MS);
     }
-    if (message.deal && previous.deal && message.deal > previous.deal) {
-      dealEnded();
-    } else if (message.observation?.phase === "over" && previous.observation?.phase !== "over") {
-      dealEnded();
-    }
+    // A deal's end is shown a while when the page did not show it yet: the next deal came at
+    // once. After the wait between deals, the next deal replaces it at once.
+    const shown = previous.observation?.phase === "over";
+    const next = message.deal && previous.deal && message.deal > previous.deal;
+    if (next && shown) nextDealAfterWait();
+    else if (next || (message.observation?.phase === "over" && !shown)) dealEnded();
   }
   if (message.table?.rematch && message.table.id === tableId) {
     // The match was played again at a new table: go on there, holding the same keys.
@@ -953,6 +954,7 @@ function onState(message) {
 function onError(message) {
   pending = false;
   hintRefused();
+  if (message.code === "chat_throttled" || message.code === "bad_chat") chatRefused();
   const refused = message.code === "illegal" && message.refusal && state;
   const text = refused ? refusalText(currentView(), message.refusal) : errorText(message.code);
   toast(text, "error", message.code ?? "");
