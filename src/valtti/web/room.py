@@ -152,14 +152,7 @@ class Room:
             if seat is None:
                 raise RoomError("not_seated", "a spectator cannot act")
             await self._reclaim(seat)  # whoever acts is back
-            self._deal_in_play()
-            assert self.match is not None
-            seen = self.match.seen_by(seat)
-            deal = seen.deal
-            assert deal is not None
-            shown = self._seq_seen_in(seen)
-            if seq is not None and seq != shown:
-                raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
+            seen, deal, _ = self._seen_in_play(seat, seq)
             if deal.current_player != seat:
                 raise RoomError("not_your_turn", f"{deal.current_player} is to move, not {seat}")
             try:
@@ -191,14 +184,7 @@ class Room:
                 raise RoomError("not_seated", "a spectator cannot ask for a hint")
             if not self.table.hints:
                 raise RoomError("no_hints", "this table gives no hints")
-            self._deal_in_play()
-            assert self.match is not None
-            seen = self.match.seen_by(seat)
-            shown = self._seq_seen_in(seen)
-            if seq is not None and seq != shown:
-                raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
-            deal = seen.deal
-            assert deal is not None
+            seen, deal, shown = self._seen_in_play(seat, seq)
             if seen is not self.match or deal.current_player != seat:
                 raise RoomError("not_your_turn", "a hint is for your own turn")
             await self._reclaim(seat)
@@ -521,6 +507,20 @@ class Room:
         if seen is self.match:
             return self.seq
         return self.seq - 1
+
+    def _seen_in_play(self, seat: Seat, seq: int | None) -> tuple[Match, Deal, int]:
+        """The match as ``seat`` may see it (RULES.md 7.2), its deal and its ``seq``, while a
+        deal is in play and ``seq`` (when given) is that one; else the RoomError of
+        docs/WEB.md (``waiting``, ``finished``, ``not_your_turn``, ``stale``)."""
+        self._deal_in_play()
+        assert self.match is not None
+        seen = self.match.seen_by(seat)
+        shown = self._seq_seen_in(seen)
+        if seq is not None and seq != shown:
+            raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
+        deal = seen.deal
+        assert deal is not None
+        return seen, deal, shown
 
     def _deal_in_play(self) -> Deal:
         if self.status == "waiting":
