@@ -479,3 +479,10 @@ def test_deal_after_an_unfinished_deal_or_after_the_end(plan: Plan, data: st.Dat
         deals.append(extra)
         message = rejected_format(record)
         assert f"deal {len(deals)}" in message and "over" in message
+
+
+def test_json_too_deep_or_a_number_too_long_is_a_format_error_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert "nested too deep" in rejected_format(deep)
+    long_number = '{"format": "valtti-record/1", "deals": ' + "9" * 100_000 + "}"
+    assert "too many digits" in rejected_format(long_number)

@@ -111,8 +111,12 @@ class Record:
         """Parse a record file's text; ``RecordFormatError`` says what is wrong."""
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise RecordFormatError("not a record: JSON nested too deep") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise RecordFormatError(f"not valid JSON: {e}") from None
+        except ValueError:  # Python reads no integer of more than 4,300 digits
+            raise RecordFormatError("not a record: a number with too many digits") from None
         return cls.from_dict(data)
 
     @classmethod

@@ -220,7 +220,7 @@ class ExternalPlayer(Player):
                 continue
             try:
                 message = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # not JSON, a number too long, too deep
                 self._fault(f"answered {awaited} with a line that is not JSON: {_short(line)}")
             if not isinstance(message, dict):
                 self._fault(f"answered {awaited} with {_short(message)}, not a JSON object")

@@ -84,7 +84,7 @@ class TrainConfig:
             for f in fields(cls):  # a hand-edited file may hold a string where a number goes
                 if f.name != "hidden" and not isinstance(getattr(config, f.name), int | float):
                     raise TypeError(f.name)
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             raise ValueError(f"{path}: the run's settings cannot be read ({e})") from None
         return config
 
