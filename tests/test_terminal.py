@@ -111,12 +111,25 @@ def deal_with(dealer: Seat, fixed: dict[Seat, str]) -> Deal:
         ("hint", Hint()),
         ("score", Score()),
         ("save my match.json", Save("my match.json")),
+        ('save "my match.json"', Save("my match.json")),
         ("quit", Quit()),
         ("   ", Empty()),
     ],
 )
 def test_parse(line: str, command: object) -> None:
     assert parse(line, HAND) == command
+
+
+def test_naming_a_marriage_a_suit_alone_is_the_answer() -> None:
+    assert parse("c", HAND, answering=True) == Play(Action.parse("answer C"))
+    assert parse("♥", HAND, answering=True) == Play(Action.parse("answer H"))
+    assert parse("answer s", HAND, answering=True) == Play(Action.parse("answer S"))
+    with pytest.raises(InputError) as refused:
+        parse("c", HAND)  # not while playing: no card is named c
+    assert "Type a card" in str(refused.value)
+    with pytest.raises(InputError) as refused:
+        parse("x", HAND, answering=True)
+    assert "Name the suit of a marriage you hold" in str(refused.value)
 
 
 def test_parse_finnish_words_and_english_ones_too() -> None:
@@ -140,6 +153,9 @@ def test_parse_finnish_words_and_english_ones_too() -> None:
         ("ask half", "Not understood: ask half."),
         ("help me", "Not understood: me."),
         ("save", "Save needs a file name"),
+        ('save ""', "Save needs a file name"),
+        ("-1", "There is no card number -1"),
+        ("+2", "There is no card number +2"),
     ],
 )
 def test_parse_refuses_with_a_reason(line: str, says: str) -> None:

@@ -99,8 +99,14 @@ def _summary_text(summary: dict[str, Any]) -> str:
 
 
 @main.command()
-@click.option("--runs", default=5, show_default=True, help="Runs; the median is printed.")
-@click.option("--deals", default=20_000, show_default=True, help="Random deals per run.")
+@click.option(
+    "--runs", default=5, show_default=True, type=click.IntRange(min=1),
+    help="Runs; the median is printed.",
+)
+@click.option(
+    "--deals", default=20_000, show_default=True, type=click.IntRange(min=1),
+    help="Random deals per run.",
+)
 @click.option("--seed", default=1, show_default=True)
 @click.option(
     "--search/--no-search",

@@ -7,6 +7,7 @@ so ``declare h``, ``ask half s``, ``answer c``, ``help``… always work, and ``i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -104,8 +105,9 @@ class InputError(ValueError):
 MAX_LINE: Final = 200
 
 
-def parse(line: str, hand: Sequence[Card]) -> Command:
-    """The command on ``line``; card numbers count from 1 in ``hand`` as shown on the screen."""
+def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
+    """The command on ``line``; card numbers count from 1 in ``hand`` as shown on the screen.
+    ``answering`` (the player names a marriage): a suit alone is the answer."""
     if len(line) > MAX_LINE:
         raise InputError(
             _("A line of {n} characters is too long (at most {most}): nothing was done.").format(
@@ -120,9 +122,10 @@ def parse(line: str, hand: Sequence[Card]) -> Command:
     if first == "?" or _is(first, HELP):
         return Help(parse_action(rest, hand) if rest else None)
     if _is(first, SAVE):
-        if not rest:
+        name = rest.strip("\"'")  # save "my match.json" is the file my match.json
+        if not name.strip():
             raise InputError(_("Save needs a file name, e.g. save match.json"))
-        return Save(rest)
+        return Save(name)
     if len(words) == 1:
         if _is(first, HINT):
             return Hint()
@@ -136,12 +139,22 @@ def parse(line: str, hand: Sequence[Card]) -> Command:
             return Undo()
         if _is(first, QUIT):
             return Quit()
-    return Play(parse_action(line, hand))
+    return Play(parse_action(line, hand, answering))
 
 
-def parse_action(text: str, hand: Sequence[Card]) -> Action:
-    """An action from a card token, a card number or declaration words; ``InputError`` if none."""
+def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Action:
+    """An action from a card token, a card number or declaration words (while ``answering``,
+    also a suit alone); ``InputError`` if none."""
+    if re.fullmatch(r"[+-]\d+", text.strip()):
+        # Before "-" is read as a space (ask-whole): -1 is no card, not card 1.
+        raise InputError(
+            _("There is no card number {number}: your cards are numbered 1 to {last}.").format(
+                number=text.strip(), last=len(hand)
+            )
+        )
     words = text.lower().replace("-", " ").split()
+    if answering and len(words) == 1 and (answer := _suit(words[0])) is not None:
+        return Action.answer(answer)
     if len(words) == 1 and words[0].isdigit():
         number = int(words[0])
         if not 1 <= number <= len(hand):
@@ -166,6 +179,13 @@ def parse_action(text: str, hand: Sequence[Card]) -> Action:
             return Action.answer(suit)
         if len(words) == 3 and _is(words[0], ASK) and _is(words[1], HALF):
             return Action.ask_half(suit)
+    if answering:
+        raise InputError(
+            _(
+                "Not understood: {text}. Name the suit of a marriage you hold: c, d, h or s "
+                "(or '{answer} c'), or type '{help}'."
+            ).format(text=text.strip(), **command_words())
+        )
     raise InputError(
         _(
             "Not understood: {text}. Type a card (as, 10d, td) or its number, "

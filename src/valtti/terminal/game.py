@@ -232,7 +232,8 @@ class Session:
             self._draw(note)
             line = self.read(self._prompt(deal))
             try:
-                command = parse(line, list(deal.hand(self.you)))
+                answering = deal.phase is Phase.ANSWER
+                command = parse(line, list(deal.hand(self.you)), answering)
             except InputError as e:
                 note = str(e)
                 continue

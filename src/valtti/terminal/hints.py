@@ -95,7 +95,8 @@ def hint_key(explanations: Sequence[Explanation]) -> str:
         "value: the change of your team's match equity (the chance to win less the chance to "
         "lose); best: whether it is the best move in the {n} deal sampled",
         "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: the share of the {n} deals sampled where it is the best move",
+        "lose); best: the share of the {n} deals sampled where it is the best move, each deal "
+        "weighted by how likely the play so far makes it",
         n,
     ).format(n=n)
 

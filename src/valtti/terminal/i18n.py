@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import gettext
 import io
+import os
 from functools import cache
 from importlib import resources
 from typing import Final
 
-from babel.core import default_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -52,9 +52,16 @@ def use(language: str) -> None:
 
 
 def default_language() -> str:
-    """Finnish when the environment's locale (LC_MESSAGES, LANG…) is; else English."""
-    found = default_locale("LC_MESSAGES")
-    return "fi" if found is not None and found.lower().startswith("fi") else "en"
+    """Finnish when the first language the environment names is (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``, as gettext reads them); else English. ``LC_CTYPE`` is not read,
+    and a ``C`` or ``POSIX`` value is passed over: Python sets ``LC_CTYPE=C.UTF-8`` where the
+    named locale is not installed, which says nothing of the language wanted."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for value in os.environ.get(name, "").split(":"):
+            code = value.split(".", 1)[0].split("@", 1)[0].strip()
+            if code and code not in ("C", "POSIX"):
+                return "fi" if code.lower().startswith("fi") else "en"
+    return "en"
 
 
 def _(message: str) -> str:
