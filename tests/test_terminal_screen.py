@@ -365,13 +365,22 @@ def test_the_replay_keys() -> None:
 
 def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     viewer = _played_match()
-    answers = [f"d {len(viewer.match.deals)}", *[""] * 12]
+    deals = len(viewer.match.deals)
+    answers = [f"d {deals + 5}", f"d {deals}", *[""] * 12]
 
     def read(prompt: str) -> str:
         return answers.pop(0)
 
-    viewer.run(console(120, 60), read)
+    out = io.StringIO()
+    viewer.run(console(120, 60, out), read)
     assert answers  # Enter at the last step left before the answers ran out
+    screens = out.getvalue().split("\x1b[2J")
+    assert f"This record has {deals} deals: deal 1 to {deals}." in screens[2]
+    # The last step says how the match ended, for nobody's side in a record of others.
+    match = viewer.match
+    assert match.winner is not None or match.is_draw
+    said = "draw" if match.is_draw else f"{match.winner} win the match"
+    assert said in screens[-1] and "You and your partner" not in screens[-1]
 
 
 def test_each_draw_uses_the_size_the_terminal_has_now() -> None:

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.text import Text
 
 from valtti.engine import Match, Seat
 from valtti.terminal import glyphs, i18n
 from valtti.terminal.commands import HELP, QUIT, word
-from valtti.terminal.i18n import NC_, _
+from valtti.terminal.i18n import NC_, _, ngettext
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.phrases import deal_start_text, news
-from valtti.terminal.screen import View, deal_summary, render
+from valtti.terminal.screen import View, deal_summary, render, result_line
 
 BACK = NC_("command", "back")
 
@@ -53,10 +54,14 @@ PREVIOUS = NC_("command", "previous")
 class Viewer:
     """Steps through a replayed match from one seat's side, all hands face up."""
 
-    def __init__(self, match: Match, seat: Seat, labels: Mapping[Seat, str]) -> None:
+    def __init__(
+        self, match: Match, seat: Seat, labels: Mapping[Seat, str], person: bool = False
+    ) -> None:
+        """``person``: ``seat`` is the one a person played (a ``valtti play`` record)."""
         self.match = match
         self.seat = seat
         self.labels = labels
+        self.person = person
         self.steps = steps(match)
 
     def parts(self, number: int) -> tuple[View, list[RenderableType]]:
@@ -99,7 +104,12 @@ class Viewer:
             deal_summary(*facts, columns=False),
             deal_summary(*facts, framed=False),
         )
-        return view, [summary]
+        match = self.match
+        if number < len(self.steps) - 1 or not match.is_over():
+            return view, [summary]
+        you = self.seat if self.person else None
+        result = Text(result_line(match.winner, match.is_draw, match.score, you), "bold")
+        return view, [summary, result]
 
     def frame(self, number: int) -> RenderableType:
         """The screen at step ``number`` (from 0) in the full layout."""
@@ -138,7 +148,15 @@ class Viewer:
             if _means(answer, QUIT) or (not answer and number == last):
                 return
             moved = self._move(answer, number)
-            if moved is None:
+            deals = len(self.match.deals)
+            first, _space, rest = answer.partition(" ")
+            if moved is None and _means(first, DEAL) and rest.isdigit():
+                note = ngettext(
+                    "This record has {n} deal: deal 1.",
+                    "This record has {n} deals: deal 1 to {n}.",
+                    deals,
+                ).format(n=deals)
+            elif moved is None:
                 note = _keys(answer)
             else:
                 number, note = moved, None
@@ -195,6 +213,7 @@ def show(match: Match, meta: Mapping[str, Any] | None, console: Console | None =
     players = meta.get("players")
     players = players if isinstance(players, dict) else {}
     labels = {s: str(players.get(str(s), "")) for s in Seat}
-    seat = Seat[str(meta["seat"])] if str(meta.get("seat")) in Seat.__members__ else Seat.S
+    person = str(meta.get("seat")) in Seat.__members__
+    seat = Seat[str(meta["seat"])] if person else Seat.S
     out = console or glyphs.console()
-    Viewer(match, seat, labels).run(out, lambda prompt: out.input(prompt))
+    Viewer(match, seat, labels, person).run(out, lambda prompt: out.input(prompt))

@@ -506,12 +506,14 @@ def match_table(
     return grid
 
 
-def result_line(winner: Team | None, draw: bool, score: tuple[int, int], you: Seat) -> str:
-    """Who won the match, from the player's side."""
+def result_line(
+    winner: Team | None, draw: bool, score: tuple[int, int], you: Seat | None
+) -> str:
+    """Who won the match, from the player's side (``None``: nobody's, a record of others)."""
     shown = score_text(score)
     if draw:
         return _("The match is a draw, both teams on target: {score}").format(score=shown)
-    if winner == you.team:
+    if you is not None and winner == you.team:
         return _("You and your partner win the match: {score}").format(score=shown)
     assert winner is not None  # not a draw
     return _("{team} win the match: {score}").format(team=team_text(winner), score=shown)
