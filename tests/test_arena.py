@@ -123,7 +123,9 @@ def test_a_capped_match_is_a_draw_and_reported() -> None:
     # No team reaches 10 in one deal (at most 7 game points), so every match is stopped.
     assert (pairing.wins, pairing.draws, pairing.losses, pairing.capped) == (0, 4, 0, 4)
     assert pairing.first.deals == 4
-    assert "0/4/0 (4 stopped at 1 deals, counted as draws)" in result.report()
+    assert "single deals: no match ends in one" in result.report()
+    capped = run_arena(["random", "random"], matches=1, seed=3, backend="serial", max_deals=2)
+    assert f"({capped.pairings[0].capped} stopped at 2 deals, counted as draws)" in capped.report()
 
 
 def test_round_robin_plays_every_pairing_in_list_order() -> None:

@@ -311,11 +311,16 @@ class ArenaResult:
         for p in self.pairings:
             a, b = p.first.spec, p.second.spec
             d = p.difference
+            outcome = (
+                "  single deals: no match ends in one, so they are compared by game points"
+                if self.max_deals == 1
+                else f"  matches won/drawn/lost by {a}: {p.wins}/{p.draws}/{p.losses}"
+                f" ({p.capped} stopped at {self.max_deals} deals, counted as draws)"
+            )
             lines += [
                 "",
                 f"{a} vs {b}",
-                f"  matches won/drawn/lost by {a}: {p.wins}/{p.draws}/{p.losses}"
-                f" ({p.capped} stopped at {self.max_deals} deals, counted as draws)",
+                outcome,
                 f"  game points per deal, {a} − {b}: {_number(d.mean, '+.3f')}  "
                 + (
                     f"{d.confidence:.0%} CI [{_number(d.low, '+.3f')}, {_number(d.high, '+.3f')}]"

@@ -297,6 +297,9 @@ def arena(
     if deals is not None:
         if max_deals is not None:
             raise click.UsageError("--deals plays single deals: it takes no --max-deals")
+        given = click.get_current_context().get_parameter_source("matches")
+        if given is not ParameterSource.DEFAULT:
+            raise click.UsageError("--deals plays single deals instead of matches: no --matches")
         matches, max_deals = deals, 1
     if records is not None:
         try:
