@@ -132,7 +132,8 @@ def _header_line(view: View) -> Table:
         score_text(score) + " ",
         (_("(to {target})").format(target=obs.variant.target), "dim"),
     )
-    line = Table.grid(expand=True)
+    # A space between the columns: where the line wraps, no two of them run together.
+    line = Table.grid(expand=True, padding=(0, 1))
     line.add_column(justify="left")
     line.add_column(justify="center")
     line.add_column(justify="right")
