@@ -381,6 +381,9 @@ def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     assert match.winner is not None or match.is_draw
     said = "draw" if match.is_draw else f"{match.winner} win the match"
     assert said in screens[-1] and "You and your partner" not in screens[-1]
+    # Nobody's side: no seat is "you" or "partner", the hand is S's.
+    assert "Your hand" not in screens[-1] and "Hand (S)" in screens[-1]
+    assert " you" not in screens[-1] and "partner" not in screens[-1]
 
 
 def test_each_draw_uses_the_size_the_terminal_has_now() -> None:

@@ -88,6 +88,7 @@ class Viewer:
             log=log,
             hands={s: now.hand(s) for s in Seat if s != self.seat},
             winning=now.winning_card,
+            person=self.person,
         )
         if not now.is_over():
             return view, []

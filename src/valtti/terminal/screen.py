@@ -56,6 +56,8 @@ class View:
     log: Sequence[str] = ()  #: the latest events, oldest first
     hands: Mapping[Seat, CardSet] = field(default_factory=dict)  #: other hands, face up (replay)
     winning: Card | None = None  #: the winning card of the trick in play (``Deal.winning_card``)
+    #: The viewer's seat is a person's, who is "you" (a replay of others' match: nobody's).
+    person: bool = True
 
 
 def suit_style(suit: Suit) -> str:
@@ -180,6 +182,14 @@ def _on_table_now(view: View) -> tuple[Trick | None, bool, dict[Seat, Card], Sea
     return trick, taken, played, _winning_seat(trick, taken, view.winning)
 
 
+def _role(view: View, seat: Seat) -> str:
+    """The word for a seat of the person's team ("you", "partner"); none in others' matches."""
+    you = view.observation.seat
+    if not view.person:
+        return ""
+    return _("you") if seat == you else _("partner") if seat == you.partner else ""
+
+
 def table(view: View) -> RenderableType:
     """The four seats around the trick: the viewer at the bottom, partner at the top."""
     obs = view.observation
@@ -188,7 +198,7 @@ def table(view: View) -> RenderableType:
 
     def seat(s: Seat) -> Text:
         text = Text(seat_text(s), style="bold", justify="center")
-        role = _("you") if s == you else _("partner") if s == you.partner else ""
+        role = _role(view, s)
         if role:
             text.append(f" · {role}", style="bold")
         if obs.current_player == s:
@@ -274,7 +284,7 @@ def compact_table(view: View) -> RenderableType:
 
     def seat(s: Seat) -> Text:
         text = Text(seat_text(s), style="bold")
-        role = _("you") if s == you else _("partner") if s == you.partner else ""
+        role = _role(view, s)
         if role:
             text.append(f" {role}", style="bold")
         count = obs.hand_sizes[s]
@@ -410,8 +420,10 @@ def hand(view: View) -> RenderableType:
     elif obs.current_player is not None and obs.current_player != obs.seat:
         waiting = _("{seat} to play").format(seat=seat_text(obs.current_player))
         body.append("\n" + waiting, style="dim")
-    title = _("Your hand ({seat})").format(seat=seat_text(obs.seat))
-    return Panel(body, title=title, title_align="left", box=box.ROUNDED)
+    title = _("Your hand ({seat})") if view.person else _("Hand ({seat})")
+    return Panel(
+        body, title=title.format(seat=seat_text(obs.seat)), title_align="left", box=box.ROUNDED
+    )
 
 
 def log(lines: Sequence[str], count: int = LOG_LINES) -> RenderableType:
@@ -507,9 +519,7 @@ def match_table(
     return grid
 
 
-def result_line(
-    winner: Team | None, draw: bool, score: tuple[int, int], you: Seat | None
-) -> str:
+def result_line(winner: Team | None, draw: bool, score: tuple[int, int], you: Seat | None) -> str:
     """Who won the match, from the player's side (``None``: nobody's, a record of others)."""
     shown = score_text(score)
     if draw:
