@@ -89,7 +89,7 @@ def test_the_compiled_catalogues() -> None:
         ({"LANGUAGE": "fi:en"}, "fi"),
         # Python's coercion where fi_FI is not installed: LC_CTYPE says nothing of language.
         ({"LANG": "fi_FI.UTF-8", "LC_CTYPE": "C.UTF-8"}, "fi"),
-        ({"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}, "fi"),
+        ({"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}, "en"),
         ({"LANGUAGE": "en", "LANG": "fi_FI.UTF-8"}, "en"),
         ({}, "en"),
     ],

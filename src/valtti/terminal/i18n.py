@@ -52,15 +52,14 @@ def use(language: str) -> None:
 
 
 def default_language() -> str:
-    """Finnish when the first language the environment names is (``LANGUAGE``, ``LC_ALL``,
-    ``LC_MESSAGES``, ``LANG``, as gettext reads them); else English. ``LC_CTYPE`` is not read,
-    and a ``C`` or ``POSIX`` value is passed over: Python sets ``LC_CTYPE=C.UTF-8`` where the
-    named locale is not installed, which says nothing of the language wanted."""
+    """Finnish when the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is
+    set names it, as gettext reads them; else English (``C`` too). ``LC_CTYPE`` is not read:
+    Python sets it to ``C.UTF-8`` where the locale named is not installed, which says nothing
+    of the language wanted."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for value in os.environ.get(name, "").split(":"):
-            code = value.split(".", 1)[0].split("@", 1)[0].strip()
-            if code and code not in ("C", "POSIX"):
-                return "fi" if code.lower().startswith("fi") else "en"
+        code = os.environ.get(name, "").split(":", 1)[0].split(".", 1)[0].split("@", 1)[0]
+        if code.strip():
+            return "fi" if code.strip().lower().startswith("fi") else "en"
     return "en"
 
 
