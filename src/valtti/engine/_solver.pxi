@@ -410,7 +410,10 @@ cdef class _DoubleDummy:
         cdef TTEntry* low = e
         cdef int i
         for i in range(BUCKET):
-            if e[i].gen != self.gen or e[i].key == key:
+            if e[i].key == key and e[i].gen == self.gen:
+                return &e[i]
+        for i in range(BUCKET):
+            if e[i].gen != self.gen:
                 return &e[i]
             if e[i].depth < low.depth:
                 low = &e[i]
