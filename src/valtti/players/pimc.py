@@ -32,9 +32,10 @@ __all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "
 
 #: Values closer than this count as equal (the best action of a world may be several).
 _TIE = 1e-9
-#: About how many positions the solver searches a second on one core (``valtti bench``): a
-#: decision's solves are given up where they would run past its time cap.
-NODES_PER_SECOND = 8_000_000
+#: Positions the solver is taken to search a second: a decision's solves are given up where
+#: they would run past its time cap. ``valtti bench`` measures 10–12 million on a quiet core;
+#: about half that keeps the cap on a machine loaded twice over.
+NODES_PER_SECOND = 6_000_000
 
 
 @dataclass(frozen=True, slots=True)
