@@ -377,14 +377,26 @@ def arena(
 @click.option("--address", help="The Ray cluster to use with --backend ray.  [default: a new one]")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
-@click.option("--epsilon", default=0.05, show_default=True, help="Self-play exploration.")
-@click.option("--learning-rate", default=5e-4, show_default=True)
+@click.option(
+    "--epsilon", default=0.05, show_default=True, type=click.FloatRange(0, 1),
+    help="Self-play exploration.",
+)
+@click.option(
+    "--learning-rate", default=5e-4, show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+)
 @click.option(
     "--replay-ratio", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
     help="Minibatch samples drawn from the replay buffer per decision played.",
 )
-@click.option("--eval-every", default=40_000, show_default=True, help="Deals between evaluations.")
-@click.option("--eval-deals", default=200, show_default=True, help="Deal pairs per evaluation.")
+@click.option(
+    "--eval-every", default=40_000, show_default=True, type=click.IntRange(min=1),
+    help="Deals between evaluations.",
+)
+@click.option(
+    "--eval-deals", default=200, show_default=True, type=click.IntRange(min=1),
+    help="Deal pairs per evaluation.",
+)
 @click.option(
     "--eval-against", default="random,heuristic", show_default=True,
     help="The fixed players each evaluation meets in duplicate.",
@@ -434,8 +446,10 @@ def train(
     try:
         widths = tuple(int(w) for w in hidden.split(","))
     except ValueError:
-        message = "widths separated by commas, e.g. 256,256"
-        raise click.BadParameter(message, param_hint="--hidden") from None
+        widths = ()
+    if not widths or min(widths) < 1:
+        message = "widths of at least 1 separated by commas, e.g. 256,256"
+        raise click.BadParameter(message, param_hint="--hidden")
     given: dict[str, Any] = {
         "hidden": widths,
         "epsilon": epsilon,
@@ -444,6 +458,9 @@ def train(
         "eval_every": eval_every,
         "seed": seed,
         "match_weight": match_weight,
+        "eval_deals": eval_deals,
+        "eval_against": tuple(s.strip() for s in eval_against.split(",") if s.strip()),
+        "eval_seed": eval_seed,
     }
     try:
         saved = TrainConfig.saved(folder) if resume else None
@@ -458,8 +475,12 @@ def train(
             for name, value in given.items()
             if context.get_parameter_source(name) is not ParameterSource.DEFAULT
         }
+        if typed.get("hidden", saved.hidden) != saved.hidden:
+            shown = ",".join(map(str, saved.hidden))
+            message = f"a resumed run keeps its network's widths ({shown})"
+            raise click.BadParameter(message, param_hint="--hidden")
         config = replace(saved, **typed)
-    opponents = [s.strip() for s in eval_against.split(",") if s.strip()]
+    opponents = list(config.eval_against)
 
     def evaluate(model: Path) -> dict[str, Any]:
         """The model against each opponent on the evaluation set, in this process."""
@@ -468,7 +489,11 @@ def train(
         out: dict[str, Any] = {}
         for opponent in opponents:
             result = run_arena(
-                [f"learned:{model}", opponent], eval_deals, eval_seed, backend="serial", max_deals=1
+                [f"learned:{model}", opponent],
+                config.eval_deals,
+                config.eval_seed,
+                backend="serial",
+                max_deals=1,
             )
             d = result.pairings[0].difference
             out[opponent] = {"mean": d.mean, "low": d.low, "high": d.high, "pairs": d.samples}

@@ -178,3 +178,34 @@ def test_a_resumed_run_keeps_its_settings_unless_given_again(tmp_path: Path) -> 
     bad = runner.invoke(main, ["train", "--out", str(run), "--deals", "120", "--resume", *TINY])
     assert bad.exit_code == 2 and "settings cannot be read" in bad.output
     assert (run / "model.npz").read_bytes() == before
+
+
+def test_a_run_is_never_trained_over_and_bad_settings_are_refused(tmp_path: Path) -> None:
+    require("torch")
+    runner = CliRunner()
+    run = tmp_path / "run"
+    out = ["train", "--out", str(run)]
+    first = runner.invoke(main, [*out, "--deals", "40", *TINY, "--eval-deals", "3"])
+    assert first.exit_code == 0, first.output
+    before = {name: (run / name).read_bytes() for name in ("model.npz", "state.npz", "curve.json")}
+    # A new run into a run's folder: refused, the run untouched.
+    again = runner.invoke(main, [*out, "--deals", "40", *TINY])
+    assert again.exit_code == 2 and "holds a run already" in again.output
+    # Resumed: its network's widths, a target it has not reached, its own evaluations.
+    widths = runner.invoke(main, [*out, "--deals", "80", "--resume", "--hidden", "64"])
+    assert widths.exit_code == 2 and "keeps its network's widths (8)" in widths.output
+    reached = runner.invoke(main, [*out, "--deals", "10", "--resume"])
+    assert reached.exit_code == 2 and "deals already" in reached.output
+    assert {name: (run / name).read_bytes() for name in before} == before
+    resumed = runner.invoke(main, [*out, "--deals", "80", "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    saved = json.loads((run / "curve.json").read_text())
+    assert saved["config"]["eval_deals"] == 3 and saved["config"]["eval_against"] == ["random"]
+    assert {p["against"]["random"]["pairs"] for p in saved["curve"]} == {3}
+    # Settings out of range are refused before anything is done.
+    new = ["train", "--out", str(tmp_path / "new"), "--deals", "5"]
+    bads = (["--eval-every", "0"], ["--epsilon", "2"], ["--hidden", "0"], ["--eval-deals", "0"])
+    for bad in bads:
+        refused = runner.invoke(main, [*new, *bad])
+        assert refused.exit_code == 2, (bad, refused.output)
+    assert not (tmp_path / "new").exists()

@@ -62,10 +62,20 @@ class TrainConfig:
     #: the share of the return that is the deal's worth for the match (``match_return``); the
     #: rest is the deal's game-point difference
     match_weight: float = 0.0
+    #: how the command line's evaluations are made: deal pairs, players met, evaluation set
+    eval_deals: int = 200
+    eval_against: tuple[str, ...] = ("random", "heuristic")
+    eval_seed: int = 7
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.match_weight <= 1.0:
             raise ValueError(f"match_weight is between 0 and 1, not {self.match_weight}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon is between 0 and 1, not {self.epsilon}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden widths are at least 1, not {self.hidden}")
+        if self.eval_every < 1 or self.eval_deals < 1:
+            raise ValueError("eval_every and eval_deals are at least 1")
 
     @classmethod
     def saved(cls, folder: Path) -> TrainConfig | None:
@@ -80,9 +90,12 @@ class TrainConfig:
             values = {k: v for k, v in saved.items() if k in known}
             if "hidden" in values:
                 values["hidden"] = tuple(int(w) for w in values["hidden"])
+            if "eval_against" in values:
+                values["eval_against"] = tuple(str(p) for p in values["eval_against"])
             config = cls(**values)
             for f in fields(cls):  # a hand-edited file may hold a string where a number goes
-                if f.name != "hidden" and not isinstance(getattr(config, f.name), int | float):
+                lists = ("hidden", "eval_against")
+                if f.name not in lists and not isinstance(getattr(config, f.name), int | float):
                     raise TypeError(f.name)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             raise ValueError(f"{path}: the run's settings cannot be read ({e})") from None
@@ -440,8 +453,17 @@ def train(
         raise ValueError(f"nothing to resume in {folder}: no model.npz")
     if resume and init is not None:
         raise ValueError("a resumed run goes on from its own model: --init is for a new run")
+    if not resume and any((folder / name).exists() for name in ("model.npz", "state.npz")):
+        raise ValueError(
+            f"{folder} holds a run already: --resume goes on with it; a new run needs another "
+            "folder (nothing was changed)"
+        )
     learner = Learner(config, folder, resume, init)
     p = learner.progress
+    if deals is not None and p.deals >= deals:
+        raise ValueError(
+            f"the run has {p.deals:,} deals already: give a --deals above that to go on"
+        )
     replay = Replay(config.buffer)
     actors = Actors(backend, workers, address)
     start = time.monotonic()
