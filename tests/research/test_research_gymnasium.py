@@ -128,3 +128,32 @@ def test_action_masks_are_the_learners_legal_mask(variant: Variant, seed: int) -
         if terminated:
             assert not env.action_masks().any()
             return
+
+
+def test_bad_calls_are_refused_clearly() -> None:
+    from valtti.research.gymnasium import MarjapussiEnv, MarjapussiVectorEnv
+
+    env = MarjapussiEnv(seat="S")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)  # before reset
+    env.reset(seed=3)
+    for bad in (3.7, "3", True, None):
+        with pytest.raises(TypeError, match="an action is an int"):
+            env.step(bad)  # type: ignore[arg-type]
+    illegal = next(a for a in range(49) if not env.action_masks()[a])
+    _obs, reward, terminated, _trunc, info = env.step(np.int64(illegal))
+    assert terminated and reward == -10.0 and "illegal" in info
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)  # after the episode's end
+    for seat in (2.5, 5, -1, True):
+        with pytest.raises(ValueError, match="seat is"):
+            MarjapussiEnv(seat=seat)  # type: ignore[arg-type]
+    vector = MarjapussiVectorEnv(num_envs=2)
+    first, info = vector.reset(seed=[5, 6])
+    again, _ = vector.reset(seed=[5, 999])
+    assert (first[0] == again[0]).all() and not (first[1] == again[1]).all()
+    assert list(info["seat"]) and info["_seat"].all()
+    with pytest.raises(ValueError, match="seeds for 2 tables"):
+        vector.reset(seed=[1])
+    with pytest.raises(ValueError, match="one action a table"):
+        vector.step(np.zeros(3, np.int64))

@@ -128,3 +128,14 @@ def test_ismcts_with_the_resampler_plays_whole_deals() -> None:
             else:
                 state.apply_action(bots[state.current_player()].step(state))
         assert state.deal.is_over() and sum(state.returns()) == 0
+
+
+def test_a_score_no_deal_is_played_at_is_refused() -> None:
+    for score in ({"score_ns": 50}, {"score_ew": -3}, {"score_ns": 10}):
+        with pytest.raises(ValueError, match="score_ns and score_ew"):
+            pyspiel.load_game("python_marjapussi", score)
+    both = {"score_ns": 10, "score_ew": 10, "both_on_target": "continue"}
+    state = pyspiel.load_game("python_marjapussi", both).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert max(state.observation_tensor(0)) <= 1.0

@@ -164,3 +164,20 @@ def test_action_mask_is_legal_mask_at_every_step(variant: Variant, seed: int, ep
         legal = np.flatnonzero(obs["action_mask"])
         assert legal.size and sum(1 << int(a) for a in legal) == deal.legal_mask()
         env.step(int(legal[rng.randrange(len(legal))]))
+
+
+def test_actions_and_seeds_of_the_wrong_kind_are_refused() -> None:
+    raw = marjapussi.raw_env()
+    raw.reset(seed=1)
+    before = raw.game.deal.history
+    for bad in (3.7, "3", True):
+        with pytest.raises(TypeError, match="an action is an int"):
+            raw.step(bad)  # type: ignore[arg-type]
+    assert raw.game.deal.history == before
+    for seed in (-1, 1.5, "abc"):
+        with pytest.raises(ValueError, match="a seed is an int of 0 or more"):
+            raw.reset(seed=seed)  # type: ignore[arg-type]
+    raw.reset(seed=np.int64(5))  # a NumPy integer is an int
+    legal = next(a for a in range(49) if raw.game.deal.is_legal(a))
+    raw.step(np.int64(legal))
+    assert len(raw.game.deal.history) == 1

@@ -11,6 +11,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, Literal
 
+import numpy as np
+
 from valtti.engine import NUM_ACTIONS, Deal, Match, Seat, Team, Variant
 from valtti.engine.tensors import (
     INFORMATION_STATE_SIZE,
@@ -32,8 +34,27 @@ __all__ = [
     "STATE_SIZE",
     "Episode",
     "EpisodeKind",
+    "action_number",
+    "seed_number",
     "variant_of",
 ]
+
+
+def action_number(value: object) -> int:
+    """An action given to an environment, as the int it is; ``TypeError`` for anything but an
+    int (a NumPy integer too): a float, a string or a bool is a caller's mistake to say, not to
+    round into a move."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"an action is an int from 0 to {NUM_ACTIONS - 1}, not {value!r}")
+    return int(value)
+
+
+def seed_number(value: object) -> int:
+    """A seed given to an environment: an int of 0 or more (a NumPy integer too); else
+    ``ValueError``, since Python's ``random`` would deal -1 as it deals 1."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"a seed is an int of 0 or more, not {value!r}")
+    return int(value)
 
 
 def variant_of(variant: VariantArg) -> Variant:

@@ -43,7 +43,15 @@ from gymnasium.vector.utils import batch_space
 from valtti.engine import Seat
 from valtti.players.base import Player
 from valtti.players.registry import make_player
-from valtti.research.episode import NUM_ACTIONS, OBSERVATION_SIZE, Episode, EpisodeKind, VariantArg
+from valtti.research.episode import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    Episode,
+    EpisodeKind,
+    VariantArg,
+    action_number,
+    seed_number,
+)
 
 ILLEGAL_PENALTY = -10.0
 ENV_ID = "valtti/Marjapussi-v0"
@@ -57,6 +65,17 @@ def _opponent_specs(opponents: str | Sequence[str]) -> tuple[str, str, str]:
     if len(opponents) != 3:
         raise ValueError("opponents is one player name or three (left, partner, right)")
     return (opponents[0], opponents[1], opponents[2])
+
+
+def _seat(seat: Seat | int | str | None) -> Seat | None:
+    """The learner's fixed seat; ``ValueError`` for anything but a seat, its number or name."""
+    if seat is None or isinstance(seat, Seat):
+        return seat
+    if isinstance(seat, str):
+        return Seat.parse(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+        raise ValueError(f"seat is N, E, S, W or 0 to 3, not {seat!r}")
+    return Seat(int(seat))
 
 
 class LearnerTable:
@@ -73,12 +92,13 @@ class LearnerTable:
         self.specs = _opponent_specs(opponents)
         for spec in set(self.specs):
             make_player(spec, 0).close()  # a bad name fails here, not in reset
-        self.fixed_seat = Seat.parse(seat) if isinstance(seat, str) else seat
+        self.fixed_seat = _seat(seat)
         self.kind: EpisodeKind = episode
         self.variant = variant
         self.rng = random.Random(0)
         self.episode = Episode(self.rng, episode, variant)
         self.seat = 0
+        self.over = True  #: no episode is being played: reset() starts one
         #: per seat: the player, or None for the learner and for "random" (drawn from ``rng``)
         self.players: list[Player | None] = [None, None, None, None]
 
@@ -90,6 +110,7 @@ class LearnerTable:
             player = None if spec == "random" else make_player(spec, self.rng.getrandbits(32))
             self.players[(self.seat + offset) & 3] = player
         self.episode = Episode(self.rng, self.kind, self.variant)
+        self.over = False
         self._others()
 
     def _others(self) -> None:
@@ -109,14 +130,19 @@ class LearnerTable:
                 episode.apply(player.choose(episode.match.observation(Seat(seat))))
 
     def step(self, action: int) -> tuple[float, bool, str | None]:
-        """Play the learner's action: (reward, episode over, refusal if it was illegal)."""
+        """Play the learner's action: (reward, episode over, refusal if it was illegal);
+        ``RuntimeError`` when no episode is being played (before reset, or after its end)."""
+        if self.over:
+            raise RuntimeError("the episode is over (or not begun): call reset() first")
         episode = self.episode
         if not episode.is_legal(action):
+            self.over = True
             refusal = episode.deal.refusal(action)
             return ILLEGAL_PENALTY, True, str(refusal)
         episode.apply(action)
         self._others()
         if episode.is_over():
+            self.over = True
             return episode.returns()[self.seat & 1], True, None
         return 0.0, False, None
 
@@ -165,7 +191,7 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        reward, over, refusal = self.table.step(int(action))
+        reward, over, refusal = self.table.step(action_number(action))
         info: dict[str, Any] = {} if refusal is None else {"illegal": refusal}
         return self.table.observation(), reward, over, False, info
 
@@ -199,24 +225,31 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if isinstance(seed, list):
-            seed = seed[0]
+        seeds: list[int | None] = [None] * self.num_envs
+        if isinstance(seed, list):  # one a table, as Gymnasium's vector environments take them
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} tables")
+            seeds, seed = [seed_number(s) for s in seed], seed[0]
         super().reset(seed=seed)
         for i, table in enumerate(self.tables):
-            table.reset(self.np_random)
+            own = seeds[i]
+            table.reset(self.np_random if own is None else np.random.default_rng(own))
             table.observation(self._obs[i])
-        return self._obs.copy(), {}
+        seats = np.array([str(Seat(t.seat)) for t in self.tables])
+        return self._obs.copy(), {"seat": seats, "_seat": np.ones(self.num_envs, bool)}
 
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         n = self.num_envs
+        if np.shape(actions) != (n,):
+            raise ValueError(f"one action a table: {n}, not shape {np.shape(actions)}")
         rewards = np.zeros(n, np.float64)
         over = np.zeros(n, bool)
         final = np.zeros((n, OBSERVATION_SIZE), np.float32)
         illegal = np.zeros(n, bool)
         for i, table in enumerate(self.tables):
-            rewards[i], over[i], refusal = table.step(int(actions[i]))
+            rewards[i], over[i], refusal = table.step(action_number(actions[i]))
             if over[i]:
                 illegal[i] = refusal is not None
                 table.observation(final[i])

@@ -100,6 +100,15 @@ class MarjapussiGame(pyspiel.Game):
         self.variant = Variant.from_mapping({name: values[name] for name in SWITCHES})
         self.dealer = Seat(values["dealer"])
         self.score = (int(values["score_ns"]), int(values["score_ew"]))
+        target = self.variant.target
+        # A score a deal can be played at (RULES.md 6.3): below the target, or both teams on it
+        # where the match goes on then. The tensors give it over the target, 0 to 1.
+        both_on = self.score == (target, target) and self.variant.both_on_target == "continue"
+        if not (both_on or all(0 <= s < target for s in self.score)):
+            raise ValueError(
+                f"score_ns and score_ew are 0 to {target - 1} (or both {target} where the match"
+                f" goes on), not {self.score}"
+            )
         self.setup = _Setup(self)
 
     def new_initial_state(self) -> MarjapussiState:

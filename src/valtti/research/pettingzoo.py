@@ -44,6 +44,8 @@ from valtti.research.episode import (
     Episode,
     EpisodeKind,
     VariantArg,
+    action_number,
+    seed_number,
 )
 
 #: The agents, seat by seat: player_0 is N, player_1 E, player_2 S, player_3 W.
@@ -97,7 +99,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new deal or match; ``seed`` makes it and everything after it reproducible."""
         if seed is not None:
-            self._rng.seed(seed)
+            self._rng.seed(seed_number(seed))
         self.game = Episode(self._rng, self.episode_kind, self.variant)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -128,7 +130,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is an action only for a finished agent")
-        self.game.apply(int(action))
+        self.game.apply(action_number(action))
         self._cumulative_rewards[agent] = 0.0
         if self.game.is_over():
             ns, ew = self.game.returns()
