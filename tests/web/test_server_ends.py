@@ -3,6 +3,7 @@ the same link, and the table chat (docs/WEB.md)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -96,7 +97,7 @@ def test_a_person_back_from_a_stand_in_is_waited_for_again(
     south.close()
 
 
-def test_stand_ins_for_everyone_are_not_ready_for_the_next_deal() -> None:
+def test_stand_ins_are_ready_for_people_away_only() -> None:
     from valtti.engine import Seat
     from valtti.web.ends import Waiting
     from valtti.web.store import SeatRow
@@ -104,22 +105,33 @@ def test_stand_ins_for_everyone_are_not_ready_for_the_next_deal() -> None:
     def seats(stand_in_north: bool) -> list[SeatRow]:
         north = SeatRow(Seat.N, "human", "A", "h1", "heuristic" if stand_in_north else None)
         south = SeatRow(Seat.S, "human", "B", "h2", "heuristic")
+        computer = "computer"
         return [
             north,
-            SeatRow(Seat.E, "computer", "heuristic", None),
+            SeatRow(Seat.E, computer, "heuristic", None),
             south,
-            SeatRow(Seat.W, "computer", "heuristic", None),
+            SeatRow(Seat.W, computer, "heuristic", None),
         ]
 
+    here = frozenset({Seat.N})
     deal = Waiting("deal", None)
-    assert not deal.all_ready(seats(False))  # A is here and not ready
+    assert not deal.all_ready(seats(False), here)  # A is here and not ready
+    assert json.loads(deal.to_json(seats(False), here))["ready"] == ["E", "S", "W"]
     deal.ready.add(Seat.N)
-    assert deal.all_ready(seats(False))  # B's stand-in is
-    # Everyone away: the deals do not run on with nobody to see them.
-    assert not Waiting("deal", None).all_ready(seats(True))
+    assert deal.all_ready(seats(False), here)  # B is away: B's stand-in is ready
+    # A, here though a stand-in took the seat when the turn ran out, says ready for it.
+    timed_out = Waiting("deal", None)
+    assert json.loads(timed_out.to_json(seats(True), here))["ready"] == ["E", "S", "W"]
+    assert not timed_out.all_ready(seats(True), here)
+    timed_out.ready.add(Seat.N)
+    assert timed_out.all_ready(seats(True), here)
+    # Everyone away: the deals do not run on with nobody to see them, and no one is shown ready.
+    nobody = frozenset[Seat]()
+    assert not Waiting("deal", None).all_ready(seats(True), nobody)
+    assert json.loads(Waiting("deal", None).to_json(seats(True), nobody))["ready"] == ["E", "W"]
     # A rematch is each person's to ask for, stand-in or not.
     rematch = Waiting("rematch", None, {Seat.N})
-    assert not rematch.all_ready(seats(False))
+    assert not rematch.all_ready(seats(False), here)
 
 
 def test_the_next_deal_comes_after_its_time_without_anyone_ready(

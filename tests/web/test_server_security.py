@@ -406,6 +406,8 @@ def test_the_names_a_server_answers_to() -> None:
         ("10.0.0.7", 200),
         ("evil.example", 400),
         ("[bad", 400),
+        ("localhost.:8000", 200),  # the name with its root dot
+        ("evil.example@localhost", 400),  # no browser sends a user part
     ):
         start, _body = _call("http", {"host": host}, hosts)
         assert start["status"] == status, host

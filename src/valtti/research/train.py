@@ -88,6 +88,9 @@ class TrainConfig:
         try:
             saved = json.loads(path.read_text())["config"]
             values = {k: v for k, v in saved.items() if k in known}
+            for name in ("hidden", "eval_against"):
+                if name in values and not isinstance(values[name], list):
+                    raise TypeError(f"{name} is a list")
             if "hidden" in values:
                 values["hidden"] = tuple(int(w) for w in values["hidden"])
             if "eval_against" in values:

@@ -3,8 +3,8 @@
 After a deal the next one is dealt once every seated person has said ``ready`` or at ``at``
 (a wall-clock time, some seconds on); after a match a rematch begins once every seated person
 has said ``ready``, with no time limit. Computer players are always ready, and so, for the next
-deal, is a stand-in for a person who is away, unless every person is away (nobody would see the
-deals go by).
+deal, is a stand-in for a person who is away (not connected), unless every person is away
+(nobody would see the deals go by). A person who is here says ready, stand-in or not.
 """
 
 from __future__ import annotations
@@ -32,25 +32,27 @@ class Waiting:
     #: Its time has come (the room's timer says so: a clock read again could differ).
     due: bool = False
 
-    def all_ready(self, seats: Sequence[SeatRow]) -> bool:
+    def all_ready(self, seats: Sequence[SeatRow], connected: frozenset[Seat]) -> bool:
         """Whether every seated person is ready (a table of computer players never is for a
-        rematch, which only a person asks for; see the module for stand-ins)."""
-        people = [r for r in seats if r.kind == "human"]
-        if self.kind == "rematch":
-            return bool(people) and all(r.seat in self.ready for r in people)
-        here = [r for r in people if r.stand_in is None]
-        if people and not here:
-            return False
-        return all(r.seat in self.ready for r in here)
+        rematch, which only a person asks for; see the module for stand-ins and ``connected``,
+        the seats with a connection)."""
+        return all(self._is_ready(r, seats, connected) for r in seats) and (
+            self.kind == "deal" or any(r.kind == "human" for r in seats)
+        )
 
-    def _is_ready(self, row: SeatRow) -> bool:
-        stood_in = self.kind == "deal" and row.kind == "human" and row.stand_in is not None
-        return row.kind == "computer" or stood_in or row.seat in self.ready
+    def _is_ready(self, row: SeatRow, seats: Sequence[SeatRow], connected: frozenset[Seat]) -> bool:
+        if row.kind != "human" or row.seat in self.ready:
+            return row.kind != "open"
+        away = row.stand_in is not None and row.seat not in connected
+        someone_here = any(
+            r.kind == "human" and (r.stand_in is None or r.seat in connected) for r in seats
+        )
+        return self.kind == "deal" and away and someone_here
 
-    def to_json(self, seats: Sequence[SeatRow]) -> str:
+    def to_json(self, seats: Sequence[SeatRow], connected: frozenset[Seat]) -> str:
         """The state frame's ``between`` (docs/WEB.md): ``ready`` lists every seat that is,
-        computer players and stand-ins included, in N E S W order."""
-        ready = [str(r.seat) for r in seats if self._is_ready(r)]
+        computer players and stand-ins for people away included, in N E S W order."""
+        ready = [str(r.seat) for r in seats if self._is_ready(r, seats, connected)]
         at = None if self.at is None else round(self.at * 1000)
         return json.dumps({"for": self.kind, "ready": ready, "at": at})
 

@@ -382,7 +382,7 @@ class Room:
         if waiting is None or waiting.kind != "deal":
             waiting = self.waiting = Waiting("deal", time.time() + self.next_deal_seconds)
             self._spawn(self._deal_later(waiting))
-        return waiting.due or waiting.all_ready(self.seats)
+        return waiting.due or waiting.all_ready(self.seats, self._connected())
 
     async def _deal_later(self, waiting: Waiting) -> None:
         """Deal the next deal at ``waiting.at`` unless it was dealt sooner."""
@@ -403,11 +403,12 @@ class Room:
             waiting = self.waiting
             if waiting is None:
                 raise RoomError("not_waiting", "nothing waits for the players to be ready")
+            await self._reclaim(seat)  # saying ready is being here: a stand-in leaves
             waiting.ready.add(seat)
             if waiting.kind == "deal":
                 await self._go_on()
             self._changed(broadcast=True)
-            return waiting.kind == "rematch" and waiting.all_ready(self.seats)
+            return waiting.kind == "rematch" and waiting.all_ready(self.seats, self._connected())
 
     async def rematch(self, table_id: str, seed: int, created: datetime) -> StoredTable | None:
         """Store the rematch of this finished match, once every seated person is ready for
@@ -416,7 +417,8 @@ class Room:
         not due (or made already). The others hear of it from ``announce()``."""
         async with self.lock:
             waiting = self.waiting
-            if waiting is None or waiting.kind != "rematch" or not waiting.all_ready(self.seats):
+            ready = waiting is not None and waiting.all_ready(self.seats, self._connected())
+            if waiting is None or waiting.kind != "rematch" or not ready:
                 return None
             assert self.match is not None
             table = rematch_of(self.table, self.match, table_id, seed, created)
@@ -635,7 +637,8 @@ class Room:
         summary = self._frames.summary_json(self.table, self.seats, self.match, self._connected())
         self._clock.update(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
-        between = "null" if self.waiting is None else self.waiting.to_json(self.seats)
+        waiting = self.waiting
+        between = "null" if waiting is None else waiting.to_json(self.seats, self._connected())
         return self._frames.states(summary, self.match, self.seq, viewers, clock, between)
 
     def _broadcast(self, only: Seat | None = None) -> None:

@@ -200,13 +200,16 @@ class Guard:
 
 
 def host_name(host: str) -> str | None:
-    """The name or address of a ``Host`` header's value (lower case, no port or brackets);
-    ``None`` when it is not one."""
+    """The name or address of a ``Host`` header's value (lower case, no port, brackets or
+    final dot); ``None`` when it is not one (a user part, a path: no browser sends those)."""
+    text = host.strip()
+    if any(c in text for c in "@/\\?#") or not text:
+        return None
     try:
-        name = urlsplit(f"//{host.strip()}").hostname
+        name = urlsplit(f"//{text}").hostname
     except ValueError:
         return None
-    return name or None
+    return name.removesuffix(".") or None if name else None
 
 
 def _is_address(name: str) -> bool:

@@ -20,7 +20,9 @@ const MUTED_KEY = "valtti:chat:muted";
 let messages = [];
 let view = null;
 let sender = null;
-let unsent = []; // the texts sent, oldest first, until the table shows each or refuses it
+// What this page sent, oldest first, until the table shows each or refuses it: a text, or null
+// for an emote.
+let unsent = [];
 
 function muted() {
   try {
@@ -106,7 +108,10 @@ export function initChat(send) {
           type: "button",
           class: "small",
           dataset: { emote: name },
-          onclick: () => sender({ type: "chat", emote: name }),
+          onclick: () => {
+            sender({ type: "chat", emote: name });
+            unsent.push(null);
+          },
         },
         "",
       ),
@@ -134,7 +139,8 @@ export function chatRefused() {
 }
 
 export function onChat(message) {
-  const mine = message.seat === view?.you ? unsent.indexOf(message.text) : -1;
+  const sent = message.emote ? null : message.text;
+  const mine = message.seat === view?.you ? unsent.indexOf(sent) : -1;
   if (mine >= 0) unsent.splice(mine, 1);
   messages.push(message);
   if (messages.length > 50) messages = messages.slice(-50);
@@ -142,6 +148,7 @@ export function onChat(message) {
 }
 
 export function onChatHistory(message) {
+  unsent = []; // a new connection: nothing sent on the old one is awaited
   messages = [...(message.messages ?? [])];
   drawLog();
 }
