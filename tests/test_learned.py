@@ -111,7 +111,8 @@ def test_loading_refuses_a_pickle_bearing_file(
     ("arrays", "message"),
     [
         ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS))}, "expected arrays"),
-        ({"w0": np.zeros((10, NUM_ACTIONS)), "b0": np.zeros(NUM_ACTIONS)}, "do not fit"),
+        ({"w0": np.zeros((10, NUM_ACTIONS)), "b0": np.zeros(NUM_ACTIONS)}, "takes 10 inputs, not"),
+        ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS)), "b0": np.zeros(3)}, "do not fit"),
         ({"w0": np.zeros((OBSERVATION_SIZE, 5)), "b0": np.zeros(5)}, "not 49"),
         ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), int), "b0": np.zeros(49)}, "floats"),
         ({"w0": np.full((OBSERVATION_SIZE, NUM_ACTIONS), np.nan), "b0": np.zeros(49)}, "finite"),

@@ -43,8 +43,14 @@ class QNetwork:
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         width = OBSERVATION_SIZE
         for i, (w, b) in enumerate(self.layers):
-            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            if w.ndim != 2 or b.shape != (w.shape[1],):
                 raise ValueError(f"layer {i}: weights {w.shape} and biases {b.shape} do not fit")
+            if w.shape[0] != width:
+                takes = "the observation's" if i == 0 else f"layer {i - 1}'s"
+                raise ValueError(
+                    f"layer {i} takes {w.shape[0]} inputs, not {takes} {width}: "
+                    "a model for another observation or a broken file"
+                )
             if not (np.isfinite(w).all() and np.isfinite(b).all()):
                 raise ValueError(f"layer {i} holds values that are not finite")
             width = w.shape[1]
