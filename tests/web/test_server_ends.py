@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.web.crafted import store_match
 from tests.web.serving import Player, Server, Table, stored_record
+from tests.web.test_server_absent import seat_of
 
 from valtti.web.chat import ADDRESS_RATE, HISTORY, RATE
 
@@ -61,13 +62,20 @@ def test_the_next_deal_waits_until_every_person_is_ready(
         player.close()
 
 
-def test_a_stand_in_is_ready_for_the_person_it_plays_for(
+def _two_people_between_deals(
     tmp_path: Path, start_server: Start
-) -> None:
+) -> tuple[Server, str, dict[str, str], Player]:
+    """A table of Aino (N) and Eino (S) after its first deal, waiting long; Aino connected."""
     db = _sqlite(tmp_path)
     table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
     server = start_server(db, options=WAIT_LONG)
-    north = server.socket(table_id, tokens["N"])
+    return server, table_id, tokens, server.socket(table_id, tokens["N"])
+
+
+def test_a_stand_in_is_ready_for_the_person_it_plays_for(
+    tmp_path: Path, start_server: Start
+) -> None:
+    _server, _table_id, _tokens, north = _two_people_between_deals(tmp_path, start_server)
     assert north.state()["between"]["ready"] == ["E", "W"]
     north.send({"type": "ready"})
     _state(north, lambda f: f["between"]["ready"] == ["N", "E", "W"])
@@ -81,12 +89,7 @@ def test_a_stand_in_is_ready_for_the_person_it_plays_for(
 def test_a_person_back_from_a_stand_in_is_waited_for_again(
     tmp_path: Path, start_server: Start
 ) -> None:
-    from tests.web.test_server_absent import seat_of
-
-    db = _sqlite(tmp_path)
-    table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
-    server = start_server(db, options=WAIT_LONG)
-    north = server.socket(table_id, tokens["N"])
+    server, table_id, tokens, north = _two_people_between_deals(tmp_path, start_server)
     north.send({"type": "stand_in", "seat": "S"})
     stood = _state(north, lambda f: seat_of(f, "S")["stand_in"] is not None)
     assert stood["between"]["ready"] == ["E", "S", "W"] and stood["deal"] == 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import numpy as np
 
@@ -35,16 +35,22 @@ __all__ = [
     "Episode",
     "EpisodeKind",
     "action_number",
+    "is_int",
     "seed_number",
     "variant_of",
 ]
+
+
+def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """An int or a NumPy integer, not a bool (which Python counts as an int)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 def action_number(value: object) -> int:
     """An action given to an environment, as the int it is; ``TypeError`` for anything but an
     int (a NumPy integer too): a float, a string or a bool is a caller's mistake to say, not to
     round into a move."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if not is_int(value):
         raise TypeError(f"an action is an int from 0 to {NUM_ACTIONS - 1}, not {value!r}")
     return int(value)
 
@@ -52,7 +58,7 @@ def action_number(value: object) -> int:
 def seed_number(value: object) -> int:
     """A seed given to an environment: an int of 0 or more (a NumPy integer too); else
     ``ValueError``, since Python's ``random`` would deal -1 as it deals 1."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+    if not is_int(value) or value < 0:
         raise ValueError(f"a seed is an int of 0 or more, not {value!r}")
     return int(value)
 

@@ -50,6 +50,7 @@ from valtti.research.episode import (
     EpisodeKind,
     VariantArg,
     action_number,
+    is_int,
     seed_number,
 )
 
@@ -73,7 +74,7 @@ def _seat(seat: Seat | int | str | None) -> Seat | None:
         return seat
     if isinstance(seat, str):
         return Seat.parse(seat)
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+    if not is_int(seat) or not 0 <= seat <= 3:
         raise ValueError(f"seat is N, E, S, W or 0 to 3, not {seat!r}")
     return Seat(int(seat))
 

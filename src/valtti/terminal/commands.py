@@ -145,25 +145,20 @@ def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
 def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Action:
     """An action from a card token, a card number or declaration words (while ``answering``,
     also a suit alone); ``InputError`` if none."""
-    if re.fullmatch(r"[+-]\d+", text.strip()):
-        # Before "-" is read as a space (ask-whole): -1 is no card, not card 1.
-        raise InputError(
-            _("There is no card number {number}: your cards are numbered 1 to {last}.").format(
-                number=text.strip(), last=len(hand)
-            )
-        )
-    words = text.lower().replace("-", " ").split()
-    if answering and len(words) == 1 and (answer := _suit(words[0])) is not None:
-        return Action.answer(answer)
-    if len(words) == 1 and words[0].isdigit():
-        number = int(words[0])
-        if not 1 <= number <= len(hand):
+    shown = text.strip()
+    # A number before "-" is read as a space (ask-whole): -1 is no card, not card 1.
+    if re.fullmatch(r"[+-]?\d+", shown):
+        number = int(shown)
+        if shown[0] in "+-" or not 1 <= number <= len(hand):
             raise InputError(
                 _("There is no card number {number}: your cards are numbered 1 to {last}.").format(
-                    number=number, last=len(hand)
+                    number=shown, last=len(hand)
                 )
             )
         return Action.play(hand[number - 1])
+    words = text.lower().replace("-", " ").split()
+    if answering and len(words) == 1 and (answer := _suit(words[0])) is not None:
+        return Action.answer(answer)
     if len(words) == 1:
         try:
             return Action.play(Card.parse(words[0]))
