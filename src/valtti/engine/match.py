@@ -52,6 +52,16 @@ def score_deal(before: tuple[int, int], result: DealResult, variant: Variant) ->
     )
 
 
+def match_goes_on(score: tuple[int, int], variant: Variant) -> bool:
+    """Whether a match standing at ``score`` (NS, EW) deals again (RULES.md 6.3): both teams
+    from 0 to the target, and not one alone on it, nor both where that is a draw."""
+    target = variant.target
+    if not all(0 <= s <= target for s in score):
+        return False
+    on = sum(s == target for s in score)
+    return on == 0 or (on == 2 and variant.both_on_target == "continue")
+
+
 def forehand_of(dealer: Seat, hands: Sequence[CardSet], variant: Variant, first_deal: bool) -> Seat:
     """Who leads trick 1 (RULES.md 2.2; variant first_forehand on the first deal)."""
     if first_deal and variant.first_forehand == "club_ace_holder":
@@ -108,7 +118,7 @@ class Match:
         return self.variant.both_on_target == "draw" and s[0] == s[1] == self.variant.target
 
     def is_over(self) -> bool:
-        return self.winner is not None or self.is_draw
+        return not match_goes_on(self.score, self.variant)
 
     @property
     def outcome(self) -> Outcome:

@@ -38,7 +38,7 @@ import pyspiel
 from valtti.engine import ACTIONS, CardSet, Deal, Phase, Seat, Variant
 from valtti.engine._deal import card_mask, nth_card
 from valtti.engine.actions import ASK_WHOLE
-from valtti.engine.match import forehand_of
+from valtti.engine.match import forehand_of, match_goes_on
 from valtti.engine.tensors import (
     INFORMATION_STATE_SIZE,
     OBSERVATION_SIZE,
@@ -101,10 +101,7 @@ class MarjapussiGame(pyspiel.Game):
         self.dealer = Seat(values["dealer"])
         self.score = (int(values["score_ns"]), int(values["score_ew"]))
         target = self.variant.target
-        # A score a deal can be played at (RULES.md 6.3): below the target, or both teams on it
-        # where the match goes on then. The tensors give it over the target, 0 to 1.
-        both_on = self.score == (target, target) and self.variant.both_on_target == "continue"
-        if not (both_on or all(0 <= s < target for s in self.score)):
+        if not match_goes_on(self.score, self.variant):  # the tensors then stay within 0 to 1
             raise ValueError(
                 f"score_ns and score_ew are 0 to {target - 1} (or both {target} where the match"
                 f" goes on), not {self.score}"
