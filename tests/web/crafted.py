@@ -25,18 +25,28 @@ HANDS = (
 )
 
 
-def crafted_match(declares: Sequence[bool]) -> Match:
+def crafted_match(declares: Sequence[bool], part: int = 0) -> Match:
     """One deal of HANDS per item of ``declares``: North declares clubs in those that say so
-    (trumps 2 + last trick 1 + victory 1 = 4 game points), else nothing is declared (2)."""
+    (trumps 2 + last trick 1 + victory 1 = 4 game points), else nothing is declared (2).
+    Then, with ``part``, one more deal of HANDS stopped after that many actions (declaring)."""
     match = Match(Variant(), Seat.N)
     for declare in declares:
         deal = match.start_deal(HANDS)
         while not deal.is_over():
-            legal = deal.legal_actions()
-            declared = [a for a in legal if a.kind is ActionKind.DECLARE]
-            plays = [a for a in legal if a.kind is ActionKind.PLAY]
-            match.apply(declared[0] if declare and declared else plays[0])
+            _play(match, declare)
+    if part:
+        match.start_deal(HANDS)
+        for _ in range(part):
+            _play(match, True)
     return match
+
+
+def _play(match: Match, declare: bool) -> None:
+    """The first legal card, or North's clubs declared where ``declare`` and it may."""
+    legal = match.deals[-1].legal_actions()
+    declared = [a for a in legal if a.kind is ActionKind.DECLARE]
+    plays = [a for a in legal if a.kind is ActionKind.PLAY]
+    match.apply(declared[0] if declare and declared else plays[0])
 
 
 def store_match(
@@ -44,11 +54,12 @@ def store_match(
     declares: Sequence[bool],
     people: Mapping[str, str] | None = None,
     player: str = "heuristic",
+    part: int = 0,
 ) -> tuple[str, dict[str, str], Match]:
-    """Store ``crafted_match(declares)`` as a table being played whose seats in ``people``
-    (seat → nickname; by default North, "Aino") are people, the others ``player``; the table's
-    id, each person's seat token, and the match."""
-    match = crafted_match(declares)
+    """Store ``crafted_match(declares, part)`` as a table being played whose seats in
+    ``people`` (seat → nickname; by default North, "Aino") are people, the others ``player``;
+    the table's id, each person's seat token, and the match."""
+    match = crafted_match(declares, part)
     people = people or {"N": "Aino"}
     tokens = {seat: new_token() for seat in people}
     rows = [

@@ -31,6 +31,8 @@ from playwright.sync_api import (
 )
 from tests.web.serving import Server, hands_by_seq, stored_record
 
+from valtti.web.seats import nickname_fault
+
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = ROOT / "src" / "valtti" / "web" / "static" / "i18n"
@@ -533,7 +535,7 @@ def test_the_finnish_pages(server: Server, new_context: Callable[..., BrowserCon
     following = (observation["current_trick"] or {}).get("cards")
     turn = fi["table.turn.play"] if following else fi["table.turn.lead"]
     if observation["phase"] == "declaration":
-        turn = fi["table.turn.window"]
+        turn = fi[window_prompt(observation["legal"])]
     expect(page.locator("#turn")).to_have_text(turn)
     assert_in_language(page, "fi")
     click(tab, choose(view))
@@ -544,6 +546,49 @@ def test_the_finnish_pages(server: Server, new_context: Callable[..., BrowserCon
     expect(page.locator("#deal-label")).to_have_text("Deal 1")
     assert_in_language(page, "en")
     tab.check_clean()
+
+
+def window_prompt(legal: list[str]) -> str:
+    """The turn line's key in a declaration window: it names only what ``legal`` allows."""
+    declare = any(a.startswith("declare") for a in legal)
+    ask = any(a.startswith("ask") for a in legal)
+    if declare or ask:
+        return {(True, True): "table.turn.window", (True, False): "table.turn.window_declare"}.get(
+            (declare, ask), "table.turn.window_ask"
+        )
+    return "table.turn.lead"
+
+
+NICKNAMES = [
+    "Aino",
+    "  Eino  ",
+    "Zoe\u0308",
+    "\U0001f469\u200d\U0001f469\u200d\U0001f467",
+    "<b>x</b>",
+    "",
+    "x" * 25,
+    "tab\there",
+    "rtl\u202eevil",
+    "two\u2028lines",
+    "\u0301" * 3,
+    "\u200d\u3000\u200d",
+]
+
+
+def test_the_page_checks_a_nickname_as_the_server_does(
+    server: Server, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context().new_page()
+    page.goto(server.url + "/rules")
+    problems = page.evaluate(
+        """async (names) => {
+          const { nicknameProblem } = await import("/static/common.js");
+          return names.map(nicknameProblem);
+        }""",
+        NICKNAMES,
+    )
+    for name, problem in zip(NICKNAMES, problems, strict=True):
+        assert (problem is None) == (nickname_fault(name.strip()) is None), (name, problem)
 
 
 def test_a_screenshot_of_a_table_mid_deal(

@@ -1,7 +1,8 @@
 """Deal and match ends and the table chat in a real browser (Playwright, Debian's Chromium):
 the end-of-deal panel with its three columns, an overshoot and a Porvoo explained in English
-and Finnish, the ready button, the score sheet, a rematch at the same link, and chat between
-two people with markup shown as text.
+and Finnish, the ready button, the score sheet, a rematch at the same link and the finished
+match's replay from the lobby, the turn line in declaration windows, and chat between two
+people with markup shown as text.
 
 The deal ends are made with the engine and stored before the server starts
 (tests/web/crafted.py); each test has a ``valtti serve`` of its own that waits for the people
@@ -22,6 +23,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
     Tab,
     browser,
+    catalogue,
     playwright,
 )
 
@@ -158,7 +160,52 @@ def test_a_rematch_at_the_same_link(
     expect(north.locator("body")).to_have_attribute("data-status", "playing")
     expect(north.locator("body")).to_have_attribute("data-you", "N")
     assert server.http.get(f"/api/tables/{table_id}/record").status_code == 200
-    assert not aino.errors and not eino.errors, (aino.errors, eino.errors)
+
+    # From the lobby, the finished match's Replay shows that match, not its rematch, and links
+    # the rematch (for Aino, holding her seat there; for a spectator, watching it).
+    for tab, seat in ((aino, "N"), (person(), "")):
+        page = tab.page
+        page.goto(f"{server.url}/")
+        page.click('#filters [data-filter="finished"]')
+        page.click(f'#tables > li[data-table="{table_id}"] a[data-open]:has-text("Replay")')
+        expect(page.locator("#replay-bar")).to_be_visible()
+        expect(page.locator("body")).to_have_attribute("data-replay", "true")
+        page.click("#replay-exit")
+        expect(page.locator("body")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#result")).to_be_visible()
+        page.click("#rematch-link")
+        expect(page.locator("body")).to_have_attribute("data-status", "playing")
+        expect(page.locator("body")).to_have_attribute("data-you", seat)
+        assert not tab.errors, tab.errors
+    assert not eino.errors, eino.errors
+
+
+@pytest.mark.parametrize(
+    ("part", "seat", "key"),
+    [
+        (4, "N", "table.turn.window"),  # North may declare clubs or ask
+        (9, "S", "table.turn.window_ask"),  # South holds one king: only a half-question
+        (13, "N", "table.turn.lead"),  # North declared and holds no K or Q: only a lead
+    ],
+)
+def test_the_turn_line_in_a_window_names_only_what_is_legal(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],
+    part: int,
+    seat: str,
+    key: str,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], {"N": "Aino", "S": "Eino"}, part=part)
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = open_seat(tab, server, table_id, seat, tokens[seat])
+    expect(page.locator("body")).to_have_attribute("data-phase", "declaration")
+    expect(page.locator("#turn")).to_have_text(catalogue("en")[key])
+    page.select_option("#lang", "fi")
+    expect(page.locator("#turn")).to_have_text(catalogue("fi")[key])
+    assert not tab.errors, tab.errors
 
 
 def test_chat_between_two_people_shows_markup_as_text(
@@ -227,7 +274,9 @@ def test_chat_between_two_people_shows_markup_as_text(
 
 
 def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_deal(
-    tmp_path: Path, start_server: Callable[..., Server], browser: Browser  # noqa: F811
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    browser: Browser,  # noqa: F811
 ) -> None:
     from tests.web.test_browser_absent import play_until
 
@@ -240,10 +289,10 @@ def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_
     try:
         tab = Tab(context.new_page())
         page = open_seat(tab, server, table_id, "S", token)
-        # The deal ends while the page is open: the panel taller than the screen scrolls.
+        # The deal ends while the page is open: the panel taller than the screen scrolls, its
+        # Ready button on screen without scrolling.
         play_until(page, "#deal-over:not([hidden]) #ready-btn")
         button = page.locator("#ready-btn")
-        button.scroll_into_view_if_needed()
         box = button.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 390, box
         # Ready, and the next deal is dealt at once: the panel goes with it, not seconds later.

@@ -97,7 +97,20 @@ def test_lobby_creates_lists_and_seats(server: Server) -> None:
 
 
 @pytest.mark.parametrize(
-    "nickname", ["", "   ", "x" * 25, "tab\there", "bell\x07", "rtl\u202eevil", 7, None]
+    "nickname",
+    [
+        "",
+        "   ",
+        "x" * 25,
+        "tab\there",
+        "bell\x07",
+        "rtl\u202eevil",
+        "two\u2028lines",
+        "\u0301" * 24,  # accents on nothing
+        "\u200d\u3000\u200d",  # joiners and an ideographic space
+        7,
+        None,
+    ],
 )
 def test_bad_nicknames_are_refused(server: Server, nickname: object) -> None:
     table = server.create(ALL_OPEN)
@@ -114,6 +127,11 @@ def test_a_nickname_is_kept_as_text(server: Server) -> None:
     name = "<b>Äijä</b>&"
     server.join(table["id"], "E", name)
     assert server.http.get(f"/api/tables/{table['id']}").json()["seats"][1]["name"] == name
+    # A letter with a combining accent, and a family emoji joined by zero-width joiners.
+    for seat, name in (("S", "Zoe\u0308"), ("W", "\U0001f469\u200d\U0001f469\u200d\U0001f467")):
+        server.join(table["id"], seat, name)
+        seats = server.http.get(f"/api/tables/{table['id']}").json()["seats"]
+        assert next(s["name"] for s in seats if s["seat"] == seat) == name
     answer = server.http.get(f"/api/tables/{table['id']}")
     assert answer.headers["content-type"] == "application/json"
 
@@ -128,7 +146,8 @@ def test_a_nickname_is_kept_as_text(server: Server) -> None:
         ({"seats": {"N": "external:rm -rf /"}}, "bad_player", "unknown computer player"),
         ({"seats": {"N": "search:insane"}}, "bad_player", "unknown computer player"),
         ({"seats": {"N": "random"}, "seat": "N", "nickname": "A"}, "bad_seat", "computer"),
-        ({"seats": "all open"}, "bad_request", "seats is an object"),
+        ({"seats": "all open"}, "bad_request", 'seats is an object: {"N": "open" | player, …}'),
+        ({"seats": []}, "bad_request", 'seats is an object: {"N": "open" | player, …}'),
     ],
 )
 def test_bad_tables_are_refused(

@@ -49,8 +49,9 @@ CODES: Final = frozenset(
 
 
 def _refuse(code: str, message: str) -> PydanticCustomError:
-    # A message is a template: braces in it would be read as its fields.
-    return PydanticCustomError(code, message.replace("{", "{{").replace("}", "}}"))
+    # With no context pydantic-core fills in no fields: the message is shown as written, braces
+    # and all (doubling them showed "{{" to the client).
+    return PydanticCustomError(code, message)
 
 
 def _seat(value: object) -> Seat:
@@ -107,14 +108,22 @@ def _turn_seconds(value: object) -> int | None:
     return value
 
 
+#: The embeddings, overrides and isolates of Unicode's bidirectional algorithm (the marks
+#: LRM and RLM, which turn nothing round, are allowed).
+_BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _chat_text(value: object) -> str:
     if not isinstance(value, str):
         raise _refuse("bad_chat", "text must be a string")
     text = value.strip()
     if not 1 <= len(text) <= MAX_TEXT:
         raise _refuse("bad_chat", f"a chat text has 1 to {MAX_TEXT} characters")
-    if any(unicodedata.category(c) == "Cc" for c in text):
-        raise _refuse("bad_chat", "a chat text has no control characters")
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+        raise _refuse("bad_chat", "a chat text has no control characters or line breaks")
+    # An override or isolate would turn round what follows it, the sender's name included.
+    if any(c in _BIDI_CONTROLS for c in text):
+        raise _refuse("bad_chat", "a chat text has no bidirectional overrides or isolates")
     return text
 
 

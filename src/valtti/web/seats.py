@@ -28,9 +28,14 @@ def nickname_fault(name: str) -> str | None:
     """Why ``name`` (trimmed) is no nickname, or ``None``: 1–24 characters of text."""
     if not 1 <= len(name) <= NICKNAME_MAX:
         return f"a nickname is 1 to {NICKNAME_MAX} characters"
-    # Control, format (bidirectional overrides) and surrogate characters could disguise a name.
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") and c != _ZERO_WIDTH_JOINER for c in name):
-        return "a nickname cannot hold control characters"
+    # Control, format (bidirectional overrides), surrogate and line-breaking characters could
+    # disguise a name or break the line it is shown on.
+    hidden = ("Cc", "Cf", "Cs", "Zl", "Zp")
+    if any(unicodedata.category(c) in hidden and c != _ZERO_WIDTH_JOINER for c in name):
+        return "a nickname cannot hold control characters or line breaks"
+    # Accents, joiners and spaces alone show as nothing one could tell apart.
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        return "a nickname needs a letter, digit, punctuation mark or symbol"
     return None
 
 

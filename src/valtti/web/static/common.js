@@ -106,12 +106,14 @@ export async function takeSeat(id, seat, nickname) {
   saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
 }
 
-/** A nickname as the server accepts it: 1–24 characters after trimming, no control characters. */
+/** A nickname as the server accepts it (web/seats.py): 1–24 characters after trimming, no
+ * control, format (but the zero-width joiner) or line-breaking characters, and something to see. */
 export function nicknameProblem(raw) {
   const name = raw.trim();
   if (!name) return "nickname.empty";
   if ([...name].length > 24) return "nickname.long";
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return "nickname.control";
+  if (/[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]|(?!\u200d)\p{Cf}/u.test(name)) return "nickname.control";
+  if (!/[\p{L}\p{N}\p{P}\p{S}]/u.test(name)) return "nickname.invisible";
   return null;
 }
 

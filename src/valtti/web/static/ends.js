@@ -12,7 +12,7 @@
  *   #ready-btn                "ready for the next deal" (data-ready="true" once said)
  *   #next-deal                the seconds until the next deal; #ready-seats [data-ready="N"]
  *   #final-deal               in #result: the last deal explained as in the panel
- *   #rematch-btn, #rematch-seats [data-ready="N"]
+ *   #rematch-btn, #rematch-seats [data-ready="N"]; a#rematch-link once the rematch is dealt
  */
 
 import { t } from "/static/i18n.js";
@@ -191,6 +191,12 @@ function renderRematch(view, between, deals, target, send) {
   const finished = view.table?.status === "finished" && !view.replay;
   final.replaceChildren(finished && deals.length ? explainDeal(deals, deals.length, target) : "");
   controls.replaceChildren();
+  if (finished && view.table.rematch) {
+    // Only a page that stays on its finished match sees this: the others went on (table.js).
+    const href = `/t/${encodeURIComponent(view.table.rematch)}`;
+    controls.append(el("a", { class: "button", id: "rematch-link", href }, t("ends.rematch_link")));
+    return;
+  }
   if (!finished || between?.for !== "rematch") return;
   const mine = view.you && between.ready.includes(view.you);
   if (view.you) {

@@ -297,8 +297,10 @@ function tableItem(table) {
     if (!mine.token)
       actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
   } else {
-    if (!mine.token)
-      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.replay")));
+    // #replay: the table page shows this match's replay, not the rematch it may have led to.
+    actions.append(
+      el("a", { class: "button", href: `${link}#replay`, "data-open": "" }, t("lobby.replay")),
+    );
     actions.append(
       el(
         "a",

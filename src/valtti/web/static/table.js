@@ -52,7 +52,8 @@
  * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  * A rematch is a new table (table.rematch names it): the page goes on there with the same
- * keys, its address still the link it was opened at.
+ * keys, its address still the link it was opened at; opened at /t/{id}#replay it stays, starts
+ * the finished match's replay and links the rematch (a#rematch-link).
  */
 
 import { has, initI18n, onLangChange, t, tn } from "/static/i18n.js";
@@ -108,6 +109,9 @@ let pending = false; // an action is on its way; wait for the next state or erro
 let hold = null; // {trick, until}: a completed trick kept in the middle
 let holdTimer = null;
 let replay = null; // {steps, index, timer}
+// Opened at /t/{id}#replay (the lobby's Replay): this match's replay, not the rematch it led to.
+const replayAsked = location.hash === "#replay";
+let replayOpened = false;
 let lastTrickOpen = false;
 let stopped = false; // the table does not exist: no reconnecting
 let whyCard = null; // the hand's card whose reason #hand-why shows (hovered or tapped)
@@ -421,7 +425,7 @@ function renderTurn(view) {
   else if (!obs) text = "";
   else if (obs.phase === "over") text = t("table.turn.deal_over");
   else if (view.you && obs.to_move === view.you) {
-    if (obs.phase === "declaration") text = t("table.turn.window");
+    if (obs.phase === "declaration") text = t(windowPrompt(view));
     else if (obs.phase === "answer") text = t("table.turn.answer");
     else if (!obs.current_trick || obs.current_trick.cards.length === 0)
       text = t("table.turn.lead");
@@ -431,6 +435,17 @@ function renderTurn(view) {
     text = t("table.turn.other", { name: who(view, obs.to_move) });
   }
   line.textContent = text;
+}
+
+/** The window's prompt names only what the legal actions allow: declare, ask, or just lead. */
+function windowPrompt(view) {
+  const kinds = new Set(myLegal(view).map((tok) => parseToken(tok).kind));
+  const declare = kinds.has("declare");
+  const ask = kinds.has("ask-whole") || kinds.has("ask-half");
+  if (declare && ask) return "table.turn.window";
+  if (declare) return "table.turn.window_declare";
+  if (ask) return "table.turn.window_ask";
+  return "table.turn.lead";
 }
 
 function myLegal(view) {
@@ -941,14 +956,21 @@ function onState(message) {
     else if (next || (message.observation?.phase === "over" && !shown)) dealEnded();
   }
   if (message.table?.rematch && message.table.id === tableId) {
-    // The match was played again at a new table: go on there, holding the same keys.
+    // The match was played again at a new table: go on there, holding the same keys (a page
+    // that stays for the replay gives them to its link to the rematch).
     saveTableKeys(message.table.rematch, tableKeys(tableId));
-    tableId = message.table.rematch;
-    reconnectNow();
-    return;
+    if (!replayAsked) {
+      tableId = message.table.rematch;
+      reconnectNow();
+      return;
+    }
   }
   if (message.you) saveTableKeys(tableId, { seat: message.you });
   render();
+  if (replayAsked && !replayOpened && message.table?.status === "finished") {
+    replayOpened = true;
+    startReplay();
+  }
 }
 
 function onError(message) {
