@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import string
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -313,6 +314,28 @@ def test_hint_command(tmp_path: Path) -> None:
     assert sampled in text.output
     finnish = CliRunner().invoke(main, ["hint", str(path), "--level", "easy", "--lang", "fi"])
     assert finnish.exit_code == 0 and "Tietokonepelaaja valitsisi" in finnish.output
+
+
+def test_a_repeatable_hint_is_the_same_on_a_machine_however_slow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    deal = Deal.shuffled(random.Random(4), Seat.S)
+    for _ in range(14):
+        deal.apply(deal.legal_actions()[0])
+    observation = deal.observation(deal.current_player or Seat.N)
+
+    def hint(repeatable: bool) -> list[tuple[str, float, float, int, str]]:
+        return [
+            (str(e.action), e.value, e.best_share, e.worlds, str(e.reason))
+            for e in explain(observation, "medium", seed=5, repeatable=repeatable)
+        ]
+
+    quiet = hint(True)
+    assert quiet[0][3] > 1  # several worlds: a slow machine would solve fewer
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.25 * next(ticks))  # a crawling machine
+    assert hint(True) == quiet
+    assert hint(False)[0][3] < quiet[0][3]  # on the clock it solves fewer worlds
 
 
 def test_hint_command_refuses_a_finished_deal(tmp_path: Path) -> None:

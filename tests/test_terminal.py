@@ -4,8 +4,10 @@ the session loop with save and resume, and the replay viewer."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -33,8 +35,8 @@ from valtti.engine import (
     score_deal,
 )
 from valtti.engine.record import Record
-from valtti.players.explain import Reason, ReasonCode
-from valtti.terminal import guide, hints, i18n, phrases
+from valtti.players.explain import Explanation, Reason, ReasonCode
+from valtti.terminal import guide, hints, i18n, phrases, saving
 from valtti.terminal.commands import (
     Empty,
     Help,
@@ -108,6 +110,8 @@ def deal_with(dealer: Seat, fixed: dict[Seat, str]) -> Deal:
         ("?", Help()),
         ("help 10h", Help(Action.parse("TH"))),
         ("help ask half d", Help(Action.parse("ask-half D"))),
+        ("help hint", Help()),
+        ("help save", Help()),
         ("hint", Hint()),
         ("score", Score()),
         ("save my match.json", Save("my match.json")),
@@ -496,6 +500,43 @@ def test_save_reports_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     scripted(session, [f"save {tmp_path}/missing/dir/x.json", "quit", "y"])
     session.run()
     assert f"Could not save to {tmp_path}/missing/dir/x.json: No such file" in flat(out.getvalue())
+
+
+def test_save_writes_through_a_link_and_never_over_what_is_not_a_file(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old\n")
+    real.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    session, out = quiet()
+    # "maybe" is no answer: the question is asked again.
+    prompts = scripted(
+        session, [f"save {link}", "maybe", "y", f"save {fifo}", f"save {tmp_path}", "quit", "y"]
+    )
+    session.run()
+    said = flat(out.getvalue())
+    assert prompts[2].startswith("Please answer y or n. ") and "Replace it?" in prompts[2]
+    assert link.is_symlink() and Record.from_json(real.read_text()).meta is not None
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert f"Not saved: {fifo} is not a file." in said and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert f"Not saved: {tmp_path} is not a file." in said
+    with pytest.raises(saving.NotRegularFileError):
+        saving.write_atomic(fifo, "x")
+
+
+def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None:
+    why = Reason(ReasonCode.ONLY, Seat.S)
+    explanations = [Explanation(Action.parse("JD"), 0.07, 0.87, 8, why)] + [
+        Explanation(Action.parse(card), 0.06, 0.7, 8, why) for card in ("7D", "7C", "8C", "9C")
+    ]
+    lines = hints.hint_lines(explanations)
+    value_at = lines[0].index("value") + len("value")
+    rows = [line for line in lines[1:] if "%" in line]
+    assert len(rows) == 2
+    assert all(line[value_at - 5 : value_at] in ("+0.07", "+0.06") for line in rows)
+    assert "7♦, 7♣, 8♣, 9♣" in lines[2] and "%" not in lines[2]
 
 
 def test_a_finnish_session_speaks_finnish() -> None:

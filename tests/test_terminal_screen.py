@@ -89,6 +89,8 @@ def test_at_80x24_the_header_stays_on_screen_under_every_reply(reply: str) -> No
     deal = s.table.start_deal()
     while deal.current_player != s.you or len(deal.history) < 9:
         deal.apply(deal.legal_actions()[0])
+    # Log lines too long for one row (a kept autosave's path) take two rows, not one.
+    s.log[:0] = ["The match that was in progress is kept in " + "/very/long/path" * 6] * 2
     note = s._answer(parse(reply, list(deal.hand(s.you))), deal)
     assert note is not None
     con = console()

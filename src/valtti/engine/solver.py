@@ -146,6 +146,8 @@ class Solver:
     def __init__(self, table_bits: int = 17) -> None:
         self._core = _DoubleDummy(table_bits)
         self._value: DealValue | None = None
+        #: Positions searched by every call so far (a clock that runs the same on any machine).
+        self.searched = 0
 
     @property
     def nodes(self) -> int:
@@ -176,6 +178,7 @@ class Solver:
         (0: no limit): a bound on the time of one solve. What was proved before stays stored."""
         self._use(value)
         solved = self._core.solve(deal, max_nodes)
+        self.searched += self._core.nodes
         if solved is None:
             return None
         sign = 1.0 if deal.current_player is None or deal.current_player % 2 == 0 else -1.0
@@ -189,4 +192,6 @@ class Solver:
     def line(self, deal: Deal, value: DealValue) -> list[Action]:
         """A principal variation: perfect play for both teams to the end of the deal."""
         self._use(value)
-        return [ACTIONS[a] for a in self._core.line(deal)]
+        line = [ACTIONS[a] for a in self._core.line(deal)]
+        self.searched += self._core.nodes
+        return line

@@ -266,6 +266,7 @@ def explain_worlds(
     lines: int = EXPLAINED_LINES,
     seconds: float | None = None,
     line_seconds: float = 0.0,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
@@ -276,15 +277,15 @@ def explain_worlds(
     along ``line``, taking turns between the actions, until ``lines`` lines are played; with
     ``seconds``, no pair is begun that would not be played out in that time, judging by the
     lines so far, and before the first by ``line_seconds`` a line (an early position costs the
-    solver far more than a late one). ``value`` values a finished deal for NS as the estimates
-    do.
+    solver far more than a late one), seconds of ``clock``. ``value`` values a finished deal
+    for NS as the estimates do.
     """
     mover = observation.seat
     if len(estimates) == 1:
         (only,) = estimates
         reason = Reason(ReasonCode.ONLY, mover)
         return [Explanation(only.action, only.value, only.best_share, only.worlds, reason)]
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    deadline = None if seconds is None else clock() + seconds
     before = observation.score or (0, 0)
     variant = observation.variant
     compare = _Comparison(mover, before, variant, value)
@@ -326,12 +327,12 @@ def explain_worlds(
         if new:
             per_line = spent / len(outcomes) if outcomes else line_seconds
             if len(outcomes) + new > lines or (
-                deadline is not None and time.perf_counter() + new * per_line > deadline
+                deadline is not None and clock() + new * per_line > deadline
             ):
                 continue  # out of lines or time: only pairs already played out are compared
-        started = time.perf_counter()
+        started = clock()
         mine, theirs = outcome(i, action), outcome(i, other)
-        spent += time.perf_counter() - started
+        spent += clock() - started
         gap = compare.gap(mine, theirs)
         found = compare.differences(deals[i], action, mine, theirs, gap)
         swing = mine.result.card_points[mover.team] - theirs.result.card_points[mover.team]
@@ -599,6 +600,7 @@ def explain(
     seed: int | None = None,
     lines: int = EXPLAINED_LINES,
     seconds: float = EXPLAIN_SECONDS,
+    repeatable: bool = False,
 ) -> list[Explanation]:
     """Each legal action of the seat to move, best first, from the PIMC player at ``level``:
     its value, the share of sampled worlds where it is best, and the main reason, found by
@@ -608,7 +610,9 @@ def explain(
 
     ``value`` is the PIMC player's: the expected change of the mover's team's match equity
     (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2.
-    ``ValueError`` when the seat is not to move or the level is unknown.
+    ``repeatable`` counts the seconds in solver positions (``PimcPlayer``): for a seed, the
+    same hint on any machine. ``ValueError`` when the seat is not to move or the level is
+    unknown.
     """
     from valtti.players.equity import match_equity
     from valtti.players.pimc import LEVELS, PimcPlayer
@@ -621,14 +625,14 @@ def explain(
     )
     budget = LEVELS[level]
     dear = not budget.worlds_at(len(observation.tricks))
-    player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed)
-    started = time.perf_counter()
+    player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed, repeatable=repeatable)
+    started = player.clock()
     estimates = player.evaluate(observation)
     decision = player.last
     solved = () if decision is None else decision.worlds
     # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear
     # for it (the first tricks), a line costs about what solving a world did.
-    per_line = (time.perf_counter() - started) / max(1, len(solved)) if dear else 0.0
+    per_line = (player.clock() - started) / max(1, len(solved)) if dear else 0.0
     return explain_worlds(
         observation,
         estimates,
@@ -638,4 +642,5 @@ def explain(
         lines,
         seconds,
         per_line,
+        player.clock,
     )

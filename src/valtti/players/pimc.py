@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from valtti.engine import Action, Deal, Observation
@@ -117,8 +118,8 @@ class PimcPlayer(Player):
     """Plays the action of best weighted mean value over solved worlds (see the module).
 
     Where the budget solves no world (the first tricks) the search player decides. Deterministic
-    for a seed as long as the time caps do not bind. ``inference=False`` weights every world
-    drawn the same (uniform worlds).
+    for a seed as long as the time caps do not bind; ``evaluate`` always, with ``repeatable``.
+    ``inference=False`` weights every world drawn the same (uniform worlds).
     """
 
     def __init__(
@@ -128,6 +129,7 @@ class PimcPlayer(Player):
         inference: bool = True,
         name: str = "pimc",
         likelihood: Likelihood | None = None,
+        repeatable: bool = False,
     ) -> None:
         self.budget = budget
         self.rng = random.Random(seed)
@@ -135,22 +137,29 @@ class PimcPlayer(Player):
         self.name = name
         self.likelihood = likelihood or (LearnedLikelihood.shipped() if inference else None)
         self.solver = Solver()
+        #: The seconds the budget is counted in: the machine's, or with ``repeatable`` the
+        #: solver's positions at ``NODES_PER_SECOND`` (the same worlds for a seed, whatever
+        #: the machine's speed or load).
+        self.clock: Callable[[], float] = self._positions if repeatable else time.perf_counter
         self.opening = SearchPlayer(budget.opening, self.rng.randrange(1 << 62))
         #: The last decision evaluated (``None`` before the first, or after a forced move).
         self.last: Decision | None = None
+
+    def _positions(self) -> float:
+        return self.solver.searched / NODES_PER_SECOND
 
     def choose(self, observation: Observation) -> Action:
         legal = observation.legal_actions
         if len(legal) == 1 or not self.budget.worlds_at(len(observation.tricks)):
             self.last = None
             return legal[0] if len(legal) == 1 else self.opening.choose(observation)
-        deadline = time.perf_counter() + self.budget.seconds
+        deadline = self.clock() + self.budget.seconds
         estimates = self.evaluate(observation, deadline)
         if self.last is not None and self.last.worlds:
             return estimates[0].action
         # Not even one world could be solved in time: the search player decides in what is left.
         opening = self.opening.budget
-        left = max(deadline - time.perf_counter(), 0.05)
+        left = max(deadline - self.clock(), 0.05)
         self.opening.budget = Budget(opening.iterations, min(left, opening.seconds))
         try:
             return self.opening.choose(observation)
@@ -162,7 +171,7 @@ class PimcPlayer(Player):
     ) -> list[ActionEstimate]:
         """Each legal action's estimate, best value first (``ActionEstimate``).
 
-        Without a ``deadline`` (a ``time.perf_counter()`` instant) it solves worlds within the
+        Without a ``deadline`` (an instant of ``self.clock``) it solves worlds within the
         budget's seconds and always at least one, even in the tricks where ``choose`` leaves the
         decision to the search player (a whole deal can take the solver seconds there). With
         one, as ``choose`` does, no solve runs past it: the worlds may be none.
@@ -172,7 +181,7 @@ class PimcPlayer(Player):
             raise ValueError(f"{observation.seat} is not to move")
         bounded = deadline is not None
         if deadline is None:
-            deadline = time.perf_counter() + self.budget.seconds
+            deadline = self.clock() + self.budget.seconds
         weighted, drawn = self.worlds(observation)
         base = rebuild(observation, weighted[0][0])
         value = DealValue.match(
@@ -184,7 +193,7 @@ class PimcPlayer(Player):
         mass = 0.0
         slowest = 0.0  # the dearest world so far: the next may cost as much
         for hands, weight in weighted:
-            start = time.perf_counter()
+            start = self.clock()
             if solved and start + slowest > deadline:
                 break
             world = base.with_hands(hands)
@@ -193,7 +202,7 @@ class PimcPlayer(Player):
             if solved_here is None:
                 break  # this world would have run past the deadline
             values = {a: v for a, v in solved_here if a in total}
-            slowest = max(slowest, time.perf_counter() - start)
+            slowest = max(slowest, self.clock() - start)
             top = max(values.values())
             for a, v in values.items():
                 total[a] += weight * v

@@ -30,6 +30,7 @@ SAVE: Final = NC_("command", "save")
 QUIT: Final = NC_("command", "quit")
 UNDO: Final = NC_("command", "undo")
 YES: Final = NC_("command", "yes")
+NO: Final = NC_("command", "no")
 
 
 def word(english: str) -> str:
@@ -120,7 +121,11 @@ def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
     first = words[0].lower()
     rest = line.strip()[len(words[0]) :].strip()
     if first == "?" or _is(first, HELP):
-        return Help(parse_action(rest, hand) if rest else None)
+        # help hint, help save …: the general help, which says what each command does.
+        about = rest.split()[0].lower() if rest else ""
+        if not rest or any(_is(about, c) for c in _OTHER_COMMANDS):
+            return Help(None)
+        return Help(parse_action(rest, hand))
     if _is(first, SAVE):
         name = rest.strip("\"'")  # save "my match.json" is the file my match.json
         if not name.strip():
@@ -239,6 +244,9 @@ def card_token(card: Card) -> str:
     text = str(card).lower()
     return "10" + text[1:] if text.startswith("t") else text
 
+
+#: The commands that are not actions.
+_OTHER_COMMANDS: Final = (HELP, HINT, SCORE, TRICKS, LAST, UNDO, SAVE, QUIT)
 
 #: The words a line may start with besides a card, in the order completion offers them.
 _FIRST_WORDS: Final = (DECLARE, ASK, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, UNDO, SAVE, QUIT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shlex
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -32,6 +33,7 @@ from valtti.players.registry import starts_program
 from valtti.table import Computer, PlayerFault, Table
 from valtti.terminal import glyphs, guide, i18n, saving
 from valtti.terminal.commands import (
+    NO,
     SAVE,
     YES,
     Command,
@@ -356,6 +358,8 @@ class Session:
         return Record.of_match(self.match, meta=self._meta()).to_json() + "\n"
 
     def _save(self, path: Path) -> str:
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            return _("Not saved: {path} is not a file.").format(path=path)
         if path.exists():
             question = _("{path} exists. Replace it? (y/n) > ").format(path=path)
             try:
@@ -371,7 +375,7 @@ class Session:
         if self.match.is_over():
             return _("Saved to {path}.").format(path=path)
         return _("Saved to {path}. Continue later with: valtti play --resume {path}").format(
-            path=path
+            path=shlex.quote(str(path))
         )
 
     def _confirm_leave(self) -> bool:
@@ -386,9 +390,16 @@ class Session:
             return True
 
     def _yes(self, question: str) -> bool:
-        answer = self.read(self._line(question))
-        yes = word(YES).lower()
-        return answer.strip().lower() in ("y", "yes", yes, yes[:1])
+        """Yes or no to ``question``, asked again until the answer is one of them."""
+        yes, no = word(YES).lower(), word(NO).lower()
+        prompt = question
+        while True:
+            answer = self.read(self._line(prompt)).strip().lower()
+            if answer in ("y", "yes", yes, yes[:1]):
+                return True
+            if answer in ("n", "no", no, no[:1]):
+                return False
+            prompt = _("Please answer y or n. ") + question
 
     # -- keeping the match ----------------------------------------------------------------------
 
@@ -569,8 +580,9 @@ class Session:
         """The plain mode's draw: the new log lines, the state at a new turn, then the rest."""
 
         def print_(part: RenderableType) -> None:
-            # Never wrapped by the program: a line stays one line for the screen reader.
-            self.console.print(part, soft_wrap=True)
+            # Never wrapped by the program: a line stays one line for the screen reader. Plain
+            # text is never markup: "help [a card or declaration]" keeps its brackets.
+            self.console.print(part, soft_wrap=True, markup=False)
 
         for line in self.log[self._told :]:
             print_(line)

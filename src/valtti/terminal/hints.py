@@ -71,10 +71,14 @@ def reason_words(reason: Reason) -> str:
     )
 
 
+#: The hint's levels, as a player reads them.
+_LEVELS: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
 def to_move_line(seat: Seat, level: str) -> str:
     """Whose move the hint is for, and the level of the player that gives it."""
     return _("{seat} to move; the hint of the PIMC player ({level}).").format(
-        seat=seat_text(seat), level=level
+        seat=seat_text(seat), level=_(_LEVELS[level]) if level in _LEVELS else level
     )
 
 
@@ -115,7 +119,10 @@ def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
     move, value, best, why = _("move"), _("value"), _("best"), _("why")
     width = min(max(len(move), *map(len, moves)), MOVES_WIDTH)
     values, shares = max(5, len(value)), max(4, len(best))
-    return [f"{move:<{width}} {value:>{values}} {best:>{shares}}  {why}"] + [
-        f"{m:<{width}} {v:>{values}} {s:>{shares}}  {r}"
-        for m, (_moves, v, s, r) in zip(moves, rows, strict=True)
-    ]
+    lines = [f"{move:<{width}} {value:>{values}} {best:>{shares}}  {why}"]
+    for m, (_moves, v, s, r) in zip(moves, rows, strict=True):
+        if len(m) > width:  # too many moves alike for the column: on a line of their own
+            lines.append(m)
+            m = ""
+        lines.append(f"{m:<{width}} {v:>{values}} {s:>{shares}}  {r}")
+    return lines

@@ -79,6 +79,15 @@ def screen(
     def height(part: RenderableType) -> int:
         return len(console.render_lines(part, options, pad=False))
 
+    def fitted_log(space: int) -> list[RenderableType]:
+        # The last lines of the log that fit in ``space`` rows (a long line wraps to two or
+        # more), or no log where even the last one does not.
+        for count in range(space - 2, 0, -1):
+            panel = log(view.log, count)
+            if height(panel) <= space:
+                return [panel]
+        return []
+
     pane = None if note is None else note_panel(note.full if isinstance(note, Fitted) else note)
     pane_rows = 0 if pane is None else height(pane)
     tail = [] if pane is None else [pane]
@@ -87,7 +96,7 @@ def screen(
         # Under a deal's end no rows are kept for a reply: the log there is the deal's last word.
         free = rows - sum(map(height, parts)) - max(pane_rows, 0 if more else REPLY_ROWS)
         if free >= LOG_ROWS:
-            return Group(*parts[:3], log(view.log, free - 2), *parts[3:], *tail)
+            return Group(*parts[:3], *fitted_log(free), *parts[3:], *tail)
     if isinstance(note, Fitted):
         note = note.compact
         pane = note_panel(note)
@@ -107,5 +116,5 @@ def screen(
         tail = [pane]
         pane_rows = height(pane)
     log_rows = left - pane_rows
-    logged = [log(view.log, log_rows - 2)] if log_rows >= LOG_ROWS else []
+    logged = fitted_log(log_rows) if log_rows >= LOG_ROWS else []
     return Group(head, *body, *logged, *ends, *tail)
