@@ -526,6 +526,12 @@ def test_save_writes_through_a_link_and_never_over_what_is_not_a_file(tmp_path: 
         saving.write_atomic(fifo, "x")
 
 
+def test_legal_moves_are_named_in_the_hands_order() -> None:
+    hand = CardSet.parse("AH TH JH 9S")
+    legal = [Action.parse(t) for t in ("JH", "ask-whole", "TH", "AH")]
+    assert [str(a) for a in phrases.in_hand_order(hand, legal)] == ["AH", "TH", "JH", "ask-whole"]
+
+
 def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None:
     why = Reason(ReasonCode.ONLY, Seat.S)
     explanations = [Explanation(Action.parse("JD"), 0.07, 0.87, 8, why)] + [

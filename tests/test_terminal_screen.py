@@ -13,7 +13,7 @@ from rich.console import Console
 from helpers import hands_of
 from valtti.engine import Action, Deal, Phase, Seat
 from valtti.engine.record import Record
-from valtti.terminal import glyphs, guide, i18n, layout, phrases
+from valtti.terminal import game, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import Session, start
 from valtti.terminal.replay import Viewer
@@ -99,6 +99,38 @@ def test_at_80x24_the_header_stays_on_screen_under_every_reply(reply: str) -> No
     assert "Trumps:" in shown[0] and "Match: NS 0 – EW 0" in shown[0]
     assert "Rules: default" in shown[1]
     assert any(line.startswith("╭─ Your hand (S)") for line in shown)
+
+
+@pytest.mark.parametrize("seed", [2, 7])  # 7 and 14 deals
+def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    out = io.StringIO()
+    con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
+    s = start(seed=seed, partner="random", opponents="random", fast=True, console=con)
+    screens: list[list[str]] = []
+
+    def drawn(con: Console, *args: object) -> object:
+        shown = layout.screen(con, *args)  # type: ignore[arg-type]
+        screens.append(lines_of(console(), shown))
+        return shown
+
+    monkeypatch.setattr(game, "screen", drawn)
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("The match is over"):
+            raise EOFError
+        return "" if prompt.startswith("Enter") else first_legal(s)
+
+    s.read = read
+    s.run()
+    assert s.match.is_over()
+    last = screens[-1]
+    assert len(last) <= 23 and "Match:" in last[0] and "Rules: default" in last[1]
+    assert any("The match is over" in line for line in last)
+    # A long match's sheet is cut, and says so.
+    cut = any("more lines: make the window taller" in line for line in last)
+    assert cut == (len(s.match.deals) > 8), (len(s.match.deals), last)
 
 
 def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:

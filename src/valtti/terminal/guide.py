@@ -87,11 +87,14 @@ def _cards(deal: Deal, legal: list[Action]) -> list[str]:
     """The legal cards, and the others grouped by the engine's refusal."""
     player = deal.current_player
     assert player is not None
-    playable = [a.card for a in legal if a.card is not None]
+    order = {card: i for i, card in enumerate(deal.hand(player))}  # as the hand shows them
+    playable = sorted((a.card for a in legal if a.card is not None), key=order.__getitem__)
     refused: dict[str, list[Card]] = {}
     for refusal in deal.refusals(player):
         assert refusal.action is not None and refusal.action.card is not None
         refused.setdefault(reason_text(refusal), []).append(refusal.action.card)
+    for cards in refused.values():
+        cards.sort(key=order.__getitem__)
     if not refused:
         return [_("Any card of your hand may be played.")]
     lines = [_("Legal cards: {cards}").format(cards=cards_text(playable))]

@@ -110,6 +110,9 @@ def screen(
         if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
             break
         body.pop(drop)
+    if fixed > rows:  # a long match's end: cut under the header, which stays
+        ends = [Cropped(Group(*ends), rows - height(head))]
+        fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))
     if pane is not None and note is not None and pane_rows > left:
         pane = note_panel(Cropped(Text(note) if isinstance(note, str) else note, left - 2))

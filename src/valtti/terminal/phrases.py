@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from valtti.engine import (
+    Action,
     Card,
     Event,
     Observation,
@@ -100,6 +101,12 @@ def team_text(team: Team) -> str:
 def score_text(score: tuple[int, int]) -> str:
     """A match score by team, e.g. ``NS 4 – EW 7``."""
     return f"{team_text(Team.NS)} {score[Team.NS]} – {team_text(Team.EW)} {score[Team.EW]}"
+
+
+def in_hand_order(hand: Iterable[Card], actions: Iterable[Action]) -> list[Action]:
+    """``actions`` as the hand shows them: the cards in the hand's order, then the rest."""
+    order = {card: i for i, card in enumerate(hand)}
+    return sorted(actions, key=lambda a: order.get(a.card, len(order)) if a.card else len(order))
 
 
 def cards_text(cards: Iterable[Card]) -> str:
