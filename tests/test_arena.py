@@ -224,9 +224,14 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
     out = runner.invoke(main, [*args, "--json", "--records", str(tmp_path / "games")])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    assert data["matches"] == 2 and data["seed"] == 1
+    assert (data["mode"], data["matches"], data["max_deals"], data["seed"]) == (
+        "matches",
+        2,
+        200,
+        1,
+    )
     (pairing,) = data["pairings"]
-    assert pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
+    assert pairing["wins"] + pairing["draws"] + pairing["losses"] == pairing["matches"] == 4
     assert pairing["difference"]["pairs"] == 2
     assert len(list((tmp_path / "games").rglob("*.json"))) == 4
     for player in pairing["players"]:
@@ -234,6 +239,51 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
         mean = 1000 * player["seconds"] / player["decisions"]
         assert player["ms_per_decision"] == pytest.approx(mean)
         assert player["slowest_decision_ms"] >= mean
+
+
+@pytest.mark.parametrize("how", [["--deals", "3"], ["--matches", "3", "--max-deals", "1"]])
+def test_json_of_single_deals_counts_deals_not_matches(how: list[str]) -> None:
+    """As the text says, no match ends in one deal: the JSON reports the deals played and their
+    game points, never each deal as a drawn match stopped at the cap."""
+    args = ["arena", "--players", "random,heuristic", *how, "--seed", "4", "--backend", "serial"]
+    runner = CliRunner()
+    text = runner.invoke(main, args)
+    out = runner.invoke(main, [*args, "--json"])
+    assert text.exit_code == 0 and out.exit_code == 0, (text.output, out.output)
+    data = json.loads(out.output)
+    assert (data["mode"], data["deals"]) == ("deals", 3)
+    assert not {"matches", "max_deals"} & set(data)
+    (pairing,) = data["pairings"]
+    assert not {"matches", "wins", "draws", "losses", "capped"} & set(pairing)
+    assert pairing["deals"] == 6 and pairing["failures"] == []
+    first, second = pairing["players"]
+    assert first["deals"] == second["deals"] == 6
+    mean = (first["game_points"] - second["game_points"]) / 6
+    assert pairing["difference"]["mean"] == pytest.approx(mean)
+    assert pairing["difference"]["pairs"] == 3
+    # The text reports the same figures.
+    assert "single deals: no match ends in one" in text.output
+    assert "won/drawn/lost" not in text.output
+    assert f"random − heuristic: {mean:+.3f}" in text.output
+
+
+def test_the_readme_shows_the_json_as_it_is() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("`valtti arena` plays") : text.index("## Play in the browser")]
+    (block,) = re.findall(r"```json\n(.*?)```", section, re.S)
+    shown = json.loads(block)
+    real = run_arena(["random", "random"], 1, 1, backend="serial").to_dict()
+    assert list(shown) == list(real)
+    assert list(shown["pairings"][0]) == list(real["pairings"][0])
+    assert list(shown["pairings"][0]["players"][0]) == list(real["pairings"][0]["players"][0])
+    single = run_arena(["random", "random"], 1, 1, backend="serial", max_deals=1).to_dict()
+    # As the README says: deals for matches and max_deals, deals for the match counts.
+    assert set(real) - set(single) == {"matches", "max_deals"}
+    assert set(single) - set(real) == {"deals"}
+    assert (real["mode"], single["mode"]) == ("matches", "deals")
+    counts = {"matches", "wins", "draws", "losses", "capped"}
+    assert set(real["pairings"][0]) - set(single["pairings"][0]) == counts
+    assert set(single["pairings"][0]) - set(real["pairings"][0]) == {"deals"}
 
 
 def test_command_refuses_bad_input_with_a_message() -> None:

@@ -15,7 +15,7 @@ def _figures(result: dict[str, Any]) -> list[Any]:
     """What a run found, without its clocks."""
     out = []
     for p in result["pairings"]:
-        out.append((p["difference"], p["wins"], p["draws"], p["losses"], p["failures"]))
+        out.append((p["difference"], p["deals"], p["failures"]))
         out += [(f["deals"], f["game_points"], f["decisions"]) for f in p["players"]]
     return out
 
@@ -36,8 +36,8 @@ def test_arena_deals_plays_single_deals() -> None:
     result = CliRunner().invoke(main, [*args, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert (data["matches"], data["max_deals"]) == (3, 1)
-    assert data["pairings"][0]["players"][0]["deals"] == 6
+    assert (data["mode"], data["deals"]) == ("deals", 3)
+    assert data["pairings"][0]["deals"] == data["pairings"][0]["players"][0]["deals"] == 6
     text = CliRunner().invoke(main, args).output
     assert "3 duplicate deal pairs per pairing (6 single deals: the evaluation set)" in text
     refused = CliRunner().invoke(main, [*args, "--max-deals", "2"])

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import variants
+from valtti.cli import main
 from valtti.engine import NUM_ACTIONS, Deal, Seat, Variant
 from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
 from valtti.players import make_player
-from valtti.players.learned import LearnedPlayer, QNetwork, load_model, shipped_path
+from valtti.players.learned import LearnedPlayer, QNetwork, load_model, read_npz, shipped_path
 
 
 def tiny(seed: int = 0, width: int = 3) -> QNetwork:
@@ -107,9 +112,84 @@ def test_loading_refuses_a_pickle_bearing_file(
     assert not (tmp_path / "pwned").exists()
 
 
+def _truncated(path: Path) -> None:
+    tiny().save(path)
+    path.write_bytes(path.read_bytes()[:1000])
+
+
+def _damaged(path: Path) -> None:
+    tiny().save(path)
+    data = bytearray(path.read_bytes())
+    data[200:300] = bytes(100)  # inside w0's compressed bytes: the zip's check fails
+    path.write_bytes(bytes(data))
+
+
+def _npy(path: Path) -> None:
+    with path.open("wb") as f:
+        np.save(f, np.zeros(3))
+
+
+def _no_npy(path: Path) -> None:
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("w0.txt", "not an array")
+
+
+def _objects(path: Path) -> None:
+    np.savez(path, **{**tiny().arrays(), "b1": np.array([{}], dtype=object)})
+
+
+#: Files that are not models, made at a path, and the reason each is refused with.
+NOT_MODELS: list[tuple[str, Callable[[Path], object], str]] = [
+    ("text", lambda p: p.write_text("root:x:0:0:root:/root:/bin/sh\n"), "not an .npz"),
+    ("empty", lambda p: p.write_bytes(b""), "the file is empty"),
+    ("folder", lambda p: p.mkdir(), "it is a folder"),
+    ("truncated", _truncated, "damaged or cut short"),
+    ("damaged", _damaged, "damaged or cut short"),
+    ("npy", _npy, r"a single array \(\.npy\)"),
+    ("member", _no_npy, "w0.txt is not an array"),
+    ("objects", _objects, r"b1 holds Python objects \(a pickle\), which are never loaded"),
+    ("pickle", lambda p: p.write_bytes(pickle.dumps(_Exploit())), "not an .npz"),
+]
+
+
+@pytest.mark.parametrize(("kind", "make", "reason"), NOT_MODELS, ids=[k for k, _, _ in NOT_MODELS])
+def test_a_file_that_is_no_npz_of_arrays_is_refused_in_one_message(
+    tmp_path: Path, kind: str, make: Callable[[Path], object], reason: str
+) -> None:
+    """Whatever the file, one message names it and says why; none advises loading it
+    unsafely (numpy's own words do)."""
+    path = tmp_path / f"{kind}.npz"
+    make(path)
+    with pytest.raises(ValueError) as refused:
+        load_model(path)
+    message = str(refused.value)
+    assert message.startswith(f"{path} is not a model (an .npz of weight arrays): ")
+    assert re.search(reason, message), message
+    assert "allow_pickle" not in message and "trust" not in message
+    with pytest.raises(ValueError, match=f"is not a training checkpoint: .*{reason}"):
+        read_npz(path, "a training checkpoint")  # the one reader, for checkpoints too
+
+
+def test_a_file_that_is_not_a_model_is_refused_by_the_commands(tmp_path: Path) -> None:
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/sh\n")
+    runner = CliRunner()
+    arena = runner.invoke(main, ["arena", "--players", f"learned:{text},random", "--deals", "1"])
+    assert arena.exit_code == 2, arena.output
+    assert f"{text} is not a model (an .npz of weight arrays)" in arena.output
+    run = tmp_path / "run"
+    train = runner.invoke(main, ["train", "--out", str(run), "--deals", "5", "--init", str(text)])
+    assert train.exit_code == 2, train.output
+    assert f"{text} is not a model (an .npz of weight arrays)" in train.output
+    for result in (arena, train):
+        assert "allow_pickle" not in result.output and "Traceback" not in result.output
+    assert not run.exists()
+
+
 @pytest.mark.parametrize(
     ("arrays", "message"),
     [
+        ({}, "expected arrays w0 b0 w1 b1 …, not none"),
         ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS))}, "expected arrays"),
         ({"w0": np.zeros((10, NUM_ACTIONS)), "b0": np.zeros(NUM_ACTIONS)}, "takes 10 inputs, not"),
         ({"w0": np.zeros((OBSERVATION_SIZE, NUM_ACTIONS)), "b0": np.zeros(3)}, "do not fit"),
@@ -122,8 +202,9 @@ def test_a_file_that_is_not_a_model_is_refused(
     tmp_path: Path, arrays: dict[str, np.ndarray], message: str
 ) -> None:
     np.savez(tmp_path / "bad.npz", **arrays)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as refused:
         load_model(tmp_path / "bad.npz")
+    assert str(refused.value).startswith(f"{tmp_path / 'bad.npz'} is not a model")
 
 
 def test_the_shipped_model_is_small_and_plain_data() -> None:

@@ -67,3 +67,20 @@ def test_replay_show_never_starts_a_program(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, args, input="q\n")
         assert result.exit_code == 0, (args, result.output)
     assert not marker.exists()
+
+
+def test_resume_refuses_a_model_named_by_the_record_that_is_no_model(tmp_path: Path) -> None:
+    """A record naming ``learned:FILE`` of something else is refused in the model loader's
+    words, with the record named, and never with numpy's advice to load the file unsafely."""
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/sh\n")
+    truncated = tmp_path / "cut.npz"
+    truncated.write_bytes(b"PK\x03\x04" + bytes(100))
+    for model in (text, truncated):
+        players = {"N": f"learned:{model}", "E": "random", "W": "random"}
+        record = _record(tmp_path / "m.json", players)
+        result = CliRunner().invoke(main, ["play", "--lang", "en", "--resume", str(record)])
+        assert result.exit_code == 2, result.output
+        output = " ".join(result.output.split())
+        assert f"{record}: {model} is not a model (an .npz of weight arrays): " in output
+        assert "allow_pickle" not in output and "Traceback" not in output

@@ -193,16 +193,25 @@ class PairingResult:
     def matches(self) -> int:
         return self.wins + self.draws + self.losses
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, single_deals: bool = False) -> dict[str, Any]:
+        """The pairing in ``arena --json``; of ``single_deals`` the deals played, without
+        matches won, drawn, lost or capped: no match ends in one deal."""
         d = self.difference
+        counts: dict[str, Any] = (
+            {"deals": self.first.deals}
+            if single_deals
+            else {
+                "matches": self.matches,
+                "wins": self.wins,
+                "draws": self.draws,
+                "losses": self.losses,
+                "capped": self.capped,
+            }
+        )
         return {
             "first": self.first.spec,
             "second": self.second.spec,
-            "matches": self.matches,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "capped": self.capped,
+            **counts,
             "failures": list(self.failures),
             "difference": {
                 "mean": d.mean,
@@ -280,18 +289,30 @@ class ArenaResult:
     seconds: float
     pairings: tuple[PairingResult, ...] = field(default=())
 
+    @property
+    def single_deals(self) -> bool:
+        """Whether the matches were single deals (``max_deals`` 1, ``arena --deals``): then
+        they are compared by game points only, as no match ends in one deal."""
+        return self.max_deals == 1
+
     def to_dict(self) -> dict[str, Any]:
-        """The ``arena --json`` object."""
+        """The ``arena --json`` object (README, "valtti arena"): ``mode`` ``"matches"``, with
+        ``matches`` (duplicate pairs) and ``max_deals``, or ``"deals"``, with ``deals``
+        (duplicate deal pairs) and no match counts."""
+        size: dict[str, Any] = (
+            {"mode": "deals", "deals": self.matches}
+            if self.single_deals
+            else {"mode": "matches", "matches": self.matches, "max_deals": self.max_deals}
+        )
         return {
             "players": list(self.players),
-            "matches": self.matches,
+            **size,
             "seed": self.seed,
             "variant": self.variant.changes(),
-            "max_deals": self.max_deals,
             "backend": self.backend,
             "workers": self.workers,
             "seconds": self.seconds,
-            "pairings": [p.to_dict() for p in self.pairings],
+            "pairings": [p.to_dict(self.single_deals) for p in self.pairings],
         }
 
     def report(self) -> str:
@@ -301,7 +322,7 @@ class ArenaResult:
             where = _many(self.workers or 0, "process", "processes")
         pairs = _many(self.matches, "duplicate pair", "duplicate pairs")
         played = f"{2 * self.matches} matches"
-        if self.max_deals == 1:
+        if self.single_deals:
             pairs = _many(self.matches, "duplicate deal pair", "duplicate deal pairs")
             played = f"{2 * self.matches} single deals: the evaluation set"
         lines = [
@@ -313,7 +334,7 @@ class ArenaResult:
             d = p.difference
             outcome = (
                 "  single deals: no match ends in one, so they are compared by game points"
-                if self.max_deals == 1
+                if self.single_deals
                 else f"  matches won/drawn/lost by {a}: {p.wins}/{p.draws}/{p.losses}"
                 f" ({p.capped} stopped at {self.max_deals} deals, counted as draws)"
             )

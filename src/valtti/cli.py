@@ -265,7 +265,13 @@ def _bench_research(r: Any) -> dict[str, float]:
     type=click.Path(file_okay=False, path_type=Path),
     help="A folder to save every match in as a RECORD.md file.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the figures as one JSON object (its shape: README, valtti arena); with --deals "
+    'its "mode" is "deals" and it counts the deals played, not matches.',
+)
 def arena(
     specs: str,
     matches: int,
@@ -281,8 +287,9 @@ def arena(
 ) -> None:
     """Compare players in duplicate matches, on all cores or a Ray cluster.
 
-    Prints per pairing the matches won, drawn and lost, the game points per deal of the first
-    player minus the second's with a 95 % confidence interval, and decisions per second.
+    Prints per pairing the matches won, drawn and lost (not for --deals: no match ends in one
+    deal), the game points per deal of the first player minus the second's with a 95 %
+    confidence interval, and decisions per second.
     """
     from rich.console import Console
     from rich.progress import MofNCompleteColumn, Progress

@@ -82,7 +82,9 @@ def test_an_illegal_action_ends_the_episode_with_the_penalty() -> None:
 
 def test_vector_form_runs_and_resets_finished_tables() -> None:
     envs = gymnasium.make_vec(
-        marjapussi.ENV_ID, num_envs=8, vectorization_mode="vector_entry_point",
+        marjapussi.ENV_ID,
+        num_envs=8,
+        vectorization_mode="vector_entry_point",
         opponents="random",
     )
     obs, _ = envs.reset(seed=5)
@@ -128,6 +130,26 @@ def test_action_masks_are_the_learners_legal_mask(variant: Variant, seed: int) -
         if terminated:
             assert not env.action_masks().any()
             return
+
+
+def test_a_bad_step_raises_what_the_readme_says() -> None:
+    """Through ``gymnasium.make``: before reset the wrapper's ``ResetNeeded`` (the env itself,
+    ``env.unwrapped``, raises ``RuntimeError``), after the end ``RuntimeError``, a non-int
+    action ``TypeError``."""
+    env = gymnasium.make(marjapussi.ENV_ID, seat="S")
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.unwrapped.step(0)
+    env.reset(seed=3)
+    with pytest.raises(TypeError, match="an action is an int"):
+        env.step(3.7)
+    mask = env.unwrapped.action_masks()
+    _obs, _reward, terminated, _trunc, _info = env.step(int(np.flatnonzero(~mask)[0]))
+    assert terminated
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.close()
 
 
 def test_bad_calls_are_refused_clearly() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -209,3 +210,59 @@ def test_a_run_is_never_trained_over_and_bad_settings_are_refused(tmp_path: Path
         refused = runner.invoke(main, [*new, *bad])
         assert refused.exit_code == 2, (bad, refused.output)
     assert not (tmp_path / "new").exists()
+
+
+def test_a_resume_refuses_a_checkpoint_that_is_not_one_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """A damaged state.npz (cut short, another file, pickled data, another network's moments)
+    is refused naming the file, as other refused resumes are; nothing is written."""
+    require("torch")
+    runner = CliRunner()
+    run = tmp_path / "run"
+    first = runner.invoke(main, ["train", "--out", str(run), "--deals", "40", *TINY])
+    assert first.exit_code == 0, first.output
+    state = run / "state.npz"
+    good = state.read_bytes()
+    arrays = dict(np.load(state, allow_pickle=False))
+
+    def saved(**changed: object) -> bytes:
+        np.savez(tmp_path / "made.npz", **{**arrays, **changed})
+        return (tmp_path / "made.npz").read_bytes()
+
+    damaged = {
+        "cut short": (good[:1000], "the archive is damaged or cut short"),
+        "text": (b"root:x:0:0:root:/root:/bin/sh\n", r"not an \.npz"),
+        "pickled": (saved(counters=np.array([{}], dtype=object)), "counters holds Python objects"),
+        "a model": ((run / "model.npz").read_bytes(), "it holds w0"),
+        "widths": (saved(**{"adam0.exp_avg": np.zeros((3, 499), np.float32)}), r"\(3, 499\)"),
+        "moments": (saved(**{"adam1.step": None}), "adam1.step holds Python objects"),
+        "counters": (saved(counters=np.zeros(3, np.int64)), "counters is not 4 whole numbers"),
+        "seconds": (saved(seconds=np.asarray(np.nan)), "seconds is not a time"),
+    }
+    files = ("model.npz", "state.npz", "curve.json")
+    resume = ["train", "--out", str(run), "--deals", "80", "--resume"]
+    for kind, (data, reason) in damaged.items():
+        state.write_bytes(data)
+        before = {name: (run / name).read_bytes() for name in files}
+        refused = runner.invoke(main, resume)
+        output = " ".join(refused.output.split())
+        assert refused.exit_code == 2, (kind, refused.output)
+        assert f"{state} is not a training checkpoint: " in output, (kind, output)
+        assert re.search(reason, output), (kind, output)
+        assert "allow_pickle" not in output and "Traceback" not in output
+        assert {name: (run / name).read_bytes() for name in files} == before, kind
+    state.unlink()
+    missing = runner.invoke(main, resume)
+    assert missing.exit_code == 2 and "nothing to resume" in missing.output
+    assert "no state.npz" in missing.output
+    # A curve.json without its curve: named too.
+    state.write_bytes(good)
+    curve = json.loads((run / "curve.json").read_text())
+    (run / "curve.json").write_text(json.dumps({"config": curve["config"]}))
+    no_curve = runner.invoke(main, resume)
+    assert no_curve.exit_code == 2 and "the run's curve cannot be read" in no_curve.output
+    # The whole file again: the run goes on.
+    (run / "curve.json").write_text(json.dumps(curve))
+    resumed = runner.invoke(main, resume)
+    assert resumed.exit_code == 0, resumed.output

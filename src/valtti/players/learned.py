@@ -4,13 +4,16 @@ The network (``QNetwork``) maps a seat's observation tensor (docs/TENSORS.md) to
 each of the 49 actions' value, the game points its team will make minus the other team's in the
 deal (Deep Monte-Carlo, ``valtti train``); the player takes the legal action of highest value.
 A model is data, an ``.npz`` of weight arrays ``w0 b0 w1 b1 …`` (``w`` as inputs × outputs),
-read with ``allow_pickle=False``: loading one never runs code. ``learned`` is the model shipped
-in ``players/models/``, ``learned:PATH`` another one.
+read by ``read_npz`` (``allow_pickle=False``; the training checkpoints are read by it too):
+loading one never runs code. ``learned`` is the model shipped in ``players/models/``,
+``learned:PATH`` another one.
 """
 
 from __future__ import annotations
 
 import random
+import zipfile
+import zlib
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -29,8 +32,13 @@ Array = npt.NDArray[np.float32]
 
 #: The model that ``learned`` seats, inside the package.
 SHIPPED = "valtti-dmc.npz"
+#: What a model file is, as refusals say it.
+MODEL = "a model (an .npz of weight arrays)"
 
-__all__ = ["SHIPPED", "LearnedPlayer", "QNetwork", "load_model", "shipped_path"]
+#: The first bytes of a zip archive, as an ``.npz`` is (an empty one starts with its end record).
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+__all__ = ["SHIPPED", "LearnedPlayer", "QNetwork", "load_model", "read_npz", "shipped_path"]
 
 
 class QNetwork:
@@ -80,24 +88,79 @@ class QNetwork:
         np.savez_compressed(path, **arrays)
 
 
-def load_model(path: Path | str) -> QNetwork:
-    """The model in the ``.npz`` at ``path``; ``ValueError`` if it is not one (a file holding
-    Python objects, i.e. a pickle, is refused, never loaded)."""
+def read_npz(path: Path | str, what: str) -> dict[str, npt.NDArray[Any]]:
+    """Every array in the ``.npz`` at ``path``, by name, read as data only: an array of Python
+    objects (a pickle) is refused, never loaded.
+
+    ``ValueError`` "PATH is not WHAT: why" when the file is not an ``.npz`` of plain arrays;
+    ``FileNotFoundError`` when there is no file, for the caller to say what it looked for.
+    """
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise ValueError(f"{path} is not {what}: it is a folder") from None
+    except OSError as e:
+        raise ValueError(f"{path} is not {what}: {e.strerror or e}") from None
+    # np.load would read anything else as a pickle, and its refusal advises loading it unsafely.
+    if not magic.startswith(_ZIP_MAGIC):
+        if not magic:
+            why = "the file is empty"
+        elif magic == b"\x93NUM":
+            why = "it is a single array (.npy), not an .npz archive"
+        else:
+            why = "it is not an .npz (zip) archive"
+        raise ValueError(f"{path} is not {what}: {why}")
+    arrays: dict[str, Any] = {}
+    name = ""
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
+            for name in data.files:
+                arrays[name] = data[name]
+    except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+        why = f"the archive is damaged or cut short ({e})"
+        raise ValueError(f"{path} is not {what}: {why}") from None
+    except (OSError, NotImplementedError, RuntimeError) as e:  # unreadable, encrypted…
+        raise ValueError(f"{path} is not {what}: the archive cannot be read ({e})") from None
+    except MemoryError:  # a header that claims an array too big to hold
+        raise ValueError(f"{path} is not {what}: {name or 'an array'} is too big to load") from None
+    except ValueError as e:
+        # numpy's words would advise allow_pickle=True: never repeat them.
+        text, member = str(e), name or "a member"
+        if "Object arrays" in text:
+            why = f"{member} holds Python objects (a pickle), which are never loaded"
+        elif "pickle" in text:
+            why = f"{member} is not an array of plain values"
+        else:
+            why = f"{member} is not a readable array ({text})"
+        raise ValueError(f"{path} is not {what}: {why}") from None
+    for name, array in arrays.items():
+        if not isinstance(array, np.ndarray):  # numpy gives a member that is no .npy as bytes
+            raise ValueError(f"{path} is not {what}: {name} is not an array")
+    return arrays
+
+
+def load_model(path: Path | str) -> QNetwork:
+    """The model in the ``.npz`` at ``path``; ``ValueError`` "PATH is not a model …: why" if it
+    is not one (a file holding Python objects, i.e. a pickle, is refused, never loaded)."""
+    try:
+        arrays = read_npz(path, MODEL)
     except FileNotFoundError:
         raise ValueError(f"no model at {path}") from None
-    except (OSError, ValueError, EOFError) as e:
-        raise ValueError(f"{path} is not a model (.npz of weight arrays): {e}") from None
     count = len(arrays) // 2
     expected = {f"{k}{i}" for i in range(count) for k in "wb"}
-    if set(arrays) != expected:
-        raise ValueError(f"{path}: expected arrays w0 b0 … w{count - 1} b{count - 1}")
-    for name, a in arrays.items():
-        if a.dtype.kind != "f":
-            raise ValueError(f"{path}: {name} is not an array of floats")
-    return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)])
+    try:
+        if not arrays or set(arrays) != expected:
+            held = " ".join(sorted(arrays)[:4]) + (" …" if len(arrays) > 4 else "")
+            raise ValueError(f"expected arrays w0 b0 w1 b1 …, not {held or 'none'}")
+        for name, a in arrays.items():
+            if a.dtype.kind != "f":
+                raise ValueError(f"{name} is not an array of floats")
+        return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)])
+    except ValueError as e:
+        raise ValueError(f"{path} is not {MODEL}: {e}") from None
 
 
 def shipped_path() -> Path:

@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -33,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from valtti.engine import NUM_ACTIONS, Deal, Variant
-from valtti.players.learned import QNetwork, load_model
+from valtti.players.learned import QNetwork, load_model, read_npz
 
 # The value of a finished deal for the match, NS's and EW's; one import to switch when it moves
 # into the engine (engine.solver.DealValue.match).
@@ -41,6 +42,11 @@ from valtti.players.search import deal_value
 from valtti.research.episode import OBSERVATION_SIZE, Episode
 
 Arrays = dict[str, npt.NDArray[Any]]
+
+#: What a run's state.npz is, as refusals say it.
+CHECKPOINT = "a training checkpoint"
+#: The arrays Adam keeps for each parameter, as state.npz names them (``adam{index}.{key}``).
+MOMENTS = ("step", "exp_avg", "exp_avg_sq")
 
 __all__ = ["Batch", "Evaluate", "Progress", "TrainConfig", "match_return", "self_play", "train"]
 
@@ -100,7 +106,7 @@ class TrainConfig:
                 lists = ("hidden", "eval_against")
                 if f.name not in lists and not isinstance(getattr(config, f.name), int | float):
                     raise TypeError(f.name)
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             raise ValueError(f"{path}: the run's settings cannot be read ({e})") from None
         return config
 
@@ -378,22 +384,72 @@ class Learner:
                 linear.bias.copy_(torch.from_numpy(arrays[f"b{i}"].astype(np.float32)))
 
     def _load(self) -> None:
-        """The optimiser's moments, the counters and the curve of the run being resumed."""
+        """The optimiser's moments, the counters and the curve of the run being resumed;
+        ``ValueError`` naming the file when state.npz or curve.json is not this run's."""
         torch = self.torch
-        with np.load(self.folder / "state.npz", allow_pickle=False) as data:
-            saved = {name: data[name] for name in data.files}
+        path = self.folder / "state.npz"
+        try:
+            saved = read_npz(path, CHECKPOINT)
+        except FileNotFoundError:
+            raise ValueError(f"nothing to resume in {self.folder}: no state.npz") from None
+        shapes = [tuple(p.shape) for p in self.net.parameters()]
+        try:
+            moments, self.progress = _checkpoint(saved, shapes)
+        except ValueError as e:
+            raise ValueError(f"{path} is not {CHECKPOINT}: {e}") from None
+        entries = {
+            index: {key: torch.from_numpy(value.copy()) for key, value in entry.items()}
+            for index, entry in moments.items()
+        }
         groups = self.optimizer.state_dict()["param_groups"]
-        entries: dict[int, dict[str, Any]] = {}
-        for name, value in saved.items():
-            if name.startswith("adam"):
-                index, key = name[4:].split(".")
-                entries.setdefault(int(index), {})[key] = torch.from_numpy(value.copy())
         self.optimizer.load_state_dict({"state": entries, "param_groups": groups})
-        deals, decisions, updates, rounds = (int(v) for v in saved["counters"])
-        self.progress = Progress(deals, decisions, updates, rounds, float(saved["seconds"]))
         curve_file = self.folder / "curve.json"
         if curve_file.exists():
-            self.progress.curve = json.loads(curve_file.read_text())["curve"]
+            try:
+                curve = json.loads(curve_file.read_text())["curve"]
+                if not isinstance(curve, list):
+                    raise TypeError("curve is a list")
+            except (OSError, ValueError, TypeError, KeyError, RecursionError) as e:
+                raise ValueError(f"{curve_file}: the run's curve cannot be read ({e})") from None
+            self.progress.curve = curve
+
+
+def _checkpoint(saved: Arrays, shapes: list[tuple[int, ...]]) -> tuple[dict[int, Arrays], Progress]:
+    """The Adam moments by parameter index and the counters in a state.npz's arrays, checked
+    against the network's parameter ``shapes``; ``ValueError`` says what does not fit."""
+    moments: dict[int, Arrays] = {}
+    for name, value in saved.items():
+        if name in ("counters", "seconds"):
+            continue
+        match = re.fullmatch(r"adam(\d+)\.(\w+)", name)
+        if match is None or int(match[1]) >= len(shapes) or match[2] not in MOMENTS:
+            raise ValueError(f"it holds {name}, not an array of this network's optimiser")
+        moments.setdefault(int(match[1]), {})[match[2]] = value
+    for index, entry in sorted(moments.items()):
+        for key in MOMENTS:
+            name = f"adam{index}.{key}"
+            if key not in entry:
+                raise ValueError(f"{name} is missing")
+            value = entry[key]
+            shape = () if key == "step" else shapes[index]
+            if value.shape != shape:
+                # the moments of a network of other widths: another run's state.npz
+                raise ValueError(f"{name} has the shape {value.shape}, not {shape}")
+            if value.dtype.kind != "f" or not np.isfinite(value).all():
+                raise ValueError(f"{name} is not an array of finite floats")
+            if key != "exp_avg" and (value < 0).any():
+                raise ValueError(f"{name} is negative")
+    counters, seconds = saved.get("counters"), saved.get("seconds")
+    if counters is None or counters.shape != (4,) or counters.dtype.kind not in "iu":
+        raise ValueError("counters is not 4 whole numbers")
+    if (counters < 0).any():
+        raise ValueError("a counter is negative")
+    if seconds is None or seconds.shape != () or seconds.dtype.kind not in "iuf":
+        raise ValueError("seconds is not a number")
+    if not 0 <= float(seconds) < math.inf:
+        raise ValueError("seconds is not a time taken (finite, not negative)")
+    deals, decisions, updates, rounds = (int(v) for v in counters)
+    return moments, Progress(deals, decisions, updates, rounds, float(seconds))
 
 
 def _pairs(arrays: Arrays) -> list[tuple[Any, Any]]:
@@ -452,8 +508,9 @@ def train(
     ``report(progress, loss, evaluation or None)`` is called after every round."""
     if deals is None and minutes is None:
         raise ValueError("say how long to train: deals or minutes")
-    if resume and not (folder / "model.npz").exists():
-        raise ValueError(f"nothing to resume in {folder}: no model.npz")
+    for name in ("model.npz", "state.npz") if resume else ():
+        if not (folder / name).exists():
+            raise ValueError(f"nothing to resume in {folder}: no {name}")
     if resume and init is not None:
         raise ValueError("a resumed run goes on from its own model: --init is for a new run")
     if not resume and any((folder / name).exists() for name in ("model.npz", "state.npz")):
