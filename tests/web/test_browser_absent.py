@@ -1,6 +1,7 @@
 """Absent players in a real browser (Playwright, Debian's Chromium): the creator leaving mid-deal
 and the table going on with a stand-in; a person running out of time, stood in for, and taking
-the seat back; any seated person handing an absent seat over; the turn clock running down.
+the seat back; any seated person handing an absent seat over; the turn clock running down; the
+page's own connection lost (the server killed, or the socket dropped on a phone) and back.
 
 Reuses the browser and helpers of test_browser.py and test_browser_room.py against the
 session's real ``valtti serve`` (computer players without delay). Short turn times (seconds).
@@ -9,15 +10,26 @@ session's real ``valtti serve`` (computer players without delay). Short turn tim
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
 from tests.web.serving import Server, stored_record
-from tests.web.test_browser import Tab, browser, playwright  # noqa: F401  (fixtures by name)
-from tests.web.test_browser_room import room  # noqa: F401  (a fixture by name)
+from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
+    Tab,
+    browser,
+    catalogue,
+    playwright,
+)
+from tests.web.test_browser_room import (  # noqa: F401  (a fixture by name)
+    BOXES,
+    RECORD_ANNOUNCEMENTS,
+    room,
+)
 
 from valtti.engine import Seat
 from valtti.engine.record import Record
@@ -224,3 +236,208 @@ def test_the_turn_time_is_chosen_in_the_lobby(
     table_id = page.url.rsplit("/t/", 1)[1]
     assert server.http.get(f"/api/tables/{table_id}").json()["turn_seconds"] == 30
     expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_be_visible()
+
+
+# -- the page's own connection lost ----------------------------------------------------------------
+
+# What the page shows of a lost connection, read in one go.
+STALE = """() => {
+  const banner = document.getElementById("connection");
+  const clock = document.querySelector(".turn-clock");
+  return {
+    stale: document.body.dataset.stale,
+    banner: banner.hidden ? null : [banner.dataset.connection, banner.textContent],
+    enabled: document.querySelectorAll(
+      "#hand [data-card]:not([disabled]), [data-action]:not([disabled])").length,
+    clock: clock ? [clock.dataset.clockSeat, clock.dataset.left, clock.dataset.paused,
+                    clock.textContent] : null,
+  };
+}"""
+
+
+def my_turn(page: Page) -> None:
+    """Wait until the page's seat may act and its clock runs."""
+    page.wait_for_function(MY_TURN_OR, arg="#never")
+    expect(page.locator('.turn-clock[data-clock-seat="S"][data-paused="false"]')).to_be_visible()
+
+
+def test_a_killed_server_is_shown_and_the_table_comes_back_with_it(
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    turn = 5
+    en = catalogue("en")
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    made = server.create(
+        {"N": "open", "E": "random", "S": "open", "W": "random"},
+        seat="S",
+        nickname="Aino",
+        turn_seconds=turn,
+    )
+    table_id = made["id"]
+    north_token = server.join(table_id, "N", "Bertta")
+    me = room()
+    page = me.page
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    open_seat(me, server, table_id, {"token": made["token"], "seat": "S"})
+    # North's person is connected (and never plays: a stand-in takes North's turns in time).
+    north = server.socket(table_id, north_token)
+    expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-connected", "true")
+    my_turn(page)
+
+    # The server dies on my turn: the page says so at once, in words.
+    server.kill()
+    north.close()
+    banner = page.locator("#connection")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("data-connection", "lost")
+    expect(banner).to_have_text(en["connection.lost"])
+    expect(page.locator("body")).to_have_attribute("data-stale", "true")
+    # Nothing may be played, and each card says why (to a screen reader, and on a hover).
+    cards = page.locator("#hand [data-card]")
+    assert cards.count() > 0
+    expect(
+        page.locator("#hand [data-card]:not([disabled]), [data-action]:not([disabled])")
+    ).to_have_count(0)
+    expect(cards.first).to_have_accessible_description(en["connection.why"])
+    cards.first.hover(force=True)
+    expect(page.locator("#hand-why")).to_have_text(en["connection.why"])
+    cards.first.click(force=True)
+    # Whether the others are here is not known; my own seat is not connected.
+    expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-connected", "unknown")
+    expect(page.locator('.felt [data-seat="N"] .conn.unknown')).to_have_count(1)
+    expect(page.locator('.felt [data-seat="S"]')).to_have_attribute("data-connected", "false")
+    # The clock stops where it was, greyed: it never runs down to 0:00 as if I were out of time.
+    clock = page.locator('.turn-clock[data-clock-seat="S"]')
+    expect(clock).to_have_attribute("data-paused", "true")
+    expect(clock).to_have_attribute("title", en["connection.clock"])
+    stopped = int(clock.get_attribute("data-left") or "0")
+    page.screenshot(path=str(tmp_path / "desktop-lost.png"))  # to look at
+    assert 1 <= stopped <= turn
+    page.wait_for_timeout((stopped + 1) * 1000)  # past the time the clock showed
+    after = page.evaluate(STALE)
+    assert after["clock"] == ["S", str(stopped), "true", f"0:{stopped:02d}"], after
+    assert after["enabled"] == 0 and after["stale"] == "true", after
+    assert after["banner"] == ["lost", en["connection.lost"]], after
+    announced: list[str] = page.evaluate("window.announced")
+    assert en["connection.lost"] in announced, announced
+
+    # The server is back on the same address: the page reconnects by itself, says so a moment,
+    # and draws the fresh state (my turn, its clock running from the server's time).
+    server.start()
+    expect(banner).to_have_attribute("data-connection", "back")
+    expect(banner).to_have_text(en["connection.back"])
+    expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    expect(page.locator("body")).to_have_attribute("data-stale", "false")
+    my_turn(page)
+    expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-connected", "false")
+    assert me.actions_sent() == []  # nothing was sent while the connection was lost
+    play_one(page)  # at once: the clock started again, and it is short
+    assert len(me.actions_sent()) == 1
+    expect(banner).to_be_hidden()
+    assert en["connection.back"] in page.evaluate("window.announced")
+    me.check_clean()
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [("phone-portrait", "fi"), ("phone-landscape", "en")]
+)
+def test_a_dropped_socket_on_a_phone_covers_no_card_and_moves_nothing(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+    viewport: str,
+    lang: str,
+    tmp_path: Path,
+) -> None:
+    strings = catalogue(lang)
+    made = server.create(
+        {"N": "random", "E": "random", "S": "open", "W": "random"},
+        seat="S",
+        nickname="Aino",
+        turn_seconds=60,
+    )
+    me = room(viewport, locale={"fi": "fi-FI", "en": "en-GB"}[lang])
+    page = me.page
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []  # (the page's, the server's)
+    down = False  # while set, the page's sockets are refused at once, as by a dead network
+
+    def route(ws: WebSocketRoute) -> None:
+        if down:
+            ws.close(code=1011)
+            return
+        sockets.append((ws, ws.connect_to_server()))
+
+    page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)
+    open_seat(me, server, made["id"], {"token": made["token"], "seat": "S"})
+    my_turn(page)
+    before: dict[str, Any] = page.evaluate(BOXES)
+    page.screenshot(path=str(tmp_path / f"{viewport}-connected.png"))  # each to look at
+
+    down = True
+    for mine, theirs in sockets:
+        theirs.close()
+        mine.close(code=1011)
+    banner = page.locator("#connection")
+    expect(banner).to_have_attribute("data-connection", "lost")
+    expect(banner).to_have_text(strings["connection.lost"])
+    expect(page.locator("#hand [data-card]:not([disabled])")).to_have_count(0)
+    expect(page.locator("#hand [data-card]").first).to_have_accessible_description(
+        strings["connection.why"]
+    )
+    expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute(
+        "data-paused", "true"
+    )
+    boxes: dict[str, Any] = page.evaluate(BOXES)
+    page.screenshot(path=str(tmp_path / f"{viewport}-lost.png"))
+    # Nothing moved aside for the banner, nothing scrolled, and it covers none of the hand.
+    for part in ("felt", "trick", "hand", "handArea", "cards"):
+        assert boxes[part] == before[part], (part, before[part], boxes[part])
+    assert boxes["scroll"] == [0, 0]
+    shown = banner.bounding_box()
+    assert shown is not None
+    left, top = shown["x"], shown["y"]
+    right, bottom = left + shown["width"], top + shown["height"]
+    felt = boxes["felt"]
+    assert felt[0] <= left and felt[1] <= top and right <= felt[2] and bottom <= felt[3], shown
+    for card in [boxes["handArea"], *boxes["cards"]]:
+        apart = right <= card[0] or card[2] <= left or bottom <= card[1] or card[3] <= top
+        assert apart, (shown, card)
+
+    down = False  # the network is back: the page reconnects by itself
+    expect(banner).to_have_text(strings["connection.back"])
+    page.screenshot(path=str(tmp_path / f"{viewport}-back.png"))
+    expect(banner).to_be_hidden()
+    my_turn(page)
+    assert page.evaluate(BOXES)["cards"] == before["cards"]
+    assert me.actions_sent() == []
+    me.check_clean()
+
+
+def test_a_dead_network_is_found_by_a_ping_and_the_page_comes_back_online(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    made = server.create(
+        {"N": "random", "E": "random", "S": "open", "W": "random"},
+        seat="S",
+        nickname="Aino",
+        turn_seconds=60,
+    )
+    me = room()
+    page = me.page
+    open_seat(me, server, made["id"], {"token": made["token"], "seat": "S"})
+    my_turn(page)
+    # The network goes: the socket is not closed, it only hears nothing more. Going offline,
+    # the page pings, and with no answer in 10 s (PONG_MS) it knows the connection is lost.
+    page.context.set_offline(True)
+    banner = page.locator("#connection")
+    expect(banner).to_have_attribute("data-connection", "lost", timeout=15_000)
+    expect(page.locator("#hand [data-card]:not([disabled])")).to_have_count(0)
+    # Online again: it reconnects at once, and the table is live.
+    page.context.set_offline(False)
+    expect(banner).to_be_hidden()
+    expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    my_turn(page)
+    assert me.actions_sent() == []
+    me.check_clean()

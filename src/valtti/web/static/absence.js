@@ -4,12 +4,14 @@
  * panel, and handing the seat of a person who is away to a stand-in.
  *
  * table.js calls noteState(message) for each state it receives, seatAbsence(view, seat, entry)
- * for each seat it draws (its badge, its clock and the hand-over button) and
- * renderAbsence(view) once per drawing.
+ * for each seat it draws (its badge, its clock and the hand-over button),
+ * renderAbsence(view) once per drawing, and stopClock() when its connection is lost: the clock
+ * stops where it was (the server's may run on, or pause), until the next state says.
  *
  * Hooks for end-to-end tests:
  *   .turn-clock[data-clock-seat="N"][data-left="12"]  the clock on the seat to move (whole
- *                      seconds left, counting down between states); body[data-clock-left]
+ *                      seconds left, counting down between states); body[data-clock-left];
+ *                      data-paused="true" (greyed, not counting) while the connection is lost
  *   .badge.stand-in[data-stand-in-for="E"]  a computer player stands in for E's person
  *   button[data-stand-in="E"]  hand E's seat (its person is away) to a stand-in: any seated
  *                      person sees it
@@ -21,7 +23,9 @@ import { el, tableKeys, toast } from "/static/common.js";
 
 const TICK_MS = 250;
 
-let clock = null; // {seat, seconds, until}: the turn timed, and when (performance.now()) it is up
+// {seat, seconds, until, stopped}: the turn timed, when (performance.now()) it is up, and the
+// seconds left where it stopped (the connection was lost; null while it counts down)
+let clock = null;
 let ticker = null;
 let sender = () => false;
 
@@ -36,13 +40,23 @@ export function initAbsence(send) {
 /** A state arrived: note its clock (seconds left as the server sent it). */
 export function noteState(message) {
   const c = message.clock;
-  clock = c ? { seat: c.seat, seconds: c.seconds, until: performance.now() + c.left * 1000 } : null;
+  const until = c ? performance.now() + c.left * 1000 : 0;
+  clock = c ? { seat: c.seat, seconds: c.seconds, until, stopped: null } : null;
   clearInterval(ticker);
   ticker = clock ? setInterval(tick, TICK_MS) : null;
 }
 
+/** The connection is lost: the clock stops where it is (nothing says the time ran out). */
+export function stopClock() {
+  clearInterval(ticker);
+  ticker = null;
+  if (clock && clock.stopped === null) clock.stopped = secondsLeft();
+}
+
 function secondsLeft() {
-  return clock ? Math.max(0, Math.ceil((clock.until - performance.now()) / 1000)) : null;
+  if (!clock) return null;
+  if (clock.stopped !== null) return clock.stopped;
+  return Math.max(0, Math.ceil((clock.until - performance.now()) / 1000));
 }
 
 function clockText(left) {
@@ -60,6 +74,12 @@ function tick() {
   }
   document.body.dataset.clockLeft = left === null ? "" : String(left);
   if (left === 0) clearInterval(ticker);
+}
+
+function clockTitle() {
+  if (!clock) return "";
+  if (clock.stopped !== null) return t("connection.clock");
+  return t("absence.clock.title", { seconds: clock.seconds });
 }
 
 /** What one seat area shows of absence: nodes to append to its head and its tools. */
@@ -81,15 +101,17 @@ export function seatAbsence(view, seat, entry) {
   }
   if (!view.replay && clock && clock.seat === seat && view.table?.status === "playing") {
     const left = secondsLeft();
+    const paused = clock.stopped !== null;
     head.push(
       el(
         "span",
         {
-          class: `turn-clock${left <= 10 ? " low" : ""}`,
+          class: `turn-clock${left <= 10 ? " low" : ""}${paused ? " paused" : ""}`,
           "data-clock-seat": seat,
           "data-left": String(left),
+          "data-paused": String(paused),
           role: "timer",
-          title: t("absence.clock.title", { seconds: clock.seconds }),
+          title: clockTitle(),
         },
         clockText(left),
       ),

@@ -8,7 +8,8 @@
  *
  * Hooks for end-to-end tests:
  *   #hint-btn          shown while you may ask (your turn, more than one legal move, no action of
- *                      yours on its way); data-busy="true" while the hint is on its way
+ *                      yours on its way); data-busy="true" while the hint is on its way;
+ *                      disabled (in its place) while the page's connection is lost
  *                      (it and #hint are under the hand, or in #answer-dialog while it is open)
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
  *                      #hint-worlds says over how many sampled deals
@@ -25,17 +26,20 @@ import { cardInline, parseCard, suitIcon } from "/static/cards.js";
 let send = null;
 let label = null; // an action token's label (table.js's actionLabel)
 let acting = () => false; // whether an action of yours is on its way (table.js's pending)
+let offline = () => false; // whether the page's connection is lost (table.js's lost)
 let asked = null; // the seq a hint was asked at and has not come yet
 let hint = null; // the latest hint message
 let closedAt = null; // the seq whose hint was closed
 
 /** Wire the button and the panel: `sender` sends a message (false when offline), `labeller`
  * names an action token that is not a card, `pending` says whether an action of yours is on
- * its way (after your ask-whole, until your partner has answered). */
-export function initHint(sender, labeller, pending) {
+ * its way (after your ask-whole, until your partner has answered), `lost` whether the page's
+ * connection is lost (nothing may be asked until a state comes on a new one). */
+export function initHint(sender, labeller, pending, lost) {
   send = sender;
   label = labeller;
   acting = pending;
+  offline = lost;
   document.getElementById("hint-btn").addEventListener("click", ask);
   document.getElementById("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
@@ -46,7 +50,7 @@ export function initHint(sender, labeller, pending) {
 let current = null; // the view last drawn
 
 function ask() {
-  if (!current || asked === current.seq || !mayAsk(current)) return;
+  if (!current || asked === current.seq || !mayAsk(current) || offline()) return;
   closedAt = null;
   if (hint && hint.seq === current.seq) {
     drawPanel(current);
@@ -103,6 +107,7 @@ function drawButton(view) {
   button.setAttribute("aria-busy", String(busy));
   button.setAttribute("aria-disabled", String(busy));
   button.textContent = t(busy ? "hint.busy" : "hint.ask");
+  button.disabled = offline();
 }
 
 /** The reason `reason` (Reason.to_dict()) in the page's language. */

@@ -7,12 +7,20 @@
  *
  * Hooks for end-to-end tests:
  *   #status            connection dot: data-state="connected" | "connecting" | "disconnected"
+ *   #connection        the banner on the felt: data-connection="lost" from the moment the
+ *                      connection drops (it reconnects by itself) until a state comes on a new
+ *                      one, then "back" a moment, else hidden. While lost, body[data-stale=
+ *                      "true"]: the table is greyed, every card and action button is disabled
+ *                      (each card names the reason by aria-describedby, and #announcer says
+ *                      it), the other seats' dots say data-connected="unknown" and the turn
+ *                      clock stops (absence.js); the next state draws all afresh
  *   #lang              language switch (<select>, "en" | "fi")
  *   body               data-status="waiting" | "playing" | "finished" ("" before the first
  *                      state); data-you = your seat or "" (watching); data-phase = play |
  *                      declaration | answer | over | ""; data-seq; data-replay="true|false"
  *   [data-seat="N"]    seat areas (N E S W), each with data-turn="true" (to move), data-you,
- *                      data-locked, data-kind="open|human|computer", data-connected;
+ *                      data-locked, data-kind="open|human|computer", data-connected
+ *                      ("true" | "false"; "unknown" for the others while the connection is lost);
  *                      .name = nickname; .backs[data-hand-size="8"] = a hidden hand's backs
  *   #hand              your hand: button[data-card="AS"][data-legal="true|false"]; every card
  *                      that is not legal now is disabled (and dimmed on your turn); hovering or
@@ -82,11 +90,11 @@ import {
   suitGlyph,
   suitIcon,
 } from "/static/cards.js";
-import { alertView, initAlerts } from "/static/alerts.js";
+import { alertView, announce, initAlerts } from "/static/alerts.js";
 import { initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
-import { initAbsence, noteState, renderAbsence, seatAbsence } from "/static/absence.js";
+import { initAbsence, noteState, renderAbsence, seatAbsence, stopClock } from "/static/absence.js";
 import { dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
 import { chatRefused, initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
@@ -95,6 +103,8 @@ const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 const PING_MS = 25000;
+const PONG_MS = 10000; // a ping unanswered this long: the connection is dead, open a new one
+const BACK_MS = 2000; // how long the banner says the connection is back
 const REPLAY_MS = 700;
 const MIN_TOUCH_STEP = 42; // px of each hand card left visible: a finger-sized target
 
@@ -106,6 +116,10 @@ let backoff = 500;
 let reconnectTimer = null;
 let pingTimer = null;
 let pending = false; // an action is on its way; wait for the next state or error
+let lost = false; // the connection dropped: what the page shows is stale until a state comes
+let backTimer = null; // while the banner says the connection is back
+let leaving = false; // the page is being left: its socket closing is no lost connection
+let probe = () => {}; // ping the open connection now, and drop it if no answer comes
 let hold = null; // {trick, until}: a completed trick kept in the middle
 let holdTimer = null;
 let replay = null; // {steps, index, timer}
@@ -203,6 +217,7 @@ function currentView() {
 /* ---------- drawing ---------- */
 
 function render() {
+  renderConnection();
   const view = currentView();
   if (!view) return;
   const shot = snapshot();
@@ -283,17 +298,17 @@ function renderSeat(section, seat, view, isBottom) {
   section.dataset.you = String(view.you === seat);
   section.dataset.locked = String(!!obs && (obs.locked ?? []).includes(seat));
   section.dataset.kind = entry?.kind ?? "open";
-  section.dataset.connected = String(entry?.connected ?? false);
+  // While the page's connection is lost nobody else's presence is known (your own is not).
+  const unknown = stale(view) && view.you !== seat;
+  const connected = !!entry?.connected && !(stale(view) && view.you === seat);
+  section.dataset.connected = unknown ? "unknown" : String(connected);
   section.replaceChildren();
 
   const head = el("div", { class: "seat-head" });
   if (entry?.kind === "human") {
-    head.append(
-      el("span", {
-        class: `conn ${entry.connected ? "on" : "off"}`,
-        title: t(entry.connected ? "seat.connected" : "seat.disconnected"),
-      }),
-    );
+    const presence = unknown ? "unknown" : connected ? "on" : "off";
+    const title = { unknown: "connection.seat", on: "seat.connected", off: "seat.disconnected" };
+    head.append(el("span", { class: `conn ${presence}`, title: t(title[presence]) }));
   }
   head.append(el("span", { class: "name" }, seatName(entry)));
   head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
@@ -480,7 +495,7 @@ function renderActions(view) {
           type: "button",
           class: "action",
           "data-action": token,
-          disabled: pending,
+          disabled: pending || stale(view),
           onclick: () => act(token),
         },
         actionLabel(token),
@@ -501,13 +516,16 @@ function renderActions(view) {
           type: "button",
           class: "primary action",
           "data-action": token,
-          disabled: pending,
+          disabled: pending || stale(view),
           onclick: () => act(token),
         },
         actionLabel(token),
       ),
     );
   }
+  const offline = document.getElementById("answer-offline");
+  offline.hidden = !stale(view);
+  offline.textContent = stale(view) ? t("connection.why") : "";
   if (answers.length) {
     document.getElementById("answer-text").textContent = t("table.answer.text", {
       name: who(view, view.obs.asker),
@@ -539,6 +557,7 @@ function refusalText(view, refusal) {
 function whyNot(view, token) {
   const obs = view.obs;
   if (view.replay || !view.you || !obs || obs.phase === "over") return null;
+  if (stale(view) && (obs.hand ?? []).includes(token)) return t("connection.why");
   if (!(obs.hand ?? []).includes(token) || myLegal(view).includes(token)) return null;
   if (obs.to_move !== view.you) {
     return obs.to_move ? t("table.why.wait", { name: who(view, obs.to_move) }) : null;
@@ -593,11 +612,11 @@ function renderHand(view) {
         "button",
         {
           type: "button",
-          class: `card-btn${myTurn && !ok ? " dim" : ""}${ok ? " legal" : ""}`,
+          class: `card-btn${myTurn && !ok ? " dim" : ""}${ok && !stale(view) ? " legal" : ""}`,
           "data-card": token,
           "data-legal": String(ok),
           "aria-describedby": why ? `why-${token}` : null,
-          disabled: !ok || pending,
+          disabled: !ok || pending || stale(view),
           onclick: () => act(token),
         },
         card(token),
@@ -850,6 +869,46 @@ function actionText(view, token, actor) {
 
 /* ---------- the connection ---------- */
 
+/** Whether `view` shows the live table while the connection is lost: it may be out of date,
+ * and nothing in it may be played (a replay is all here: it is not stale). */
+function stale(view) {
+  return lost && !view.replay;
+}
+
+/** The banner on the felt: the connection lost, or back a moment; hidden otherwise. */
+function renderConnection() {
+  const banner = document.getElementById("connection");
+  const shown = lost ? "lost" : backTimer ? "back" : "";
+  banner.hidden = !shown;
+  banner.dataset.connection = shown;
+  banner.textContent = shown ? t(`connection.${shown}`) : "";
+  document.body.dataset.stale = String(lost && !replay);
+}
+
+/** The connection dropped: the page shows it, and stops the clock, until a state comes. */
+function connectionLost() {
+  if (lost || leaving) return;
+  lost = true;
+  clearTimeout(backTimer);
+  backTimer = null;
+  whyCard = null;
+  stopClock();
+  announce(t("connection.lost"));
+  render();
+}
+
+/** A state came on a new connection after one was lost: say so a moment. */
+function connectionBack() {
+  if (!lost) return;
+  lost = false;
+  announce(t("connection.back"));
+  backTimer = setTimeout(() => {
+    backTimer = null;
+    renderConnection();
+  }, BACK_MS);
+  renderConnection();
+}
+
 function setStatus(kind) {
   const dot = document.getElementById("status");
   dot.dataset.state = kind;
@@ -873,13 +932,22 @@ function connect() {
   resetHint();
   const socket = new WebSocket(socketUrl());
   ws = socket;
+  let silence = null; // a ping's wait for an answer (any message will do)
+  const ping = () => {
+    if (ws === socket && send({ type: "ping" }) && !silence) {
+      silence = setTimeout(() => dropped(socket), PONG_MS);
+    }
+  };
   socket.onopen = () => {
     backoff = 500;
     setStatus("connected");
     clearInterval(pingTimer);
-    pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
+    pingTimer = setInterval(ping, PING_MS);
+    probe = ping;
   };
   socket.onmessage = (event) => {
+    clearTimeout(silence);
+    silence = null;
     let message;
     try {
       message = JSON.parse(event.data);
@@ -893,11 +961,12 @@ function connect() {
     else if (message.type === "hint") onHint(message);
   };
   socket.onclose = (event) => {
+    clearTimeout(silence);
     if (ws !== socket) return; // replaced by a newer connection
-    clearInterval(pingTimer);
-    setStatus("disconnected");
-    pending = false;
     if (event.code === 4404) {
+      clearInterval(pingTimer);
+      setStatus("disconnected");
+      pending = false;
       stopped = true;
       showNotice(t("table.not_found"));
       return;
@@ -906,10 +975,30 @@ function connect() {
       // The seat token is unknown here: watch instead of retrying it forever.
       saveTableKeys(tableId, { token: null, seat: null });
       toast(t("error.bad_token"), "error", "bad_token");
+      reconnectLater(); // to watch: no connection was lost
+      return;
     }
-    reconnectTimer = setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, 10000);
+    dropped(socket);
   };
+}
+
+/** `socket`, the page's connection, closed or stopped answering: show it, and reconnect. */
+function dropped(socket) {
+  if (ws !== socket) return;
+  ws = null;
+  probe = () => {};
+  socket.close(); // nothing more of it is heard (a dead one may take a while to close)
+  connectionLost();
+  reconnectLater();
+}
+
+function reconnectLater() {
+  clearInterval(pingTimer);
+  setStatus("disconnected");
+  pending = false;
+  clearTimeout(reconnectTimer);
+  reconnectTimer = setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, 10000);
 }
 
 /** Drop the current connection (e.g. after taking a seat) and open a fresh one now. */
@@ -936,6 +1025,7 @@ function onState(message) {
   const previous = state;
   state = message;
   pending = false;
+  connectionBack();
   noteState(message);
   if (previous) {
     const key = (s) => (s.last_trick ? `${s.deal}:${s.last_trick.number}` : null);
@@ -984,7 +1074,7 @@ function onError(message) {
 }
 
 function act(token) {
-  if (pending || !state) return;
+  if (pending || !state || stale(currentView())) return;
   if (send({ type: "action", action: token, seq: state.seq })) {
     pending = true;
     for (const b of document.querySelectorAll("[data-card], [data-action]")) b.disabled = true;
@@ -1111,6 +1201,14 @@ function wire() {
   window.addEventListener("online", () => {
     if (!ws || ws.readyState === WebSocket.CLOSED) connect();
   });
+  // The device lost its network: the socket may linger dead a long while; ask it now.
+  window.addEventListener("offline", () => probe());
+  window.addEventListener("pagehide", () => {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", () => {
+    leaving = false;
+  });
 }
 
 let computerPlayers = [];
@@ -1123,7 +1221,7 @@ async function main() {
   initKeyboard();
   initAbsence(send);
   initChat(sendOrSay);
-  initHint(send, actionLabel, () => pending);
+  initHint(send, actionLabel, () => pending, () => lost);
   onLangChange(render);
   setStatus("connecting");
   connect();
