@@ -419,7 +419,8 @@ def test_unknown_and_illegal_input_explain_themselves_and_change_nothing() -> No
     said = flat(out.getvalue())
     assert "Not understood: xyzzy." in said
     assert f"{Card(refused).unicode()} is not legal: you " in said
-    assert "Match score: NS 0, EW 0; the target is exactly 10." in said
+    assert "Match score: NS 0, EW 0; the target is exactly 10. No deal has been scored yet." in said
+    assert "NS EW score" not in " ".join(said.split())  # no empty score sheet
     assert prompts[-1].startswith("Leave the match?")
 
 

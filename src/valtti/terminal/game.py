@@ -347,6 +347,8 @@ class Session:
         line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
             ns=match.score[0], ew=match.score[1], target=match.variant.target
         )
+        if not finished:  # no deal scored yet: no empty sheet
+            return Text(line + " " + _("No deal has been scored yet."))
         return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
 
     def _meta(self) -> dict[str, Any]:
