@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 import re
@@ -20,7 +21,14 @@ from valtti.cli import main
 from valtti.engine import NUM_ACTIONS, Deal, Seat, Variant
 from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
 from valtti.players import make_player
-from valtti.players.learned import LearnedPlayer, QNetwork, load_model, read_npz, shipped_path
+from valtti.players.learned import (
+    MAX_NPZ_BYTES,
+    LearnedPlayer,
+    QNetwork,
+    load_model,
+    read_npz,
+    shipped_path,
+)
 
 
 def tiny(seed: int = 0, width: int = 3) -> QNetwork:
@@ -138,6 +146,24 @@ def _objects(path: Path) -> None:
     np.savez(path, **{**tiny().arrays(), "b1": np.array([{}], dtype=object)})
 
 
+def _huge_shape(path: Path) -> None:
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (1180591620717411303424,), }"
+    header += b" " * (-(len(header) + 11) % 64) + b"\n"
+    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("w0.npy", npy)
+
+
+def _bomb(path: Path) -> None:
+    # A few hundred kilobytes that would inflate past the limit.
+    with (
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z,
+        z.open("w0.npy", "w", force_zip64=True) as member,
+    ):
+        for _ in range((MAX_NPZ_BYTES >> 20) + 1):
+            member.write(bytes(1 << 20))
+
+
 #: Files that are not models, made at a path, and the reason each is refused with.
 NOT_MODELS: list[tuple[str, Callable[[Path], object], str]] = [
     ("text", lambda p: p.write_text("root:x:0:0:root:/root:/bin/sh\n"), "not an .npz"),
@@ -149,6 +175,9 @@ NOT_MODELS: list[tuple[str, Callable[[Path], object], str]] = [
     ("member", _no_npy, "w0.txt is not an array"),
     ("objects", _objects, r"b1 holds Python objects \(a pickle\), which are never loaded"),
     ("pickle", lambda p: p.write_bytes(pickle.dumps(_Exploit())), "not an .npz"),
+    ("huge shape", _huge_shape, r"w0 is not a readable array"),
+    ("bomb", _bomb, r"its arrays would take over 256 MiB"),
+    ("pipe", os.mkfifo, "it is not a regular file"),
 ]
 
 

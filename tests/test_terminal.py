@@ -513,11 +513,17 @@ def test_save_writes_through_a_link_and_never_over_what_is_not_a_file(tmp_path: 
     os.mkfifo(fifo)
     session, out = quiet()
     # "maybe" is no answer: the question is asked again.
-    prompts = scripted(
-        session, [f"save {link}", "maybe", "y", f"save {fifo}", f"save {tmp_path}", "quit", "y"]
-    )
-    session.run()
+    fresh = tmp_path / "new.json"
+    lines = [f"save {link}", "maybe", "y", f"save {fifo}", f"save {tmp_path}", f"save {fresh}"]
+    prompts = scripted(session, [*lines, "save nul\0here.json", "quit", "y"])
+    umask = os.umask(0o022)
+    try:
+        session.run()
+    finally:
+        os.umask(umask)
     said = flat(out.getvalue())
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # a new file: the umask's permissions
+    assert "Could not save to nul" in said  # a NUL cannot be in a path
     assert prompts[2].startswith("Please answer y or n. ") and "Replace it?" in prompts[2]
     assert link.is_symlink() and Record.from_json(real.read_text()).meta is not None
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
@@ -528,9 +534,12 @@ def test_save_writes_through_a_link_and_never_over_what_is_not_a_file(tmp_path: 
 
 
 def test_legal_moves_are_named_in_the_hands_order() -> None:
-    hand = CardSet.parse("AH TH JH 9S")
-    legal = [Action.parse(t) for t in ("JH", "ask-whole", "TH", "AH")]
-    assert [str(a) for a in phrases.in_hand_order(hand, legal)] == ["AH", "TH", "JH", "ask-whole"]
+    hand = CardSet.parse("AH TH JH 9S 6S")
+    legal = [Action.parse(t) for t in ("6S", "JH", "ask-whole", "TH", "AH", "9S")]
+    assert [str(a) for a in phrases.in_hand_order(hand, legal)] == [
+        *(str(c) for c in hand),  # 6♠ is card 0: still in its place
+        "ask-whole",
+    ]
 
 
 def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None:

@@ -117,20 +117,25 @@ def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
 
     monkeypatch.setattr(game, "screen", drawn)
 
+    replies = ["help", "score"]
+
     def read(prompt: str) -> str:
         if prompt.startswith("The match is over"):
-            raise EOFError
+            if not replies:
+                raise EOFError
+            return replies.pop(0)
         return "" if prompt.startswith("Enter") else first_legal(s)
 
     s.read = read
     s.run()
     assert s.match.is_over()
-    last = screens[-1]
-    assert len(last) <= 23 and "Match:" in last[0] and "Rules: default" in last[1]
-    assert any("The match is over" in line for line in last)
+    over, *replied = screens[-3:]
+    for shown in (over, *replied):
+        assert len(shown) <= 23 and "Match:" in shown[0] and "Rules: default" in shown[1]
+        assert any("The match is over" in line for line in shown)
     # A long match's sheet is cut, and says so.
-    cut = any("more lines: make the window taller" in line for line in last)
-    assert cut == (len(s.match.deals) > 8), (len(s.match.deals), last)
+    cut = any("more lines: make the window taller" in line for line in over)
+    assert cut == (len(s.match.deals) > 8), (len(s.match.deals), over)
 
 
 def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:

@@ -313,7 +313,6 @@ def test_a_killed_server_is_shown_and_the_table_comes_back_with_it(
     expect(clock).to_have_attribute("data-paused", "true")
     expect(clock).to_have_attribute("title", en["connection.clock"])
     stopped = int(clock.get_attribute("data-left") or "0")
-    page.screenshot(path=str(tmp_path / "desktop-lost.png"))  # to look at
     assert 1 <= stopped <= turn
     page.wait_for_timeout((stopped + 1) * 1000)  # past the time the clock showed
     after = page.evaluate(STALE)
@@ -372,7 +371,6 @@ def test_a_dropped_socket_on_a_phone_covers_no_card_and_moves_nothing(
     open_seat(me, server, made["id"], {"token": made["token"], "seat": "S"})
     my_turn(page)
     before: dict[str, Any] = page.evaluate(BOXES)
-    page.screenshot(path=str(tmp_path / f"{viewport}-connected.png"))  # each to look at
 
     down = True
     for mine, theirs in sockets:
@@ -389,7 +387,6 @@ def test_a_dropped_socket_on_a_phone_covers_no_card_and_moves_nothing(
         "data-paused", "true"
     )
     boxes: dict[str, Any] = page.evaluate(BOXES)
-    page.screenshot(path=str(tmp_path / f"{viewport}-lost.png"))
     # Nothing moved aside for the banner, nothing scrolled, and it covers none of the hand.
     for part in ("felt", "trick", "hand", "handArea", "cards"):
         assert boxes[part] == before[part], (part, before[part], boxes[part])
@@ -406,7 +403,6 @@ def test_a_dropped_socket_on_a_phone_covers_no_card_and_moves_nothing(
 
     down = False  # the network is back: the page reconnects by itself
     expect(banner).to_have_text(strings["connection.back"])
-    page.screenshot(path=str(tmp_path / f"{viewport}-back.png"))
     expect(banner).to_be_hidden()
     my_turn(page)
     assert page.evaluate(BOXES)["cards"] == before["cards"]

@@ -187,7 +187,9 @@ class Solver:
     def value(self, deal: Deal, value: DealValue) -> float:
         """The position's exact value for NS; ``ValueError`` on a finished deal."""
         self._use(value)
-        return float(self._core.value(deal))
+        exact = float(self._core.value(deal))
+        self.searched += self._core.nodes
+        return exact
 
     def line(self, deal: Deal, value: DealValue) -> list[Action]:
         """A principal variation: perfect play for both teams to the end of the deal."""

@@ -11,7 +11,9 @@ loading one never runs code. ``learned`` is the model shipped in ``players/model
 
 from __future__ import annotations
 
+import os
 import random
+import stat
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -37,6 +39,9 @@ MODEL = "a model (an .npz of weight arrays)"
 
 #: The first bytes of a zip archive, as an ``.npz`` is (an empty one starts with its end record).
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+#: The most the arrays of a model or a training checkpoint may take once read: a network of two
+#: hidden layers of 2,048 and its optimiser's moments take about 60 MiB.
+MAX_NPZ_BYTES = 256 << 20
 
 __all__ = ["SHIPPED", "LearnedPlayer", "QNetwork", "load_model", "read_npz", "shipped_path"]
 
@@ -96,14 +101,23 @@ def read_npz(path: Path | str, what: str) -> dict[str, npt.NDArray[Any]]:
     ``FileNotFoundError`` when there is no file, for the caller to say what it looked for.
     """
     try:
+        kind = os.stat(path).st_mode
+        if stat.S_ISDIR(kind):
+            raise IsADirectoryError
+        if not stat.S_ISREG(kind):  # a pipe or a device could keep the read waiting for ever
+            raise ValueError(f"{path} is not {what}: it is not a regular file")
         with open(path, "rb") as f:
             magic = f.read(4)
     except FileNotFoundError:
         raise
     except IsADirectoryError:
         raise ValueError(f"{path} is not {what}: it is a folder") from None
-    except OSError as e:
-        raise ValueError(f"{path} is not {what}: {e.strerror or e}") from None
+    except (OSError, TypeError) as e:  # TypeError: a NUL in the path
+        raise ValueError(f"{path} is not {what}: {getattr(e, 'strerror', None) or e}") from None
+    except ValueError as e:
+        if str(e).startswith(f"{path} is not"):
+            raise
+        raise ValueError(f"{path} is not {what}: {e}") from None
     # np.load would read anything else as a pickle, and its refusal advises loading it unsafely.
     if not magic.startswith(_ZIP_MAGIC):
         if not magic:
@@ -116,6 +130,16 @@ def read_npz(path: Path | str, what: str) -> dict[str, npt.NDArray[Any]]:
     arrays: dict[str, Any] = {}
     name = ""
     try:
+        # The sizes the archive declares bound what reading it can take: a member is never
+        # inflated past its size, so a small file cannot claim gigabytes (a zip bomb).
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+        strange = next((m.filename for m in members if not m.filename.endswith(".npy")), None)
+        if strange is not None:
+            raise ValueError(f"{path} is not {what}: {strange} is not an array (.npy)")
+        if sum(m.file_size for m in members) > MAX_NPZ_BYTES:
+            why = f"its arrays would take over {MAX_NPZ_BYTES >> 20} MiB"
+            raise ValueError(f"{path} is not {what}: {why}")
         with np.load(path, allow_pickle=False) as data:
             for name in data.files:
                 arrays[name] = data[name]
@@ -126,7 +150,12 @@ def read_npz(path: Path | str, what: str) -> dict[str, npt.NDArray[Any]]:
         raise ValueError(f"{path} is not {what}: the archive cannot be read ({e})") from None
     except MemoryError:  # a header that claims an array too big to hold
         raise ValueError(f"{path} is not {what}: {name or 'an array'} is too big to load") from None
+    except (OverflowError, TypeError) as e:  # a header that claims an impossible shape
+        member = name or "a member"
+        raise ValueError(f"{path} is not {what}: {member} is not a readable array ({e})") from None
     except ValueError as e:
+        if str(e).startswith(f"{path} is not"):
+            raise
         # numpy's words would advise allow_pickle=True: never repeat them.
         text, member = str(e), name or "a member"
         if "Object arrays" in text:

@@ -363,9 +363,14 @@ class Session:
         return Record.of_match(self.match, meta=self._meta()).to_json() + "\n"
 
     def _save(self, path: Path) -> str:
-        if (path.exists() or path.is_symlink()) and not path.is_file():
+        try:
+            there = saving.is_file_there(path)
+        except saving.NotRegularFileError:
             return _("Not saved: {path} is not a file.").format(path=path)
-        if path.exists():
+        except (OSError, ValueError) as e:
+            error = getattr(e, "strerror", None) or e
+            return _("Could not save to {path}: {error}").format(path=path, error=error)
+        if there:
             question = _("{path} exists. Replace it? (y/n) > ").format(path=path)
             try:
                 replace = self._yes(question)
@@ -375,12 +380,13 @@ class Session:
                 return _("Not saved: {path} is kept as it was.").format(path=path)
         try:
             saving.write_atomic(path, self._record())
-        except OSError as e:
-            return _("Could not save to {path}: {error}").format(path=path, error=e.strerror or e)
+        except (OSError, ValueError) as e:
+            error = getattr(e, "strerror", None) or e
+            return _("Could not save to {path}: {error}").format(path=path, error=error)
         if self.match.is_over():
             return _("Saved to {path}.").format(path=path)
-        return _("Saved to {path}. Continue later with: valtti play --resume {path}").format(
-            path=shlex.quote(str(path))
+        return _("Saved to {path}. Continue later with: {command}").format(
+            path=path, command=f"valtti play --resume {shlex.quote(str(path))}"
         )
 
     def _confirm_leave(self) -> bool:

@@ -14,6 +14,7 @@ from valtti.terminal.commands import (
 from valtti.terminal.i18n import _
 from valtti.terminal.phrases import (
     cards_text,
+    in_hand_order,
     marriage_points_text,
     played_by,
     reason_text,
@@ -87,14 +88,13 @@ def _cards(deal: Deal, legal: list[Action]) -> list[str]:
     """The legal cards, and the others grouped by the engine's refusal."""
     player = deal.current_player
     assert player is not None
-    order = {card: i for i, card in enumerate(deal.hand(player))}  # as the hand shows them
-    playable = sorted((a.card for a in legal if a.card is not None), key=order.__getitem__)
+    hand = deal.hand(player)  # the cards named as the hand shows them
+    playable = [a.card for a in in_hand_order(hand, legal) if a.card is not None]
+    why = {r.action: r for r in deal.refusals(player) if r.action is not None}
     refused: dict[str, list[Card]] = {}
-    for refusal in deal.refusals(player):
-        assert refusal.action is not None and refusal.action.card is not None
-        refused.setdefault(reason_text(refusal), []).append(refusal.action.card)
-    for cards in refused.values():
-        cards.sort(key=order.__getitem__)
+    for action in in_hand_order(hand, why):
+        assert action.card is not None
+        refused.setdefault(reason_text(why[action]), []).append(action.card)
     if not refused:
         return [_("Any card of your hand may be played.")]
     lines = [_("Legal cards: {cards}").format(cards=cards_text(playable))]

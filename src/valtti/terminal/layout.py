@@ -80,13 +80,16 @@ def screen(
         return len(console.render_lines(part, options, pad=False))
 
     def fitted_log(space: int) -> list[RenderableType]:
-        # The last lines of the log that fit in ``space`` rows (a long line wraps to two or
-        # more), or no log where even the last one does not.
-        for count in range(space - 2, 0, -1):
-            panel = log(view.log, count)
-            if height(panel) <= space:
-                return [panel]
-        return []
+        # The last lines of the log that fit in ``space`` rows with the panel's two borders (a
+        # long line wraps to two or more), or no log where even the last one does not.
+        inside = options.update(width=max(console.width - 4, 1))  # borders and padding
+        rows_left, count = space - 2, 0
+        for line in reversed(view.log[-max(space - 2, 0) :]):
+            rows_left -= len(console.render_lines(Text(line), inside, pad=False))
+            if rows_left < 0:
+                break
+            count += 1
+        return [log(view.log, count)] if count or not view.log else []
 
     pane = None if note is None else note_panel(note.full if isinstance(note, Fitted) else note)
     pane_rows = 0 if pane is None else height(pane)
@@ -110,8 +113,8 @@ def screen(
         if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
             break
         body.pop(drop)
-    if fixed > rows:  # a long match's end: cut under the header, which stays
-        ends = [Cropped(Group(*ends), rows - height(head))]
+    if fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut under the header
+        ends = [Cropped(Group(*ends), rows - height(head) - min(pane_rows, PANE_ROWS))]
         fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))
     if pane is not None and note is not None and pane_rows > left:

@@ -105,8 +105,8 @@ def score_text(score: tuple[int, int]) -> str:
 
 def in_hand_order(hand: Iterable[Card], actions: Iterable[Action]) -> list[Action]:
     """``actions`` as the hand shows them: the cards in the hand's order, then the rest."""
-    order = {card: i for i, card in enumerate(hand)}
-    return sorted(actions, key=lambda a: order.get(a.card, len(order)) if a.card else len(order))
+    order: dict[Card | None, int] = {card: i for i, card in enumerate(hand)}
+    return sorted(actions, key=lambda a: order.get(a.card, len(order)))  # no card: at the end
 
 
 def cards_text(cards: Iterable[Card]) -> str:

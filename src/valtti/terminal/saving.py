@@ -27,27 +27,39 @@ def autosave_path() -> Path:
     return user_data_path("valtti", appauthor=False) / "autosave.json"
 
 
+def is_file_there(path: Path) -> bool:
+    """Whether a regular file is at ``path`` (a symbolic link counts as the file it names);
+    ``False`` when nothing is, ``NotRegularFileError`` when something else is (a device, a
+    folder, a pipe). ``OSError`` or ``ValueError`` (a NUL in it) when it cannot be looked at."""
+    real = Path(os.path.realpath(path))
+    if not real.exists():
+        return False
+    if not real.is_file():
+        raise NotRegularFileError(errno.EEXIST, "not a regular file", str(path))
+    return True
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all: to a file beside it, then renamed over
     it, so that a crash in between leaves the old file. A symbolic link is written through (the
-    file it names is replaced, the link kept), an existing file keeps its permissions, and
-    anything there that is not a regular file (a device, a folder, a pipe) is left alone:
-    ``NotRegularFileError``. ``OSError`` if it cannot be written."""
-    path = Path(os.path.realpath(path))
-    mode = None
-    if path.exists() or path.is_symlink():
-        if not path.is_file():
-            raise NotRegularFileError(errno.EEXIST, "not a regular file", str(path))
-        mode = stat.S_IMODE(path.stat().st_mode)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    file it names is replaced, the link kept), an existing file keeps its permissions (a new one
+    gets the umask's), and what is not a regular file is left alone (``is_file_there``).
+    ``OSError`` or ``ValueError`` if it cannot be written."""
+    real = Path(os.path.realpath(path))
+    if is_file_there(real):
+        mode = stat.S_IMODE(real.stat().st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
     try:
-        if mode is not None:
-            os.chmod(temporary, mode)
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(temporary, path)
+        os.replace(temporary, real)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)

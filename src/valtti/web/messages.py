@@ -29,7 +29,7 @@ from valtti.engine import Seat, Variant
 from valtti.web.bots import PLAYERS
 from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
-from valtti.web.seats import nickname_fault
+from valtti.web.seats import nickname_fault, trim_nickname
 from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ def _player(value: object) -> str:
 def _nickname(value: object) -> str:
     if not isinstance(value, str):
         raise _refuse("bad_nickname", "the nickname must be a string")
-    name = value.strip()
+    name = trim_nickname(value)
     fault = nickname_fault(name)
     if fault is not None:
         raise _refuse("bad_nickname", fault)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import unicodedata
 from collections.abc import Iterable
@@ -13,6 +14,7 @@ from valtti.web.store import SeatRow
 
 NICKNAME_MAX: Final = 24
 _ZERO_WIDTH_JOINER: Final = "\u200d"
+_AROUND: Final = re.compile(r"^[\s\ufeff]+|[\s\ufeff]+$")
 
 
 def token_hash(token: str) -> str:
@@ -22,6 +24,12 @@ def token_hash(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def trim_nickname(name: str) -> str:
+    """``name`` without the spaces around it: Python's whitespace and the byte-order mark, the
+    same as the page's ``trim()`` with what Python adds (static/common.js)."""
+    return _AROUND.sub("", name)
 
 
 def nickname_fault(name: str) -> str | None:

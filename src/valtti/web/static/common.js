@@ -109,7 +109,8 @@ export async function takeSeat(id, seat, nickname) {
 /** A nickname as the server accepts it (web/seats.py): 1–24 characters after trimming, no
  * control, format (but the zero-width joiner) or line-breaking characters, and something to see. */
 export function nicknameProblem(raw) {
-  const name = raw.trim();
+  // trim() and the spaces Python's strip() adds (web/seats.py trim_nickname).
+  const name = raw.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
   if (!name) return "nickname.empty";
   if ([...name].length > 24) return "nickname.long";
   if (/[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]|(?!\u200d)\p{Cf}/u.test(name)) return "nickname.control";

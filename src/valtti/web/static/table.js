@@ -1047,8 +1047,12 @@ function onState(message) {
   }
   if (message.table?.rematch && message.table.id === tableId) {
     // The match was played again at a new table: go on there, holding the same keys (a page
-    // that stays for the replay gives them to its link to the rematch).
-    saveTableKeys(message.table.rematch, tableKeys(tableId));
+    // that stays for the replay gives them to its link to the rematch, unless keys are held
+    // there already).
+    const there = tableKeys(message.table.rematch);
+    if (!replayAsked || !Object.keys(there).length) {
+      saveTableKeys(message.table.rematch, tableKeys(tableId));
+    }
     if (!replayAsked) {
       tableId = message.table.rematch;
       reconnectNow();
