@@ -212,3 +212,30 @@ def test_the_external_spec_keeps_the_command_as_written() -> None:
     bot = make_player(f"EXTERNAL:{EXAMPLE}")
     bot.close()
     assert bot.name == "example"
+
+
+def test_after_a_fault_the_other_bots_of_the_match_get_quit_and_are_stopped(
+    tmp_path: Path,
+) -> None:
+    """A faulty bot ends the match; the other side's bots still get ``quit`` (PROTOCOL.md) and
+    are stopped even when they ignore the end of their input."""
+    log = tmp_path / "log"
+    other = tmp_path / "other.py"
+    other.write_text(
+        "import json, sys, time\n"
+        f"log = open({str(log)!r}, 'a')\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'other'}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        print(json.dumps({'action': m['legal'][0]}), flush=True)\n"
+        "    elif m['type'] == 'quit':\n"
+        "        log.write('quit\\n'); log.flush()\n"
+        "time.sleep(3600)  # ignores the end of its input\n"
+    )
+    faulty = write_bot(tmp_path, "sys.exit(3)")
+    job = MatchJob(0, f"external:{other}", f"external:{faulty}", 0, False, 1, Variant(), 200, False)
+    outcome = play_match(job)
+    assert outcome.failure is not None and "exited with status 3" in outcome.failure
+    assert log.read_text().split() == ["quit", "quit"]

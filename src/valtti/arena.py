@@ -102,7 +102,10 @@ def play_match(job: MatchJob) -> MatchOutcome:
     except PlayerFault as e:
         fault = e
     finally:
-        fault = fault or table.close()
+        # Every kept player is closed, also after a fault (the other bots get ``quit``); the
+        # first fault is the one that ended the match.
+        closing = table.close()
+        fault = fault or closing
     first = job.first_team()
     finished = [d for d in match.deals if d.is_over()]
     points = [sum(d.result().game_points[t] for d in finished) for t in (first, first.other)]
