@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,13 @@ import pytest
 from valtti.arena import MatchJob, play_match, run_arena
 from valtti.engine import Deal, Seat, Variant
 from valtti.players import make_player
-from valtti.players.external import BotError, ExternalPlayer, bot_command
+from valtti.players.external import (
+    LINE_LIMIT,
+    STDERR_LINE_CHARS,
+    BotError,
+    ExternalPlayer,
+    bot_command,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "external_bot.py"
@@ -239,3 +247,78 @@ def test_after_a_fault_the_other_bots_of_the_match_get_quit_and_are_stopped(
     outcome = play_match(job)
     assert outcome.failure is not None and "exited with status 3" in outcome.failure
     assert log.read_text().split() == ["quit", "quit"]
+
+
+def test_a_line_over_the_limit_is_a_fault_read_no_further(tmp_path: Path) -> None:
+    # 64 MiB without a newline: the host stops at the limit instead of reading it all.
+    act = 'sys.stdout.write("A" * (64 << 20)); sys.stdout.flush(); time.sleep(60)'
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=20)
+    with pytest.raises(BotError, match=f"with a line over {LINE_LIMIT} bytes") as error:
+        bot.choose(forehand_deal().observation(Seat.N))
+    assert len(str(error.value)) < 400
+    assert bot._process.poll() is not None
+
+
+def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(tmp_path: Path) -> None:
+    act = (
+        'sys.stderr.write("E" * 100000 + "\\nlast\\n"); sys.stderr.flush(); '
+        'send({"action": "A" * 30000})'
+    )
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    with pytest.raises(BotError) as error:
+        bot.choose(forehand_deal().observation(Seat.N))
+    message = str(error.value)
+    assert (
+        "which is not an action token" in message and "not an action: not an action" not in message
+    )
+    assert "A" * 120 + "…'" in message and "A" * 121 not in message
+    assert "E" * STDERR_LINE_CHARS + "… | last" in message
+    assert len(message) < 1000
+
+
+def test_a_bot_that_exits_while_its_child_holds_the_pipe_is_reported_as_exited(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "child"
+    act = (
+        "import subprocess; "
+        'child = subprocess.Popen(["sleep", "3600"]); '
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid)); sys.exit(7)"
+    )
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=1.5)
+    with pytest.raises(BotError, match="exited with status 7 instead of answering"):
+        bot.choose(forehand_deal().observation(Seat.N))
+    bot.close()
+    stat = Path(f"/proc/{pid_file.read_text()}/stat")
+    for _ in range(50):  # the child was killed too: gone, or a zombie no one has reaped yet
+        with contextlib.suppress(FileNotFoundError):
+            if stat.read_text().split(") ")[1][0] != "Z":
+                time.sleep(0.1)
+                continue
+        break
+    else:
+        pytest.fail("the bot's child is still running")
+
+
+def test_a_bot_that_closes_its_input_is_reported_so(tmp_path: Path) -> None:
+    path = tmp_path / "closer.py"
+    path.write_text(
+        "import json, os, sys, time\n"
+        "sys.stdin.readline()\n"
+        "os.close(0)\n"
+        "print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'closer'}), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    bot = ExternalPlayer(bot_command(str(path)), timeout=5)
+    with pytest.raises(BotError, match=r"at N: closed its standard input$"):
+        bot.choose(forehand_deal().observation(Seat.N))
+
+
+def test_a_second_answer_line_to_one_act_is_a_fault(tmp_path: Path) -> None:
+    act = 'send({"action": m["legal"][0]}); send({"action": m["legal"][-1]})'
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    observation = forehand_deal().observation(Seat.N)
+    bot.choose(observation)
+    time.sleep(0.3)  # the extra line is read by then
+    with pytest.raises(BotError, match=re.escape("wrote a line no request asked for: '{")):
+        bot.choose(observation)

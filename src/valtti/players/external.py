@@ -4,8 +4,9 @@ The host (this module) writes one JSON object per line to the bot's standard inp
 the bot's answers, one JSON object per line, from its standard output; the bot's standard error
 is free for its own logging. Anything the bot does wrong — it cannot be started, answers the
 handshake badly, answers a decision with something that is not a legal action, takes longer than
-the time limit, or exits — raises ``BotError`` naming the bot, its seat and the fault, after the
-bot has been told (``{"type": "error"}``) and stopped.
+the time limit, writes a line over ``LINE_LIMIT`` bytes, or exits — raises ``BotError`` naming
+the bot, its seat and the fault, after the bot has been told (``{"type": "error"}``) and
+stopped.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -36,10 +39,23 @@ START_TIMEOUT: Final = 30.0
 QUIT_GRACE: Final = 2.0
 #: Lines of the bot's standard error kept to explain a fault.
 STDERR_LINES: Final = 5
+#: Characters kept of each of those lines; the rest of a longer line is read and dropped.
+STDERR_LINE_CHARS: Final = 200
+#: Bytes a line of the bot's standard output may have, its newline included: a longer line is a
+#: fault, found without reading the rest of it into memory.
+LINE_LIMIT: Final = 64 * 1024
 
 
 class BotError(RuntimeError):
     """The bot broke the protocol; the message names the bot, its seat and what went wrong."""
+
+
+class _Overlong:
+    """In the queue of the bot's lines: a line over ``LINE_LIMIT`` bytes (reading stopped)."""
+
+
+#: What the reader of the bot's output queues: a line, an over-long line, or the end (``None``).
+_Line = str | _Overlong | None
 
 
 def bot_command(text: str) -> list[str]:
@@ -86,7 +102,7 @@ class ExternalPlayer(Player):
         self._deal_number = 0
         self._in_deal = False
         self._seen = 0  #: public actions at this seat's latest decision: fewer means a new deal
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[_Line] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
         try:
             self._process = subprocess.Popen(
@@ -94,18 +110,16 @@ class ExternalPlayer(Player):
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
+                # Its own process group, so that ``_stop`` also ends the children it forked.
+                start_new_session=True,
             )
         except OSError as e:
             raise BotError(f"{self._label}: cannot be started: {e.strerror or e}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._streams = (self._process.stdout, self._process.stderr)
         self._readers = [
-            _pump(self._process.stdout, self._lines.put, end=lambda: self._lines.put(None)),
-            _pump(self._process.stderr, lambda line: self._stderr.append(line.rstrip())),
+            _pump_lines(self._process.stdout, self._lines.put),
+            _pump_errors(self._process.stderr, self._stderr.append),
         ]
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
         reply = self._receive(start_timeout, "the handshake")
@@ -170,6 +184,7 @@ class ExternalPlayer(Player):
             self.deal_started(observation)
         self._seen = len(observation.history)
         legal = [str(a) for a in observation.legal_actions]
+        self._refuse_extra_lines()
         self._send({"type": "act", "observation": observation.to_dict(), "legal": legal})
         reply = self._receive(self.timeout, "a decision request")
         token = reply.get("action")
@@ -179,10 +194,13 @@ class ExternalPlayer(Player):
             )
         try:
             action = Action.parse(token)
-        except ValueError as e:
-            self._fault(f"answered {token!r}, which is not an action: {e}")
+        except ValueError:
+            self._fault(
+                f"answered {_short(token)}, which is not an action token (a card such as AS or "
+                "10d, 'declare S', 'ask-whole', 'ask-half S' or 'answer S')"
+            )
         if action not in observation.legal_actions:
-            self._fault(f"chose {token!r}, which is not legal here; legal: {' '.join(legal)}")
+            self._fault(f"chose {_short(token)}, which is not legal here; legal: {' '.join(legal)}")
         return action
 
     def close(self) -> None:
@@ -195,13 +213,18 @@ class ExternalPlayer(Player):
 
     def _send(self, message: dict[str, Any]) -> None:
         if not self._write(message):
-            self._fault(f"stopped reading its input ({self._exit_status()})")
+            status = self._exit_status()
+            self._fault(
+                "closed its standard input"
+                if status is None
+                else f"{status} before reading the host's {message['type']!r} message"
+            )
 
     def _write(self, message: dict[str, Any]) -> bool:
         stdin = self._process.stdin
         assert stdin is not None
         try:
-            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             stdin.flush()
         except (OSError, ValueError):  # a broken pipe, or the pipe already closed
             return False
@@ -213,9 +236,16 @@ class ExternalPlayer(Player):
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                # A bot that exited while a child of it keeps its output open sends no end.
+                code = self._process.poll()
+                if code is not None:
+                    self._fault(f"exited with status {code} instead of answering {awaited}")
                 self._fault(f"did not answer {awaited} within {timeout:g} s")
             if line is None:
-                self._fault(f"{self._exit_status()} instead of answering {awaited}")
+                status = self._exit_status()
+                self._fault(f"{status or 'closed its output'} instead of answering {awaited}")
+            if isinstance(line, _Overlong):
+                self._fault(f"answered {awaited} with a line over {LINE_LIMIT} bytes")
             if not line.strip():
                 continue
             try:
@@ -225,6 +255,25 @@ class ExternalPlayer(Player):
             if not isinstance(message, dict):
                 self._fault(f"answered {awaited} with {_short(message)}, not a JSON object")
             return message
+
+    def _refuse_extra_lines(self) -> None:
+        """A fault if the bot's output holds a line no request asked for (one ``act``, one line).
+
+        Only lines already read are seen: an extra line written later is taken as the answer
+        to the next request.
+        """
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._lines.put(None)  # the end stays the last thing read
+                return
+            if isinstance(line, _Overlong):
+                self._fault(f"wrote a line over {LINE_LIMIT} bytes that no request asked for")
+            if line.strip():
+                self._fault(f"wrote a line no request asked for: {_short(line)}")
 
     def _fault(self, problem: str) -> NoReturn:
         where = self._label if self._seat is None else f"{self._label} at {self._seat}"
@@ -244,8 +293,10 @@ class ExternalPlayer(Player):
         try:
             self._process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
+            self._kill_group()
             self._process.kill()
             self._process.wait()
+        self._kill_group()  # children the bot forked, which may hold its pipes open
         for reader, stream in zip(self._readers, self._streams, strict=True):
             reader.join(timeout=1.0)
             # A reader still blocked holds the stream's lock (a child of the bot keeps the pipe
@@ -253,30 +304,66 @@ class ExternalPlayer(Player):
             if not reader.is_alive():
                 stream.close()
 
-    def _exit_status(self) -> str:
+    def _kill_group(self) -> None:
+        """Kill what is left of the bot's process group (it leads its own session)."""
+        if hasattr(os, "killpg"):
+            # ProcessLookupError: nothing is left; PermissionError: the group is gone and its
+            # number is another's (macOS reports that for a group of zombies).
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._process.pid, signal.SIGKILL)
+
+    def _exit_status(self) -> str | None:
+        """``"exited with status N"`` once the bot has exited (within 1 s), else ``None``."""
         try:
             status = self._process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            return "closed its output"
+            return None
         self._readers[1].join(timeout=1.0)  # so that its last error output can be shown
         return f"exited with status {status}"
 
 
-def _pump(
-    stream: IO[str], take: Callable[[str], None], end: Callable[[], None] | None = None
-) -> threading.Thread:
-    """Read ``stream`` line by line into ``take`` on a daemon thread, then call ``end``."""
+def _pump_lines(stream: IO[bytes], take: Callable[[_Line], None]) -> threading.Thread:
+    """Read the bot's output line by line into ``take`` on a daemon thread; ``None`` at the
+    end, or an ``_Overlong`` (and no more) at a line over ``LINE_LIMIT`` bytes."""
 
     def run() -> None:
         try:
-            for line in stream:
-                take(line)
-        except ValueError:
+            while line := stream.readline(LINE_LIMIT + 1):
+                if len(line) > LINE_LIMIT:
+                    take(_Overlong())
+                    return
+                take(line.decode("utf-8", errors="replace"))
+        except (OSError, ValueError):
             pass  # the host closed the stream after stopping the bot
         finally:
-            if end is not None:
-                end()
+            take(None)
 
+    return _start(run)
+
+
+def _pump_errors(stream: IO[bytes], take: Callable[[str], None]) -> threading.Thread:
+    """Read the bot's standard error into ``take`` on a daemon thread, each line cut to
+    ``STDERR_LINE_CHARS`` characters; the rest of a long line is read in pieces and dropped."""
+
+    def run() -> None:
+        limit = STDERR_LINE_CHARS * 4  # bytes enough for that many characters of UTF-8
+        try:
+            while line := stream.readline(limit):
+                text = line.decode("utf-8", errors="replace").rstrip()
+                cut = len(line) == limit and not line.endswith(b"\n")
+                if cut:  # drop the rest of the line, a piece at a time
+                    while (rest := stream.readline(limit)) and not rest.endswith(b"\n"):
+                        pass
+                if cut or len(text) > STDERR_LINE_CHARS:
+                    text = text[:STDERR_LINE_CHARS] + "…"
+                take(text)
+        except (OSError, ValueError):
+            pass  # the host closed the stream after stopping the bot
+
+    return _start(run)
+
+
+def _start(run: Callable[[], None]) -> threading.Thread:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
