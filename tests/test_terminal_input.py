@@ -355,3 +355,42 @@ def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:
     deal = s.match.deal
     assert deal is not None and deal.is_over() and len(deal.history) == undone[0]
     assert s.takebacks == 1 and len(s.match.deals) == 1
+
+
+LOGGING_BOT = """\
+import json, os, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    m = json.loads(line)
+    log.write(f"{os.getpid()} {m['type']}\\n")
+    log.flush()
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "logger"}), flush=True)
+    elif m["type"] == "act":
+        print(json.dumps({"action": m["legal"][0]}), flush=True)
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def test_an_external_opponent_is_one_program_per_seat_and_restarted_by_undo(
+    tmp_path: Path,
+) -> None:
+    bot, log = tmp_path / "bot.py", tmp_path / "log"
+    bot.write_text(LOGGING_BOT)
+    s, out, _prompts = session(
+        tmp_path,
+        [first_legal] * 6 + ["undo", first_legal, first_legal],
+        opponents=f"external:{bot} {log}",
+    )
+    assert s.run() == 0
+    assert "Taken back" in out.getvalue()
+    seen: dict[str, list[str]] = {}
+    for line in log.read_text().splitlines():
+        pid, kind = line.split()
+        seen.setdefault(pid, []).append(kind)
+    # Two started by the check at the start, two for the match, two again after the undo.
+    assert len(seen) == 6
+    assert all(kinds[0] == "hello" and kinds[-1] == "quit" for kinds in seen.values())
+    played = [kinds for kinds in seen.values() if "act" in kinds]
+    assert len(played) == 4 and all(kinds[1:3] == ["match", "deal"] for kinds in played)

@@ -153,7 +153,8 @@ class ExternalPlayer(Player):
         )
 
     def deal_started(self, observation: Observation) -> None:
-        self._deal_number += 1
+        # The match's own count where the observation has it (a match resumed or taken back).
+        self._deal_number = observation.deal_number or self._deal_number + 1
         self._in_deal = True
         self._seen = len(observation.history)
         self._send(

@@ -30,7 +30,7 @@ from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 from valtti.players import make_player
 from valtti.players.explain import explain
 from valtti.players.registry import starts_program
-from valtti.table import Computer, PlayerFault, Table
+from valtti.table import Computer, PlayerFault, Table, derive_seed
 from valtti.terminal import glyphs, guide, i18n, saving
 from valtti.terminal.commands import (
     NO,
@@ -98,9 +98,16 @@ class Setup:
         }
 
     def table(self, match: Match | None = None, variant: Variant | None = None) -> Table:
-        """The seats: a fresh computer player for each decision (nothing to restore on a
-        resume), and the person, whose moves the session applies."""
-        seats = {seat: Computer(spec) for seat, spec in self.players.items()}
+        """The seats, and the person, whose moves the session applies. The project's players
+        are made fresh for each decision, seeded by the position (nothing to restore on a resume
+        or a take-back); an external program is started once for the table (docs/PROTOCOL.md),
+        when it sits down, and stopped when it closes."""
+        seats = {
+            seat: Computer(spec, derive_seed(self.seed, "player", str(seat)))
+            if starts_program(spec)
+            else Computer(spec)
+            for seat, spec in self.players.items()
+        }
         return Table(seats, self.seed, match, variant=variant)
 
 
@@ -159,8 +166,20 @@ class Session:
 
         Ctrl-C asks whether to leave (``EXIT_INTERRUPTED`` if so, else play goes on); the end
         of input (Ctrl-D) leaves with the match in the autosave; a computer player's fault ends
-        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved.
+        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved. The
+        table's kept players (external programs) are closed at the end, however it comes.
         """
+        try:
+            return self._run()
+        finally:
+            self.table.close()
+
+    def _run(self) -> int:
+        try:
+            self.table.sit_down()
+        except PlayerFault as fault:
+            self._fault(fault)
+            return EXIT_PLAYER_FAULT
         while True:
             try:
                 self._play()
@@ -501,6 +520,7 @@ class Session:
         self.table.close()
         self.match = self.match.after(*found)
         self.table = self.setup.table(self.match)
+        self.table.sit_down()  # external programs start afresh at the position (PROTOCOL.md)
         self.takebacks += 1
         self._deals_seen = min(self._deals_seen, found[0])
         told = self._log_at.get(found)
