@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from click.core import ParameterSource
@@ -14,9 +15,15 @@ from click.core import ParameterSource
 from valtti import __version__
 from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 
+if TYPE_CHECKING:
+    from valtti.web.store import Store
+
 #: Exit status of ``replay`` for a record with an illegal action, and for a malformed file.
 EXIT_ILLEGAL = 1
 EXIT_MALFORMED = 2
+#: Exit status of ``serve`` when it cannot start: the database cannot be opened, or the
+#: address cannot be listened on (uvicorn's own start-up failure is 3 too).
+EXIT_STARTUP = 3
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -61,7 +68,7 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
         click.echo(_summary_text(summary))
 
 
-def _fail(message: str, status: int) -> None:
+def _fail(message: str, status: int) -> NoReturn:
     click.echo(message, err=True)
     sys.exit(status)
 
@@ -748,7 +755,8 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
     is_flag=False,
     flag_value="127.0.0.1,::1",
     help="Take client addresses from X-Forwarded-For (and the scheme from X-Forwarded-Proto) "
-    "of requests from these proxy addresses, comma-separated (alone: 127.0.0.1,::1).  "
+    "of requests from these proxy addresses or networks (10.0.0.0/8), comma-separated "
+    "(alone: 127.0.0.1,::1).  "
     "[default: never]",
 )
 def serve(
@@ -770,19 +778,42 @@ def serve(
     """
     import uvicorn
     from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
 
     from valtti.web import reach
     from valtti.web.app import MAX_MESSAGE, create_app, log_config
     from valtti.web.security import MAX_HEAD, Policy, public_origin
-    from valtti.web.store import Store
+    from valtti.web.store import DRIVERS, Store
 
     if public_url is not None:
         try:
             public_url = public_origin(public_url)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--public-url") from None
+    if trust_proxy is not None:
+        _check_proxies(trust_proxy)
     url = db_url or Store.default_url()
-    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise click.BadParameter(
+            "not a database URL: give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME",
+            param_hint="--db",
+        ) from None
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.drivername not in DRIVERS:
+        raise click.BadParameter(
+            f"{shown}: only SQLite (sqlite:///PATH) and PostgreSQL (postgresql://…) are supported",
+            param_hint="--db",
+        )
+    # The database is opened (and held: one server per database) and the address bound before
+    # anything says where to open the server, so that either failure is the one line printed.
+    store = _open_store(url, shown)
+    try:
+        sock = _listen(host, port)
+    except BaseException:
+        store.close()
+        raise
     lan = reach.lan_addresses(host, reach.interface_addresses())
     click.echo(
         f"valtti: open {reach.local_url(host, port)} in a browser (database {shown}; Ctrl+C stops)"
@@ -797,7 +828,7 @@ def serve(
     hosts = reach.own_names(host) if alone else None
     policy = Policy(public_url, connections_per_address, joins_per_minute, hosts)
     app = create_app(
-        url,
+        store,
         bot_delay=bot_delay,
         bot_workers=bot_workers,
         tables_per_minute=tables_per_minute,
@@ -805,7 +836,7 @@ def serve(
         lan_urls=[reach.url(a, port) for a in lan],
         next_deal_seconds=next_deal_seconds,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -823,6 +854,73 @@ def serve(
         # Compressing each state frame (about 2 kB) would cost more CPU than the rest of a move.
         ws_per_message_deflate=False,
     )
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        store.close()  # closed by the application already, unless it never started
+    if not server.started:
+        sys.exit(EXIT_STARTUP)
+
+
+def _check_proxies(addresses: str) -> None:
+    """Refuse a ``--trust-proxy`` list with an entry that is no IP address or network (which
+    uvicorn would take as a name no peer ever has)."""
+    import ipaddress
+
+    for entry in addresses.split(","):
+        entry = entry.strip()
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError as e:
+            why = f" ({e})" if "/" in entry else ""
+            raise click.BadParameter(
+                f"{entry!r} is not an IP address or network{why}", param_hint="--trust-proxy"
+            ) from None
+
+
+def _open_store(url: str, shown: str) -> Store:
+    """The ``Store`` of ``url``, held as this server's own, or exit with one line saying why
+    not (``shown``: the URL with its password masked)."""
+    from alembic.util import CommandError
+    from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+    from valtti.web.store import DatabaseInUse, Store
+
+    try:
+        return Store(url, sole=True)
+    except DatabaseInUse as e:
+        reason = str(e)
+    except DBAPIError as e:
+        reason = str(e.orig)
+    except OSError as e:
+        reason = f"{e.strerror or e}: {e.filename}" if e.filename else str(e.strerror or e)
+    except (SQLAlchemyError, CommandError, ImportError) as e:
+        reason = str(e)
+    # A driver's message may span lines (PostgreSQL's hints). psycopg's never holds the password.
+    reason = "; ".join(line.strip() for line in reason.splitlines() if line.strip())
+    _fail(f"valtti: cannot open the database {shown}: {reason}", EXIT_STARTUP)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (as uvicorn binds one), or exit with one line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except socket.gaierror as e:
+        sock.close()
+        raise click.BadParameter(
+            f"{host!r} is no address of this machine ({e.strerror})", param_hint="--host"
+        ) from None
+    except OSError as e:
+        sock.close()
+        _fail(f"valtti: cannot listen on {host} port {port}: {e.strerror or e}", EXIT_STARTUP)
+    return sock
 
 
 @main.command()

@@ -5,6 +5,7 @@ from this machine: nothing is sent, and nothing here listens."""
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -80,11 +81,22 @@ def test_a_public_url_is_its_origin() -> None:
 
 def _serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> tuple[str, Any]:
     """``valtti serve`` with these options, up to where it would start uvicorn: what it said,
-    and what it would have started uvicorn with (nothing listens)."""
+    and what it would have started uvicorn with (its socket is bound, but nothing listens)."""
     import uvicorn
 
     started: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
+
+    class Server:
+        def __init__(self, config: None) -> None:
+            self.started = True
+
+        def run(self, sockets: list[socket.socket]) -> None:
+            for sock in sockets:  # bound by serve itself
+                started["bound"] = sock.getsockname()
+                sock.close()
+
+    monkeypatch.setattr(uvicorn, "Config", lambda app, **kw: started.update(app=app, **kw))
+    monkeypatch.setattr(uvicorn, "Server", Server)
     db = f"sqlite:///{tmp_path / 'valtti.db'}"
     result = CliRunner().invoke(main, ["serve", "--db", db, *options])
     assert result.exit_code == 0, result.output
@@ -98,7 +110,7 @@ def test_serve_on_every_interface_names_the_lan_addresses(
     said, started = _serve(monkeypatch, tmp_path, "--host", "0.0.0.0", "--port", "8123")
     assert "open http://127.0.0.1:8123/ in a browser" in said
     assert "friends on your network can open http://192.168.1.20:8123/" in said
-    assert started["host"] == "0.0.0.0"
+    assert started["host"] == "0.0.0.0" and started["bound"] == ("0.0.0.0", 8123)
     # No forwarded header is believed, and the head is limited, unless told otherwise.
     assert started["proxy_headers"] is False
     assert started["http"] == "h11" and started["h11_max_incomplete_event_size"] == MAX_HEAD

@@ -99,7 +99,7 @@ def log_config() -> dict[str, Any]:
 
 
 def create_app(
-    db_url: str,
+    db: str | Store,
     *,
     bot_delay: float = 0.8,
     bot_workers: int | None = None,
@@ -108,7 +108,8 @@ def create_app(
     lan_urls: Sequence[str] = (),
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
-    """The application over the database at ``db_url``.
+    """The application over the database at the URL ``db`` (opened on start), or over the
+    open ``Store`` ``db``; either is closed on shutdown.
 
     On start it resumes every unfinished table; each computer move waits ``bot_delay`` seconds
     (thinking included) so that people can follow; ``bot_workers`` processes think for them.
@@ -124,7 +125,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db_url)
+        store = db if isinstance(db, Store) else await asyncio.to_thread(Store, db)
         bots = Bots(bot_workers)
         rooms = Rooms(store, bots, bot_delay, next_deal_seconds)
         app.state.rooms = rooms

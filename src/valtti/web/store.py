@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import sqlite3
+import sys
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -48,10 +50,11 @@ from sqlalchemy import (
     make_url,
     or_,
     select,
+    text,
     true,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection, StaticPool
 from sqlalchemy.types import TypeDecorator
@@ -62,12 +65,18 @@ from valtti.engine.record import DealRecord, Record
 TableStatus = Literal["waiting", "playing", "finished"]
 SeatKind = Literal["open", "human", "computer"]
 
+#: The URL schemes a ``Store`` opens: SQLite and PostgreSQL (through psycopg 3).
+DRIVERS: Final = frozenset(
+    {"sqlite", "sqlite+pysqlite", "postgresql", "postgres", "postgresql+psycopg"}
+)
 _SEAT_NAMES: Final = ("N", "E", "S", "W")
 _UNFINISHED: Final[tuple[TableStatus, ...]] = ("waiting", "playing")
 #: Milliseconds a connection waits for another's write lock on the SQLite file before failing.
 _SQLITE_BUSY_MS: Final = 10_000
 #: Seconds without an action after which the store's writing thread ends (Store.submit_action).
 _WRITER_IDLE: Final = 5.0
+#: The first key of the PostgreSQL advisory lock a sole Store holds (the second: its schema).
+_ADVISORY_KEY: Final = 0x76616C74  # "valt"
 _T = TypeVar("_T")
 
 
@@ -129,6 +138,10 @@ class Listing:
 
     tables: list[Listed]
     total: int
+
+
+class DatabaseInUse(Exception):
+    """Another sole ``Store`` (another server) holds the database."""
 
 
 class DuplicateAction(Exception):
@@ -272,12 +285,29 @@ class Store:
     ``engine`` is the SQLAlchemy engine, for tools and checks that need the database itself.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sole: bool = False) -> None:
         """Open ``sqlite:///path``, ``sqlite://`` (in memory) or ``postgresql://…``.
 
-        Runs the migrations to head, creating the schema in an empty database.
+        Runs the migrations to head, creating the schema in an empty database. ``sole``: hold
+        the database against every other sole ``Store`` until ``close`` (one server per
+        database), else raise ``DatabaseInUse``: on a SQLite file an exclusive ``flock`` of
+        ``PATH.lock`` beside it, on PostgreSQL a session advisory lock (per schema) on a
+        connection of its own. A ``Store`` that is not sole (a tool, a check) takes no lock.
         """
         parsed = make_url(url)
+        self._lock_file: int | None = None
+        self._lock_connection: Connection | None = None
+        file = parsed.database if parsed.get_backend_name() == "sqlite" else None
+        if sole and file not in (None, "", ":memory:"):
+            self._lock_file = _lock_beside(file)
+        try:
+            self._open(parsed, sole)
+        except BaseException:
+            if self._lock_file is not None:
+                os.close(self._lock_file)
+            raise
+
+    def _open(self, parsed: URL, sole: bool) -> None:
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
         # Serialises this process's writers on SQLite, which allows one writer at a time anyway:
@@ -304,8 +334,16 @@ class Store:
             self.engine = create_engine(parsed, pool_pre_ping=True)
             # The few queries of load() and tables() see one snapshot.
             self._reading_engine = self.engine.execution_options(isolation_level="REPEATABLE READ")
-        with self._writing() as connection:
-            command.upgrade(alembic_config(connection), "head")
+        try:
+            if sole and parsed.get_backend_name() == "postgresql":
+                self._lock_connection = _advisory_lock(self.engine)
+            with self._writing() as connection:
+                command.upgrade(alembic_config(connection), "head")
+        except BaseException:
+            if self._lock_connection is not None:
+                self._lock_connection.close()
+            self.engine.dispose()
+            raise
         self._actions = _ActionWriter(self.engine, self._write_lock)
 
     @staticmethod
@@ -519,7 +557,14 @@ class Store:
     def close(self) -> None:
         """Finish writing the actions submitted, then close every pooled connection."""
         self._actions.close()
+        if self._lock_connection is not None:
+            # Closing the session (dispose) ends its advisory lock.
+            self._lock_connection.invalidate()
+            self._lock_connection = None
         self.engine.dispose()
+        if self._lock_file is not None:
+            os.close(self._lock_file)
+            self._lock_file = None
 
 
 _ActionRow = tuple[str, int, int, str]  #: table_id, deal, idx, token
@@ -695,6 +740,47 @@ def _translate(
         table_id, deal, index, _ = rows[0]
         return DuplicateAction(f"table {table_id}: deal {deal} already has action {index}")
     return wrapped
+
+
+def _lock_beside(database: str) -> int:
+    """An open ``DATABASE.lock`` this process holds an exclusive ``flock`` of (the kernel drops
+    it when the process ends, even killed), or ``DatabaseInUse``. No lock on Windows."""
+    path = f"{database}.lock"
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    if sys.platform != "win32":
+        import fcntl
+
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(descriptor)
+            raise DatabaseInUse(
+                f"another valtti server is using it (it holds {path}); one server per database"
+            ) from None
+        except BaseException:
+            os.close(descriptor)
+            raise
+    return descriptor
+
+
+def _advisory_lock(engine: Engine) -> Connection:
+    """A connection of its own holding this schema's advisory lock, or ``DatabaseInUse``."""
+    connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        held = connection.execute(
+            text("SELECT pg_try_advisory_lock(:key, hashtext(current_schema()))"),
+            {"key": _ADVISORY_KEY},
+        ).scalar_one()
+    except BaseException:
+        connection.close()
+        raise
+    if not held:
+        connection.close()
+        raise DatabaseInUse(
+            "another valtti server is using it (it holds the advisory lock); "
+            "one server per database"
+        )
+    return connection
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
