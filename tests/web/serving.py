@@ -179,15 +179,17 @@ class Player:
         self._sent.append(time.monotonic())
         self.ws.send(json.dumps(message) if isinstance(message, dict) else message)
 
-    def receive(self) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=FRAME))
+    def receive(self, timeout: float = FRAME) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(frame)
         return frame
 
-    def until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        """Receive frames until one satisfies ``done``; that one."""
+    def until(
+        self, done: Callable[[dict[str, Any]], bool], timeout: float = FRAME
+    ) -> dict[str, Any]:
+        """Receive frames until one satisfies ``done`` (each within ``timeout``); that one."""
         while True:
-            frame = self.receive()
+            frame = self.receive(timeout)
             if done(frame):
                 return frame
 

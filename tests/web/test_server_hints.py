@@ -17,10 +17,15 @@ from valtti.players.explain import ReasonCode
 CODES = {str(code) for code in ReasonCode}
 
 
+#: Seconds a hint may take to come: in the first trick it solves whole deals, and one of those
+#: can take the solver ten seconds on a loaded machine (a test of what it says, not its speed).
+HINT = 60.0
+
+
 def hint_of(player: Player, **message: Any) -> dict[str, Any]:
     """Ask for a hint; the hint frame that answers it."""
     player.send({"type": "hint", **message})
-    return player.until(lambda f: f["type"] in ("hint", "error"))
+    return player.until(lambda f: f["type"] in ("hint", "error"), HINT)
 
 
 def refusal_of(player: Player, **message: Any) -> str:
