@@ -383,23 +383,12 @@ class Session:
 
     def _save(self, path: Path) -> str:
         try:
-            there = saving.is_file_there(path)
+            if saving.is_file_there(path) and not self._replace(path):
+                return _("Not saved: {path} is kept as it was.").format(path=path)
+            saving.write_atomic(path, self._record())
         except saving.NotRegularFileError:
             return _("Not saved: {path} is not a file.").format(path=path)
-        except (OSError, ValueError) as e:
-            error = getattr(e, "strerror", None) or e
-            return _("Could not save to {path}: {error}").format(path=path, error=error)
-        if there:
-            question = _("{path} exists. Replace it? (y/n) > ").format(path=path)
-            try:
-                replace = self._yes(question)
-            except (EOFError, KeyboardInterrupt):
-                replace = False
-            if not replace:
-                return _("Not saved: {path} is kept as it was.").format(path=path)
-        try:
-            saving.write_atomic(path, self._record())
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError) as e:  # ValueError: a NUL in the name
             error = getattr(e, "strerror", None) or e
             return _("Could not save to {path}: {error}").format(path=path, error=error)
         if self.match.is_over():
@@ -407,6 +396,13 @@ class Session:
         return _("Saved to {path}. Continue later with: {command}").format(
             path=path, command=f"valtti play --resume {shlex.quote(str(path))}"
         )
+
+    def _replace(self, path: Path) -> bool:
+        """Whether the player agrees to replace the file at ``path`` (the end of input: no)."""
+        try:
+            return self._yes(_("{path} exists. Replace it? (y/n) > ").format(path=path))
+        except (EOFError, KeyboardInterrupt):
+            return False
 
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
