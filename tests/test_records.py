@@ -7,18 +7,28 @@ stopped part-way through a deal.
 
 from __future__ import annotations
 
+import io
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import hypothesis
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from tests.strategies import DECK, variants
 
+from valtti.cli import main
 from valtti.engine import ACTIONS, NUM_ACTIONS, Deal, Match, Seat, Variant
-from valtti.engine.record import FORMAT, IllegalRecordAction, Record, RecordFormatError
+from valtti.engine.record import (
+    FORMAT,
+    MAX_RECORD_BYTES,
+    IllegalRecordAction,
+    Record,
+    RecordFormatError,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_DEALS = 40
@@ -486,3 +496,46 @@ def test_json_too_deep_or_a_number_too_long_is_a_format_error_not_a_crash() -> N
     assert "nested too deep" in rejected_format(deep)
     long_number = '{"format": "valtti-record/1", "deals": ' + "9" * 100_000 + "}"
     assert "too many digits" in rejected_format(long_number)
+
+
+# -- what no record may cost: memory, time, a message of megabytes ------------------------------
+
+
+def test_a_record_longer_than_the_limit_is_refused_unread() -> None:
+    text = Record.of_match(Plan(1, Seat.W, Variant(), None, 0).play()).to_json()
+    padded = text + " " * (MAX_RECORD_BYTES - len(text) + 1)
+    assert "longer than 8 MiB" in rejected_format(padded)
+    assert Record.from_json(padded[:MAX_RECORD_BYTES]).to_json() == text
+
+
+class _Endless(io.RawIOBase):
+    """A file that never ends, like /dev/zero; counts the bytes read from it."""
+
+    def __init__(self) -> None:
+        self.given = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        buffer[:] = b"0" * len(buffer)
+        self.given += len(buffer)
+        return len(buffer)
+
+
+def test_an_endless_file_is_read_no_further_than_the_limit() -> None:
+    endless = _Endless()
+    with pytest.raises(RecordFormatError, match="longer than"):
+        Record.load(io.BufferedReader(endless))
+    assert endless.given <= MAX_RECORD_BYTES + 2 * io.DEFAULT_BUFFER_SIZE
+
+
+def test_replay_and_hint_refuse_a_file_past_the_limit(tmp_path: Path) -> None:
+    text = Record.of_match(Plan(2, Seat.N, Variant(), 0, 5).play()).to_json()
+    path = tmp_path / "padded.json"
+    path.write_text(text + " " * MAX_RECORD_BYTES)
+    for command in ("replay", "hint"):
+        result = CliRunner().invoke(main, [command, str(path)])
+        assert result.exit_code == 2, result.output
+        assert "malformed record: not a record: longer than 8 MiB" in result.output
+

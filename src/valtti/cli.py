@@ -45,12 +45,11 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
     Exit status 1 when an action is illegal, 2 when the file is malformed.
     """
     try:
-        text = file.read_bytes()
+        with file.open("rb") as stream:
+            record = Record.load(stream)
+        match = record.replay()
     except OSError as e:
         _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
-    try:
-        record = Record.from_json(text)
-        match = record.replay()
     except IllegalRecordAction as e:
         _fail(f"{file}: illegal action: {e}", EXIT_ILLEGAL)
     except RecordFormatError as e:
@@ -652,7 +651,8 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
     from valtti.players.explain import explain
 
     try:
-        match = Record.from_json(file.read_bytes()).replay()
+        with file.open("rb") as stream:
+            match = Record.load(stream).replay()
     except OSError as e:
         _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
     except IllegalRecordAction as e:

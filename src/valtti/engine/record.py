@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from valtti.engine.actions import Action
 from valtti.engine.cards import NUM_CARDS, Card, CardSet, Seat
@@ -19,6 +19,10 @@ from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.variant import Variant
 
 FORMAT: Final = "marjapussi-record/1"
+#: The longest record read, in bytes (or characters of text): a whole match takes about 1.3 kB
+#: a deal, so this is thousands of deals, while a file of any size would be read into memory
+#: several times over. A reader of a file needs read no more than one byte beyond it.
+MAX_RECORD_BYTES: Final = 8 * 2**20
 _SEAT_NAMES: Final = ("N", "E", "S", "W")
 
 
@@ -108,7 +112,13 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
-        """Parse a record file's text; ``RecordFormatError`` says what is wrong."""
+        """Parse a record file's text; ``RecordFormatError`` says what is wrong, also for a
+        text of more than ``MAX_RECORD_BYTES``."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordFormatError(
+                f"not a record: longer than {MAX_RECORD_BYTES // 2**20} MiB, "
+                "far more than a whole match takes"
+            )
         try:
             data = json.loads(text)
         except RecursionError:
@@ -118,6 +128,12 @@ class Record:
         except ValueError:  # Python reads no integer of more than 4,300 digits
             raise RecordFormatError("not a record: a number with too many digits") from None
         return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, file: BinaryIO) -> Record:
+        """``from_json`` of what an open binary file holds, read no further than one byte past
+        ``MAX_RECORD_BYTES`` (``/dev/zero`` is refused, not read for ever)."""
+        return cls.from_json(file.read(MAX_RECORD_BYTES + 1))
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:

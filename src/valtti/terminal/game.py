@@ -760,7 +760,8 @@ def _setup(
 
 def _resume(path: Path) -> tuple[Match, dict[str, Any]]:
     try:
-        record = Record.from_json(path.read_bytes())
+        with path.open("rb") as stream:
+            record = Record.load(stream)
         return record.replay(), dict(record.meta or {})
     except OSError as e:
         message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
