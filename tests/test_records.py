@@ -539,3 +539,29 @@ def test_replay_and_hint_refuse_a_file_past_the_limit(tmp_path: Path) -> None:
         assert result.exit_code == 2, result.output
         assert "malformed record: not a record: longer than 8 MiB" in result.output
 
+
+HUGE = "X" * 1_000_000
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda r: r.__setitem__("format", HUGE),
+        lambda r: r.__setitem__(HUGE, 1),
+        lambda r: r.__setitem__("variant", {HUGE: 1}),
+        lambda r: r.__setitem__("variant", {"target": HUGE}),
+        lambda r: r.__setitem__("variant", {"target": int("9" * 4000)}),
+        lambda r: r["deals"][0].__setitem__("dealer", HUGE),
+        lambda r: r["deals"][0]["hands"]["N"].__setitem__(0, HUGE),
+        lambda r: r["deals"][0]["actions"].__setitem__(0, HUGE),
+    ],
+    ids=["format", "key", "switch", "value", "number", "dealer", "card", "action"],
+)
+def test_a_huge_value_is_named_shortened_in_the_refusal(spoil: Any) -> None:
+    record = Record.of_match(Plan(3, Seat.E, Variant(), 0, 5).play()).to_dict()
+    spoil(record)
+    with pytest.raises((RecordFormatError, IllegalRecordAction)) as refused:
+        Record.from_dict(record).replay()
+    message = str(refused.value)
+    assert len(message) < 400, message[:400]
+    assert "XXX...XXX" in message or "999...999" in message, message

@@ -15,6 +15,7 @@ number     action
 
 from __future__ import annotations
 
+import reprlib
 from enum import Enum
 from typing import Final
 
@@ -108,7 +109,7 @@ class Action(int):
             except ValueError:
                 pass
         raise ValueError(
-            f"not an action: {token!r} (expected a card such as AS or 10d, "
+            f"not an action: {reprlib.repr(token)} (expected a card such as AS or 10d, "
             "'declare S', 'ask-whole', 'ask-half S' or 'answer S')"
         )
 

@@ -6,6 +6,7 @@ the ace (8), so within one suit a higher bit is a higher card. A set of cards is
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final, TypeVar
@@ -46,7 +47,7 @@ class Seat(IntEnum):
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise ValueError(f"unknown seat {text!r} (seats are N, E, S, W)") from None
+            raise ValueError(f"unknown seat {reprlib.repr(text)} (seats are N, E, S, W)") from None
 
 
 class Team(IntEnum):
@@ -76,7 +77,7 @@ class Team(IntEnum):
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise ValueError(f"unknown team {text!r} (teams are NS, EW)") from None
+            raise ValueError(f"unknown team {reprlib.repr(text)} (teams are NS, EW)") from None
 
 
 class Suit(IntEnum):
@@ -111,7 +112,7 @@ class Suit(IntEnum):
         try:
             return cls[t]
         except KeyError:
-            raise ValueError(f"unknown suit {text!r} (suits are S, H, D, C)") from None
+            raise ValueError(f"unknown suit {reprlib.repr(text)} (suits are S, H, D, C)") from None
 
 
 _SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -196,7 +197,7 @@ class Card(int):
             if r >= 0 and s >= 0:
                 return CARDS[s * 9 + r]
         raise ValueError(
-            f"not a card: {text!r} (write rank then suit, e.g. AS, TD, 10d; "
+            f"not a card: {reprlib.repr(text)} (write rank then suit, e.g. AS, TD, 10d; "
             "ranks A T K Q J 9 8 7 6, suits S H D C)"
         )
 

@@ -8,6 +8,7 @@ actions there).
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
@@ -49,7 +50,7 @@ class IllegalRecordAction(ValueError):
         self.legal = tuple(legal)
         self.refusal = refusal
         super().__init__(
-            f"deal {deal}, action {number} {token!r}: {reason}; "
+            f"deal {deal}, action {number} {reprlib.repr(token)}: {reason}; "
             f"legal there: {' '.join(map(str, self.legal)) or 'none'}"
         )
 
@@ -142,7 +143,8 @@ class Record:
             raise RecordFormatError("a record is a JSON object with keys format, variant, deals")
         _only_keys(data, {"format", "variant", "deals", "meta"}, "the record")
         if data.get("format") != FORMAT:
-            raise RecordFormatError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+            given = reprlib.repr(data.get("format"))
+            raise RecordFormatError(f"format must be {FORMAT!r}, not {given}")
         switches = data.get("variant", {})
         if not isinstance(switches, dict):
             raise RecordFormatError("variant must be an object of switch names and values")
@@ -214,7 +216,8 @@ def _only_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
         raise RecordFormatError(
-            f'{where}: unknown key {extra[0]!r} (extra information belongs under "meta")'
+            f"{where}: unknown key {reprlib.repr(extra[0])} "
+            '(extra information belongs under "meta")'
         )
 
 

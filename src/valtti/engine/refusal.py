@@ -6,6 +6,7 @@ translate the code and its arguments into their own words. ``str()`` is the engi
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -67,9 +68,10 @@ class Refusal:
     def __str__(self) -> str:
         x, s, win, code = self.seat, self.suit, self.card, self.code
         if code is RefusalCode.NOT_AN_ACTION:
+            given = reprlib.repr(self.given)
             if isinstance(self.given, str):
-                return f"not an action number: {self.given!r} (parse tokens with Action.parse)"
-            return f"not an action: {self.given!r} (actions are numbered 0 to {NUM_ACTIONS - 1})"
+                return f"not an action number: {given} (parse tokens with Action.parse)"
+            return f"not an action: {given} (actions are numbered 0 to {NUM_ACTIONS - 1})"
         if code is RefusalCode.OVER:
             return "the deal is over"
         if code is RefusalCode.ANSWER_PENDING:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -71,7 +72,7 @@ class Variant:
         for item in text.replace(",", " ").split():
             name, eq, value = item.partition("=")
             if not eq:
-                raise ValueError(f"variant switch {item!r} needs a value: name=value")
+                raise ValueError(f"variant switch {reprlib.repr(item)} needs a value: name=value")
             values[name.strip()] = value.strip()
         return cls.from_mapping(values)
 
@@ -95,8 +96,8 @@ def _text(value: Any) -> str:
 
 def _bad_value(name: str, value: Any) -> str:
     allowed = " | ".join(_text(a) for a in SWITCHES[name])
-    return f"variant switch {name} cannot be {value!r}: allowed {allowed}"
+    return f"variant switch {name} cannot be {reprlib.repr(value)}: allowed {allowed}"
 
 
 def _unknown_switch(name: str) -> str:
-    return f"unknown variant switch {name!r}: known are {', '.join(SWITCHES)}"
+    return f"unknown variant switch {reprlib.repr(name)}: known are {', '.join(SWITCHES)}"

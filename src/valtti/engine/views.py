@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -113,7 +114,7 @@ class IllegalActionError(ValueError):
         self.refusal = refusal
         self.reason = str(refusal)
         self.legal = tuple(legal)
-        shown = action if isinstance(action, Action) else repr(action)
+        shown = action if isinstance(action, Action) else reprlib.repr(action)
         super().__init__(
             f"illegal action {shown}: {self.reason} "
             f"(legal: {' '.join(map(str, self.legal)) or 'none'})"
