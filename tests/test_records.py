@@ -565,3 +565,14 @@ def test_a_huge_value_is_named_shortened_in_the_refusal(spoil: Any) -> None:
     message = str(refused.value)
     assert len(message) < 400, message[:400]
     assert "XXX...XXX" in message or "999...999" in message, message
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "-2.5E+400"])
+def test_a_number_json_has_not_is_refused(number: str) -> None:
+    # Python's json reads these, but they are not JSON (RFC 8259): a record kept with one in
+    # its meta would be written back as no other program can read it.
+    text = Record.of_match(Plan(4, Seat.S, Variant(), 0, 3).play()).to_json()
+    spoiled = text[:-2] + ',\n  "meta": {"time": ' + number + "}\n}"
+    message = rejected_format(spoiled)
+    assert message.startswith("not valid JSON") and number.lstrip("-")[:3] in message
+    assert Record.from_json(spoiled.replace(number, "1.5e300")).meta == {"time": 1.5e300}

@@ -8,6 +8,7 @@ actions there).
 from __future__ import annotations
 
 import json
+import math
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -121,7 +122,9 @@ class Record:
                 "far more than a whole match takes"
             )
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        except RecordFormatError:
+            raise
         except RecursionError:
             raise RecordFormatError("not a record: JSON nested too deep") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -198,6 +201,19 @@ class Record:
                     )
                 match.apply(action)
         return match
+
+
+def _no_constant(name: str) -> float:
+    raise RecordFormatError(f"not valid JSON: {name} is no JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent; one past what a float holds (``1e999``) is
+    refused, as NaN and Infinity are: a record is JSON that any program reads."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordFormatError(f"not valid JSON: the number {reprlib.repr(text)} is too large")
+    return value
 
 
 def _canonical(token: str) -> str:
