@@ -8,6 +8,8 @@ is the same after the refusal as before.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import (
@@ -27,7 +29,18 @@ from helpers import (
     sweep_deal,
     trump_deal,
 )
-from valtti.engine import Action, IllegalActionError, Phase, Seat, Variant
+from valtti.engine import (
+    Action,
+    Deal,
+    IllegalActionError,
+    Phase,
+    Seat,
+    Variant,
+    beats_card,
+    marriage_suits,
+    play_shows,
+    trick_winner,
+)
 
 
 def test_card_not_in_hand() -> None:
@@ -184,3 +197,41 @@ def test_refusal_names_the_action_and_lists_legal_ones() -> None:
     # and the deal goes on normally afterwards
     drive(deal, "TH")
     assert legal(deal) == {"AD", "TD", "KD"}
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 5, "N", None, True, 1.0])
+def test_a_seat_that_is_none_is_refused_not_wrapped_round(seat: object) -> None:
+    # -1 once indexed the seats from the end: a deal dealt by "seat -1" was dealt by W.
+    deal = sweep_deal()
+    calls = [
+        lambda: Deal(SWEEP_HANDS, seat),
+        lambda: Deal(SWEEP_HANDS, Seat.N, forehand=seat),
+        lambda: Deal.shuffled(random.Random(1), seat),
+        lambda: deal.hand(seat),
+        lambda: deal.hand_mask(seat),
+        lambda: deal.refusals(seat),
+        lambda: deal.observation(seat),
+        lambda: marriage_suits(deal.hand(Seat.N), seat, [], []),
+        lambda: marriage_suits(deal.hand(Seat.N), Seat.N, [], [seat]),
+    ]
+    if seat is None:
+        del calls[1]  # no forehand: the player left of the dealer
+    for call in calls:
+        with pytest.raises(ValueError, match="not a seat"):
+            call()
+
+
+@pytest.mark.parametrize("suit", [-1, 4, "S", True, 0.0])
+def test_a_suit_that_is_none_is_refused_not_wrapped_round(suit: object) -> None:
+    # -1 once indexed the suits from the end: "trumps -1" were clubs.
+    calls = [
+        lambda: beats_card(0, 1, suit),
+        lambda: trick_winner([0, 27], suit),
+        lambda: play_shows(27, [0], suit, 2, Variant()),
+        lambda: marriage_suits(SWEEP_HANDS[0], Seat.N, [suit], []),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="not a suit"):
+            call()
+    with pytest.raises(ValueError, match="not a suit"):
+        marriage_suits(SWEEP_HANDS[0], Seat.N, [None], [])

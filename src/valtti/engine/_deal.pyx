@@ -502,9 +502,25 @@ def nth_card(uint64_t mask, int n):
     return ctz64(mask) if mask else -1
 
 
+cdef inline object seat_of(object seat):
+    """The ``Seat`` of a seat or its number 0-3; ``ValueError`` for anything else (a plain
+    index would take -1 for W)."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4:
+        return SEATS[seat]
+    raise ValueError(f"not a seat: {seat!r} (a Seat, or its number 0 to 3)")
+
+
+cdef inline int suit_of(object suit) except -1:
+    """A suit's number 0-3, from a ``Suit`` or that number; ``ValueError`` for anything else
+    (a plain index would take -1 for clubs)."""
+    if isinstance(suit, int) and not isinstance(suit, bool) and 0 <= suit < 4:
+        return suit
+    raise ValueError(f"not a suit: {suit!r} (a Suit, or its number 0 to 3)")
+
+
 cdef inline int suit_number(object suit) except -2:
     """A suit (or ``None``: no trumps) as -1 to 3."""
-    return -1 if suit is None else SUITS[suit]
+    return -1 if suit is None else suit_of(suit)
 
 
 cdef inline int card_number(object card) except -1:
@@ -561,10 +577,10 @@ def marriage_suits(hand, seat, declared, locked):
     ask-whole, with the suits ``declared`` and the seats ``locked`` (RULES.md 4.2, 4.3)."""
     cdef int d = 0, l = 0, suits
     for suit in declared:
-        d |= 1 << SUITS[suit]
+        d |= 1 << suit_of(suit)
     for other in locked:
-        l |= 1 << SEATS[other]
-    suits = eligible_suits(to_mask(hand), SEATS[seat], d, l)
+        l |= 1 << seat_of(other)
+    suits = eligible_suits(to_mask(hand), seat_of(seat), d, l)
     return [SUITS[i] for i in range(4) if suits >> i & 1]
 
 
@@ -580,7 +596,7 @@ def window_actions(observation):
         if e.yes:
             declared |= 1 << SUITS[e.suit]
     for seat in observation.locked:
-        locked |= 1 << SEATS[seat]
+        locked |= 1 << seat_of(seat)
     whole_ask = WHOLE_ASK.index(observation.variant.whole_ask_after_trump)
     return [ACTIONS[a] for a in range(A_DECLARE, A_ANSWER)
             if window_check(hand, x, declared, locked, trump, trump_team, whole_ask, a) == OK]
@@ -741,8 +757,8 @@ cdef class Deal:
             if masks[i] & seen:
                 raise ValueError(f"{SEATS[i]}'s hand repeats {CardSet(masks[i] & seen)}")
             seen |= masks[i]
-        dealer = SEATS[dealer]
-        self._setup(masks, dealer, SEATS[forehand] if forehand is not None else dealer.left,
+        dealer = seat_of(dealer)
+        self._setup(masks, dealer, seat_of(forehand) if forehand is not None else dealer.left,
                     DEFAULT_VARIANT if variant is None else variant)
 
     @staticmethod
@@ -751,8 +767,8 @@ cdef class Deal:
         cdef Deal d = Deal.__new__(Deal)
         cdef uint64_t hands[4]
         shuffle_hands(rng.getrandbits(64), hands)
-        dealer = SEATS[dealer]
-        d._setup(hands, dealer, SEATS[forehand] if forehand is not None else dealer.left,
+        dealer = seat_of(dealer)
+        d._setup(hands, dealer, seat_of(forehand) if forehand is not None else dealer.left,
                  DEFAULT_VARIANT if variant is None else variant)
         return d
 
@@ -915,7 +931,7 @@ cdef class Deal:
         ANSWER phase): every other seat and a spectator see the deal before the ``ask-whole``
         (a new deal), as a partner with one marriage or none answers at once.
         """
-        if self.c.phase == P_ANSWER and (viewer is None or SEATS[viewer] != self.c.to_move):
+        if self.c.phase == P_ANSWER and (viewer is None or seat_of(viewer) != self.c.to_move):
             return self.after(self.c.nactions - 1)
         return self
 
@@ -967,7 +983,7 @@ cdef class Deal:
         ``Refusal`` per held card that is not legal, in the hand's order; for another, none.
         A ``CardRefusals``, which builds each ``Refusal`` only when it is asked for."""
         cdef Core* c = &self.c
-        cdef int s = SEATS[seat], rule
+        cdef int s = seat_of(seat), rule
         cdef CardRefusals out = CardRefusals.__new__(CardRefusals)
         if c.phase == P_OVER or s != c.to_move:
             return out
@@ -1028,10 +1044,10 @@ cdef class Deal:
 
     def hand(self, seat):
         """The cards seat holds now."""
-        return CardSet(self.c.hand[SEATS[seat]])
+        return CardSet(self.c.hand[seat_of(seat)])
 
     def hand_mask(self, seat):
-        return self.c.hand[SEATS[seat]]
+        return self.c.hand[seat_of(seat)]
 
     @property
     def hands(self):
@@ -1132,7 +1148,7 @@ cdef class Deal:
         """What ``seat`` may know now (RULES.md 7), as an ``Observation``: of this deal alone,
         so without a match score and with ``deal_number`` ``None`` (see ``Match.observation``)."""
         from valtti.engine.observation import Observation
-        return Observation.of(self, SEATS[seat])
+        return Observation.of(self, seat_of(seat))
 
     # -- identity, copying, pickling ----------------------------------------------------------
 
