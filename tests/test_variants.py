@@ -55,6 +55,20 @@ def test_parse_names_and_values_of_the_table() -> None:
         Variant.parse("target=11")
 
 
+def test_parse_takes_spaces_round_the_equals_and_refuses_a_switch_twice() -> None:
+    assert Variant.parse("target = 12, first_trick_ace =on") == Variant(
+        target=12, first_trick_ace="on"
+    )
+    # Once, the last of two values won unsaid; and "target = 12" was told it "needs a value".
+    for text in ("target=12,target=10", "target=12 target=12"):
+        with pytest.raises(ValueError, match="variant switch 'target' is given twice"):
+            Variant.parse(text)
+    with pytest.raises(ValueError, match="'target' needs a value"):
+        Variant.parse("target")
+    with pytest.raises(ValueError, match="'target' needs a value"):
+        Variant.parse("target, first_trick_ace=on")
+
+
 # -- target ---------------------------------------------------------------------------------------
 
 

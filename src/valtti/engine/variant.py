@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -67,13 +68,16 @@ class Variant:
 
     @classmethod
     def parse(cls, text: str) -> Variant:
-        """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``."""
+        """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``
+        (spaces around ``=`` are allowed). ``ValueError`` also for a switch named twice."""
         values: dict[str, Any] = {}
-        for item in text.replace(",", " ").split():
+        for item in re.sub(r"\s*=\s*", "=", text).replace(",", " ").split():
             name, eq, value = item.partition("=")
             if not eq:
                 raise ValueError(f"variant switch {reprlib.repr(item)} needs a value: name=value")
-            values[name.strip()] = value.strip()
+            if name in values:
+                raise ValueError(f"variant switch {reprlib.repr(name)} is given twice")
+            values[name] = value
         return cls.from_mapping(values)
 
     def __str__(self) -> str:
