@@ -22,13 +22,18 @@ from hypothesis import strategies as st
 from tests.strategies import marriage_hands, variants
 
 from valtti.engine import (
+    ACTIONS,
     NUM_ACTIONS,
+    Card,
     CardSet,
     Deal,
     IllegalActionError,
     Match,
     Phase,
+    Refusal,
+    RefusalCode,
     Seat,
+    Suit,
     Team,
     Variant,
     deal_hands,
@@ -608,6 +613,100 @@ def test_illegal_actions_are_refused_and_change_nothing(game: Game, stop: int) -
             raise AssertionError(f"illegal action {a} was applied")
         assert snapshot(deal) == snap
         assert deal == before
+
+
+def true_refusal(ref: Ref, token: str, refusal: Refusal) -> bool:
+    """Whether ``refusal`` of ``token`` says what is so in the model's position: the rule it
+    names applies, with the suit, card, trumps, team and asker it names."""
+    code, x = refusal.code, ref.to_move
+    hand = ref.hands[x]
+    words = token.split()
+    suit = words[-1] if len(words) == 2 else token[1] if len(words[0]) == 2 else None
+    if code is RefusalCode.OVER:
+        return ref.over()
+    if refusal.seat != Seat(x) or ref.over():
+        return False
+    if code is RefusalCode.ANSWER_PENDING:
+        return ref.asker is not None and refusal.asker == Seat(ref.asker)
+    if code is RefusalCode.NO_QUESTION:
+        return ref.asker is None and words[0] == "answer"
+    if code is RefusalCode.NOT_ELIGIBLE:
+        return ref.asker is not None and words[0] == "answer" and suit not in ref.eligible(x)
+    if ref.asker is not None:
+        return False
+    if code is RefusalCode.NOT_HELD:
+        return len(words) == 1 and token != "ask-whole" and token not in hand
+    led = ref.trick[0][1] if ref.trick else None
+    win = ref.trick[winner_index(ref.trick, ref.trump)] if ref.trick else None
+    named_trump = None if ref.trump is None else Suit.parse(ref.trump)
+    if code is RefusalCode.FIRST_ACE:
+        aces = [c for c in hand if c[0] == "A"]
+        return not ref.tricks and not ref.trick and bool(aces) and token not in aces
+    play_rules = {RefusalCode.FOLLOW, RefusalCode.FOLLOW_BEAT, RefusalCode.TRUMP}
+    if code in play_rules | {RefusalCode.TRUMP_BEAT}:
+        if token not in hand or led is None or refusal.suit != Suit.parse(led):
+            return False
+        if refusal.trump != named_trump:
+            return False
+        holds_led = any(c[1] == led for c in hand)
+        if code is RefusalCode.FOLLOW:
+            return holds_led and token[1] != led and refusal.card is None
+        if code is RefusalCode.TRUMP:
+            trumps = [c for c in hand if c[1] == ref.trump]
+            return not holds_led and bool(trumps) and token[1] != ref.trump
+        assert win is not None
+        beats = [c for c in hand if c[1] == win[1] and rank(c) > rank(win)]
+        if refusal.card != Card.parse(win) or not beats or token in beats:
+            return False
+        if code is RefusalCode.FOLLOW_BEAT:
+            return win[1] == led
+        return not holds_led and win[1] == ref.trump
+    if words[0] not in ("declare", "ask-whole", "ask-half"):
+        return False
+    if code is RefusalCode.BEFORE_FIRST_TRICK:
+        return not ref.tricks
+    if code is RefusalCode.WINDOW_USED:
+        return bool(ref.tricks) and not ref.window and not ref.trick
+    if code is RefusalCode.NOT_WINDOW:
+        return not ref.window and bool(ref.trick)
+    if not ref.window:
+        return False
+    pair = {"K" + str(suit), "Q" + str(suit)} & hand
+    if code is RefusalCode.DECLARED:
+        return suit in ref.declared and refusal.suit == Suit.parse(suit)
+    if code is RefusalCode.NO_MARRIAGE:
+        return words[0] == "declare" and len(pair) < 2
+    if code is RefusalCode.LOCKED:
+        return words[0] == "declare" and x in ref.locked
+    if code is RefusalCode.HALF_NOT_ONE:
+        return words[0] == "ask-half" and len(pair) != 1
+    if code is RefusalCode.WHOLE_TRUMP_TEAM:
+        return token == "ask-whole" and ref.trump_team == team_of(x) == refusal.team
+    if code is RefusalCode.WHOLE_NOBODY:
+        return token == "ask-whole" and ref.trump is not None
+    return False
+
+
+@SETTINGS
+@given(games())
+def test_every_refusal_is_true_where_it_is_made(game: Game) -> None:
+    """At every step, each action that is not legal is refused with a code whose rule applies
+    there, by the independent model, with the facts it names (the terminal and the web say
+    these codes to the player in their own words)."""
+    deal = game.new_deal()
+    ref = ref_of(deal)
+    for i in range(MAX_ACTIONS + 1):
+        legal = deal.legal_actions()
+        for a in ACTIONS:
+            if a not in legal:
+                refusal = deal.refusal(a)
+                assert refusal is not None and refusal.action == a
+                assert true_refusal(ref, str(a), refusal), (str(a), refusal, deal.history)
+        if deal.is_over():
+            break
+        a = choose(deal, game.choices[i])
+        deal.apply(a)
+        ref.apply(str(a))
 
 
 def test_non_actions_are_refused() -> None:
