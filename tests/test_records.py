@@ -164,6 +164,33 @@ def test_part_way_record_can_be_continued(plan: Plan) -> None:
     same_matches(replayed, match)
 
 
+@SETTINGS
+@given(plans(partway=True), st.integers(0, 2**32 - 1))
+def test_a_continued_record_keeps_the_extra_keys_of_the_one_it_was_read_from(
+    plan: Plan, seed: int
+) -> None:
+    """RECORD.md: extra keys under ``meta`` are kept on rewrite, also by a program that reads a
+    record, plays on and writes it again: the top level's (the new ones win) and each deal's
+    that is still the same deal."""
+    match = plan.play()
+    assume(match.deals)
+    first = Record.of_match(match, meta={"comment": "club night", "seat": "N"})
+    for i, deal in enumerate(first.deals):
+        deal.meta = {"deal": i}
+    read = Record.from_json(first.to_json())
+    again = read.replay()
+    rng = random.Random(seed)
+    if again.deal is not None and not again.deal.is_over():
+        again.apply(rng.choice(again.deal.legal_actions()))
+    rewritten = Record.from_json(Record.of_match(again, meta={"seat": "E"}, kept=read).to_json())
+    assert rewritten.meta == {"comment": "club night", "seat": "E"}
+    assert [d.meta for d in rewritten.deals] == [{"deal": i} for i in range(len(first.deals))]
+    swapped = Record.from_json(first.to_json())  # another deal: N's and E's hands swapped
+    h = swapped.deals[0].hands
+    swapped.deals[0].hands = (h[1], h[0], h[2], h[3])
+    assert Record.of_match(match, kept=swapped).deals[0].meta is None
+
+
 def respell(token: str, rng: random.Random) -> str:
     """The same token in another accepted spelling: any case, 10 for T, surplus spaces."""
     words = token.split()

@@ -87,16 +87,24 @@ class Record:
     meta: dict[str, Any] | None = None
 
     @classmethod
-    def of_match(cls, match: Match, meta: dict[str, Any] | None = None) -> Record:
-        """The record of a match as played so far; every deal names its dealer."""
-        deals = [
-            DealRecord(
-                hands=_four(deal.initial_hands),
-                actions=[str(a) for a in deal.history],
-                dealer=deal.dealer,
-            )
-            for deal in match.deals
-        ]
+    def of_match(
+        cls, match: Match, meta: dict[str, Any] | None = None, kept: Record | None = None
+    ) -> Record:
+        """The record of a match as played so far; every deal names its dealer.
+
+        ``kept``: the record the match was replayed from. Its extra keys are kept on rewrite
+        (RECORD.md): its ``meta`` under ``meta``'s keys, and each deal's ``meta`` where the
+        match still has that deal (the same dealer and hands).
+        """
+        old = kept.deals if kept is not None else []
+        deals = []
+        for i, deal in enumerate(match.deals):
+            hands = _four(deal.initial_hands)
+            same = i < len(old) and old[i].hands == hands and old[i].dealer in (None, deal.dealer)
+            extra = old[i].meta if same else None
+            deals.append(DealRecord(hands, [str(a) for a in deal.history], deal.dealer, extra))
+        if kept is not None and kept.meta is not None:
+            meta = {**kept.meta, **(meta or {})}
         return cls(match.variant, deals, meta)
 
     def to_dict(self) -> dict[str, Any]:
