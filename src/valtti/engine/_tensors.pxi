@@ -28,7 +28,8 @@ OBSERVATION_LAYOUT = (
     ("dealer", 4, "the dealer"),
     ("forehand", 4, "the forehand, who led trick 1"),
     ("trump", 5, "trumps S, H, D, C, or none yet"),
-    ("trump_maker", 4, "the seat whose marriage made trumps"),
+    ("trump_maker", 4, "the seat that made trumps: it declared, or asked and was answered "
+                       "yes (the marriage may be its partner's)"),
     ("declared", 4, "the suits declared as marriages, by either team"),
     ("declare", 4 * 4, "seat × suit: the seat declared that suit"),
     ("whole_yes", 4 * 4, "seat × suit: the seat asked whole, partner named that suit"),
