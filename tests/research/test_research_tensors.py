@@ -362,3 +362,27 @@ def test_every_section_is_what_the_docs_say(variant: Variant, seed: int) -> None
             assert np.array_equal(full[:INFORMATION_STATE_SIZE], info)
             obs = observation_tensor(deal, seat, score=score)
             assert np.array_equal(full[:OBSERVATION_SIZE], obs)
+
+
+def test_a_score_or_a_seat_that_is_not_one_is_refused() -> None:
+    """The score was indexed without a bounds check: a 1-tuple was read past its end (garbage
+    in the tensor; an empty one crashed the interpreter), and a score off the scale or a float
+    seat were taken as they came."""
+    deal = _midgame()
+    target = deal.variant.target
+    for score in ((1,), [5], (1, 2, 3), (-1, 0), (0, target + 1), (1.0, 2), "ab", 0):
+        for encode in (observation_tensor, information_state_tensor, state_tensor):
+            with pytest.raises(ValueError, match="score must be two ints of 0 to 10"):
+                encode(deal, Seat.E, score=score)  # type: ignore[arg-type]
+    own = observation_tensor(deal, Seat.E, score=(np.int64(3), target))[OBS["score"]]
+    assert own == pytest.approx([1.0, 0.3])  # E's team first: EW at the target, NS at 3
+    for seat in (1.5, "N", 4, -1, 2**70):
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            observation_tensor(deal, seat)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            action_mask(deal, seat)  # type: ignore[arg-type]
+    assert observation_tensor(deal, np.int64(2)).tolist() == observation_tensor(deal, 2).tolist()
+    view = deal.observation(Seat.N)
+    with pytest.raises(ValueError, match="four hands are needed"):
+        Deal.of_observation(view, list(deal.hands[:3]))
+    assert Deal.of_observation(view, deal.hands) == deal
