@@ -464,6 +464,12 @@ def _check(
         raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    check_players(players)
+
+
+def check_players(players: Sequence[str]) -> None:
+    """Make each player of ``players`` once and close it: ``ValueError`` naming the first spec
+    that cannot be made into a player, before any game is played."""
     for spec in dict.fromkeys(players):
         try:
             make_player(spec, 0).close()

@@ -494,6 +494,12 @@ def train(
             raise click.BadParameter(message, param_hint="--hidden")
         config = replace(saved, **typed)
     opponents = list(config.eval_against)
+    from valtti.arena import check_players
+
+    try:  # a player that cannot be made is said now, not after the first round of training
+        check_players(opponents)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--eval-against") from None
 
     def evaluate(model: Path) -> dict[str, Any]:
         """The model against each opponent on the evaluation set, in this process."""

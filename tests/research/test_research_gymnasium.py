@@ -179,3 +179,21 @@ def test_bad_calls_are_refused_clearly() -> None:
         vector.reset(seed=[1])
     with pytest.raises(ValueError, match="one action a table"):
         vector.step(np.zeros(3, np.int64))
+
+
+def test_a_bad_action_in_a_batch_moves_no_table() -> None:
+    """One action of the wrong kind refuses the whole step: the tables before it in the batch
+    have not moved either (a step is all or nothing)."""
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
+    vector = MarjapussiVectorEnv(num_envs=4, opponents="random")
+    vector.reset(seed=2)
+    before = [t.episode.deal.history for t in vector.tables]
+    actions: list[object] = [int(np.flatnonzero(m)[0]) for m in vector.action_masks()]
+    actions[2] = 2.5
+    with pytest.raises(TypeError, match="an action is an int"):
+        vector.step(np.array(actions, dtype=object))
+    assert [t.episode.deal.history for t in vector.tables] == before
+    for bad in (0, -1, 2.0):
+        with pytest.raises(ValueError, match="num_envs is an int of 1 or more"):
+            MarjapussiVectorEnv(num_envs=bad)  # type: ignore[arg-type]

@@ -248,3 +248,141 @@ def test_a_tensor_that_encodes_no_deal_is_refused() -> None:
         deal_from_state_tensor(swapped)
     with pytest.raises(ValueError):
         deal_from_state_tensor(np.zeros(OBSERVATION_SIZE, np.float32))
+
+
+def _by_the_docs(deal: Deal, seat: Seat, score: tuple[int, int]) -> np.ndarray:
+    """The full-state tensor written again from docs/TENSORS.md's tables, section by section,
+    with the deal's Python views only (no phase ANSWER: there the others' views are masked)."""
+    full = offsets(STATE_LAYOUT)
+    t = np.zeros(STATE_SIZE, np.float32)
+
+    def put(name: str, i: int, value: float = 1.0) -> None:
+        t[full[name].start + i] = value  # a flag: asked twice is asked
+
+    def rel(s: Seat) -> int:
+        return (s - seat) & 3
+
+    team, over = seat.team, deal.is_over()
+    played = [card for trick in deal.tricks for card in trick.cards]
+    for trick in deal.tricks:
+        for s, card in trick.plays:
+            put("played", 36 * rel(s) + card)
+    trick = deal.current_trick
+    if trick is not None and not over:
+        played += trick.cards
+        for s, card in trick.plays:
+            put("trick_cards", 36 * rel(s) + card)
+        put("trick_leader", rel(trick.leader))
+        if trick.cards:
+            put("trick_winning", rel(next(s for s, c in trick.plays if c == deal.winning_card)))
+        put("to_move", rel(deal.current_player))
+    for card in deal.hand(seat):
+        put("hand", card)
+    for card in set(range(36)) - set(played) - set(deal.hand(seat)):
+        put("unseen", card)
+    for r in range(4):
+        other = Seat((seat + r) & 3)
+        put("hand_sizes", r, len(deal.hand(other)) / 9)
+        put("tricks_won", r, sum(trick.winner == other for trick in deal.tricks) / 9)
+    put("phase", list(Phase).index(deal.phase))
+    put("dealer", rel(deal.dealer))
+    put("forehand", rel(deal.forehand))
+    put("trump", 4 if deal.trump is None else deal.trump)
+    for e in deal.events:
+        if e.yes and e.points == 2:  # who made trumps: who declared, or asked and heard yes
+            put("trump_maker", rel(e.seat))
+        if e.yes:
+            put("declared", e.suit)
+        if e.how == "declare":
+            put("declare", 4 * rel(e.seat) + e.suit)
+        elif e.how == "ask-whole" and e.yes:
+            put("whole_yes", 4 * rel(e.seat) + e.suit)
+        elif e.how == "ask-whole":
+            put("whole_no", rel(e.seat))
+        else:
+            put("half_yes" if e.yes else "half_no", 4 * rel(e.seat) + e.suit)
+        w = 13 * (e.after_trick - 1)
+        how = ("declare", "ask-whole", "ask-half").index(e.how)
+        for i in (w, w + 1 + rel(e.seat), w + 5 + how):
+            put("windows", i)
+        if e.suit is not None:
+            put("windows", w + 8 + e.suit)
+        put("windows", w + 12, float(e.yes))
+    for s in deal.locked:
+        put("locked", rel(s))
+    result, target = deal.result(), deal.variant.target
+    for k, side in enumerate((team, team ^ 1)):
+        put("columns", 5 * k, result.tricks[side] / 9)
+        put("columns", 5 * k + 1, result.card_points[side] / 120)
+        put("columns", 5 * k + 2, result.marriage_points[side] / 5)
+        put("columns", 5 * k + 3, result.game_points[side] / 7)
+        put("columns", 5 * k + 4, float(result.last is not None and result.last == side))
+        put("score", k, score[side] / target)
+    put("target", (10, 12).index(target))
+    v = deal.variant
+    switches = (
+        v.first_forehand == "club_ace_holder",
+        *(v.whole_ask_after_trump == w for w in ("not_trump_team", "anyone", "nobody")),
+        v.must_overtrump,
+        v.must_trump_if_cannot_overtrump,
+        v.first_trick_ace == "on",
+        v.both_on_target == "continue",
+    )
+    for i, on in enumerate(switches):
+        put("variant", i, float(on))
+    for card in deal.initial_hands[seat]:
+        put("initial_hand", card)
+    for i, done in enumerate(deal.tricks):
+        put("history", 148 * i + rel(done.leader))
+        for s, card in done.plays:
+            put("history", 148 * i + 4 + 36 * rel(s) + card)
+    for r in range(4):
+        other = Seat((seat + r) & 3)
+        for card in deal.hand(other):
+            put("hands", 36 * r + card)
+        for card in deal.initial_hands[other]:
+            put("initial_hands", 36 * r + card)
+    put("seat", seat)
+    return t
+
+
+@SLOW
+@given(variants, st.integers(0, 2**32))
+def test_every_section_is_what_the_docs_say(variant: Variant, seed: int) -> None:
+    """docs/TENSORS.md, field by field, on every position of a deal (a question that made
+    trumps marks the asker as trump_maker, though the marriage may be its partner's)."""
+    for deal in positions(seed, variant):
+        if deal.phase is Phase.ANSWER:
+            continue
+        for seat in Seat:
+            score = (seed % variant.target, seed // 7 % variant.target)
+            full = state_tensor(deal, seat, score=score)
+            assert np.allclose(full, _by_the_docs(deal, seat, score), atol=1e-6)
+            info = information_state_tensor(deal, seat, score=score)
+            assert np.array_equal(full[:INFORMATION_STATE_SIZE], info)
+            obs = observation_tensor(deal, seat, score=score)
+            assert np.array_equal(full[:OBSERVATION_SIZE], obs)
+
+
+def test_a_score_or_a_seat_that_is_not_one_is_refused() -> None:
+    """The score was indexed without a bounds check: a 1-tuple was read past its end (garbage
+    in the tensor; an empty one crashed the interpreter), and a score off the scale or a float
+    seat were taken as they came."""
+    deal = _midgame()
+    target = deal.variant.target
+    for score in ((1,), [5], (1, 2, 3), (-1, 0), (0, target + 1), (1.0, 2), "ab", 0):
+        for encode in (observation_tensor, information_state_tensor, state_tensor):
+            with pytest.raises(ValueError, match="score must be two ints of 0 to 10"):
+                encode(deal, Seat.E, score=score)  # type: ignore[arg-type]
+    own = observation_tensor(deal, Seat.E, score=(np.int64(3), target))[OBS["score"]]
+    assert own == pytest.approx([1.0, 0.3])  # E's team first: EW at the target, NS at 3
+    for seat in (1.5, "N", 4, -1, 2**70):
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            observation_tensor(deal, seat)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            action_mask(deal, seat)  # type: ignore[arg-type]
+    assert observation_tensor(deal, np.int64(2)).tolist() == observation_tensor(deal, 2).tolist()
+    view = deal.observation(Seat.N)
+    with pytest.raises(ValueError, match="four hands are needed"):
+        Deal.of_observation(view, list(deal.hands[:3]))
+    assert Deal.of_observation(view, deal.hands) == deal

@@ -266,3 +266,26 @@ def test_a_resume_refuses_a_checkpoint_that_is_not_one_and_changes_nothing(
     (run / "curve.json").write_text(json.dumps(curve))
     resumed = runner.invoke(main, resume)
     assert resumed.exit_code == 0, resumed.output
+
+
+def test_an_evaluation_player_or_a_folder_that_cannot_be_had_is_refused_before_training(
+    tmp_path: Path,
+) -> None:
+    """An unknown --eval-against player was found only at the first evaluation, after a round
+    of self-play had been trained and checkpointed; a folder that cannot be made gave a
+    traceback after a round."""
+    require("torch")
+    runner = CliRunner()
+    run = tmp_path / "run"
+    args = ["train", "--out", str(run), "--deals", "40", "--hidden", "8", "--eval-deals", "2"]
+    for players in ("random,nonsense", f"learned:{tmp_path / 'none.npz'}"):
+        refused = runner.invoke(main, [*args, "--eval-against", players])
+        assert refused.exit_code == 2, refused.output
+        assert "--eval-against" in refused.output and "player " in refused.output
+        assert not run.exists()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = blocker / "run"
+    cannot = runner.invoke(main, [*args, "--eval-against", "random", "--out", str(out)])
+    assert cannot.exit_code == 2, cannot.output
+    assert f"{out}: the run's folder cannot be made (Not a directory)" in cannot.output

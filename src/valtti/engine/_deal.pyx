@@ -918,6 +918,9 @@ cdef class Deal:
         ``IllegalActionError`` (a ``ValueError``) if the hands contradict what was seen.
         """
         played = observation.played_by()
+        hands = list(hands)  # its length checked: indexing is unchecked here (boundscheck)
+        if len(hands) != 4:
+            raise ValueError(f"four hands are needed (N E S W), got {len(hands)}")
         deal = Deal([hands[i] | played[i] for i in range(4)], observation.dealer,
                     observation.variant, observation.forehand)
         named = [e.suit for e in observation.events if e.how == "ask-whole" and e.yes]

@@ -12,6 +12,7 @@
 # from a copy replayed from the hands as dealt without the last action.
 
 from libc.string cimport memset
+from operator import index as _index
 
 #: (name, size, meaning) of each section of the observation tensor, in order.
 OBSERVATION_LAYOUT = (
@@ -28,7 +29,8 @@ OBSERVATION_LAYOUT = (
     ("dealer", 4, "the dealer"),
     ("forehand", 4, "the forehand, who led trick 1"),
     ("trump", 5, "trumps S, H, D, C, or none yet"),
-    ("trump_maker", 4, "the seat whose marriage made trumps"),
+    ("trump_maker", 4, "the seat that made trumps: it declared, or asked and was answered "
+                       "yes (the marriage may be its partner's)"),
     ("declared", 4, "the suits declared as marriages, by either team"),
     ("declare", 4 * 4, "seat × suit: the seat declared that suit"),
     ("whole_yes", 4 * 4, "seat × suit: the seat asked whole, partner named that suit"),
@@ -239,17 +241,42 @@ cdef int variant_bits_of(object variant) except -1:
             | ((variant.both_on_target == "continue") << 7))
 
 
+cdef int seat_number(object seat) except -1:
+    """A seat given to a tensor function (a Seat, or an int as numpy's) as its number;
+    ``ValueError`` for anything else (a float is not truncated to a seat)."""
+    cdef int s
+    try:
+        s = _index(seat)
+    except (TypeError, OverflowError):
+        s = -1
+    if not 0 <= s < 4:
+        raise ValueError(f"seat must be 0 to 3 (N E S W), not {seat!r}")
+    return s
+
+
 cdef object encode(Deal deal, object seat, object out, object score, int size, bint mask):
     cdef Core before
     cdef const Core* c = &deal.c
     global _last_variant, _last_bits, _last_target, _np_zeros
-    cdef int s = seat, own = 0, other = 0, r
+    cdef int s = seat_number(seat), own = 0, other = 0, r
     cdef float[::1] view
     cdef float* t
-    if not 0 <= s < 4:
-        raise ValueError(f"seat must be 0 to 3 (N E S W), not {seat!r}")
+    if deal._variant is not _last_variant:
+        _last_bits = variant_bits_of(deal._variant)
+        _last_target = deal._variant.target
+        _last_variant = deal._variant
     if score is not None:
-        own, other = score[s & 1], score[(s & 1) ^ 1]
+        # unpacked, not indexed: indexing is unchecked here (boundscheck=False), and a short
+        # tuple would be read past its end
+        try:
+            ns, ew = score
+            ns, ew = _index(ns), _index(ew)
+            if not (0 <= ns <= _last_target and 0 <= ew <= _last_target):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ValueError(f"score must be two ints of 0 to {_last_target} (NS, EW), "
+                             f"not {score!r}") from None
+        own, other = (ew, ns) if s & 1 else (ns, ew)
     if out is None:
         if _np_zeros is None:
             import numpy
@@ -262,10 +289,6 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
     if mask and c.phase == P_ANSWER and s != c.to_move:
         replay_before_last(c, &before)
         c = &before
-    if deal._variant is not _last_variant:
-        _last_bits = variant_bits_of(deal._variant)
-        _last_target = deal._variant.target
-        _last_variant = deal._variant
     encode_observation(c, s, _last_target, own, other, _last_bits, t)
     if size > N_OBS:
         encode_history(c, s, t)
@@ -283,7 +306,8 @@ def observation_tensor(Deal deal, seat, out=None, score=None):
 
     Written into ``out`` (a writable float32 buffer of that size, e.g. a numpy array or one
     row of a batch) and returned; with ``out=None`` into a new numpy array. ``score`` is the
-    match score before the deal by team (NS, EW); ``None`` reads as 0:0. Depends only on what
+    match score before the deal by team (NS, EW), two ints of 0 to the target; ``None`` reads
+    as 0:0. ``ValueError`` for a seat or a score that is not one. Depends only on what
     ``seat`` may know (RULES.md 7).
     """
     return encode(deal, seat, out, score, N_OBS, True)
@@ -309,9 +333,7 @@ def action_mask(Deal deal, seat, out=None):
     global _np_zeros
     cdef signed char[::1] view
     cdef uint64_t m = 0
-    cdef int s = seat, i
-    if not 0 <= s < 4:
-        raise ValueError(f"seat must be 0 to 3 (N E S W), not {seat!r}")
+    cdef int s = seat_number(seat), i
     if out is None:
         if _np_zeros is None:
             import numpy

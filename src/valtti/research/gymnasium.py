@@ -214,6 +214,8 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - Gymnasium's
 
     def __init__(self, num_envs: int = 1, **options: Any) -> None:
+        if not is_int(num_envs) or num_envs < 1:
+            raise ValueError(f"num_envs is an int of 1 or more, not {num_envs!r}")
         options.pop("render_mode", None)
         self.num_envs = num_envs
         self.tables = [LearnerTable(**options) for _ in range(num_envs)]
@@ -245,12 +247,14 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         n = self.num_envs
         if np.shape(actions) != (n,):
             raise ValueError(f"one action a table: {n}, not shape {np.shape(actions)}")
+        # every action checked before any table moves: a bad one leaves all tables as they were
+        numbers = [action_number(a) for a in actions]
         rewards = np.zeros(n, np.float64)
         over = np.zeros(n, bool)
         final = np.zeros((n, OBSERVATION_SIZE), np.float32)
         illegal = np.zeros(n, bool)
         for i, table in enumerate(self.tables):
-            rewards[i], over[i], refusal = table.step(action_number(actions[i]))
+            rewards[i], over[i], refusal = table.step(numbers[i])
             if over[i]:
                 illegal[i] = refusal is not None
                 table.observation(final[i])

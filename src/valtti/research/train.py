@@ -524,6 +524,10 @@ def train(
         raise ValueError(
             f"the run has {p.deals:,} deals already: give a --deals above that to go on"
         )
+    try:  # now, not at the first checkpoint after a round of self-play
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"{folder}: the run's folder cannot be made ({e.strerror or e})") from None
     replay = Replay(config.buffer)
     actors = Actors(backend, workers, address)
     start = time.monotonic()
