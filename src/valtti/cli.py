@@ -145,7 +145,11 @@ def bench(
     click.echo(
         f"random deals: {result.deals_per_s:,.0f} deals/s, "
         f"{result.actions_per_s:,.0f} actions/s "
-        f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
+        + (
+            f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
+            if result.runs > 1
+            else f"(one run of {result.deals_per_run:,} deals, one core)"
+        )
     )
     click.echo(f"state copy:   {result.copy_us:.3f} µs")
     figures = {
