@@ -1,7 +1,7 @@
 """The web table as a card room, in a real browser (Playwright, Debian's Chromium): the Finnish
 seat and team names, a whole deal by keyboard alone, whole deals on a desktop and on a phone
-either way up without scrolling (by element positions), the tab title on your turn, the sound
-switch, the rules page.
+either way up without scrolling (by element positions), a seat's buttons on a phone, the tab
+title on your turn, the sound switch, the rules page.
 
 Reuses the browser and helpers of test_browser.py against the session's real ``valtti serve``.
 ``VALTTI_SCREENSHOT=1`` also writes docs/table-desktop.png, docs/table-phone-portrait.png and
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +32,8 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     create_in_lobby,
     playwright,
 )
+from tests.web.test_browser_ends import open_seat
+from tests.web.test_server_private import serve_choice
 
 SEATS = ("N", "E", "S", "W")
 BOTS = {"N": "random", "E": "random", "W": "random"}
@@ -336,6 +339,48 @@ def test_a_whole_deal_without_scrolling(
     assert with_buttons and without >= 5
     assert page.evaluate("window.animations") == 0  # nothing moves for who asked for stillness
     tab.check_clean()
+
+
+# Each seat's box, its buttons' boxes and its name's, read in one go.
+SEAT_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom].map((v) => Math.round(v));
+  };
+  return Object.fromEntries([...document.querySelectorAll(".felt [data-seat]")].map((s) => [
+    s.dataset.seat,
+    {
+      seat: box(s),
+      head: box(s.querySelector(".seat-head")),
+      buttons: [...s.querySelectorAll(".seat-tools button")].map(box),
+      bubbles: [...s.querySelectorAll(".bubble")].map(box),
+    },
+  ]));
+}"""
+
+
+def within(box: list[int], outer: list[int]) -> bool:
+    return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_hand_over_buttons_of_absent_seats_fit_their_seats_in_finnish(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    server, tokens = serve_choice(tmp_path, start_server)  # N, E and S are people, all away
+    tab = room(viewport, locale="fi-FI")
+    page = open_seat(tab, server, "choice", "W", tokens["W"])
+    # "Anna tietokoneen pelata hänen puolestaan": on a phone on its side it ran off the screen.
+    expect(page.locator("button[data-stand-in]")).to_have_count(3)
+    width, height = VIEWPORTS[viewport]
+    for seat, boxes in page.evaluate(SEAT_BOXES).items():
+        if seat == "W":
+            continue
+        assert boxes["buttons"], (seat, boxes)
+        for button in boxes["buttons"]:
+            assert within(button, boxes["seat"]), (seat, boxes)
+            assert within(button, [0, 0, width, height]), (seat, boxes)
+    assert not tab.errors, tab.errors
 
 
 def test_the_tab_title_on_your_turn_and_the_sound_switch(
