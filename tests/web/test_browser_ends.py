@@ -273,6 +273,42 @@ def test_chat_between_two_people_shows_markup_as_text(
     assert not aino.errors and not eino.errors and not watcher.errors
 
 
+def test_muting_one_of_two_people_of_the_same_nickname_mutes_that_seat_alone(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    seats = {"N": "open", "E": "open", "S": "open", "W": "heuristic"}
+    made = server.create(seats, nickname="Aino", seat="N")
+    east_token = server.join(made["id"], "E", "Eino")
+    south_token = server.join(made["id"], "S", "Aino")  # a second Aino
+    north, east, south = person(), person(), person()
+    pages = {
+        "N": open_seat(north, server, made["id"], "N", made["token"]),
+        "E": open_seat(east, server, made["id"], "E", east_token),
+        "S": open_seat(south, server, made["id"], "S", south_token),
+    }
+    # Eino mutes North's Aino; South's Aino is still heard.
+    pages["E"].click('#chat-mutes button[data-mute="N"]')
+    expect(pages["E"].locator('#chat-mutes button[data-mute="S"]')).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    for seat in ("N", "S"):
+        pages[seat].fill("#chat-input", f"Aino at {seat}")
+        pages[seat].click("#chat-send")
+        expect(pages[seat].locator(f'#chat-log li[data-seat="{seat}"]')).to_have_count(1)
+    expect(pages["N"].locator('#chat-log li[data-seat="S"]')).to_have_count(1)
+    expect(pages["E"].locator('#chat-log li[data-seat="S"] .chat-text')).to_have_text("Aino at S")
+    expect(pages["E"].locator('#chat-log li[data-seat="N"]')).to_have_count(0)
+    pages["E"].reload()
+    expect(pages["E"].locator('#chat-log li[data-seat="S"]')).to_have_count(1)
+    expect(pages["E"].locator('#chat-log li[data-seat="N"]')).to_have_count(0)
+    # South's Aino mutes North's: her own messages stay on her page.
+    pages["S"].click('#chat-mutes button[data-mute="N"]')
+    expect(pages["S"].locator('#chat-log li[data-seat="N"]')).to_have_count(0)
+    expect(pages["S"].locator('#chat-log li[data-seat="S"]')).to_have_count(1)
+    assert not north.errors and not east.errors and not south.errors
+
+
 def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_deal(
     tmp_path: Path,
     start_server: Callable[..., Server],

@@ -1,7 +1,7 @@
 """The web table as a card room, in a real browser (Playwright, Debian's Chromium): the Finnish
 seat and team names, a whole deal by keyboard alone, whole deals on a desktop and on a phone
-either way up without scrolling (by element positions), the tab title on your turn, the sound
-switch, the rules page.
+either way up without scrolling (by element positions), a seat's buttons and your own seat's
+name on a phone, the tab title on your turn, the sound switch, the rules page.
 
 Reuses the browser and helpers of test_browser.py against the session's real ``valtti serve``.
 ``VALTTI_SCREENSHOT=1`` also writes docs/table-desktop.png, docs/table-phone-portrait.png and
@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from tests.web.crafted import store_match
 from tests.web.serving import Server, stored_record
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     CATALOGUES,
@@ -31,6 +33,8 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     create_in_lobby,
     playwright,
 )
+from tests.web.test_browser_ends import open_seat
+from tests.web.test_server_private import serve_choice
 
 SEATS = ("N", "E", "S", "W")
 BOTS = {"N": "random", "E": "random", "W": "random"}
@@ -336,6 +340,68 @@ def test_a_whole_deal_without_scrolling(
     assert with_buttons and without >= 5
     assert page.evaluate("window.animations") == 0  # nothing moves for who asked for stillness
     tab.check_clean()
+
+
+# Each seat's box, its buttons' boxes and its name's, read in one go.
+SEAT_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom].map((v) => Math.round(v));
+  };
+  return Object.fromEntries([...document.querySelectorAll(".felt [data-seat]")].map((s) => [
+    s.dataset.seat,
+    {
+      seat: box(s),
+      head: box(s.querySelector(".seat-head")),
+      buttons: [...s.querySelectorAll(".seat-tools button")].map(box),
+      bubbles: [...s.querySelectorAll(".bubble")].map(box),
+    },
+  ]));
+}"""
+
+
+def within(box: list[int], outer: list[int]) -> bool:
+    return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def overlap(a: list[int], b: list[int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_hand_over_buttons_of_absent_seats_fit_their_seats_in_finnish(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    server, tokens = serve_choice(tmp_path, start_server)  # N, E and S are people, all away
+    tab = room(viewport, locale="fi-FI")
+    page = open_seat(tab, server, "choice", "W", tokens["W"])
+    # "Anna tietokoneen pelata hänen puolestaan": on a phone on its side it ran off the screen.
+    expect(page.locator("button[data-stand-in]")).to_have_count(3)
+    width, height = VIEWPORTS[viewport]
+    for seat, boxes in page.evaluate(SEAT_BOXES).items():
+        if seat == "W":
+            continue
+        assert boxes["buttons"], (seat, boxes)
+        for button in boxes["buttons"]:
+            assert within(button, boxes["seat"]), (seat, boxes)
+            assert within(button, [0, 0, width, height]), (seat, boxes)
+    assert not tab.errors, tab.errors
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_your_own_bubble_leaves_your_name_in_sight(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], part=5)  # North has just declared clubs
+    server = start_server(db)
+    tab = room(viewport)
+    page = open_seat(tab, server, table_id, "N", tokens["N"])
+    expect(page.locator('.felt [data-seat="N"] .bubble')).to_have_count(1)
+    # On a phone upright the bubble lay over your seat: your name and your turn clock.
+    mine = page.evaluate(SEAT_BOXES)["N"]
+    assert not overlap(mine["bubbles"][0], mine["head"]), mine
+    assert not tab.errors, tab.errors
 
 
 def test_the_tab_title_on_your_turn_and_the_sound_switch(

@@ -2,7 +2,8 @@
  * The table chat (docs/WEB.md): seated people write texts and quick emotes, everyone reads.
  * Every message is set as text (textContent), never as markup; emotes are named by the
  * server and said in the page's language. A player can be muted (localStorage
- * "valtti:chat:muted" = [nicknames]): their messages are then not shown.
+ * "valtti:chat:muted" = ["N:nickname", …], a seat and its nickname, as two seats may share a
+ * nickname): their messages are then not shown; your own seat's always are.
  *
  * Hooks for end-to-end tests:
  *   #chat-log li[data-seat="N"][data-kind="text" | "emote"] with .chat-name and .chat-text
@@ -33,10 +34,15 @@ function muted() {
   }
 }
 
-function setMuted(name, on) {
-  const list = muted().filter((n) => n !== name);
-  if (on) list.push(name);
+function setMuted(key, on) {
+  const list = muted().filter((n) => n !== key);
+  if (on) list.push(key);
   localStorage.setItem(MUTED_KEY, JSON.stringify(list));
+}
+
+/** Who a mute names: the seat and its nickname. */
+function muteKey(seat, name) {
+  return `${seat}:${name}`;
 }
 
 function drawLog() {
@@ -44,7 +50,7 @@ function drawLog() {
   const hidden = new Set(muted());
   log.replaceChildren(
     ...messages
-      .filter((m) => !hidden.has(m.name))
+      .filter((m) => m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name)))
       .map((m) =>
         el(
           "li",
@@ -66,7 +72,8 @@ function drawMutes() {
   );
   box.replaceChildren(
     ...people.map((s) => {
-      const on = hidden.has(s.name);
+      const key = muteKey(s.seat, s.name);
+      const on = hidden.has(key);
       return el(
         "button",
         {
@@ -75,7 +82,7 @@ function drawMutes() {
           dataset: { mute: s.seat },
           "aria-pressed": String(on),
           onclick: () => {
-            setMuted(s.name, !on);
+            setMuted(key, !on);
             drawMutes();
             drawLog();
           },
@@ -156,7 +163,9 @@ export function onChatHistory(message) {
 /** Redraw what depends on the table: who may be muted, whether this page may write. */
 export function renderChat(current) {
   if (current.replay) return;
+  const sameSeat = view?.you === current.you;
   view = current;
+  if (!sameSeat) drawLog(); // your own seat's messages are never muted
   const seated = Boolean(current.you);
   document.getElementById("chat-form").hidden = !seated;
   document.getElementById("chat-emotes").hidden = !seated;
