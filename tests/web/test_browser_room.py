@@ -404,6 +404,26 @@ def test_your_own_bubble_leaves_your_name_in_sight(
     assert not tab.errors, tab.errors
 
 
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_spectator_is_told_they_are_watching_at_every_size(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], part=5)
+    server = start_server(db)
+    width, _ = VIEWPORTS[viewport]
+    watcher = open_seat(room(viewport, locale="fi-FI"), server, table_id, None)
+    # On a phone the top bar has no room for its "watching", and nothing else said it.
+    note = watcher.locator("#watching-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Katselet tätä pöytää")
+    box = note.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= width
+    seated = open_seat(room(viewport), server, table_id, "N", tokens["N"])
+    expect(seated.locator("#watching-note")).to_be_hidden()
+
+
 def test_the_tab_title_on_your_turn_and_the_sound_switch(
     server: Server, room: Callable[..., Tab]
 ) -> None:

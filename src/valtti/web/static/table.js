@@ -597,6 +597,8 @@ function renderHand(view) {
   const tokens =
     !view.obs || !seat ? [] : view.replay ? (view.hands?.[seat] ?? []) : (view.obs.hand ?? []);
   area.hidden = !seat || !view.obs;
+  // Said where the hand would be: on a phone the top bar has no room for "watching".
+  document.getElementById("watching-note").hidden = Boolean(seat) || !view.obs;
   hand.replaceChildren();
   const reasons = document.getElementById("hand-reasons");
   reasons.replaceChildren();
