@@ -26,6 +26,26 @@ EXIT_MALFORMED = 2
 EXIT_STARTUP = 3
 
 
+class _Seconds(click.FloatRange):
+    """Seconds from 0 to ``max``; ``nan``, which every comparison lets through, is refused."""
+
+    name = "number of seconds"
+
+    def __init__(self, max: float) -> None:
+        super().__init__(min=0, max=max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
+#: The most seconds ``serve``'s waits may be set to: a deal's end waiting longer, or a
+#: computer move (``inf`` stopped every table's state frames at the deal's end).
+MAX_WAIT_SECONDS = 86400
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="valtti")
 def main() -> None:
@@ -705,9 +725,10 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
 )
 @click.option(
     "--bot-delay",
+    metavar="SECONDS",
     default=0.8,
     show_default=True,
-    type=click.FloatRange(min=0),
+    type=_Seconds(MAX_WAIT_SECONDS),
     help="Seconds a computer move waits, so that people can follow it.",
 )
 @click.option(
@@ -738,9 +759,10 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
 )
 @click.option(
     "--next-deal-seconds",
+    metavar="SECONDS",
     default=20.0,
     show_default=True,
-    type=click.FloatRange(min=0),
+    type=_Seconds(MAX_WAIT_SECONDS),
     help="Seconds a deal's end waits for the people to say ready (0: the next deal at once).",
 )
 @click.option(
