@@ -50,6 +50,18 @@ def test_a_second_sole_store_is_refused_until_the_first_closes(database_url: str
     Store(database_url, sole=True).close()
 
 
+def test_a_sqlite_file_by_another_path_is_the_same_database(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "link.db").symlink_to(tmp_path / "valtti.db")
+    first = Store(f"sqlite:///{tmp_path / 'valtti.db'}", sole=True)
+    try:
+        for other in ("link.db", "dir/../valtti.db"):
+            with pytest.raises(DatabaseInUse, match="one server per database"):
+                Store(f"sqlite:///{tmp_path / other}", sole=True)
+    finally:
+        first.close()
+
+
 def test_a_second_server_on_a_database_refuses_to_start(
     database_url: str, start_server: Callable[..., Server]
 ) -> None:

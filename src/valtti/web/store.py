@@ -744,8 +744,11 @@ def _translate(
 
 def _lock_beside(database: str) -> int:
     """An open ``DATABASE.lock`` this process holds an exclusive ``flock`` of (the kernel drops
-    it when the process ends, even killed), or ``DatabaseInUse``. No lock on Windows."""
-    path = f"{database}.lock"
+    it when the process ends, even killed), or ``DatabaseInUse``. No lock on Windows.
+
+    The lock is beside the file itself, so that a second name for it (a symbolic link, a
+    path through ``..``) finds it held."""
+    path = f"{os.path.realpath(database)}.lock"
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     if sys.platform != "win32":
         import fcntl
