@@ -910,11 +910,11 @@ def _open_store(url: str, shown: str) -> Store:
     from alembic.util import CommandError
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-    from valtti.web.store import DatabaseInUse, Store
+    from valtti.web.store import DatabaseInUse, NoSchema, Store
 
     try:
         return Store(url, sole=True)
-    except DatabaseInUse as e:
+    except (DatabaseInUse, NoSchema) as e:
         reason = str(e)
     except DBAPIError as e:
         reason = str(e.orig)

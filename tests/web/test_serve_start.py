@@ -116,6 +116,14 @@ def test_a_wrong_postgresql_password_is_one_line_with_the_password_masked(
     assert ":***@" in line
 
 
+def test_a_postgresql_schema_that_does_not_exist_is_said_so(postgres_base: str) -> None:
+    # It was "another valtti server is using it": the lock of no schema is never taken.
+    url = make_url(postgres_base).update_query_dict({"options": "-csearch_path=valtti_no_such"})
+    line = refused(serve("--db", url.render_as_string(hide_password=False)), 3)
+    assert "no schema of its search_path (valtti_no_such) exists" in line
+    assert "another valtti server" not in line
+
+
 def test_a_port_in_use_is_one_line_before_any_address(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -144,6 +144,10 @@ class DatabaseInUse(Exception):
     """Another sole ``Store`` (another server) holds the database."""
 
 
+class NoSchema(Exception):
+    """No schema of PostgreSQL's ``search_path`` exists: there is nowhere to keep the tables."""
+
+
 class DuplicateAction(Exception):
     """``add_action`` for a (table, deal, index) already stored."""
 
@@ -770,6 +774,12 @@ def _advisory_lock(engine: Engine) -> Connection:
     """A connection of its own holding this schema's advisory lock, or ``DatabaseInUse``."""
     connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
     try:
+        if connection.execute(text("SELECT current_schema()")).scalar_one() is None:
+            path = connection.execute(text("SHOW search_path")).scalar_one()
+            raise NoSchema(
+                f"no schema of its search_path ({path}) exists: create it (CREATE SCHEMA) "
+                "or name one that does"
+            )
         held = connection.execute(
             text("SELECT pg_try_advisory_lock(:key, hashtext(current_schema()))"),
             {"key": _ADVISORY_KEY},
