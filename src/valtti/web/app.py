@@ -47,7 +47,7 @@ from valtti.web.messages import (
 )
 from valtti.web.room import Room
 from valtti.web.rooms import Rooms
-from valtti.web.security import Guard, PerMinute, Policy
+from valtti.web.security import Guard, PerMinute, Policy, client_of
 from valtti.web.store import Store, TableStatus
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -207,7 +207,7 @@ def create_app(
 
     @tables.post("", status_code=201)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
-        creations.admit(request.client.host if request.client else "")
+        creations.admit(client_of(request.scope))
         creator = body.creator
         room, creator_token, token = await _rooms(request).create(
             body.variant, body.seats, creator, body.turn_seconds, body.hints
@@ -259,8 +259,8 @@ def create_app(
         except RoomError:
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        address = websocket.client.host if websocket.client else ""
-        await _play(websocket, room, connection, _Sender(_rooms(websocket), chats, address))
+        sender = _Sender(_rooms(websocket), chats, client_of(websocket.scope))
+        await _play(websocket, room, connection, sender)
 
     for router in (pages, options, server, tables):
         app.include_router(router)
