@@ -172,6 +172,19 @@ def test_bad_bodies_and_unknown_tables(server: Server) -> None:
     assert answer.status_code == 400 and answer.json()["error"] == "bad_seat"
 
 
+def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
+    table = server.create(ALL_OPEN)
+    for method, path in (
+        ("GET", f"/api/tables/{table['id']}/seats/N"),
+        ("POST", f"/api/tables/{table['id']}/record"),
+        ("PUT", "/api/tables"),
+    ):
+        answer = server.http.request(method, path, json={})
+        assert answer.status_code == 405, path
+        assert answer.json()["error"] == "bad_method" and method in answer.json()["message"]
+        assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
+
+
 def test_large_and_deep_bodies_are_refused(server: Server) -> None:
     big = {"seats": ALL_OPEN, "pad": "x" * 16 * 1024}
     answer = server.http.post("/api/tables", json=big)

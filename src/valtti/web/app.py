@@ -12,7 +12,7 @@ import contextlib
 import copy
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -65,6 +65,7 @@ _STATUS: Final = {
     "not_found": 404,
     "taken": 409,
     "not_finished": 409,
+    "bad_method": 405,
     "too_large": 413,
     "too_many": 429,
 }
@@ -160,6 +161,11 @@ def create_app(
             return _refused(RoomError("bad_request", "the body is not valid JSON"))
         if error.status_code == 404:
             return _not_found(request)
+        if error.status_code == 405:
+            refusal = RoomError(
+                "bad_method", f"{request.method} is not taken at {request.url.path}"
+            )
+            return _refused(refusal, error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
     pages = APIRouter(include_in_schema=False)
@@ -419,8 +425,9 @@ def _not_found(request: Request) -> Response:
     return FileResponse(STATIC / "notfound.html", status_code=404)
 
 
-def _refused(error: RoomError) -> JSONResponse:
+def _refused(error: RoomError, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(
         {"error": error.code, "message": error.message, **error.extra},
         status_code=_STATUS.get(error.code, 400),
+        headers=headers,
     )
