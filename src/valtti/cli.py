@@ -828,6 +828,12 @@ def serve(
             f"{shown}: only SQLite (sqlite:///PATH) and PostgreSQL (postgresql://…) are supported",
             param_hint="--db",
         )
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise click.BadParameter(
+            f"{shown} is a database in memory, whose tables a restart loses: give a file, "
+            "sqlite:///PATH",
+            param_hint="--db",
+        )
     # The database is opened (and held: one server per database) and the address bound before
     # anything says where to open the server, so that either failure is the one line printed.
     store = _open_store(url, shown)

@@ -152,19 +152,28 @@ def test_a_trust_proxy_entry_that_is_no_address_or_network_is_a_usage_error(
     assert not (tmp_path / "v.db").exists()  # refused before the database is opened
 
 
+def serve_on_a_taken_port(*options: str) -> Result:
+    """``valtti serve`` on a port in use: options it took would fail the start, not hang it."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        return CliRunner().invoke(main, ["serve", "--port", port, *options])
+
+
 @pytest.mark.parametrize("option", ["--next-deal-seconds", "--bot-delay"])
 @pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "1e9"])
 def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(
     option: str, seconds: str, tmp_path: Path
 ) -> None:
     # --next-deal-seconds inf started, and at each deal's end no state frame could be made.
-    with socket.socket() as taken:  # had the option been taken, the start fails, not hangs
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
-        result = CliRunner().invoke(
-            main,
-            ["serve", "--port", port, option, seconds, "--db", f"sqlite:///{tmp_path / 'v.db'}"],
-        )
+    result = serve_on_a_taken_port(option, seconds, "--db", f"sqlite:///{tmp_path / 'v.db'}")
     assert option in refused(result, 2)
     assert not (tmp_path / "v.db").exists()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_a_database_in_memory_is_a_usage_error(url: str) -> None:
+    # It served, and a restart lost every table.
+    line = refused(serve_on_a_taken_port("--db", url), 2)
+    assert "a database in memory, whose tables a restart loses" in line
