@@ -26,6 +26,26 @@ EXIT_MALFORMED = 2
 EXIT_STARTUP = 3
 
 
+class _Seconds(click.FloatRange):
+    """Seconds from 0 to ``max``; ``nan``, which every comparison lets through, is refused."""
+
+    name = "number of seconds"
+
+    def __init__(self, max: float) -> None:
+        super().__init__(min=0, max=max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
+#: The most seconds ``serve``'s waits may be set to: a deal's end waiting longer, or a
+#: computer move (``inf`` stopped every table's state frames at the deal's end).
+MAX_WAIT_SECONDS = 86400
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="valtti")
 def main() -> None:
@@ -715,9 +735,10 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
 )
 @click.option(
     "--bot-delay",
+    metavar="SECONDS",
     default=0.8,
     show_default=True,
-    type=click.FloatRange(min=0),
+    type=_Seconds(MAX_WAIT_SECONDS),
     help="Seconds a computer move waits, so that people can follow it.",
 )
 @click.option(
@@ -748,9 +769,10 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
 )
 @click.option(
     "--next-deal-seconds",
+    metavar="SECONDS",
     default=20.0,
     show_default=True,
-    type=click.FloatRange(min=0),
+    type=_Seconds(MAX_WAIT_SECONDS),
     help="Seconds a deal's end waits for the people to say ready (0: the next deal at once).",
 )
 @click.option(
@@ -814,6 +836,12 @@ def serve(
     if parsed.drivername not in DRIVERS:
         raise click.BadParameter(
             f"{shown}: only SQLite (sqlite:///PATH) and PostgreSQL (postgresql://…) are supported",
+            param_hint="--db",
+        )
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise click.BadParameter(
+            f"{shown} is a database in memory, whose tables a restart loses: give a file, "
+            "sqlite:///PATH",
             param_hint="--db",
         )
     # The database is opened (and held: one server per database) and the address bound before
@@ -898,11 +926,11 @@ def _open_store(url: str, shown: str) -> Store:
     from alembic.util import CommandError
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-    from valtti.web.store import DatabaseInUse, Store
+    from valtti.web.store import DatabaseInUse, NoSchema, Store
 
     try:
         return Store(url, sole=True)
-    except DatabaseInUse as e:
+    except (DatabaseInUse, NoSchema) as e:
         reason = str(e)
     except DBAPIError as e:
         reason = str(e.orig)

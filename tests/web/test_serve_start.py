@@ -50,6 +50,18 @@ def test_a_second_sole_store_is_refused_until_the_first_closes(database_url: str
     Store(database_url, sole=True).close()
 
 
+def test_a_sqlite_file_by_another_path_is_the_same_database(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "link.db").symlink_to(tmp_path / "valtti.db")
+    first = Store(f"sqlite:///{tmp_path / 'valtti.db'}", sole=True)
+    try:
+        for other in ("link.db", "dir/../valtti.db"):
+            with pytest.raises(DatabaseInUse, match="one server per database"):
+                Store(f"sqlite:///{tmp_path / other}", sole=True)
+    finally:
+        first.close()
+
+
 def test_a_second_server_on_a_database_refuses_to_start(
     database_url: str, start_server: Callable[..., Server]
 ) -> None:
@@ -104,6 +116,14 @@ def test_a_wrong_postgresql_password_is_one_line_with_the_password_masked(
     assert ":***@" in line
 
 
+def test_a_postgresql_schema_that_does_not_exist_is_said_so(postgres_base: str) -> None:
+    # It was "another valtti server is using it": the lock of no schema is never taken.
+    url = make_url(postgres_base).update_query_dict({"options": "-csearch_path=valtti_no_such"})
+    line = refused(serve("--db", url.render_as_string(hide_password=False)), 3)
+    assert "no schema of its search_path (valtti_no_such) exists" in line
+    assert "another valtti server" not in line
+
+
 def test_a_port_in_use_is_one_line_before_any_address(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -130,3 +150,30 @@ def test_a_trust_proxy_entry_that_is_no_address_or_network_is_a_usage_error(
     result = serve("--trust-proxy", proxies, "--db", f"sqlite:///{tmp_path / 'v.db'}")
     assert "--trust-proxy" in refused(result, 2)
     assert not (tmp_path / "v.db").exists()  # refused before the database is opened
+
+
+def serve_on_a_taken_port(*options: str) -> Result:
+    """``valtti serve`` on a port in use: options it took would fail the start, not hang it."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        return CliRunner().invoke(main, ["serve", "--port", port, *options])
+
+
+@pytest.mark.parametrize("option", ["--next-deal-seconds", "--bot-delay"])
+@pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "1e9"])
+def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(
+    option: str, seconds: str, tmp_path: Path
+) -> None:
+    # --next-deal-seconds inf started, and at each deal's end no state frame could be made.
+    result = serve_on_a_taken_port(option, seconds, "--db", f"sqlite:///{tmp_path / 'v.db'}")
+    assert option in refused(result, 2)
+    assert not (tmp_path / "v.db").exists()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_a_database_in_memory_is_a_usage_error(url: str) -> None:
+    # It served, and a restart lost every table.
+    line = refused(serve_on_a_taken_port("--db", url), 2)
+    assert "a database in memory, whose tables a restart loses" in line

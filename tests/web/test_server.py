@@ -172,6 +172,19 @@ def test_bad_bodies_and_unknown_tables(server: Server) -> None:
     assert answer.status_code == 400 and answer.json()["error"] == "bad_seat"
 
 
+def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
+    table = server.create(ALL_OPEN)
+    for method, path in (
+        ("GET", f"/api/tables/{table['id']}/seats/N"),
+        ("POST", f"/api/tables/{table['id']}/record"),
+        ("PUT", "/api/tables"),
+    ):
+        answer = server.http.request(method, path, json={})
+        assert answer.status_code == 405, path
+        assert answer.json()["error"] == "bad_method" and method in answer.json()["message"]
+        assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
+
+
 def test_large_and_deep_bodies_are_refused(server: Server) -> None:
     big = {"seats": ALL_OPEN, "pad": "x" * 16 * 1024}
     answer = server.http.post("/api/tables", json=big)
@@ -407,6 +420,26 @@ def test_unknown_table_or_token_closes_the_socket(server: Server) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             player.receive()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+
+
+def test_a_table_id_no_table_can_have_is_not_found_on_either_database(
+    database_url: str, start_server: Callable[..., Server]
+) -> None:
+    # PostgreSQL cannot compare a text with a NUL in it: asked, it failed with a 500.
+    server = start_server(database_url)
+    for table_id in ("%00", "a%00b", "x" * 65, "%C3%A4"):
+        for path in ("", "/record", "/replay"):
+            answer = server.http.get(f"/api/tables/{table_id}{path}")
+            assert answer.status_code == 404 and answer.json()["error"] == "not_found", path
+        answer = server.http.post(f"/api/tables/{table_id}/seats/N", json={"nickname": "A"})
+        assert answer.status_code == 404 and answer.json()["error"] == "not_found"
+        page = server.http.get(f"/t/{table_id}")
+        assert page.status_code == 404 and "notfound" in page.text
+        player = server.socket(table_id)
+        with pytest.raises(ConnectionClosed) as closed:
+            player.receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    assert server.http.get("/api/tables").status_code == 200
 
 
 def test_a_flood_is_throttled_then_closed(server: Server) -> None:

@@ -76,7 +76,7 @@ def test_a_table_keeps_its_turn_time_and_sixty_seconds_by_default(server: Server
     summary = server.http.get(f"/api/tables/{default['id']}").json()
     assert summary["turn_seconds"] == 60
     assert [s.get("stand_in") for s in summary["seats"]] == [None] * 4
-    for bad in (-1, 3601, 1.5, "60", True):
+    for bad in (-1, 3601, 1.5, "60", True, False, 0.0):
         answer = server.http.post("/api/tables", json={"seats": ALL_OPEN, "turn_seconds": bad})
         assert answer.status_code == 400 and answer.json()["error"] == "bad_request", bad
     zero = server.create(ALL_OPEN, turn_seconds=0)

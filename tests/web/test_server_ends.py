@@ -62,6 +62,26 @@ def test_the_next_deal_waits_until_every_person_is_ready(
         player.close()
 
 
+def test_ready_said_over_and_over_is_told_to_the_others_once(
+    tmp_path: Path, start_server: Start
+) -> None:
+    server, table_id, tokens, north = _two_people_between_deals(tmp_path, start_server)
+    south = server.socket(table_id, tokens["S"])
+    north.state()
+    _state(south, lambda f: f["between"]["ready"] == ["E", "W"])
+    north.send({"type": "ready"})
+    _state(south, lambda f: f["between"]["ready"] == ["N", "E", "W"])
+    for _ in range(10):  # each made every connection of the table a state frame
+        north.send({"type": "ready"})
+    north.send({"type": "chat", "emote": "good"})
+    frames = []
+    while not frames or frames[-1]["type"] != "chat":
+        frames.append(south.receive())
+    assert [f["type"] for f in frames] == ["chat"]
+    north.close()
+    south.close()
+
+
 def _two_people_between_deals(
     tmp_path: Path, start_server: Start
 ) -> tuple[Server, str, dict[str, str], Player]:

@@ -27,10 +27,14 @@ BEFORE_ASK = ("AS", "9S", "AC", "KS")
 
 
 def stored_table(
-    url: str, actions: tuple[str, ...], turn_seconds: int | None = None
+    url: str,
+    actions: tuple[str, ...],
+    turn_seconds: int | None = None,
+    computers: dict[str, str] | None = None,
 ) -> dict[str, str]:
-    """Store table "choice" of four people at that deal, with ``actions`` played (and
-    ``turn_seconds`` for a turn); the seats' tokens."""
+    """Store table "choice" of four people at that deal, but the seats that ``computers``
+    gives a computer player, with ``actions`` played (and ``turn_seconds`` for a turn); the
+    seats' tokens."""
     match = Match(Variant(), Seat.N)
     match.start_deal(rng=random.Random(DEAL_SEED))
     assert match.deal is not None
@@ -48,7 +52,12 @@ def stored_table(
                 status="playing",
                 turn_seconds=turn_seconds,
             ),
-            [SeatRow(s, "human", f"player {s}", token_hash(tokens[str(s)])) for s in Seat],
+            [
+                SeatRow(s, "computer", computers[str(s)], None)
+                if str(s) in (computers or {})
+                else SeatRow(s, "human", f"player {s}", token_hash(tokens[str(s)]))
+                for s in Seat
+            ],
         )
         store.add_deal("choice", 1, Seat.N, match.deal.initial_hands)
         for index, token in enumerate(actions):
@@ -119,6 +128,23 @@ def test_only_the_answering_partner_sees_the_choice(
                 assert frame["observation"]["asker"] is None, seat
     for player in everyone.values():
         player.close()
+
+
+def test_a_computer_partner_chooses_without_the_delay_of_a_move(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> None:
+    # The others see E's turn last until W has chosen: a move's delay there told them that W
+    # had a choice of marriages. With a delay of 600 s, E would not see the answer for 600 s.
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    tokens = stored_table(url, BEFORE_ASK, computers={"W": "heuristic"})
+    server = start_server(url, bot_delay=600.0)
+    east = server.socket("choice", tokens["E"])
+    assert east.state()["seq"] == 4
+    east.send({"type": "action", "action": "ask-whole", "seq": 4})
+    answered = east.state(5)
+    assert answered["observation"]["to_move"] == "E"
+    assert answered["observation"]["trump"] in ("H", "C")
+    east.close()
 
 
 def _asking(frame: dict[str, object]) -> bool:

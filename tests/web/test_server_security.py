@@ -145,6 +145,36 @@ def test_a_trusted_proxy_gives_each_client_its_own_limits(
         ws.close()
 
 
+def test_an_ipv6_client_counts_as_its_64_network(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> None:
+    # Each of one home's 2^64 addresses had limits of its own: no limit at all.
+    server = _start(
+        start_server, tmp_path, "--trust-proxy", "--connections-per-address", "1", tables=1
+    )
+    home, neighbour = "2001:db8:0:7::", "2001:db8:0:8::"
+
+    def client(address: str) -> dict[str, str]:
+        return {"X-Forwarded-For": address}
+
+    first = server.http.post("/api/tables", json={"seats": ALL_OPEN}, headers=client(home + "1"))
+    assert first.status_code == 201
+    again = server.http.post("/api/tables", json={"seats": ALL_OPEN}, headers=client(home + "2"))
+    assert again.status_code == 429 and again.json()["error"] == "too_many"
+    other = server.http.post(
+        "/api/tables", json={"seats": ALL_OPEN}, headers=client(neighbour + "1")
+    )
+    assert other.status_code == 201
+    table_id = first.json()["id"]
+    sockets = [_socket(server, table_id, headers=client(home + "1"))]
+    assert (
+        _refused_socket(server, table_id, headers=client(home + "a:b")).response.status_code == 429
+    )
+    sockets.append(_socket(server, table_id, headers=client(neighbour + "1")))
+    for ws in sockets:
+        ws.close()
+
+
 def test_trust_proxy_takes_the_proxies_named(
     tmp_path: Path, start_server: Callable[..., Server]
 ) -> None:

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -47,7 +47,7 @@ from valtti.web.messages import (
 )
 from valtti.web.room import Room
 from valtti.web.rooms import Rooms
-from valtti.web.security import Guard, PerMinute, Policy
+from valtti.web.security import Guard, PerMinute, Policy, client_of
 from valtti.web.store import Store, TableStatus
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -65,6 +65,7 @@ _STATUS: Final = {
     "not_found": 404,
     "taken": 409,
     "not_finished": 409,
+    "bad_method": 405,
     "too_large": 413,
     "too_many": 429,
 }
@@ -160,6 +161,11 @@ def create_app(
             return _refused(RoomError("bad_request", "the body is not valid JSON"))
         if error.status_code == 404:
             return _not_found(request)
+        if error.status_code == 405:
+            refusal = RoomError(
+                "bad_method", f"{request.method} is not taken at {request.url.path}"
+            )
+            return _refused(refusal, error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
     pages = APIRouter(include_in_schema=False)
@@ -207,7 +213,7 @@ def create_app(
 
     @tables.post("", status_code=201)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
-        creations.admit(request.client.host if request.client else "")
+        creations.admit(client_of(request.scope))
         creator = body.creator
         room, creator_token, token = await _rooms(request).create(
             body.variant, body.seats, creator, body.turn_seconds, body.hints
@@ -259,8 +265,8 @@ def create_app(
         except RoomError:
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        address = websocket.client.host if websocket.client else ""
-        await _play(websocket, room, connection, _Sender(_rooms(websocket), chats, address))
+        sender = _Sender(_rooms(websocket), chats, client_of(websocket.scope))
+        await _play(websocket, room, connection, sender)
 
     for router in (pages, options, server, tables):
         app.include_router(router)
@@ -419,8 +425,9 @@ def _not_found(request: Request) -> Response:
     return FileResponse(STATIC / "notfound.html", status_code=404)
 
 
-def _refused(error: RoomError) -> JSONResponse:
+def _refused(error: RoomError, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(
         {"error": error.code, "message": error.message, **error.extra},
         status_code=_STATUS.get(error.code, 400),
+        headers=headers,
     )

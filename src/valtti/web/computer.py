@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
 from valtti.engine import Action, Observation, Seat
+from valtti.engine.views import Phase
 from valtti.table import Table, decide_once
 from valtti.web.bots import Bots
 
@@ -29,7 +30,7 @@ Play = Callable[[Seat, str, int, Action | None], Awaitable[bool]]
 class Computers:
     """Lets the computer player to move decide, once per point of the match (the driver's
     ``point``: the number of actions so far, answers included), each move ``delay`` seconds at
-    least."""
+    least but a partner's choice of marriage, which nobody else sees made."""
 
     def __init__(
         self,
@@ -70,6 +71,10 @@ class Computers:
         """
         loop = asyncio.get_running_loop()
         began = loop.time()
+        # Nobody but the partner sees a choice of marriages being made (RULES.md 7.2): the
+        # others see the asker's turn last until it is, so a delay there would tell them that
+        # the partner had one to make.
+        delay = 0.0 if observation.phase is Phase.ANSWER else self.delay
         failures = 0
         try:
             while True:
@@ -91,7 +96,7 @@ class Computers:
                     )
                     action = decide_once("random", seed, observation)
                 # People should see each move: wait out what is left of the delay after thinking.
-                await asyncio.sleep(max(0.0, self.delay - (loop.time() - began)))
+                await asyncio.sleep(max(0.0, delay - (loop.time() - began)))
                 if await play(seat, spec, point, action):
                     return
                 failures += 1

@@ -97,10 +97,11 @@ def _players(value: object) -> dict[Seat, str | None]:
 
 
 def _turn_seconds(value: object) -> int | None:
-    """A turn time: whole seconds from 1 to MAX_TURN_SECONDS, or ``null``/0 for none."""
-    if value is None or value == 0:
+    """A turn time: whole seconds from 1 to MAX_TURN_SECONDS, or ``null``/0 for none (not
+    ``false`` or ``0.0``, which equal 0 too)."""
+    if value is None or (type(value) is int and value == 0):
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TURN_SECONDS:
+    if type(value) is not int or not 1 <= value <= MAX_TURN_SECONDS:
         raise _refuse(
             "bad_request",
             f"turn_seconds is a whole number of seconds from 1 to {MAX_TURN_SECONDS}, or null",

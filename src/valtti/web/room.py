@@ -404,10 +404,13 @@ class Room:
             if waiting is None:
                 raise RoomError("not_waiting", "nothing waits for the players to be ready")
             await self._reclaim(seat)  # saying ready is being here: a stand-in leaves
+            # Said again, it changes nothing the others would be told of: sending it over and
+            # over must not make the table's every connection a state frame each time.
+            again = seat in waiting.ready
             waiting.ready.add(seat)
             if waiting.kind == "deal":
                 await self._go_on()
-            self._changed(broadcast=True)
+            self._changed(broadcast=not again or self.waiting is not waiting)
             return waiting.kind == "rematch" and waiting.all_ready(self.seats, self._connected())
 
     async def rematch(self, table_id: str, seed: int, created: datetime) -> StoredTable | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -30,6 +31,9 @@ IDLE_AFTER: Final = timedelta(minutes=10)
 #: A finished table leaves the lobby's list this long after its match ended (its link, record
 #: and replay stay).
 LISTED_AFTER_FINISH: Final = timedelta(days=1)
+#: What a table id can be: this server makes them with ``secrets.token_urlsafe``. Anything
+#: else (a NUL, which PostgreSQL cannot even compare) is no table's, unasked of the store.
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class Rooms:
@@ -126,6 +130,9 @@ class Rooms:
         await room.announce()
 
     async def get(self, table_id: str) -> Room | None:
+        """The table ``table_id``, loaded from the store if need be; ``None`` if none is."""
+        if not TABLE_ID.fullmatch(table_id):
+            return None
         room = self._live(table_id)
         if room is not None:
             return room

@@ -12,7 +12,7 @@ grows past that, and ``Guard`` refuses one that arrived whole.
 
 A client address is the connection's own peer unless ``valtti serve --trust-proxy`` names the
 proxy, whose ``X-Forwarded-For`` uvicorn then reads: a forwarded header is never believed from
-anyone else.
+anyone else. An IPv6 client counts as its /64 network (``client_of``).
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ class Guard:
         if refusal is None and scope["method"] not in _SAFE_METHODS:
             refusal = self._cross_site(scope) or _not_json(scope)
             joining = refusal is None and _JOIN.fullmatch(scope["path"])
-            if joining and not self._joins.admit(_address(scope)):
+            if joining and not self._joins.admit(client_of(scope)):
                 limit = self._joins.limit
                 refusal = (429, "too_many", f"at most {limit} seats taken a minute")
         if refusal is not None:
@@ -148,7 +148,7 @@ class Guard:
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = _too_large(scope) or self._other_name(scope) or self._cross_site(scope)
-        address = _address(scope)
+        address = client_of(scope)
         limit = self.policy.connections_per_address
         if refusal is None and 0 < limit <= self._open.get(address, 0):
             refusal = (429, "too_many", f"at most {limit} connections from one address")
@@ -244,9 +244,19 @@ def _own_origin(scope: Scope) -> str:
     return f"{scheme}://{(_header(scope, b'host') or '').strip().lower()}"
 
 
-def _address(scope: Scope) -> str:
+def client_of(scope: Scope) -> str:
+    """Whom the limits per client address count a request or WebSocket for: its client's
+    address, or for an IPv6 address its /64 network, every address of which one home or host
+    is given (it could take a fresh one for each connection)."""
     client = scope.get("client")
-    return str(client[0]) if client else ""
+    host = str(client[0]) if client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6 and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return host
 
 
 def _not_json(scope: Scope) -> tuple[int, str, str] | None:

@@ -144,6 +144,10 @@ class DatabaseInUse(Exception):
     """Another sole ``Store`` (another server) holds the database."""
 
 
+class NoSchema(Exception):
+    """No schema of PostgreSQL's ``search_path`` exists: there is nowhere to keep the tables."""
+
+
 class DuplicateAction(Exception):
     """``add_action`` for a (table, deal, index) already stored."""
 
@@ -744,8 +748,11 @@ def _translate(
 
 def _lock_beside(database: str) -> int:
     """An open ``DATABASE.lock`` this process holds an exclusive ``flock`` of (the kernel drops
-    it when the process ends, even killed), or ``DatabaseInUse``. No lock on Windows."""
-    path = f"{database}.lock"
+    it when the process ends, even killed), or ``DatabaseInUse``. No lock on Windows.
+
+    The lock is beside the file itself, so that a second name for it (a symbolic link, a
+    path through ``..``) finds it held."""
+    path = f"{os.path.realpath(database)}.lock"
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     if sys.platform != "win32":
         import fcntl
@@ -767,6 +774,12 @@ def _advisory_lock(engine: Engine) -> Connection:
     """A connection of its own holding this schema's advisory lock, or ``DatabaseInUse``."""
     connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
     try:
+        if connection.execute(text("SELECT current_schema()")).scalar_one() is None:
+            path = connection.execute(text("SHOW search_path")).scalar_one()
+            raise NoSchema(
+                f"no schema of its search_path ({path}) exists: create it (CREATE SCHEMA) "
+                "or name one that does"
+            )
         held = connection.execute(
             text("SELECT pg_try_advisory_lock(:key, hashtext(current_schema()))"),
             {"key": _ADVISORY_KEY},
