@@ -250,8 +250,9 @@ class Session:
         """Read input until a legal action is taken (``True``) or the player leaves (``False``)."""
         note: RenderableType | None = None
         while True:
-            self._draw(note)
-            line = self.read(self._prompt(deal))
+            prompt = self._prompt(deal)
+            self._draw(note, prompt=prompt)
+            line = self.read(prompt)
             try:
                 answering = deal.phase is Phase.ANSWER
                 command = parse(line, list(deal.hand(self.you)), answering)
@@ -559,15 +560,18 @@ class Session:
             winning=deal.winning_card,
         )
 
-    def _draw(self, note: RenderableType | None = None, *more: RenderableType) -> None:
+    def _draw(
+        self, note: RenderableType | None = None, *more: RenderableType, prompt: str = ""
+    ) -> None:
         """The table, then ``more`` (the deal's or the match's end), then the reply ``note``,
-        fitted to the terminal's size as it is now; in the plain mode, only what is new."""
+        fitted to the terminal's size as it is now with room for ``prompt`` under it; in the
+        plain mode, only what is new."""
         if self.plain:
             self._tell(note, *more)
             return
         self._shown = (note, more)
         self.console.clear()
-        self.console.print(screen(self.console, self._view(), note, more))
+        self.console.print(screen(self.console, self._view(), note, more, prompt))
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:
@@ -590,7 +594,7 @@ class Session:
             # Only while a prompt waits: never in the middle of a draw.
             if waiting and self._shown is not None:
                 note, more = self._shown
-                self._draw(note, *more)
+                self._draw(note, *more, prompt=waiting[-1])
                 typed = self.reader.shown_line() if read is self.reader else ""
                 self.console.print(Text(waiting[-1], style=self.style), end="")
                 self.console.print(Text(typed), end="")
@@ -664,7 +668,7 @@ class Session:
         ``confirm`` only once the player confirms) or ``undo``."""
         note: RenderableType | None = None
         while True:
-            self._draw(note, *shown)
+            self._draw(note, *shown, prompt=prompt)
             try:
                 command = parse(self.read(prompt), [])
             except InputError as e:
