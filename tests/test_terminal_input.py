@@ -331,6 +331,29 @@ def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path)
     assert Record.from_json((tmp_path / "autosave.json").read_text()).deals
 
 
+def test_a_card_number_at_a_deals_end_says_there_is_no_deal(tmp_path: Path) -> None:
+    """The hand is empty there: no 'your cards are numbered 1 to 0'."""
+    after: list[str] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        after.extend(["quit", "y"])
+        return "3"
+
+    s, out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and len(s.match.deals) == 1
+    shown = " ".join(out.getvalue().split())
+    assert "No deal is being played: press Enter to go on." in shown
+    assert "numbered 1 to 0" not in shown
+
+
 def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:
     undone: list[int] = []
     after: list[str] = []

@@ -153,6 +153,8 @@ def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Ac
     shown = text.strip()
     # A number before "-" is read as a space (ask-whole): -1 is no card, not card 1.
     if re.fullmatch(r"[+-]?\d+", shown):
+        if not hand:  # a deal's or the match's end: no cards to number
+            raise InputError(_("No deal is being played: press Enter to go on."))
         number = int(shown)
         if shown[0] in "+-" or not 1 <= number <= len(hand):
             raise InputError(
