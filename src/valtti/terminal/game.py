@@ -56,7 +56,7 @@ from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.lineinput import LineReader, file_names
-from valtti.terminal.phrases import deal_start_text, in_hand_order, news, reason_text, seat_text
+from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
     View,
@@ -272,10 +272,7 @@ class Session:
                     note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
                         action=action_words(action),
                         reason=reason_text(refusal),
-                        legal=" ".join(
-                            action_words(a)
-                            for a in in_hand_order(deal.hand(self.you), deal.legal_actions())
-                        ),
+                        legal=legal_text(deal.hand(self.you), deal.legal_actions()),
                     )
                 case Quit():
                     if self._confirm_leave():
