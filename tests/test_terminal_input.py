@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from valtti.cli import main
-from valtti.engine import Action, CardSet, Seat
+from valtti.engine import Action, CardSet, Phase, Seat
 from valtti.engine.record import Record
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, Undo, completions, parse
@@ -352,6 +352,29 @@ def test_a_card_number_at_a_deals_end_says_there_is_no_deal(tmp_path: Path) -> N
     shown = " ".join(out.getvalue().split())
     assert "No deal is being played: press Enter to go on." in shown
     assert "numbered 1 to 0" not in shown
+
+
+def test_the_prompt_offers_declaring_only_where_something_can_be_declared(tmp_path: Path) -> None:
+    """Seed 22, declaring and asking whenever it can: S takes trick 8 with K♣ alone, trumps
+    made, nothing to declare or ask, and is told to lead, not to declare, ask or lead."""
+    windows: list[tuple[str, bool]] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if deal.is_over():
+            return "quit"
+        legal = deal.legal_actions()
+        words = [a for a in legal if a.card is None]
+        if deal.phase is Phase.DECLARATION:
+            windows.append((prompts[-1], bool(words)))
+        return str((words or legal)[0])
+
+    s, _out, prompts = session(tmp_path, [move] * 40 + ["y"], seed=22)
+    s.run()
+    assert ("[Enter plays K♣] Your lead > ", False) in windows
+    for prompt, offered in windows:
+        assert ("declare, ask or lead" in prompt) == offered, windows
 
 
 def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:

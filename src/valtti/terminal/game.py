@@ -287,7 +287,10 @@ class Session:
 
     def _prompt(self, deal: Deal) -> str:
         trick = deal.current_trick
-        if deal.phase is Phase.DECLARATION:
+        legal = deal.legal_actions()
+        if deal.phase is Phase.DECLARATION and any(a.kind is not ActionKind.PLAY for a in legal):
+            # Where nothing can be declared or asked (one card left, a king alone after
+            # trumps) the window is only a lead.
             text = _("You took the trick: declare, ask or lead")
         elif deal.phase is Phase.ANSWER:
             text = _("Name a marriage")
