@@ -122,7 +122,7 @@ def screen(
         if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
             break
         body.pop(drop)
-    if fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut under the header
+    if ends and fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut it
         ends = [Cropped(Group(*ends), rows - height(head) - min(pane_rows, PANE_ROWS))]
         fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))
