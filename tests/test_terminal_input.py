@@ -84,6 +84,11 @@ def test_completion_offers_the_legal_cards_first_then_the_commands() -> None:
     assert completions("pe", [], []) == ["peru"]
     assert completions("oh", [], []) == ["ohje"]
     assert parse("peru", []) == Undo()
+    # The English words, which Finnish takes too, complete as well.
+    assert completions("kysy ", hand, []) == ["koko", "puoli"]
+    assert completions("ask ", hand, []) == ["whole", "half"]
+    assert completions("ask half ", hand, [])[0] == "s"
+    assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
 
 
 def test_a_very_long_line_is_refused_without_being_repeated() -> None:
