@@ -154,6 +154,24 @@ def test_the_autosave_goes_when_the_match_is_over(tmp_path: Path) -> None:
     assert not (tmp_path / "autosave.json").exists()
 
 
+def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: Path) -> None:
+    """The data directory is a file: the question to leave says the play is lost, not kept."""
+    (tmp_path / "data").write_text("not a directory\n")
+    out = io.StringIO()
+    s = start(
+        seed=2, fast=True, language="en", partner="random", opponents="random",
+        console=Console(file=out, width=100, color_system=None),
+        autosave=tmp_path / "data" / "valtti" / "autosave.json",
+    )  # fmt: skip
+    prompts: list[str] = []
+    lines = ["qs", "quit", "y"]
+    s.read = lambda prompt: prompts.append(prompt) or lines.pop(0)  # type: ignore[func-returns-value]
+    assert s.run() == 0
+    assert prompts[-1] == "Leave the match? Play that is not saved is lost. (y/n) > "
+    shown = " ".join(out.getvalue().split())
+    assert "Could not write the autosave" in shown and "saved in" not in shown
+
+
 def test_a_new_match_keeps_the_one_in_progress_aside(tmp_path: Path) -> None:
     (tmp_path / "autosave.json").write_text("earlier\n")
     s, _out, _prompts = session(tmp_path, [])

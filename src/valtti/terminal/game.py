@@ -407,10 +407,12 @@ class Session:
 
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
+        # The question says whether the match is kept: only if the autosave could be written
+        # (not to an unwritable directory, nor once the match is over and the autosave gone).
+        self._keep()
         try:
-            if self.autosave is None:
+            if not self._autosaved:
                 return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
-            # Leaving writes the autosave first, so nothing is lost: say so.
             kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
             return self._yes(kept)
         except EOFError:
