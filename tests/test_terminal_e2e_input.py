@@ -255,3 +255,21 @@ def test_a_resize_keeps_the_line_typed_so_far_and_its_editing() -> None:
     child.expect("help")
     child.send("\x15")
     quit_(child)
+
+
+def test_a_refusal_lists_the_legal_declarations_apart() -> None:
+    """Seed 22: S takes trick 3 and may declare or ask; a refused ``declare s`` lists what is
+    legal as the hand panel does, each declaration and question set apart by ``·``."""
+    child = spawn("play", "--seed", "22", "--fast", "--lang", "en", "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    child.expect(TURN)
+    while child.after != "You took the trick: declare, ask or lead > ":
+        child.sendline(first_move(ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()))
+        child.expect(TURN)
+    child.sendline("declare s")
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", "\n".join(screen(child))).split())
+    assert (
+        "declare ♠ is not legal: you do not hold both the king and the queen of ♠. Legal now: "
+        "Q♠ 8♠ Q♦ 8♦ K♣ Q♣ · declare ♣ · ask whole · ask half ♠ · ask half ♦"
+    ) in said
+    quit_(child)

@@ -189,3 +189,54 @@ def test_a_resized_terminal_is_drawn_again_at_once() -> None:
     child.expect_exact("(y/n) > ")
     child.sendline("y")
     child.expect(pexpect.EOF)
+
+
+def test_a_prompt_wider_than_the_terminal_leaves_the_header_on_screen(tmp_path: Path) -> None:
+    """At 60×20 the Finnish prompt of a deal's end and the replay's prompt wrap to two lines:
+    the screen above them is drawn that much shorter, so its first line is still the header."""
+    rows, columns = 20, 60
+    turn = r"(Sinun aloituksesi|Sinun korttisi|Otit tikin: ilmoita, kysy tai aloita|Nimeä pari) > "
+    deal_over = "Enter: seuraava jako · tilanne · tallenna TIEDOSTO · lopeta > "
+    child = spawn("play", "--seed", "5", "--fast", "--lang", "fi", "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    child.setwinsize(rows, columns)
+
+    def shown(i: int) -> list[str]:
+        """The screen as the terminal holds it: what was drawn, then the prompt, wrapped."""
+        text = ANSI.sub("", child.before.split("\x1b[2J")[-1])
+        lines = text.splitlines()
+        prompt = lines.pop() + child.after if not text.endswith("\n") else child.after
+        wrapped = (len(prompt) + columns) // columns
+        assert len(lines) + wrapped <= rows, (i, lines, prompt)
+        assert lines[0].startswith(("Jako 1", "Deal 1")), (i, lines)
+        return lines
+
+    for i in range(40):
+        if child.expect([turn, re.escape(deal_over)]) == 1:
+            break
+        legal = next(line for line in shown(i) if "Sallittu: " in line)
+        first = re.split(r" [·-] ", legal.split("Sallittu: ", 1)[1].strip(" │"))[0]
+        child.sendline(first if re.match(r"[a-zä]", first) else first.split()[0])
+    assert len(deal_over) > columns
+    assert any("Jako 1 päättyi" in line for line in shown(i))
+    child.sendline("tilanne")  # the reply takes every row left
+    child.expect_exact(deal_over)
+    assert any("Ottelun tilanne" in line for line in shown(i))
+    record = tmp_path / "match.json"
+    child.sendline(f"tallenna {record}")
+    child.expect_exact(deal_over)
+    child.sendline("lopeta")
+    child.expect_exact("(k/e) > ")
+    child.sendline("k")
+    child.expect(pexpect.EOF)
+
+    viewer = spawn("replay", str(record), "--show", LANG="en_US.UTF-8", LC_ALL="", LC_MESSAGES="")
+    viewer.setwinsize(rows, columns)
+    child = viewer
+    for key in ("", "d 1"):
+        viewer.expect(r"Step \d+ of \d+ · Enter: next · back · deal \[N\] · help · quit >")
+        assert len(viewer.after) >= columns  # and the cursor after it
+        shown(0)
+        viewer.sendline(key)
+    viewer.sendline("q")
+    viewer.expect(pexpect.EOF)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from valtti.cli import main
-from valtti.engine import Action, CardSet, Seat
+from valtti.engine import Action, CardSet, Phase, Seat
 from valtti.engine.record import Record
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, Undo, completions, parse
@@ -84,6 +84,11 @@ def test_completion_offers_the_legal_cards_first_then_the_commands() -> None:
     assert completions("pe", [], []) == ["peru"]
     assert completions("oh", [], []) == ["ohje"]
     assert parse("peru", []) == Undo()
+    # The English words, which Finnish takes too, complete as well.
+    assert completions("kysy ", hand, []) == ["koko", "puoli"]
+    assert completions("ask ", hand, []) == ["whole", "half"]
+    assert completions("ask half ", hand, [])[0] == "s"
+    assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
 
 
 def test_a_very_long_line_is_refused_without_being_repeated() -> None:
@@ -147,6 +152,24 @@ def test_the_autosave_goes_when_the_match_is_over(tmp_path: Path) -> None:
     assert s.run() == 0
     assert s.match.is_over() and all(seen[:-2]) and seen
     assert not (tmp_path / "autosave.json").exists()
+
+
+def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: Path) -> None:
+    """The data directory is a file: the question to leave says the play is lost, not kept."""
+    (tmp_path / "data").write_text("not a directory\n")
+    out = io.StringIO()
+    s = start(
+        seed=2, fast=True, language="en", partner="random", opponents="random",
+        console=Console(file=out, width=100, color_system=None),
+        autosave=tmp_path / "data" / "valtti" / "autosave.json",
+    )  # fmt: skip
+    prompts: list[str] = []
+    lines = ["qs", "quit", "y"]
+    s.read = lambda prompt: prompts.append(prompt) or lines.pop(0)  # type: ignore[func-returns-value]
+    assert s.run() == 0
+    assert prompts[-1] == "Leave the match? Play that is not saved is lost. (y/n) > "
+    shown = " ".join(out.getvalue().split())
+    assert "Could not write the autosave" in shown and "saved in" not in shown
 
 
 def test_a_new_match_keeps_the_one_in_progress_aside(tmp_path: Path) -> None:
@@ -329,6 +352,52 @@ def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path)
     assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
     resumed.run()
     assert Record.from_json((tmp_path / "autosave.json").read_text()).deals
+
+
+def test_a_card_number_at_a_deals_end_says_there_is_no_deal(tmp_path: Path) -> None:
+    """The hand is empty there: no 'your cards are numbered 1 to 0'."""
+    after: list[str] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if after:
+            return after.pop(0)
+        if not deal.is_over():
+            return first_legal(s)
+        after.extend(["quit", "y"])
+        return "3"
+
+    s, out, prompts = session(tmp_path, [move] * 40, seed=3)
+    s.run()
+    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
+    assert len(ends) == 2 and len(s.match.deals) == 1
+    shown = " ".join(out.getvalue().split())
+    assert "No deal is being played: press Enter to go on." in shown
+    assert "numbered 1 to 0" not in shown
+
+
+def test_the_prompt_offers_declaring_only_where_something_can_be_declared(tmp_path: Path) -> None:
+    """Seed 22, declaring and asking whenever it can: S takes trick 8 with K♣ alone, trumps
+    made, nothing to declare or ask, and is told to lead, not to declare, ask or lead."""
+    windows: list[tuple[str, bool]] = []
+
+    def move(s: Session) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if deal.is_over():
+            return "quit"
+        legal = deal.legal_actions()
+        words = [a for a in legal if a.card is None]
+        if deal.phase is Phase.DECLARATION:
+            windows.append((prompts[-1], bool(words)))
+        return str((words or legal)[0])
+
+    s, _out, prompts = session(tmp_path, [move] * 40 + ["y"], seed=22)
+    s.run()
+    assert ("[Enter plays K♣] Your lead > ", False) in windows
+    for prompt, offered in windows:
+        assert ("declare, ask or lead" in prompt) == offered, windows
 
 
 def test_undo_at_a_deals_end_takes_the_last_card_back(tmp_path: Path) -> None:

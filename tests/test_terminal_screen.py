@@ -166,6 +166,16 @@ def test_a_reply_taller_than_the_screen_is_cut_and_says_so() -> None:
     assert any("more lines: make the window taller" in line for line in shown)
 
 
+def test_a_tiny_terminal_never_says_zero_more_lines() -> None:
+    """At 20×8 the header alone fills the screen: nothing under it was cut, so nothing says so."""
+    s, _out = session()
+    s.table.start_deal()
+    con = console(20, 8)
+    shown = lines_of(con, layout.screen(con, s._view()))
+    assert not any("more lines" in line for line in shown), shown
+    assert "Deal 1" in shown[0]
+
+
 def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     s, _out = session(variant="target=12,first_trick_ace=on")
     scripted(s, [])

@@ -153,6 +153,8 @@ def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Ac
     shown = text.strip()
     # A number before "-" is read as a space (ask-whole): -1 is no card, not card 1.
     if re.fullmatch(r"[+-]?\d+", shown):
+        if not hand:  # a deal's or the match's end: no cards to number
+            raise InputError(_("No deal is being played: press Enter to go on."))
         number = int(shown)
         if shown[0] in "+-" or not 1 <= number <= len(hand):
             raise InputError(
@@ -267,11 +269,10 @@ def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> lis
         if not any(c.startswith(last) for c in cards):
             cards = [card_token(c) for c in hand]
         offered = cards + [word(w) for w in _FIRST_WORDS]
-    elif before == [word(ASK).lower()]:
-        offered = [word(WHOLE), word(HALF)]
-    elif before[0] in (word(DECLARE).lower(), word(ANSWER).lower()) or before[-1:] == [
-        word(HALF).lower()
-    ]:
+    elif len(before) == 1 and _is(before[0], ASK):
+        # The English words after an English one, which every language takes.
+        offered = [WHOLE, HALF] if before[0] == ASK else [word(WHOLE), word(HALF)]
+    elif _is(before[0], DECLARE) or _is(before[0], ANSWER) or _is(before[-1], HALF):
         suits = [a.suit for a in legal if a.suit is not None] + list(Suit)
         offered = [s.name.lower() for s in dict.fromkeys(suits)]
     else:

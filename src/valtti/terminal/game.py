@@ -56,7 +56,7 @@ from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.lineinput import LineReader, file_names
-from valtti.terminal.phrases import deal_start_text, in_hand_order, news, reason_text, seat_text
+from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
     View,
@@ -250,8 +250,9 @@ class Session:
         """Read input until a legal action is taken (``True``) or the player leaves (``False``)."""
         note: RenderableType | None = None
         while True:
-            self._draw(note)
-            line = self.read(self._prompt(deal))
+            prompt = self._prompt(deal)
+            self._draw(note, prompt=prompt)
+            line = self.read(prompt)
             try:
                 answering = deal.phase is Phase.ANSWER
                 command = parse(line, list(deal.hand(self.you)), answering)
@@ -271,10 +272,7 @@ class Session:
                     note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
                         action=action_words(action),
                         reason=reason_text(refusal),
-                        legal=" ".join(
-                            action_words(a)
-                            for a in in_hand_order(deal.hand(self.you), deal.legal_actions())
-                        ),
+                        legal=legal_text(deal.hand(self.you), deal.legal_actions()),
                     )
                 case Quit():
                     if self._confirm_leave():
@@ -289,7 +287,10 @@ class Session:
 
     def _prompt(self, deal: Deal) -> str:
         trick = deal.current_trick
-        if deal.phase is Phase.DECLARATION:
+        legal = deal.legal_actions()
+        if deal.phase is Phase.DECLARATION and any(a.kind is not ActionKind.PLAY for a in legal):
+            # Where nothing can be declared or asked (one card left, a king alone after
+            # trumps) the window is only a lead.
             text = _("You took the trick: declare, ask or lead")
         elif deal.phase is Phase.ANSWER:
             text = _("Name a marriage")
@@ -406,10 +407,12 @@ class Session:
 
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
+        # The question says whether the match is kept: only if the autosave could be written
+        # (not to an unwritable directory, nor once the match is over and the autosave gone).
+        self._keep()
         try:
-            if self.autosave is None:
+            if not self._autosaved:
                 return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
-            # Leaving writes the autosave first, so nothing is lost: say so.
             kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
             return self._yes(kept)
         except EOFError:
@@ -559,15 +562,18 @@ class Session:
             winning=deal.winning_card,
         )
 
-    def _draw(self, note: RenderableType | None = None, *more: RenderableType) -> None:
+    def _draw(
+        self, note: RenderableType | None = None, *more: RenderableType, prompt: str = ""
+    ) -> None:
         """The table, then ``more`` (the deal's or the match's end), then the reply ``note``,
-        fitted to the terminal's size as it is now; in the plain mode, only what is new."""
+        fitted to the terminal's size as it is now with room for ``prompt`` under it; in the
+        plain mode, only what is new."""
         if self.plain:
             self._tell(note, *more)
             return
         self._shown = (note, more)
         self.console.clear()
-        self.console.print(screen(self.console, self._view(), note, more))
+        self.console.print(screen(self.console, self._view(), note, more, prompt))
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:
@@ -590,7 +596,7 @@ class Session:
             # Only while a prompt waits: never in the middle of a draw.
             if waiting and self._shown is not None:
                 note, more = self._shown
-                self._draw(note, *more)
+                self._draw(note, *more, prompt=waiting[-1])
                 typed = self.reader.shown_line() if read is self.reader else ""
                 self.console.print(Text(waiting[-1], style=self.style), end="")
                 self.console.print(Text(typed), end="")
@@ -664,7 +670,7 @@ class Session:
         ``confirm`` only once the player confirms) or ``undo``."""
         note: RenderableType | None = None
         while True:
-            self._draw(note, *shown)
+            self._draw(note, *shown, prompt=prompt)
             try:
                 command = parse(self.read(prompt), [])
             except InputError as e:

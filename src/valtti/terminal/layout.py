@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.text import Text
@@ -64,16 +65,24 @@ class Cropped:
             yield Segment.line()
 
 
+def prompt_rows(console: Console, prompt: str) -> int:
+    """The terminal lines ``prompt`` takes, with the cursor after it: a prompt as wide as the
+    terminal, or wider, wraps (a Finnish one at 60 columns), and the header must not scroll off."""
+    return (cell_len(prompt) + console.width) // max(console.width, 1)
+
+
 def screen(
     console: Console,
     view: View,
     note: RenderableType | None = None,
     more: Sequence[RenderableType] = (),
+    prompt: str = "",
 ) -> RenderableType:
-    """The whole screen for the console's current size, the prompt's line left free below it;
-    ``more`` (a deal's or the match's end) goes under the table, the reply ``note`` last. Each
-    ``Fitted`` part, the note too, shows as its full or its compact part as the layout is."""
-    rows = console.height - 1
+    """The whole screen for the console's current size, the lines of ``prompt`` left free below
+    it (one at least); ``more`` (a deal's or the match's end) goes under the table, the reply
+    ``note`` last. Each ``Fitted`` part, the note too, shows as its full or its compact part as
+    the layout is."""
+    rows = console.height - prompt_rows(console, prompt)
     options = console.options.update(height=None)
 
     def height(part: RenderableType) -> int:
@@ -113,7 +122,7 @@ def screen(
         if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
             break
         body.pop(drop)
-    if fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut under the header
+    if ends and fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut it
         ends = [Cropped(Group(*ends), rows - height(head) - min(pane_rows, PANE_ROWS))]
         fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))

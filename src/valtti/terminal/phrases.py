@@ -21,6 +21,7 @@ from valtti.engine import (
     Team,
     Trick,
 )
+from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, NC_, _, ngettext, pgettext
 
 #: The message of each refusal code; its fields are the refusal's arguments.
@@ -111,6 +112,15 @@ def in_hand_order(hand: Iterable[Card], actions: Iterable[Action]) -> list[Actio
 
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(c.unicode() for c in cards)
+
+
+def legal_text(hand: Iterable[Card], legal: Iterable[Action]) -> str:
+    """What is legal as the hand panel writes it: the cards in the hand's order, then each
+    declaration, question or answer, set apart by ``·`` (``Q♠ 8♠ · declare ♣ · ask whole``)."""
+    ordered = in_hand_order(hand, legal)
+    cards = [a.card for a in ordered if a.card is not None]
+    words = [action_words(a) for a in ordered if a.card is None]
+    return " · ".join(([cards_text(cards)] if cards else []) + words)
 
 
 def seats_text(seats: Iterable[Seat]) -> str:

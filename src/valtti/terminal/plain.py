@@ -6,12 +6,10 @@ the state of the deal, the trick on the table, the hand and what is legal.
 
 from __future__ import annotations
 
-from valtti.engine import ActionKind
-from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import _
 from valtti.terminal.phrases import (
-    cards_text,
     event_text,
+    legal_text,
     played_by,
     score_text,
     seat_text,
@@ -62,10 +60,5 @@ def turn_lines(view: View) -> list[str]:
         + ": "
         + " ".join(f"{n}:{c.unicode()}" for n, c in enumerate(obs.hand, start=1))
     )
-    legal = obs.legal_actions
-    playable = {a.card for a in legal if a.card is not None}
-    cards = [c for c in obs.hand if c in playable]  # in the hand's order
-    words = [action_words(a) for a in legal if a.kind is not ActionKind.PLAY]
-    shown = " · ".join(([cards_text(cards)] if cards else []) + words)
-    lines.append(_("Legal") + ": " + shown)
+    lines.append(_("Legal") + ": " + legal_text(obs.hand, obs.legal_actions))
     return lines

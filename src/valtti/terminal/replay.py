@@ -129,9 +129,7 @@ class Viewer:
         last = len(self.steps) - 1
         note: RenderableType | None = None
         while True:
-            console.clear()
             view, more = self.parts(number)
-            console.print(screen(console, view, note, more))
             prompt = _(
                 "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
             ).format(
@@ -142,6 +140,8 @@ class Viewer:
                 help=word(HELP),
                 quit=word(QUIT),
             )
+            console.clear()
+            console.print(screen(console, view, note, more, prompt))
             try:
                 answer = " ".join(read(prompt).lower().split())
             except (EOFError, KeyboardInterrupt):
