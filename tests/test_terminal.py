@@ -496,6 +496,35 @@ def test_save_and_resume_continue_exactly(tmp_path: Path) -> None:
     assert Record.of_match(resumed.match).to_dict()["deals"] == expected
 
 
+def test_a_resumed_match_keeps_the_records_extra_keys(tmp_path: Path) -> None:
+    """RECORD.md: extra keys under ``meta`` are kept on rewrite; a resumed match saved again
+    lost every key the terminal does not write itself, and each deal's meta."""
+    saved = tmp_path / "match.json"
+    first, _out = quiet(seed=7)
+
+    def save_in_deal_two(session: Session, prompt: str) -> str:
+        if len(session.match.deals) == 2 and prompt.startswith("Your"):
+            scripted(session, ["quit", "y"])
+            return f"save {saved}"
+        return first_choice(session, prompt)
+
+    scripted(first, [], save_in_deal_two)
+    first.run()
+    record = Record.from_json(saved.read_text())
+    assert record.meta is not None
+    record.meta["event"] = "club night"
+    record.deals[0].meta = {"comment": "a Porvoo, nearly"}
+    saved.write_text(record.to_json())
+
+    again = tmp_path / "again.json"
+    resumed, _out = quiet(seed=None, resume=saved)
+    scripted(resumed, [f"save {again}", "quit", "y"])
+    resumed.run()
+    rewritten = Record.from_json(again.read_text())
+    assert rewritten.meta == record.meta
+    assert [d.meta for d in rewritten.deals] == [{"comment": "a Porvoo, nearly"}, None]
+
+
 def test_save_reports_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     session, out = quiet()
     scripted(session, [f"save {tmp_path}/missing/dir/x.json", "quit", "y"])

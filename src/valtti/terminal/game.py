@@ -119,7 +119,8 @@ class Session:
     completion at a terminal). ``pause`` waits so that a computer move can be followed. With
     ``plain`` (the line mode for screen readers) nothing is redrawn: each event is told once, a
     line each, and prompts are lines. ``autosave``: the file the match is written to after
-    every action (removed when the match is over); ``takebacks``: how many the match has had.
+    every action (removed when the match is over); ``takebacks``: how many the match has had;
+    ``resumed``: the record the match was resumed from, whose extra keys every save keeps.
     """
 
     def __init__(
@@ -133,6 +134,7 @@ class Session:
         plain: bool = False,
         autosave: Path | None = None,
         takebacks: int = 0,
+        resumed: Record | None = None,
     ) -> None:
         self.table = table
         self.match = table.match
@@ -153,6 +155,7 @@ class Session:
         self._autosaved = False  #: whether the autosave holds the match as it is now
         self._autosave_failed = False  #: whether the last write failed (told once)
         self.takebacks = takebacks
+        self.resumed = resumed
         #: The log's length at each of the player's decisions (deal index, actions before).
         self._log_at: dict[tuple[int, int], int] = {}
         self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
@@ -380,7 +383,8 @@ class Session:
         return meta
 
     def _record(self) -> str:
-        return Record.of_match(self.match, meta=self._meta()).to_json() + "\n"
+        record = Record.of_match(self.match, meta=self._meta(), kept=self.resumed)
+        return record.to_json() + "\n"
 
     def _save(self, path: Path) -> str:
         try:
@@ -764,11 +768,11 @@ def _setup(
     return Setup(you, players, seed)
 
 
-def _resume(path: Path) -> tuple[Match, dict[str, Any]]:
+def _resume(path: Path) -> tuple[Match, Record]:
     try:
         with path.open("rb") as stream:
             record = Record.load(stream)
-        return record.replay(), dict(record.meta or {})
+        return record.replay(), record
     except OSError as e:
         message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
         raise StartError(message) from None
@@ -815,13 +819,14 @@ def start(
                     path=resume
                 )
             )
-        match, meta = _resume(resume)
+        match, record = _resume(resume)
+        meta = dict(record.meta or {})
         setup = _setup(resume, meta, seat, partner, opponents, None)
         takebacks = meta.get("takebacks")
         counted = takebacks if isinstance(takebacks, int) and takebacks > 0 else 0
         session = Session(
             setup.table(match), setup, out, fast=fast, plain=plain, autosave=autosave,
-            takebacks=counted,
+            takebacks=counted, resumed=record,
         )  # fmt: skip
         session.log.append(_("Resumed from {path}.").format(path=resume))
     else:
