@@ -146,6 +146,17 @@ def test_the_process_pool_gives_what_one_process_gives() -> None:
     assert figures(pooled) == figures(serial)
 
 
+def test_more_workers_than_matches_reports_the_processes_that_played() -> None:
+    """One duplicate deal pair is two matches: two processes play them, whatever --workers
+    asks, and the report says so (it said "64 processes")."""
+    args = ["arena", "--players", "random,random", "--deals", "1", "--workers", "64"]
+    runner = CliRunner()
+    text = runner.invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert ", 2 processes, " in text.output.splitlines()[0]
+    assert json.loads(runner.invoke(main, [*args, "--json"]).output)["workers"] == 2
+
+
 def test_ray_backend_on_a_local_instance() -> None:
     ray = pytest.importorskip("ray")
     args: dict[str, Any] = {"players": ["random", "random"], "matches": 1, "seed": 5}

@@ -288,7 +288,7 @@ class ArenaResult:
     variant: Variant
     max_deals: int
     backend: str
-    workers: int | None  #: processes of the process backend
+    workers: int | None  #: processes of the process backend: at most one per match
     seconds: float
     pairings: tuple[PairingResult, ...] = field(default=())
 
@@ -398,8 +398,6 @@ def run_arena(
     """
     variant = variant or Variant()
     _check(players, matches, max_deals, backend, workers)
-    if backend == "process":
-        workers = workers or os.cpu_count() or 1
     pairings = list(itertools.combinations(range(len(players)), 2))
     jobs = [
         MatchJob(k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records))
@@ -411,6 +409,9 @@ def run_arena(
         f"{k + 1:02d}-{_slug(players[a])}-vs-{_slug(players[b])}"
         for k, (a, b) in enumerate(pairings)
     ]
+    if backend == "process":
+        # No more processes than matches: the report names the processes that played.
+        workers = min(workers or os.cpu_count() or 1, len(jobs))
     outcomes: list[MatchOutcome] = []
 
     def done(outcome: MatchOutcome) -> None:
@@ -431,7 +432,7 @@ def run_arena(
             done(play_match(job))
     elif backend == "process":
         assert workers is not None
-        _run_pool(jobs, min(workers, len(jobs)), done)
+        _run_pool(jobs, workers, done)
     else:
         _run_ray(jobs, address, done)
     seconds = time.perf_counter() - start

@@ -255,7 +255,7 @@ def _bench_research(r: Any) -> dict[str, float]:
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    help="Processes of the process backend.  [default: one per core]",
+    help="Processes of the process backend, at most one per match.  [default: one per core]",
 )
 @click.option(
     "--backend",
