@@ -142,13 +142,14 @@ def bench(
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
+    each = f"{result.deals_per_run:,} deal" + ("s" if result.deals_per_run > 1 else "")
     click.echo(
         f"random deals: {result.deals_per_s:,.0f} deals/s, "
         f"{result.actions_per_s:,.0f} actions/s "
         + (
-            f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
+            f"(median of {result.runs} runs of {each}, one core)"
             if result.runs > 1
-            else f"(one run of {result.deals_per_run:,} deals, one core)"
+            else f"(one run of {each}, one core)"
         )
     )
     click.echo(f"state copy:   {result.copy_us:.3f} µs")
