@@ -157,6 +157,16 @@ def test_more_workers_than_matches_reports_the_processes_that_played() -> None:
     assert json.loads(runner.invoke(main, [*args, "--json"]).output)["workers"] == 2
 
 
+@pytest.mark.parametrize(
+    ("option", "backend"),
+    [(["--workers", "4"], "serial"), (["--address", "10.0.0.1:6379"], "process")],
+)
+def test_an_option_the_backend_does_not_use_is_refused(option: list[str], backend: str) -> None:
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", backend, *option]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 2 and f"{option[0]} " in out.output and backend in out.output
+
+
 def test_ray_backend_on_a_local_instance() -> None:
     ray = pytest.importorskip("ray")
     args: dict[str, Any] = {"players": ["random", "random"], "matches": 1, "seed": 5}

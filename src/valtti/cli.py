@@ -319,6 +319,11 @@ def arena(
         if given is not ParameterSource.DEFAULT:
             raise click.UsageError("--deals plays single deals instead of matches: no --matches")
         matches, max_deals = deals, 1
+    # An option the backend does not use is refused, not ignored: it would not do what it says.
+    if workers is not None and backend != "process":
+        raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
+    if address is not None and backend != "ray":
+        raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
