@@ -262,6 +262,19 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
         assert player["slowest_decision_ms"] >= mean
 
 
+def test_records_of_an_earlier_run_are_never_overwritten(tmp_path: Path) -> None:
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", "serial"]
+    runner = CliRunner()
+    first = runner.invoke(main, [*args, "--records", str(tmp_path)])
+    assert first.exit_code == 0, first.output
+    kept = {p: p.read_bytes() for p in tmp_path.rglob("*.json")}
+    assert len(kept) == 2
+    again = runner.invoke(main, [*args, "--seed", "2", "--records", str(tmp_path)])
+    assert again.exit_code == 2
+    assert "already holds records of an earlier run" in again.output
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*.json")} == kept
+
+
 @pytest.mark.parametrize("how", [["--deals", "3"], ["--matches", "3", "--max-deals", "1"]])
 def test_json_of_single_deals_counts_deals_not_matches(how: list[str]) -> None:
     """As the text says, no match ends in one deal: the JSON reports the deals played and their

@@ -392,7 +392,8 @@ def run_arena(
 
     ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
     Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
-    ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in.
+    ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in
+    (``ValueError`` when one of the files is there already).
     ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
     naming the player whose spec cannot be made into a player.
     """
@@ -409,6 +410,19 @@ def run_arena(
         f"{k + 1:02d}-{_slug(players[a])}-vs-{_slug(players[b])}"
         for k, (a, b) in enumerate(pairings)
     ]
+
+    def record_path(job: MatchJob) -> Path:
+        assert records is not None
+        return records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+
+    if records is not None:
+        # An earlier run's records are never overwritten: they may be the only copy.
+        kept = next((record_path(j) for j in jobs if record_path(j).exists()), None)
+        if kept is not None:
+            raise ValueError(
+                f"{records} already holds records of an earlier run ({kept.relative_to(records)})"
+                ": give a new folder"
+            )
     if backend == "process":
         # No more processes than matches: the report names the processes that played.
         workers = min(workers or os.cpu_count() or 1, len(jobs))
@@ -417,8 +431,7 @@ def run_arena(
     def done(outcome: MatchOutcome) -> None:
         outcomes.append(outcome)
         if records is not None and outcome.record is not None:
-            job = outcome.job
-            path = records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+            path = record_path(outcome.job)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(outcome.record + "\n", encoding="utf-8")
         if progress is not None:

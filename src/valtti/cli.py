@@ -274,7 +274,8 @@ def _bench_research(r: Any) -> dict[str, float]:
 @click.option(
     "--records",
     type=click.Path(file_okay=False, path_type=Path),
-    help="A folder to save every match in as a RECORD.md file.",
+    help="A folder to save every match in as a RECORD.md file (a new one: an earlier run's "
+    "records are never overwritten).",
 )
 @click.option(
     "--json",
