@@ -89,6 +89,15 @@ def _summary_text(summary: dict[str, Any]) -> str:
             ("score", "score"),
         ):
             lines.append(f"  {label:12} {d[key]['NS']:>4} {d[key]['EW']:>4}")
+        # Said, or a score that drops after a deal with game points reads as a mistake.
+        for team in ("NS", "EW"):
+            if d["porvoo"][team]:
+                lines.append(f"  {team} took no trick: its score became 0 (Porvoo, RULES.md 6.1)")
+            if d["overshoot"][team]:
+                lines.append(
+                    f"  {team} went past the target: its score became {d['score'][team]}"
+                    " (RULES.md 6.2)"
+                )
     last = summary["deals"][-1]["score"]
     lines.append(f"Match: NS {last['NS']}, EW {last['EW']}")
     if summary["winner"] == "draw":
