@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +170,50 @@ def test_an_option_the_backend_does_not_use_is_refused(option: list[str], backen
     args = ["arena", "--players", "random,random", "--deals", "1", "--backend", backend, *option]
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 2 and f"{option[0]} " in out.output and backend in out.output
+
+
+HANGING_BOT = """
+import json, os, sys, time
+log = open(sys.argv[1], "a")
+print("start", os.getpid(), file=log, flush=True)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "hangs"}), flush=True)
+    elif message["type"] == "act":
+        print("act", os.getpid(), file=log, flush=True)
+        time.sleep(600)
+"""
+
+
+def test_ctrl_c_ends_the_arena_without_starting_another_match(tmp_path: Path) -> None:
+    """SIGINT, as Ctrl-C or to the arena's process alone, ends the matches being played with
+    their bots stopped, and no match queued to a pool process starts afterwards (one did: it
+    started fresh bots and waited out their 10 s before the arena could end)."""
+    bot, log = tmp_path / "bot.py", tmp_path / "bot.log"
+    bot.write_text(HANGING_BOT, encoding="utf-8")
+    command = [sys.executable, "-m", "valtti", "arena", "--players"]
+    command += [f"random,external:{bot} {log}", "--deals", "2", "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    arena = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        while not (log.exists() and "act" in log.read_text()):
+            assert arena.poll() is None, arena.communicate()
+            time.sleep(0.05)
+        arena.send_signal(signal.SIGINT)
+        out, err = arena.communicate(timeout=60)
+    finally:
+        if arena.poll() is None:
+            os.killpg(arena.pid, signal.SIGKILL)
+    assert arena.returncode == 1 and err.decode().strip().endswith("Aborted!"), err
+    assert out == b"" and b"Traceback" not in err
+    starts = [int(line.split()[1]) for line in log.read_text().splitlines() if "start" in line]
+    assert len(starts) == 3  # once to check the spec, its two seats of the first match: no more
+    for pid in starts:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_ray_backend_on_a_local_instance() -> None:

@@ -17,6 +17,7 @@ import math
 import multiprocessing
 import os
 import re
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -495,15 +496,48 @@ def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "player"
 
 
+#: In a pool process: whether Ctrl-C (SIGINT) has come, after which it starts no match.
+_interrupted = False
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """The first SIGINT ends the match being played (its bots closed, as after a fault); a
+    second would break off that closing and leave bots running, so it is let pass."""
+    global _interrupted
+    if not _interrupted:
+        _interrupted = True
+        raise KeyboardInterrupt
+
+
+def _start_pool_process() -> None:
+    signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def _play_in_pool(job: MatchJob) -> MatchOutcome:
+    # The pool hands a process its next job before the last is done: after Ctrl-C, one queued
+    # so would start fresh bots and wait out their time limit before the arena could end.
+    if _interrupted:
+        raise KeyboardInterrupt
+    return play_match(job)
+
+
 def _run_pool(jobs: list[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
     # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(play_match, job) for job in jobs]
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_pool_process
+    ) as pool:
+        futures = [pool.submit(_play_in_pool, job) for job in jobs]
         try:
             for future in as_completed(futures):
                 done(future.result())
-        except BaseException:
+        except BaseException as e:
+            if isinstance(e, KeyboardInterrupt):
+                # Ctrl-C at a terminal reaches the pool's processes too; a SIGINT sent to this
+                # process alone is passed on, so that no match plays on unseen.
+                for process in list((pool._processes or {}).values()):
+                    if process.pid is not None:
+                        os.kill(process.pid, signal.SIGINT)
             pool.shutdown(cancel_futures=True)
             raise
 
