@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 #: Exit status of ``replay`` for a record with an illegal action, and for a malformed file.
 EXIT_ILLEGAL = 1
 EXIT_MALFORMED = 2
+#: Exit status of ``arena`` stopped by Ctrl-C (128 + SIGINT, as ``play``).
+EXIT_INTERRUPTED = 130
 #: Exit status of ``serve`` when it cannot start: the database cannot be opened, or the
 #: address cannot be listened on (uvicorn's own start-up failure is 3 too).
 EXIT_STARTUP = 3
@@ -310,7 +312,7 @@ def arena(
 
     Prints per pairing the matches won, drawn and lost (not for --deals: no match ends in one
     deal), the game points per deal of the first player minus the second's with a 95 %
-    confidence interval, and decisions per second.
+    confidence interval, and decisions per second. Exit status 130 when Ctrl-C stops it.
     """
     from rich.console import Console
     from rich.progress import MofNCompleteColumn, Progress
@@ -348,6 +350,12 @@ def arena(
         disable=not console.is_terminal,
     ) as bar:
         task = bar.add_task("matches", total=None)
+        played = [0, 0]  # matches finished, and in all
+
+        def progress(done: int, total: int) -> None:
+            played[:] = [done, total]
+            bar.update(task, completed=done, total=total)
+
         try:
             result = run_arena(
                 [s.strip() for s in specs.split(",")],
@@ -359,10 +367,18 @@ def arena(
                 max_deals=max_deals or MAX_DEALS,
                 records=records,
                 address=address,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                progress=progress,
             )
         except ValueError as e:
             raise click.UsageError(str(e)) from None
+        except KeyboardInterrupt:
+            bar.stop()
+            kept = f"; their records are in {records}" if records is not None else ""
+            _fail(
+                f"arena stopped by Ctrl-C with {played[0]} of {played[1]} matches played: "
+                f"no figures{kept}",
+                EXIT_INTERRUPTED,
+            )
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
