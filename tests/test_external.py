@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -177,6 +179,42 @@ def test_a_bot_that_never_greets_is_refused(tmp_path: Path) -> None:
     path.write_text("import sys\nsys.stdin.read()\n")
     with pytest.raises(BotError, match=r"did not answer the handshake within 0\.5 s"):
         ExternalPlayer(bot_command(str(path)), start_timeout=0.5)
+
+
+class _Interrupted(BaseException):
+    """Stands for the KeyboardInterrupt of Ctrl-C, which pytest would take for its own."""
+
+
+def test_ctrl_c_while_a_bot_starts_stops_the_bot(tmp_path: Path) -> None:
+    """The bot leads a session of its own, so the terminal's Ctrl-C never reaches it: it was
+    left running, orphaned, when the host was interrupted before the handshake's answer."""
+    pid_file = tmp_path / "pid"
+    bot = tmp_path / "slow.py"
+    bot.write_text(
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n"
+    )
+
+    def interrupt(signum: int, frame: object) -> None:
+        if not pid_file.exists() or not pid_file.read_text():
+            signal.setitimer(signal.ITIMER_REAL, 0.05)  # not started yet: a little later
+            return
+        raise _Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        with pytest.raises(_Interrupted):
+            ExternalPlayer(bot_command(str(bot)))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    pid = int(pid_file.read_text())
+    try:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # gone, and reaped
+    finally:  # no orphan left behind by a failing run either
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_bot_that_cannot_be_started_is_named(tmp_path: Path) -> None:

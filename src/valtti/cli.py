@@ -374,11 +374,8 @@ def arena(
         except KeyboardInterrupt:
             bar.stop()
             kept = f"; their records are in {records}" if records is not None else ""
-            _fail(
-                f"arena stopped by Ctrl-C with {played[0]} of {played[1]} matches played: "
-                f"no figures{kept}",
-                EXIT_INTERRUPTED,
-            )
+            done = f"{played[0]} of {played[1]} matches played" if played[1] else "no match begun"
+            _fail(f"arena stopped by Ctrl-C with {done}: no figures{kept}", EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:

@@ -121,6 +121,16 @@ class ExternalPlayer(Player):
             _pump_lines(self._process.stdout, self._lines.put),
             _pump_errors(self._process.stderr, self._stderr.append),
         ]
+        try:
+            self._shake_hands(start_timeout)
+        except BaseException as e:
+            # Ctrl-C while the bot starts: no caller holds this player to close it, and the
+            # bot, in a session of its own, gets no signal from the terminal.
+            if not isinstance(e, BotError):
+                self._stop(0.0)
+            raise
+
+    def _shake_hands(self, start_timeout: float) -> None:
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
         reply = self._receive(start_timeout, "the handshake")
         name = reply.get("name")
