@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from helpers import drive, opp_sweep, rotate, to_9_6
@@ -28,3 +29,18 @@ def test_porvoo_and_overshoot_are_said_where_the_score_jumps(tmp_path: Path) -> 
     assert "  EW took no trick: its score became 0 (Porvoo, RULES.md 6.1)" in last
     # No other deal of the match had either.
     assert out.output.count("went past") == out.output.count("took no trick") == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [(["--json", "--show"], "do not go together"), (["--ascii"], "--ascii is for --show")],
+)
+def test_options_that_cannot_go_together_are_refused(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    """They were taken silently: --show went on without --json, --ascii changed nothing."""
+    match = to_9_6()
+    path = tmp_path / "record.json"
+    path.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path), *options], input="q\n")
+    assert out.exit_code == 2 and said in out.output

@@ -46,6 +46,10 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
     """
+    if as_json and show:
+        raise click.UsageError("--json and --show do not go together: give one of them")
+    if ascii_only and not show:
+        raise click.UsageError("--ascii is for --show: the summary has no suit symbols")
     try:
         with file.open("rb") as stream:
             record = Record.load(stream)
