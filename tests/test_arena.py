@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,29 @@ def test_ctrl_c_ends_the_arena_without_starting_another_match(tmp_path: Path) ->
     for pid in starts:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+class _Enough(Exception):
+    pass
+
+
+def test_many_matches_asked_for_take_no_memory_before_they_are_played() -> None:
+    """--matches or --deals of millions made a list of every match first: a MemoryError, or
+    a machine swapping, before the first card was played."""
+
+    def progress(done: int, total: int) -> None:
+        assert total == 2 * 100_000
+        if done == 2:
+            raise _Enough
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Enough):
+            run_arena(["random", "random"], 100_000, 1, backend="serial", progress=progress)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2**20
 
 
 def test_ray_backend_on_a_local_instance() -> None:

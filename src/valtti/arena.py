@@ -12,6 +12,7 @@ every seat: nothing a player learnt in one half of a pair can help it in the oth
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import multiprocessing
@@ -19,8 +20,8 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -34,6 +35,10 @@ from valtti.table import Computer, PlayerFault, Table, derive_seed
 BACKENDS: Final = ("process", "ray", "serial")
 #: Deals after which a match is stopped and counted as a draw: no match runs forever.
 MAX_DEALS: Final = 200
+
+#: Matches submitted to a Ray cluster at a time, the next as one finishes: enough to keep a
+#: cluster of as many cores busy, and bounded, however many matches are asked for.
+RAY_IN_FLIGHT: Final = 1024
 
 Result = Literal["win", "draw", "loss"]
 
@@ -401,12 +406,14 @@ def run_arena(
     variant = variant or Variant()
     _check(players, matches, max_deals, backend, workers)
     pairings = list(itertools.combinations(range(len(players)), 2))
-    jobs = [
+    total = 2 * matches * len(pairings)
+    # Made as they are played: a list of every job would take memory without bound.
+    jobs = (
         MatchJob(k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records))
         for k, (a, b) in enumerate(pairings)
         for i in range(matches)
         for swapped in (False, True)
-    ]
+    )
     folders = [
         f"{k + 1:02d}-{_slug(players[a])}-vs-{_slug(players[b])}"
         for k, (a, b) in enumerate(pairings)
@@ -418,7 +425,7 @@ def run_arena(
 
     if records is not None:
         # An earlier run's records are never overwritten: they may be the only copy.
-        kept = next((record_path(j) for j in jobs if record_path(j).exists()), None)
+        kept = next((p for f in folders for p in (records / f).glob("match-*.json")), None)
         if kept is not None:
             raise ValueError(
                 f"{records} already holds records of an earlier run ({kept.relative_to(records)})"
@@ -426,20 +433,21 @@ def run_arena(
             )
     if backend == "process":
         # No more processes than matches: the report names the processes that played.
-        workers = min(workers or os.cpu_count() or 1, len(jobs))
+        workers = min(workers or os.cpu_count() or 1, total)
     outcomes: list[MatchOutcome] = []
 
     def done(outcome: MatchOutcome) -> None:
-        outcomes.append(outcome)
         if records is not None and outcome.record is not None:
             path = record_path(outcome.job)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(outcome.record + "\n", encoding="utf-8")
+            outcome = dataclasses.replace(outcome, record=None)  # on disk: not kept in memory
+        outcomes.append(outcome)
         if progress is not None:
-            progress(len(outcomes), len(jobs))
+            progress(len(outcomes), total)
 
     if progress is not None:
-        progress(0, len(jobs))
+        progress(0, total)
     start = time.perf_counter()
     if backend == "serial":
         for job in jobs:
@@ -521,16 +529,25 @@ def _play_in_pool(job: MatchJob) -> MatchOutcome:
     return play_match(job)
 
 
-def _run_pool(jobs: list[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
+def _run_pool(
+    jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutcome], None]
+) -> None:
     # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_start_pool_process
     ) as pool:
-        futures = [pool.submit(_play_in_pool, job) for job in jobs]
+        # A few jobs a process in flight, the next submitted as one finishes: every match
+        # submitted at once would hold a future for each in memory.
+        pending = {pool.submit(_play_in_pool, job) for job in itertools.islice(jobs, 2 * workers)}
         try:
-            for future in as_completed(futures):
-                done(future.result())
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+                    job = next(jobs, None)
+                    if job is not None:
+                        pending.add(pool.submit(_play_in_pool, job))
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 # Ctrl-C at a terminal reaches the pool's processes too; a SIGINT sent to this
@@ -543,7 +560,7 @@ def _run_pool(jobs: list[MatchJob], workers: int, done: Callable[[MatchOutcome],
 
 
 def _run_ray(
-    jobs: list[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
+    jobs: Iterator[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
 ) -> None:
     try:
         import ray
@@ -554,11 +571,12 @@ def _run_ray(
         ray.init(address=address)
     try:
         task = ray.remote(play_match)
-        pending = [task.remote(job) for job in jobs]
+        pending = [task.remote(job) for job in itertools.islice(jobs, RAY_IN_FLIGHT)]
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for ref in finished:
                 done(ray.get(ref))
+                pending += [task.remote(job) for job in itertools.islice(jobs, 1)]
     finally:
         if started:
             ray.shutdown()
