@@ -314,6 +314,18 @@ def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(tmp_path
     assert len(message) < 1000
 
 
+def test_control_characters_of_the_error_output_are_shown_escaped(tmp_path: Path) -> None:
+    """The fault's message goes to terminals: the bot's escape sequences were passed on raw,
+    and cleared or recoloured the screen of whoever read the arena's report."""
+    act = 'sys.stderr.write("\\x1b[2J\\x1b[31mred\\x07 ä\\n"); sys.stderr.flush(); sys.exit(1)'
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    with pytest.raises(BotError) as error:
+        bot.choose(forehand_deal().observation(Seat.N))
+    message = str(error.value)
+    assert message.endswith("its last error output: \\x1b[2J\\x1b[31mred\\x07 ä")
+    assert "\x1b" not in message and "\x07" not in message
+
+
 def test_a_bot_that_exits_while_its_child_holds_the_pipe_is_reported_as_exited(
     tmp_path: Path,
 ) -> None:

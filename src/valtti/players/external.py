@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final, NoReturn
@@ -367,11 +368,20 @@ def _pump_errors(stream: IO[bytes], take: Callable[[str], None]) -> threading.Th
                         pass
                 if cut or len(text) > STDERR_LINE_CHARS:
                     text = text[:STDERR_LINE_CHARS] + "…"
-                take(text)
+                take(_visible(text))
         except (OSError, ValueError):
             pass  # the host closed the stream after stopping the bot
 
     return _start(run)
+
+
+def _visible(text: str) -> str:
+    """``text`` with its control characters written as escapes (``\\x1b``): a bot's output is
+    shown on terminals, where an escape sequence would act (clear the screen, retitle it)."""
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c)[0] == "C" else c
+        for c in text
+    )
 
 
 def _start(run: Callable[[], None]) -> threading.Thread:
