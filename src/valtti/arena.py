@@ -399,7 +399,7 @@ def run_arena(
     ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
     Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
     ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in
-    (``ValueError`` when one of the files is there already).
+    (``ValueError`` when it holds an earlier run's records of one of these pairings).
     ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
     naming the player whose spec cannot be made into a player.
     """
