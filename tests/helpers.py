@@ -336,6 +336,16 @@ def play_pattern(match: Match, pattern: Pattern, forehand: Seat | None = None) -
     return deal
 
 
+def to_9_6() -> Match:
+    """NS 9, EW 6 through three real deals (first dealer E, so S, W, N lead them): RULES.md 9
+    case 10 before its deal."""
+    match = Match(Variant(), Seat.E)
+    for expected in [(4, 1), (5, 5), (9, 6)]:
+        play_pattern(match, split_last(3))
+        assert match.score == expected
+    return match
+
+
 # RULES.md 9 case 11's deal, given from the forehand (P0 .. P3 clockwise), like a pattern.
 CASE_11_HANDS = (
     "TD TC AH TH JH 9H 8H 7H 6H",

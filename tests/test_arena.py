@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +152,95 @@ def test_the_process_pool_gives_what_one_process_gives() -> None:
     assert figures(pooled) == figures(serial)
 
 
+def test_more_workers_than_matches_reports_the_processes_that_played() -> None:
+    """One duplicate deal pair is two matches: two processes play them, whatever --workers
+    asks, and the report says so (it said "64 processes")."""
+    args = ["arena", "--players", "random,random", "--deals", "1", "--workers", "64"]
+    runner = CliRunner()
+    text = runner.invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert ", 2 processes, " in text.output.splitlines()[0]
+    assert json.loads(runner.invoke(main, [*args, "--json"]).output)["workers"] == 2
+
+
+@pytest.mark.parametrize(
+    ("option", "backend"),
+    [(["--workers", "4"], "serial"), (["--address", "10.0.0.1:6379"], "process")],
+)
+def test_an_option_the_backend_does_not_use_is_refused(option: list[str], backend: str) -> None:
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", backend, *option]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 2 and f"{option[0]} " in out.output and backend in out.output
+
+
+HANGING_BOT = """
+import json, os, sys, time
+log = open(sys.argv[1], "a")
+print("start", os.getpid(), file=log, flush=True)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "name": "hangs"}), flush=True)
+    elif message["type"] == "act":
+        print("act", os.getpid(), file=log, flush=True)
+        time.sleep(600)
+"""
+
+
+def test_ctrl_c_ends_the_arena_without_starting_another_match(tmp_path: Path) -> None:
+    """SIGINT, as Ctrl-C or to the arena's process alone, ends the matches being played with
+    their bots stopped, and no match queued to a pool process starts afterwards (one did: it
+    started fresh bots and waited out their 10 s before the arena could end)."""
+    bot, log = tmp_path / "bot.py", tmp_path / "bot.log"
+    bot.write_text(HANGING_BOT, encoding="utf-8")
+    command = [sys.executable, "-m", "valtti", "arena", "--players"]
+    command += [f"random,external:{bot} {log}", "--deals", "2", "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    arena = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        while not (log.exists() and "act" in log.read_text()):
+            assert arena.poll() is None, arena.communicate()
+            time.sleep(0.05)
+        arena.send_signal(signal.SIGINT)
+        out, err = arena.communicate(timeout=60)
+    finally:
+        if arena.poll() is None:
+            os.killpg(arena.pid, signal.SIGKILL)
+    said = "arena stopped by Ctrl-C with 0 of 4 matches played: no figures"
+    assert arena.returncode == 130 and err.decode().strip().endswith(said), err
+    assert out == b"" and b"Traceback" not in err
+    starts = [int(line.split()[1]) for line in log.read_text().splitlines() if "start" in line]
+    assert len(starts) == 3  # once to check the spec, its two seats of the first match: no more
+    for pid in starts:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+class _Enough(Exception):
+    pass
+
+
+def test_many_matches_asked_for_take_no_memory_before_they_are_played() -> None:
+    """--matches or --deals of millions made a list of every match first: a MemoryError, or
+    a machine swapping, before the first card was played."""
+
+    def progress(done: int, total: int) -> None:
+        assert total == 2 * 100_000
+        if done == 2:
+            raise _Enough
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Enough):
+            run_arena(["random", "random"], 100_000, 1, backend="serial", progress=progress)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2**20
+
+
 def test_ray_backend_on_a_local_instance() -> None:
     ray = pytest.importorskip("ray")
     args: dict[str, Any] = {"players": ["random", "random"], "matches": 1, "seed": 5}
@@ -239,6 +334,19 @@ def test_command_prints_figures_as_text_json_and_records(tmp_path: Path) -> None
         mean = 1000 * player["seconds"] / player["decisions"]
         assert player["ms_per_decision"] == pytest.approx(mean)
         assert player["slowest_decision_ms"] >= mean
+
+
+def test_records_of_an_earlier_run_are_never_overwritten(tmp_path: Path) -> None:
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", "serial"]
+    runner = CliRunner()
+    first = runner.invoke(main, [*args, "--records", str(tmp_path)])
+    assert first.exit_code == 0, first.output
+    kept = {p: p.read_bytes() for p in tmp_path.rglob("*.json")}
+    assert len(kept) == 2
+    again = runner.invoke(main, [*args, "--seed", "2", "--records", str(tmp_path)])
+    assert again.exit_code == 2
+    assert "already holds records of an earlier run" in again.output
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*.json")} == kept
 
 
 @pytest.mark.parametrize("how", [["--deals", "3"], ["--matches", "3", "--max-deals", "1"]])

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -179,6 +181,42 @@ def test_a_bot_that_never_greets_is_refused(tmp_path: Path) -> None:
         ExternalPlayer(bot_command(str(path)), start_timeout=0.5)
 
 
+class _Interrupted(BaseException):
+    """Stands for the KeyboardInterrupt of Ctrl-C, which pytest would take for its own."""
+
+
+def test_ctrl_c_while_a_bot_starts_stops_the_bot(tmp_path: Path) -> None:
+    """The bot leads a session of its own, so the terminal's Ctrl-C never reaches it: it was
+    left running, orphaned, when the host was interrupted before the handshake's answer."""
+    pid_file = tmp_path / "pid"
+    bot = tmp_path / "slow.py"
+    bot.write_text(
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n"
+    )
+
+    def interrupt(signum: int, frame: object) -> None:
+        if not pid_file.exists() or not pid_file.read_text():
+            signal.setitimer(signal.ITIMER_REAL, 0.05)  # not started yet: a little later
+            return
+        raise _Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        with pytest.raises(_Interrupted):
+            ExternalPlayer(bot_command(str(bot)))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    pid = int(pid_file.read_text())
+    try:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # gone, and reaped
+    finally:  # no orphan left behind by a failing run either
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_a_bot_that_cannot_be_started_is_named(tmp_path: Path) -> None:
     missing = str(tmp_path / "no-such-bot")
     with pytest.raises(BotError, match=re.escape(f"bot '{missing}': cannot be started")):
@@ -274,6 +312,18 @@ def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(tmp_path
     assert "A" * 120 + "…'" in message and "A" * 121 not in message
     assert "E" * STDERR_LINE_CHARS + "… | last" in message
     assert len(message) < 1000
+
+
+def test_control_characters_of_the_error_output_are_shown_escaped(tmp_path: Path) -> None:
+    """The fault's message goes to terminals: the bot's escape sequences were passed on raw,
+    and cleared or recoloured the screen of whoever read the arena's report."""
+    act = 'sys.stderr.write("\\x1b[2J\\x1b[31mred\\x07 ä\\n"); sys.stderr.flush(); sys.exit(1)'
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    with pytest.raises(BotError) as error:
+        bot.choose(forehand_deal().observation(Seat.N))
+    message = str(error.value)
+    assert message.endswith("its last error output: \\x1b[2J\\x1b[31mred\\x07 ä")
+    assert "\x1b" not in message and "\x07" not in message
 
 
 def test_a_bot_that_exits_while_its_child_holds_the_pipe_is_reported_as_exited(

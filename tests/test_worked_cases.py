@@ -23,6 +23,7 @@ from helpers import (
     rotate,
     split_last,
     sweep,
+    to_9_6,
 )
 from valtti.engine import Action, Card, Event, Match, Phase, Seat, Suit, Team, Variant
 
@@ -275,17 +276,8 @@ def test_case_9_ask_half_after_trick_8_makes_trumps_for_trick_9() -> None:
     assert r.game_points == (2 + 1 + 1, 0)
 
 
-def _to_9_6() -> Match:
-    """NS 9, EW 6 through three real deals (first dealer E, so S, W, N lead them)."""
-    match = Match(Variant(), Seat.E)
-    for expected in [(4, 1), (5, 5), (9, 6)]:
-        play_pattern(match, split_last(3))
-        assert match.score == expected
-    return match
-
-
 def test_case_10_overshoot_and_porvoo_no_winner() -> None:
-    match = _to_9_6()
+    match = to_9_6()
     assert match.score == (9, 6)
     # The fourth deal is dealt by N and led by E; NS take every trick, N declares spades (the
     # one marriage, 2), NS take the last (1) and 120 card points (victory, 1).

@@ -12,14 +12,16 @@ every seat: nothing a player learnt in one half of a pair can help it in the oth
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import multiprocessing
 import os
 import re
+import signal
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -33,6 +35,10 @@ from valtti.table import Computer, PlayerFault, Table, derive_seed
 BACKENDS: Final = ("process", "ray", "serial")
 #: Deals after which a match is stopped and counted as a draw: no match runs forever.
 MAX_DEALS: Final = 200
+
+#: Matches submitted to a Ray cluster at a time, the next as one finishes: enough to keep a
+#: cluster of as many cores busy, and bounded, however many matches are asked for.
+RAY_IN_FLIGHT: Final = 1024
 
 Result = Literal["win", "draw", "loss"]
 
@@ -288,7 +294,7 @@ class ArenaResult:
     variant: Variant
     max_deals: int
     backend: str
-    workers: int | None  #: processes of the process backend
+    workers: int | None  #: processes of the process backend: at most one per match
     seconds: float
     pairings: tuple[PairingResult, ...] = field(default=())
 
@@ -392,46 +398,63 @@ def run_arena(
 
     ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
     Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
-    ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in.
+    ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in
+    (``ValueError`` when it holds an earlier run's records of one of these pairings).
     ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
     naming the player whose spec cannot be made into a player.
     """
     variant = variant or Variant()
     _check(players, matches, max_deals, backend, workers)
-    if backend == "process":
-        workers = workers or os.cpu_count() or 1
     pairings = list(itertools.combinations(range(len(players)), 2))
-    jobs = [
+    total = 2 * matches * len(pairings)
+    # Made as they are played: a list of every job would take memory without bound.
+    jobs = (
         MatchJob(k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records))
         for k, (a, b) in enumerate(pairings)
         for i in range(matches)
         for swapped in (False, True)
-    ]
+    )
     folders = [
         f"{k + 1:02d}-{_slug(players[a])}-vs-{_slug(players[b])}"
         for k, (a, b) in enumerate(pairings)
     ]
+
+    def record_path(job: MatchJob) -> Path:
+        assert records is not None
+        return records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+
+    if records is not None:
+        # An earlier run's records are never overwritten: they may be the only copy.
+        kept = next((p for f in folders for p in (records / f).glob("match-*.json")), None)
+        if kept is not None:
+            raise ValueError(
+                f"{records} already holds records of an earlier run ({kept.relative_to(records)})"
+                ": give a new folder"
+            )
+    if backend == "process":
+        # No more processes than matches: the report names the processes that played.
+        workers = min(workers or os.cpu_count() or 1, total)
     outcomes: list[MatchOutcome] = []
 
     def done(outcome: MatchOutcome) -> None:
-        outcomes.append(outcome)
         if records is not None and outcome.record is not None:
-            job = outcome.job
-            path = records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+            path = record_path(outcome.job)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(outcome.record + "\n", encoding="utf-8")
+            outcome = dataclasses.replace(outcome, record=None)  # on disk: not kept in memory
+        outcomes.append(outcome)
         if progress is not None:
-            progress(len(outcomes), len(jobs))
+            progress(len(outcomes), total)
 
     if progress is not None:
-        progress(0, len(jobs))
+        progress(0, total)
     start = time.perf_counter()
     if backend == "serial":
         for job in jobs:
             done(play_match(job))
     elif backend == "process":
         assert workers is not None
-        _run_pool(jobs, min(workers, len(jobs)), done)
+        _run_pool(jobs, workers, done)
     else:
         _run_ray(jobs, address, done)
     seconds = time.perf_counter() - start
@@ -481,21 +504,63 @@ def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "player"
 
 
-def _run_pool(jobs: list[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
+#: In a pool process: whether Ctrl-C (SIGINT) has come, after which it starts no match.
+_interrupted = False
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """The first SIGINT ends the match being played (its bots closed, as after a fault); a
+    second would break off that closing and leave bots running, so it is let pass."""
+    global _interrupted
+    if not _interrupted:
+        _interrupted = True
+        raise KeyboardInterrupt
+
+
+def _start_pool_process() -> None:
+    signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def _play_in_pool(job: MatchJob) -> MatchOutcome:
+    # The pool hands a process its next job before the last is done: after Ctrl-C, one queued
+    # so would start fresh bots and wait out their time limit before the arena could end.
+    if _interrupted:
+        raise KeyboardInterrupt
+    return play_match(job)
+
+
+def _run_pool(
+    jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutcome], None]
+) -> None:
     # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(play_match, job) for job in jobs]
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_pool_process
+    ) as pool:
+        # A few jobs a process in flight, the next submitted as one finishes: every match
+        # submitted at once would hold a future for each in memory.
+        pending = {pool.submit(_play_in_pool, job) for job in itertools.islice(jobs, 2 * workers)}
         try:
-            for future in as_completed(futures):
-                done(future.result())
-        except BaseException:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+                    job = next(jobs, None)
+                    if job is not None:
+                        pending.add(pool.submit(_play_in_pool, job))
+        except BaseException as e:
+            if isinstance(e, KeyboardInterrupt):
+                # Ctrl-C at a terminal reaches the pool's processes too; a SIGINT sent to this
+                # process alone is passed on, so that no match plays on unseen.
+                for process in list((pool._processes or {}).values()):
+                    if process.pid is not None:
+                        os.kill(process.pid, signal.SIGINT)
             pool.shutdown(cancel_futures=True)
             raise
 
 
 def _run_ray(
-    jobs: list[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
+    jobs: Iterator[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
 ) -> None:
     try:
         import ray
@@ -506,11 +571,12 @@ def _run_ray(
         ray.init(address=address)
     try:
         task = ray.remote(play_match)
-        pending = [task.remote(job) for job in jobs]
+        pending = [task.remote(job) for job in itertools.islice(jobs, RAY_IN_FLIGHT)]
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for ref in finished:
                 done(ray.get(ref))
+                pending += [task.remote(job) for job in itertools.islice(jobs, 1)]
     finally:
         if started:
             ray.shutdown()

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 #: Exit status of ``replay`` for a record with an illegal action, and for a malformed file.
 EXIT_ILLEGAL = 1
 EXIT_MALFORMED = 2
+#: Exit status of ``arena`` stopped by Ctrl-C (128 + SIGINT, as ``play``).
+EXIT_INTERRUPTED = 130
 #: Exit status of ``serve`` when it cannot start: the database cannot be opened, or the
 #: address cannot be listened on (uvicorn's own start-up failure is 3 too).
 EXIT_STARTUP = 3
@@ -64,6 +66,10 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
     """
+    if as_json and show:
+        raise click.UsageError("--json and --show do not go together: give one of them")
+    if ascii_only and not show:
+        raise click.UsageError("--ascii is for --show: the summary has no suit symbols")
     try:
         with file.open("rb") as stream:
             record = Record.load(stream)
@@ -109,6 +115,15 @@ def _summary_text(summary: dict[str, Any]) -> str:
             ("score", "score"),
         ):
             lines.append(f"  {label:12} {d[key]['NS']:>4} {d[key]['EW']:>4}")
+        # Said, or a score that drops after a deal with game points reads as a mistake.
+        for team in ("NS", "EW"):
+            if d["porvoo"][team]:
+                lines.append(f"  {team} took no trick: its score became 0 (Porvoo, RULES.md 6.1)")
+            if d["overshoot"][team]:
+                lines.append(
+                    f"  {team} went past the target: its score became {d['score'][team]}"
+                    " (RULES.md 6.2)"
+                )
     last = summary["deals"][-1]["score"]
     lines.append(f"Match: NS {last['NS']}, EW {last['EW']}")
     if summary["winner"] == "draw":
@@ -162,13 +177,14 @@ def bench(
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
+    each = f"{result.deals_per_run:,} deal" + ("s" if result.deals_per_run > 1 else "")
     click.echo(
         f"random deals: {result.deals_per_s:,.0f} deals/s, "
         f"{result.actions_per_s:,.0f} actions/s "
         + (
-            f"(median of {result.runs} runs of {result.deals_per_run:,} deals, one core)"
+            f"(median of {result.runs} runs of {each}, one core)"
             if result.runs > 1
-            else f"(one run of {result.deals_per_run:,} deals, one core)"
+            else f"(one run of {each}, one core)"
         )
     )
     click.echo(f"state copy:   {result.copy_us:.3f} µs")
@@ -275,7 +291,7 @@ def _bench_research(r: Any) -> dict[str, float]:
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    help="Processes of the process backend.  [default: one per core]",
+    help="Processes of the process backend, at most one per match.  [default: one per core]",
 )
 @click.option(
     "--backend",
@@ -293,7 +309,8 @@ def _bench_research(r: Any) -> dict[str, float]:
 @click.option(
     "--records",
     type=click.Path(file_okay=False, path_type=Path),
-    help="A folder to save every match in as a RECORD.md file.",
+    help="A folder to save every match in as a RECORD.md file (a new one: an earlier run's "
+    "records are never overwritten).",
 )
 @click.option(
     "--json",
@@ -319,7 +336,7 @@ def arena(
 
     Prints per pairing the matches won, drawn and lost (not for --deals: no match ends in one
     deal), the game points per deal of the first player minus the second's with a 95 %
-    confidence interval, and decisions per second.
+    confidence interval, and decisions per second. Exit status 130 when Ctrl-C stops it.
     """
     from rich.console import Console
     from rich.progress import MofNCompleteColumn, Progress
@@ -338,6 +355,11 @@ def arena(
         if given is not ParameterSource.DEFAULT:
             raise click.UsageError("--deals plays single deals instead of matches: no --matches")
         matches, max_deals = deals, 1
+    # An option the backend does not use is refused, not ignored: it would not do what it says.
+    if workers is not None and backend != "process":
+        raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
+    if address is not None and backend != "ray":
+        raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -352,6 +374,12 @@ def arena(
         disable=not console.is_terminal,
     ) as bar:
         task = bar.add_task("matches", total=None)
+        played = [0, 0]  # matches finished, and in all
+
+        def progress(done: int, total: int) -> None:
+            played[:] = [done, total]
+            bar.update(task, completed=done, total=total)
+
         try:
             result = run_arena(
                 [s.strip() for s in specs.split(",")],
@@ -363,10 +391,15 @@ def arena(
                 max_deals=max_deals or MAX_DEALS,
                 records=records,
                 address=address,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                progress=progress,
             )
         except ValueError as e:
             raise click.UsageError(str(e)) from None
+        except KeyboardInterrupt:
+            bar.stop()
+            kept = f"; their records are in {records}" if records is not None else ""
+            done = f"{played[0]} of {played[1]} matches played" if played[1] else "no match begun"
+            _fail(f"arena stopped by Ctrl-C with {done}: no figures{kept}", EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:

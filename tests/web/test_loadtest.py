@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 from tests.web.serving import Server
 
-from valtti.web.loadtest import _Client, _own_addresses, _Run, _Table, client_address, latency
+from valtti.web.loadtest import (
+    Figures,
+    _Client,
+    _own_addresses,
+    _Run,
+    _Table,
+    client_address,
+    latency,
+)
 
 
 def test_percentiles_of_known_numbers() -> None:
@@ -32,6 +40,16 @@ def test_percentiles_of_known_numbers() -> None:
 def test_percentiles_of_one_sample_and_of_none() -> None:
     assert latency([7.5]).to_dict() == {"count": 1, "p50": 7.5, "p90": 7.5, "p99": 7.5, "max": 7.5}
     assert latency([]).to_dict() == {"count": 0, "p50": None, "p90": None, "p99": None, "max": None}
+
+
+@pytest.mark.parametrize(
+    ("tables", "matches", "said"),
+    [(1, 1, "4 (1 table, 1 match finished)"), (2, 0, "4 (2 tables, 0 matches finished)")],
+)
+def test_the_report_counts_in_words(tables: int, matches: int, said: str) -> None:
+    none = latency([])
+    figures = Figures("http://x", 4, 1.0, 0, tables, matches, none, none, [], 0.0, None)
+    assert figures.report().splitlines()[1] == f"clients   {said}"
 
 
 def test_a_short_run_against_its_own_server_plays_without_errors() -> None:

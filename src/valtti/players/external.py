@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final, NoReturn
@@ -121,6 +122,16 @@ class ExternalPlayer(Player):
             _pump_lines(self._process.stdout, self._lines.put),
             _pump_errors(self._process.stderr, self._stderr.append),
         ]
+        try:
+            self._shake_hands(start_timeout)
+        except BaseException as e:
+            # Ctrl-C while the bot starts: no caller holds this player to close it, and the
+            # bot, in a session of its own, gets no signal from the terminal.
+            if not isinstance(e, BotError):
+                self._stop(0.0)
+            raise
+
+    def _shake_hands(self, start_timeout: float) -> None:
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
         reply = self._receive(start_timeout, "the handshake")
         name = reply.get("name")
@@ -357,11 +368,20 @@ def _pump_errors(stream: IO[bytes], take: Callable[[str], None]) -> threading.Th
                         pass
                 if cut or len(text) > STDERR_LINE_CHARS:
                     text = text[:STDERR_LINE_CHARS] + "…"
-                take(text)
+                take(_visible(text))
         except (OSError, ValueError):
             pass  # the host closed the stream after stopping the bot
 
     return _start(run)
+
+
+def _visible(text: str) -> str:
+    """``text`` with its control characters written as escapes (``\\x1b``): a bot's output is
+    shown on terminals, where an escape sequence would act (clear the screen, retitle it)."""
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c)[0] == "C" else c
+        for c in text
+    )
 
 
 def _start(run: Callable[[], None]) -> threading.Thread:

@@ -105,6 +105,10 @@ class Latency:
         )
 
 
+def _many(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
 def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -200,8 +204,8 @@ class Figures:
             cpu += f", server {self.server_cpu_s:.1f} s"
         lines = [
             f"server    {self.url}",
-            f"clients   {self.clients} ({self.tables} tables, "
-            f"{self.matches_finished} matches finished)",
+            f"clients   {self.clients} ({_many(self.tables, 'table', 'tables')}, "
+            f"{_many(self.matches_finished, 'match', 'matches')} finished)",
             f"actions   {self.actions:,} in {self.seconds:.1f} s: "
             f"{self.actions_per_s:,.0f} actions/s",
             "latency   action sent -> the first state that shows it",

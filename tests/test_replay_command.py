@@ -1,0 +1,46 @@
+"""``valtti replay FILE``: the text it prints for a record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import drive, opp_sweep, rotate, to_9_6
+from valtti.cli import main
+from valtti.engine import Seat
+from valtti.engine.record import Record
+
+
+def test_porvoo_and_overshoot_are_said_where_the_score_jumps(tmp_path: Path) -> None:
+    """RULES.md 9 case 10: NS 9 take all tricks for 4 game points, so their score goes to 7,
+    and EW's 6 to 0. The columns alone show the score fall after a deal with game points."""
+    match = to_9_6()
+    match.start_deal(rotate(opp_sweep(2).hands, Seat.E))
+    drive(match, opp_sweep(2).script)
+    path = tmp_path / "case10.json"
+    path.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    last = out.output[out.output.rindex("Deal 4:") :].splitlines()
+    assert "  score           7    0" in last
+    assert "  NS went past the target: its score became 7 (RULES.md 6.2)" in last
+    assert "  EW took no trick: its score became 0 (Porvoo, RULES.md 6.1)" in last
+    # No other deal of the match had either.
+    assert out.output.count("went past") == out.output.count("took no trick") == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [(["--json", "--show"], "do not go together"), (["--ascii"], "--ascii is for --show")],
+)
+def test_options_that_cannot_go_together_are_refused(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    """They were taken silently: --show went on without --json, --ascii changed nothing."""
+    match = to_9_6()
+    path = tmp_path / "record.json"
+    path.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path), *options], input="q\n")
+    assert out.exit_code == 2 and said in out.output
