@@ -307,7 +307,7 @@ def test_hint_command(tmp_path: Path) -> None:
     values = [e["value"] for e in out["estimates"]]
     assert values == sorted(values, reverse=True)
     text = CliRunner().invoke(main, ["hint", str(path), "--level", "easy", "--lang", "en"])
-    assert text.exit_code == 0 and "would take" in text.output
+    assert text.exit_code == 0 and "would choose" in text.output
     assert "move value best why" in " ".join(text.output.split())
     worlds = out["estimates"][0]["worlds"]
     sampled = f"the {worlds} deals sampled" if worlds > 1 else f"the {worlds} deal sampled"

@@ -429,10 +429,10 @@ def test_hint_shows_each_moves_value_share_of_worlds_and_reason() -> None:
     scripted(session, ["hint", "quit", "y"])
     session.run()
     said = out.getvalue()
-    assert "The computer player would take" in flat(said)
+    assert "The computer player would choose" in flat(said)
     deal = session.match.deal
     assert deal is not None
-    reply = said[said.rindex("The computer player would take") :]
+    reply = said[said.rindex("The computer player would choose") :]
     rows = re.findall(r"^│ (\S.*?) +([+-]\d\.\d\d) +(\d+)%  (\S.*?) *│$", reply, re.MULTILINE)
     # Every legal move, each once, not only the best few.
     legal = {action_words(a) for a in deal.legal_actions()}

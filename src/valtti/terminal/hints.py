@@ -86,8 +86,8 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
     """The computer player's choice, and how many moves follow."""
     n = len(explanations)
     return ngettext(
-        "The computer player would take {action}, your {n} legal move:",
-        "The computer player would take {action}. Each of your {n} legal moves:",
+        "The computer player would choose {action}, your {n} legal move:",
+        "The computer player would choose {action}. Each of your {n} legal moves:",
         n,
     ).format(action=action_words(explanations[0].action), n=n)
 
