@@ -22,6 +22,7 @@
 import { currentLang, has, t, tn, tp } from "/static/i18n.js";
 import { el, toast } from "/static/common.js";
 import { cardInline, parseCard, suitIcon } from "/static/cards.js";
+import { labelCards } from "/static/names.js";
 
 let send = null;
 let label = null; // an action token's label (table.js's actionLabel)
@@ -157,6 +158,7 @@ function drawPanel(view) {
     ? tp("hint.worlds", moves[0].worlds)
     : "";
   panel.hidden = !moves.length;
+  labelCards(panel);
   for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
   if (moves.length) {
     const best = moves[0].action;

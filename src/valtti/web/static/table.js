@@ -689,7 +689,11 @@ function renderInfo(view) {
   const trumps = document.getElementById("trumps");
   trumps.replaceChildren();
   trumps.dataset.trump = obs?.trump ?? "";
-  if (obs?.trump) trumps.append(suitIcon(obs.trump), " ", t(`suit.${obs.trump}`));
+  if (obs?.trump) {
+    const icon = suitIcon(obs.trump);
+    icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
+    trumps.append(icon, " ", t(`suit.${obs.trump}`));
+  }
   else trumps.append(t("table.trumps.none"));
 
   document.getElementById("deal-label").textContent = view.deal
