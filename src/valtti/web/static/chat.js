@@ -93,7 +93,7 @@ function drawMutes() {
   );
 }
 
-/** Wire the chat form; `send(message)` sends to the server. */
+/** Wire the chat form; `send(message)` sends to the server and says whether it could. */
 export function initChat(send) {
   sender = send;
   const form = document.getElementById("chat-form");
@@ -101,8 +101,7 @@ export function initChat(send) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text) return;
-    sender({ type: "chat", text });
+    if (!text || !sender({ type: "chat", text })) return; // unsent: the text stays typed
     unsent.push(text);
     input.value = "";
   });
@@ -116,8 +115,7 @@ export function initChat(send) {
           class: "small",
           dataset: { emote: name },
           onclick: () => {
-            sender({ type: "chat", emote: name });
-            unsent.push(null);
+            if (sender({ type: "chat", emote: name })) unsent.push(null);
           },
         },
         "",
@@ -170,5 +168,9 @@ export function renderChat(current) {
   document.getElementById("chat-form").hidden = !seated;
   document.getElementById("chat-emotes").hidden = !seated;
   document.getElementById("chat-watching").hidden = seated;
+  // While the connection is lost nothing can be sent (table.js marks the page stale).
+  const lost = document.body.dataset.stale === "true";
+  document.getElementById("chat-send").disabled = lost;
+  for (const b of document.querySelectorAll("#chat-emotes button")) b.disabled = lost;
   drawMutes();
 }

@@ -1022,9 +1022,11 @@ function send(message) {
   return true;
 }
 
-/** Send, or say that the page is offline. */
+/** Send, or say that the page is offline; whether it was sent. */
 function sendOrSay(message) {
-  if (!send(message)) toast(t("error.offline"), "error", "offline");
+  const sent = send(message);
+  if (!sent) toast(t("error.offline"), "error", "offline");
+  return sent;
 }
 
 function onState(message) {
