@@ -62,3 +62,87 @@ def test_the_lobby_names_each_seats_controls_by_the_seat(
             if seat != "S":  # the seat taken has no player to choose
                 player = page.get_by_role("combobox", name=word, exact=True)
                 expect(player).to_have_attribute("data-seat-player", seat)
+
+
+def play_by_keyboard(tab: Tab, cards: int) -> None:
+    """Play ``cards`` cards by keyboard (Enter on the focused card, or the answer dialog's)."""
+    page = tab.page
+    for _ in range(cards):
+        tab.acted = tab.ready(tab.acted)["seq"]
+        page.wait_for_function(
+            "() => !!document.activeElement?.closest("
+            "'#hand [data-legal=\"true\"], #answer-dialog[open] [data-action]')"
+        )
+        page.keyboard.press("Enter")
+
+
+def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    tab = room()
+    page = tab.page
+    page.add_init_script(RECORD_FOCUS_LOST)
+    sit_at(tab, server, {"N": "random", "E": "random", "W": "random"})
+    for _ in range(40):
+        if page.evaluate(FOCUSED)["inHand"]:
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)["inHand"], "Tab never reached the hand"
+
+    # Each card played leaves the focus in the hand while the server answers, never on the page.
+    play_by_keyboard(tab, 3)
+    assert page.evaluate("window.focusLost") == []
+
+    # The hint panel closed by keyboard gives the focus back to its button (on a turn with a
+    # choice: only then is there a hint to ask for).
+    for _ in range(6):
+        seq = tab.ready(tab.acted)["seq"]
+        if page.locator("#hint-btn").is_visible():
+            tab.acted = seq
+            break
+        play_by_keyboard(tab, 1)
+    page.focus("#hint-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hint")).to_be_visible(timeout=4 * WAIT)
+    page.focus("#hint-close")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#hint-btn")).to_be_focused()
+    assert page.evaluate("window.focusLost") == []
+
+    # In forced colours (high contrast) the seat to move is marked apart from the others.
+    page.emulate_media(forced_colors="active")
+    outlines = page.evaluate(
+        """() => [...document.querySelectorAll('.felt [data-seat]')].map(
+             (s) => [s.dataset.turn, getComputedStyle(s).outlineStyle])"""
+    )
+    assert sorted(outlines) == [["false", "none"]] * 3 + [["true", "solid"]], outlines
+    page.emulate_media(forced_colors="none")
+
+    # Connection lost: nothing can be sent, and what was typed in the chat is kept, not lost.
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_have_attribute("data-connection", "lost", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_disabled()
+    expect(page.locator("#hint-btn")).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#chat-emotes button").first).to_be_disabled()
+    page.fill("#chat-input", "back soon")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-input")).to_have_value("back soon")
+    page.context.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-stale", "false", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_enabled()
+    page.focus("#chat-input")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text("back soon")
+    expect(page.locator("#chat-input")).to_have_value("")
+
+    # Play goes on by keyboard from the hand's tab stop, at the turn of the hint.
+    tab.acted -= 1
+    tab.ready(tab.acted)
+    page.focus('#hand button[tabindex="0"]')
+    play_by_keyboard(tab, 2)
+    assert page.evaluate("window.focusLost") == []
+    assert not tab.errors, tab.errors
+    assert [f for f in tab.received if f["type"] == "error"] == []
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)

@@ -44,7 +44,11 @@ export function initHint(sender, labeller, pending, lost) {
   document.getElementById("hint-btn").addEventListener("click", ask);
   document.getElementById("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
-    document.getElementById("hint").hidden = true;
+    const panel = document.getElementById("hint");
+    const hadFocus = panel.contains(document.activeElement);
+    panel.hidden = true;
+    // The focus goes back to the button that opened it, not to the page.
+    if (hadFocus) document.getElementById("hint-btn").focus();
   });
 }
 
@@ -104,11 +108,11 @@ function drawButton(view) {
   button.hidden = !mayAsk(view);
   const busy = asked === view.seq;
   button.dataset.busy = String(busy);
-  // Not disabled while busy: a disabled button would drop the keyboard's focus.
+  // Not disabled while busy or offline (ask() does nothing then): a disabled button would
+  // drop the keyboard's focus.
   button.setAttribute("aria-busy", String(busy));
-  button.setAttribute("aria-disabled", String(busy));
+  button.setAttribute("aria-disabled", String(busy || offline()));
   button.textContent = t(busy ? "hint.busy" : "hint.ask");
-  button.disabled = offline();
 }
 
 /** The reason `reason` (Reason.to_dict()) in the page's language. */

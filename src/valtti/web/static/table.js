@@ -91,7 +91,7 @@ import {
   suitIcon,
 } from "/static/cards.js";
 import { alertView, announce, initAlerts } from "/static/alerts.js";
-import { initKeyboard, keepFocus } from "/static/keyboard.js";
+import { holdFocus, initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence, stopClock } from "/static/absence.js";
@@ -1089,6 +1089,7 @@ function act(token) {
   if (pending || !state || stale(currentView())) return;
   if (send({ type: "action", action: token, seq: state.seq })) {
     pending = true;
+    holdFocus();
     for (const b of document.querySelectorAll("[data-card], [data-action]")) b.disabled = true;
   } else {
     toast(t("error.offline"), "error", "offline");
