@@ -11,8 +11,10 @@ test_browser_ends.py.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+from tests.web.crafted import store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
@@ -146,3 +148,66 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     assert not tab.errors, tab.errors
     assert [f for f in tab.received if f["type"] == "error"] == []
     expect(page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+def said(page: Page, start: str) -> list[str]:
+    found: list[str] = page.evaluate(
+        "(start) => window.announced.filter((text) => text.startsWith(start))", start
+    )
+    return found
+
+
+def test_the_deal_end_is_said_once_and_its_ready_button_keeps_the_focus(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],  # noqa: F811
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # Deal 1 over (North declared clubs, East and West to Porvoo); the table waits for both.
+    table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
+    server = start_server(db, options=WAIT_LONG)
+    aino, eino = person(), person(locale="fi-FI")
+    for tab in (aino, eino):
+        tab.page.add_init_script(RECORD_ANNOUNCEMENTS)
+        tab.page.add_init_script(RECORD_FOCUS_LOST)
+    north = open_seat(aino, server, table_id, "N", tokens["N"])
+    south = open_seat(eino, server, table_id, "S", tokens["S"])
+    for page in (north, south):
+        expect(page.locator("#deal-over #ready-btn")).to_be_visible()
+
+    # Said to screen readers once, in each page's language, with every figure of the panel.
+    expect_said = {
+        north: "Deal 1 is over. NS: clubs trumps 2 + last trick 1 + victory (120 card points) 1"
+        " = 4. EW: nothing = 0. NS 0 + 4 = 4. EW took no trick → 0 (Porvoo)",
+        south: "Jako 1 päättyi. PE: valtti risti 2 + viimeinen tikki 1 + voitto (120"
+        " korttipistettä) 1 = 4. IL: ei mitään = 0. PE 0 + 4 = 4. IL ei saanut tikkiä → 0"
+        " (Porvooseen)",
+    }
+    for page, text in expect_said.items():
+        page.wait_for_function("() => window.announced.length > 0")
+        assert said(page, text.split(".")[0]) == [text]
+    # Suits are named in words in the page's language, not by their glyph.
+    expect(north.locator('#sheet tr[data-deal="1"] svg.suit')).to_have_attribute(
+        "aria-label", "clubs"
+    )
+    expect(south.locator('#sheet tr[data-deal="1"] svg.suit')).to_have_attribute(
+        "aria-label", "risti"
+    )
+
+    # Aino is ready by keyboard: the button says so and keeps the focus as the page redraws.
+    north.focus("#ready-btn")
+    north.keyboard.press("Enter")
+    expect(north.locator("#ready-btn")).to_have_attribute("aria-disabled", "true")
+    expect(north.locator("#ready-btn")).to_be_focused()
+    expect(south.locator('#ready-seats [data-ready="N"]')).to_be_visible()
+    expect(north.locator("#ready-btn")).to_be_focused()
+    north.keyboard.press("Enter")  # said once: pressing again sends nothing
+    assert [m for m in aino.sent if m.get("type") == "ready"] == [{"type": "ready"}]
+
+    # Eino is ready: deal 2 is dealt and Aino's focus goes on into her hand.
+    south.click("#ready-btn")
+    expect(north.locator('#sheet tr[data-deal="2"]')).to_have_count(1)
+    north.wait_for_function("() => !!document.activeElement?.closest('#hand')")
+    assert north.evaluate("window.focusLost") == []
+    assert len(said(north, "Deal 1 is over")) == 1
+    assert not aino.errors and not eino.errors, (aino.errors, eino.errors)

@@ -16,6 +16,7 @@
  */
 
 import { t } from "/static/i18n.js";
+import { announce } from "/static/alerts.js";
 import { el, seatName } from "/static/common.js";
 import { suitGlyph } from "/static/cards.js";
 import { seatLetter, teamName } from "/static/names.js";
@@ -27,6 +28,7 @@ const SHOWN_MS = 5000; // a deal's end shown this long when the next deal came a
 let countdown = null;
 let shownUntil = 0;
 let shownTimer = null;
+let said = ""; // the table and deal whose end was last said to screen readers
 
 /** How a team's game points were made: "♥ trumps 2 + last trick 1 = 3". */
 function madeOf(d, team) {
@@ -217,4 +219,30 @@ function renderRematch(view, between, deals, target, send) {
     );
   }
   controls.append(readySeats(view, between, "rematch-seats"));
+}
+
+/** The words of a deal explained (explainDeal): its title, how the points were made, the
+ * score; each suit by its name in the page's language (a reader says a glyph in its own). */
+function explainedText(node) {
+  const parts = node ? [...node.querySelectorAll("h3, p.made, p.change")] : [];
+  let text = parts.map((p) => p.textContent.trim()).join(". ");
+  for (const suit of ["S", "H", "D", "C"]) text = text.replaceAll(suitGlyph(suit), t(`suit.${suit}`));
+  return text;
+}
+
+/**
+ * Say a deal's end, or the match's, to screen readers once, as the page shows it (call after
+ * the plays and the turn are said, so that it comes after them).
+ */
+export function announceEnds(view) {
+  if (view.replay || !view.table) return;
+  const finished = view.table.status === "finished";
+  const box = document.getElementById(finished ? "result" : "deal-over");
+  const explained = box.querySelector(".deal-explained");
+  if (box.hidden || !explained) return;
+  const key = `${view.table.id}:${finished ? "match" : explained.dataset.deal}`;
+  if (key === said) return;
+  said = key;
+  const result = finished ? document.getElementById("result-text").textContent : "";
+  announce([explainedText(explained), result].filter(Boolean).join(". "));
 }

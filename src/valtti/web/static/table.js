@@ -95,7 +95,7 @@ import { holdFocus, initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence, stopClock } from "/static/absence.js";
-import { dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
+import { announceEnds, dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
 import { chatRefused, initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
 
@@ -251,6 +251,7 @@ function render() {
   keepFocus();
   const turnLine = document.getElementById("turn").textContent;
   alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
+  announceEnds(view);
 }
 
 function renderWaiting(view) {
