@@ -47,12 +47,18 @@ SEAT_WORDS = {
     "fi": {"N": "pohjoinen", "E": "itä", "S": "etelä", "W": "länsi"},
 }
 MINE = {"en": "I sit here", "fi": "Istun tässä"}
+SEAT_LETTERS = {"en": "S", "fi": "E"}
 
 
 def test_the_lobby_names_each_seats_controls_by_the_seat(
-    server: Server,
+    tmp_path: Path,
+    start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
 ) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    made = server.create(
+        {"N": "open", "E": "heuristic", "S": "open", "W": "open"}, nickname="Aino", seat="S"
+    )
     for lang, locale in (("en", "en-GB"), ("fi", "fi-FI")):
         page = room(locale=locale).page
         page.goto(server.url + "/")
@@ -64,6 +70,11 @@ def test_the_lobby_names_each_seats_controls_by_the_seat(
             if seat != "S":  # the seat taken has no player to choose
                 player = page.get_by_role("combobox", name=word, exact=True)
                 expect(player).to_have_attribute("data-seat-player", seat)
+        # In the list, a seat's letter and who sits there are read as two words.
+        entry = page.locator(f'#tables li[data-table="{made["id"]}"]')
+        expect(entry.locator('.seat-chip[data-seat="S"]')).to_have_text(
+            f"{SEAT_LETTERS[lang]} Aino"
+        )
 
 
 def play_by_keyboard(tab: Tab, cards: int) -> None:

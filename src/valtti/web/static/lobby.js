@@ -294,6 +294,7 @@ function tableItem(table) {
         "li",
         { class: `seat-chip kind-${s.kind}`, dataset: { seat: s.seat, kind: s.kind } },
         el("b", {}, t(`seat.${s.seat}`)),
+        " ", // read out as "S Aino", not "SAino"
         el("span", { class: "name" }, seatName(s)),
       ),
     );
