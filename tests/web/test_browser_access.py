@@ -107,6 +107,17 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     play_by_keyboard(tab, 3)
     assert page.evaluate("window.focusLost") == []
 
+    # The last trick's button says whether it is shown.
+    button = page.locator("#last-trick-btn")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#last-trick")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    page.keyboard.press("Shift+Tab")  # back to the hand, before the side panel
+
     # The hint panel closed by keyboard gives the focus back to its button (on a turn with a
     # choice: only then is there a hint to ask for).
     for _ in range(6):

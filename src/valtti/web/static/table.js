@@ -721,6 +721,7 @@ function renderInfo(view) {
   const button = document.getElementById("last-trick-btn");
   button.disabled = !view.lastTrick;
   button.textContent = t(lastTrickOpen ? "table.last_trick.hide" : "table.last_trick.show");
+  button.setAttribute("aria-expanded", String(lastTrickOpen && !!view.lastTrick));
   const box = document.getElementById("last-trick");
   box.hidden = !(lastTrickOpen && view.lastTrick);
   box.replaceChildren();
