@@ -10,10 +10,12 @@ test_browser_ends.py.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 from tests.web.crafted import store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
@@ -29,6 +31,7 @@ from tests.web.test_browser_room import (  # noqa: F401
     room,
     sit_at,
 )
+from tests.web.test_server_private import serve_choice
 
 # Every time the focus falls to the page's body (nothing focused), what had it.
 RECORD_FOCUS_LOST = """
@@ -41,6 +44,46 @@ document.addEventListener("focusout", (event) => {
   }, 0);
 }, true);
 """
+
+
+class HeldSocket:
+    """The page's table socket through Playwright: while ``hold`` is on, what the server sends
+    waits (a slow connection) until ``release()``."""
+
+    def __init__(self, page: Page) -> None:
+        self.hold = False
+        self.waiting: list[str | bytes] = []
+        self.route: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r"/api/tables/.*/ws"), self._route)
+
+    def _route(self, route: WebSocketRoute) -> None:
+        self.route = route
+        server = route.connect_to_server()
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        if self.hold:
+            self.waiting.append(message)
+        elif self.route is not None:
+            self.route.send(message)
+
+    def release(self) -> None:
+        self.hold = False
+        assert self.route is not None
+        for message in self.waiting:
+            self.route.send(message)
+        self.waiting = []
+
+
+def held_action(page: Page, held: HeldSocket) -> None:
+    """Press Enter with the server's answer held: the focus stays off the page's body."""
+    held.hold = True
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#hand [data-card]')?.disabled")
+    page.wait_for_timeout(200)  # some frames: the browser drops a disabled button's focus
+    assert page.evaluate("document.activeElement !== document.body"), "focus dropped"
+    held.release()
+
 
 SEAT_WORDS = {
     "en": {"N": "north", "E": "east", "S": "south", "W": "west"},
@@ -96,6 +139,7 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     tab = room()
     page = tab.page
     page.add_init_script(RECORD_FOCUS_LOST)
+    held = HeldSocket(page)
     sit_at(tab, server, {"N": "random", "E": "random", "W": "random"})
     for _ in range(40):
         if page.evaluate(FOCUSED)["inHand"]:
@@ -104,7 +148,10 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     assert page.evaluate(FOCUSED)["inHand"], "Tab never reached the hand"
 
     # Each card played leaves the focus in the hand while the server answers, never on the page.
-    play_by_keyboard(tab, 3)
+    play_by_keyboard(tab, 2)
+    tab.acted = tab.ready(tab.acted)["seq"]
+    page.wait_for_function("() => !!document.activeElement?.closest('#hand [data-legal=\"true\"]')")
+    held_action(page, held)
     assert page.evaluate("window.focusLost") == []
 
     # The last trick's button says whether it is shown.
@@ -233,3 +280,45 @@ def test_the_deal_end_is_said_once_and_its_ready_button_keeps_the_focus(
     assert north.evaluate("window.focusLost") == []
     assert len(said(north, "Deal 1 is over")) == 1
     assert not aino.errors and not eino.errors, (aino.errors, eino.errors)
+
+
+def test_a_partners_question_is_answered_by_keyboard_and_the_focus_kept(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    server, tokens = serve_choice(tmp_path, start_server)  # W holds two marriages
+    tab = room()
+    page = tab.page
+    page.add_init_script(RECORD_FOCUS_LOST)
+    held = HeldSocket(page)
+    page.goto(server.url + "/rules")
+    keys = json.dumps({"token": tokens["W"], "seat": "W"})
+    page.evaluate("(keys) => localStorage.setItem('valtti:table:choice', keys)", keys)
+    page.goto(f"{server.url}/t/choice")
+    expect(page.locator("body")).to_have_attribute("data-you", "W")
+    for _ in range(40):
+        if page.evaluate(FOCUSED)["inHand"]:
+            break
+        page.keyboard.press("Tab")
+    asker = server.socket("choice", tokens["E"])
+    try:
+        asker.state()
+        asker.send({"type": "action", "action": "ask-whole", "seq": 4})
+        dialog = page.locator("#answer-dialog")
+        expect(dialog).to_be_visible()
+        # Each answer is named once by its suit in words (its icon is hidden: the name follows).
+        for token, name in (("answer H", "hearts"), ("answer C", "clubs")):
+            button = dialog.get_by_role("button", name=name, exact=True)
+            expect(button).to_have_attribute("data-action", token)
+        expect(dialog.locator('[data-action="answer H"]')).to_be_focused()
+        page.keyboard.press("Escape")  # an answer is owed: the dialog stays
+        expect(dialog).to_be_visible()
+        held_action(page, held)
+        expect(dialog).to_be_hidden()
+        page.wait_for_function("() => !!document.activeElement?.closest('#hand')")
+        assert page.evaluate("window.focusLost") == []
+        assert tab.actions_sent() == ["answer H"]
+        assert not tab.errors, tab.errors
+    finally:
+        asker.close()

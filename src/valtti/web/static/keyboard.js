@@ -5,7 +5,7 @@
  * card or button when it is still there, else to the first playable card or action, else to the
  * deal's Ready or the match's Rematch button, else to the hand itself, which hands focus on to
  * a card as soon as one may be played. While an action is on its way (its buttons disabled,
- * which would drop focus to the page) the hand, or the answer dialog, holds the focus.
+ * which would drop focus to the page) the hand, or the answer dialog's question, holds it.
  */
 
 const PLAYABLE = "#hand button[data-card]:not([disabled])";
@@ -55,7 +55,9 @@ function rove() {
 export function holdFocus() {
   const active = document.activeElement;
   if (!active?.closest?.(CONTROLS) || active.closest("#deal-over, #rematch")) return;
-  const holder = active.closest("#answer-dialog") ?? document.getElementById("hand");
+  // Not the dialog itself: focusing a dialog hands the focus on to its first button.
+  const inDialog = active.closest("#answer-dialog");
+  const holder = document.getElementById(inDialog ? "answer-text" : "hand");
   if (holder !== active) holder.focus({ preventScroll: true });
 }
 
@@ -69,10 +71,10 @@ export function keepFocus() {
   const active = focused && focused !== document.body && focused.checkVisibility() ? focused : null;
   if (active?.closest(CONTROLS)) {
     if (active.id === "hand") focusable()[0]?.focus({ preventScroll: true });
-    else if (active.id === "answer-dialog") {
+    else if (active.id === "answer-text") {
       // The answer was refused or is still on its way: back on it once it may be chosen.
       const again = find(lastKey);
-      const answers = [...active.querySelectorAll("[data-action]")].filter(usable);
+      const answers = [...document.querySelectorAll("#answer-dialog [data-action]")].filter(usable);
       (answers.includes(again) ? again : answers[0])?.focus({ preventScroll: true });
     }
     return;
