@@ -9,9 +9,11 @@
  *                             td[data-col="tricks" | "card_points" | "game_points"];
  *                             p.made[data-team] how the game points were made; p.change[data-team]
  *                             the match score, data-porvoo / data-overshoot = "true" when so
- *   #ready-btn                "ready for the next deal" (data-ready="true" once said)
+ *   #ready-btn                "ready for the next deal" (data-ready="true" and aria-disabled=
+ *                             "true" once said: it keeps the keyboard's focus)
  *   #next-deal                the seconds until the next deal; #ready-seats [data-ready="N"]
- *   #final-deal               in #result: the last deal explained as in the panel
+ *   #final-deal               in #result: the last deal explained as in the panel (a deal's
+ *                             end and the match's are said once by #announcer: announceEnds)
  *   #rematch-btn, #rematch-seats [data-ready="N"]; a#rematch-link once the rematch is dealt
  */
 

@@ -50,7 +50,8 @@
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
- *   #announcer p       the polite live region: each play and each turn in words (alerts.js)
+ *   #announcer p       the polite live region: each play and each turn in words (alerts.js),
+ *                      a deal's end and the match's (ends.js)
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
