@@ -176,6 +176,11 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     page.focus("#hint-btn")
     page.keyboard.press("Enter")
     expect(page.locator("#hint")).to_be_visible(timeout=4 * WAIT)
+    # The panel is a live region: a redraw of the table keeps it as it is, not read out again.
+    page.evaluate("document.querySelector('#hint-moves li').dataset.kept = 'yes'")
+    page.locator("#last-trick-btn").click()  # the table is drawn again
+    expect(page.locator("#last-trick")).to_be_visible()
+    expect(page.locator('#hint-moves li[data-kept="yes"]')).to_have_count(1)
     page.focus("#hint-close")
     page.keyboard.press("Enter")
     expect(page.locator("#hint")).to_be_hidden()
@@ -207,6 +212,12 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     page.keyboard.press("Enter")
     expect(page.locator("#chat-log li").last).to_contain_text("back soon")
     expect(page.locator("#chat-input")).to_have_value("")
+    # The log is a live region too: a new message is added, the others are not drawn again.
+    page.evaluate("document.querySelector('#chat-log li').dataset.kept = 'yes'")
+    page.fill("#chat-input", "and here")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text("and here")
+    expect(page.locator('#chat-log li[data-kept="yes"]')).to_have_count(1)
 
     # Play goes on by keyboard from the hand's tab stop, at the turn of the hint.
     tab.acted -= 1

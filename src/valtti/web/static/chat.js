@@ -45,22 +45,36 @@ function muteKey(seat, name) {
   return `${seat}:${name}`;
 }
 
+/** Whether message `m` is shown: your own seat's always are, a muted person's not. */
+function shown(m, hidden = new Set(muted())) {
+  return m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name));
+}
+
+function item(m) {
+  return el(
+    "li",
+    { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
+    el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
+    " ",
+    el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
+  );
+}
+
 function drawLog() {
   const log = document.getElementById("chat-log");
   const hidden = new Set(muted());
-  log.replaceChildren(
-    ...messages
-      .filter((m) => m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name)))
-      .map((m) =>
-        el(
-          "li",
-          { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
-          el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
-          " ",
-          el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
-        ),
-      ),
-  );
+  log.replaceChildren(...messages.filter((m) => shown(m, hidden)).map(item));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Add one message to the log: the log is a live region, and a screen reader reads what is
+ * added, so the messages already there are kept, not drawn again. */
+function addToLog(m) {
+  const log = document.getElementById("chat-log");
+  const hidden = new Set(muted());
+  if (shown(m, hidden)) log.append(item(m));
+  const kept = messages.filter((n) => shown(n, hidden)).length; // the oldest may have gone
+  while (log.childElementCount > kept) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -149,7 +163,7 @@ export function onChat(message) {
   if (mine >= 0) unsent.splice(mine, 1);
   messages.push(message);
   if (messages.length > 50) messages = messages.slice(-50);
-  drawLog();
+  addToLog(message);
 }
 
 export function onChatHistory(message) {

@@ -53,6 +53,7 @@ export function initHint(sender, labeller, pending, lost) {
 }
 
 let current = null; // the view last drawn
+let drawnFor = { hint: null, lang: "" }; // what the panel was last drawn with
 
 function ask() {
   if (!current || asked === current.seq || !mayAsk(current) || offline()) return;
@@ -142,6 +143,13 @@ function drawPanel(view) {
     maximumFractionDigits: 2,
   });
   const share = new Intl.NumberFormat(currentLang(), { style: "percent" });
+  // The panel is a live region: drawn again only for a new hint or language, or a screen reader
+  // would read it all again at every redraw of the table.
+  if (drawnFor.hint === hint && drawnFor.lang === currentLang() && !panel.hidden) {
+    markBest(moves);
+    return;
+  }
+  drawnFor = { hint, lang: currentLang() };
   list.replaceChildren(
     ...moves.map((move, i) =>
       el(
@@ -163,6 +171,11 @@ function drawPanel(view) {
     : "";
   panel.hidden = !moves.length;
   labelCards(panel);
+  markBest(moves);
+}
+
+/** Mark the hint's best move among the hand's cards and the action buttons (drawn afresh). */
+function markBest(moves) {
   for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
   if (moves.length) {
     const best = moves[0].action;
