@@ -13,7 +13,7 @@ const CONTROLS = "#hand, #actions, #answer-dialog, #deal-over, #rematch";
 const ENDS = ["ready-btn", "rematch-btn"]; // drawn afresh each time: found again by id
 
 let inPlay = false; // the keyboard was last among the cards and the action buttons
-let lastKey = null; // {card} | {action}: what had focus there
+let lastKey = null; // {card} | {action} | {id}: what had focus there
 
 function keyOf(node) {
   if (node?.dataset?.card) return { card: node.dataset.card };
@@ -55,7 +55,8 @@ function rove() {
 export function holdFocus() {
   const active = document.activeElement;
   if (!active?.closest?.(CONTROLS) || active.closest("#deal-over, #rematch")) return;
-  // Not the dialog itself: focusing a dialog hands the focus on to its first button.
+  // Not the dialog itself: it takes no focus of its own (with a tabindex it hands it on to
+  // its first button, the one about to be disabled).
   const inDialog = active.closest("#answer-dialog");
   const holder = document.getElementById(inDialog ? "answer-text" : "hand");
   if (holder !== active) holder.focus({ preventScroll: true });
