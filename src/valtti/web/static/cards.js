@@ -230,7 +230,8 @@ export function suitIcon(suit) {
     viewBox: "0 0 100 100",
     class: `suit suit-${suit} ${isRed(suit) ? "red" : "black"}`,
     role: "img",
-    "aria-label": suitGlyph(suit),
+    "aria-label": suitGlyph(suit), // named in words in the page's language by names.js
+    "data-suit": suit,
   });
   root.append(svg("path", { d: SUIT_PATHS[suit] }));
   return root;
@@ -246,6 +247,7 @@ export function cardInline(token) {
     return span;
   }
   const [rank, suit] = parsed;
+  span.dataset.token = rank + suit; // named in words by names.js
   span.classList.add(isRed(suit) ? "red" : "black");
   span.append(rankLabel(rank), suitIcon(suit));
   return span;

@@ -45,22 +45,36 @@ function muteKey(seat, name) {
   return `${seat}:${name}`;
 }
 
+/** Whether message `m` is shown: your own seat's always are, a muted person's not. */
+function shown(m, hidden = new Set(muted())) {
+  return m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name));
+}
+
+function item(m) {
+  return el(
+    "li",
+    { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
+    el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
+    " ",
+    el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
+  );
+}
+
 function drawLog() {
   const log = document.getElementById("chat-log");
   const hidden = new Set(muted());
-  log.replaceChildren(
-    ...messages
-      .filter((m) => m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name)))
-      .map((m) =>
-        el(
-          "li",
-          { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
-          el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
-          " ",
-          el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
-        ),
-      ),
-  );
+  log.replaceChildren(...messages.filter((m) => shown(m, hidden)).map(item));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Add one message to the log: the log is a live region, and a screen reader reads what is
+ * added, so the messages already there are kept, not drawn again. */
+function addToLog(m) {
+  const log = document.getElementById("chat-log");
+  const hidden = new Set(muted());
+  if (shown(m, hidden)) log.append(item(m));
+  const kept = messages.filter((n) => shown(n, hidden)).length; // the oldest may have gone
+  while (log.childElementCount > kept) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -93,7 +107,7 @@ function drawMutes() {
   );
 }
 
-/** Wire the chat form; `send(message)` sends to the server. */
+/** Wire the chat form; `send(message)` sends to the server and says whether it could. */
 export function initChat(send) {
   sender = send;
   const form = document.getElementById("chat-form");
@@ -101,8 +115,7 @@ export function initChat(send) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text) return;
-    sender({ type: "chat", text });
+    if (!text || !sender({ type: "chat", text })) return; // unsent: the text stays typed
     unsent.push(text);
     input.value = "";
   });
@@ -116,8 +129,7 @@ export function initChat(send) {
           class: "small",
           dataset: { emote: name },
           onclick: () => {
-            sender({ type: "chat", emote: name });
-            unsent.push(null);
+            if (sender({ type: "chat", emote: name })) unsent.push(null);
           },
         },
         "",
@@ -151,7 +163,7 @@ export function onChat(message) {
   if (mine >= 0) unsent.splice(mine, 1);
   messages.push(message);
   if (messages.length > 50) messages = messages.slice(-50);
-  drawLog();
+  addToLog(message);
 }
 
 export function onChatHistory(message) {
@@ -170,5 +182,9 @@ export function renderChat(current) {
   document.getElementById("chat-form").hidden = !seated;
   document.getElementById("chat-emotes").hidden = !seated;
   document.getElementById("chat-watching").hidden = seated;
+  // While the connection is lost nothing can be sent (table.js marks the page stale).
+  const lost = document.body.dataset.stale === "true";
+  document.getElementById("chat-send").disabled = lost;
+  for (const b of document.querySelectorAll("#chat-emotes button")) b.disabled = lost;
   drawMutes();
 }

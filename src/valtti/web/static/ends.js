@@ -9,13 +9,16 @@
  *                             td[data-col="tricks" | "card_points" | "game_points"];
  *                             p.made[data-team] how the game points were made; p.change[data-team]
  *                             the match score, data-porvoo / data-overshoot = "true" when so
- *   #ready-btn                "ready for the next deal" (data-ready="true" once said)
+ *   #ready-btn                "ready for the next deal" (data-ready="true" and aria-disabled=
+ *                             "true" once said: it keeps the keyboard's focus)
  *   #next-deal                the seconds until the next deal; #ready-seats [data-ready="N"]
- *   #final-deal               in #result: the last deal explained as in the panel
+ *   #final-deal               in #result: the last deal explained as in the panel (a deal's
+ *                             end and the match's are said once by #announcer: announceEnds)
  *   #rematch-btn, #rematch-seats [data-ready="N"]; a#rematch-link once the rematch is dealt
  */
 
 import { t } from "/static/i18n.js";
+import { announce } from "/static/alerts.js";
 import { el, seatName } from "/static/common.js";
 import { suitGlyph } from "/static/cards.js";
 import { seatLetter, teamName } from "/static/names.js";
@@ -27,6 +30,7 @@ const SHOWN_MS = 5000; // a deal's end shown this long when the next deal came a
 let countdown = null;
 let shownUntil = 0;
 let shownTimer = null;
+let said = ""; // the table and deal whose end was last said to screen readers
 
 /** How a team's game points were made: "♥ trumps 2 + last trick 1 = 3". */
 function madeOf(d, team) {
@@ -167,9 +171,10 @@ export function renderEnds(view, send, redraw) {
               type: "button",
               id: "ready-btn",
               class: "primary",
-              disabled: mine,
+              // Said once: aria-disabled, not disabled, keeps the keyboard's focus on it.
+              "aria-disabled": String(Boolean(mine)),
               dataset: { ready: String(Boolean(mine)) },
-              onclick: () => send({ type: "ready" }),
+              onclick: () => mine || send({ type: "ready" }),
             },
             t(mine ? "ends.ready_said" : "ends.ready_button"),
           ),
@@ -207,13 +212,39 @@ function renderRematch(view, between, deals, target, send) {
           type: "button",
           id: "rematch-btn",
           class: "primary",
-          disabled: mine,
+          "aria-disabled": String(Boolean(mine)),
           dataset: { ready: String(Boolean(mine)) },
-          onclick: () => send({ type: "ready" }),
+          onclick: () => mine || send({ type: "ready" }),
         },
         t(mine ? "ends.rematch_asked" : "ends.rematch"),
       ),
     );
   }
   controls.append(readySeats(view, between, "rematch-seats"));
+}
+
+/** The words of a deal explained (explainDeal): its title, how the points were made, the
+ * score; each suit by its name in the page's language (a reader says a glyph in its own). */
+function explainedText(node) {
+  const parts = node ? [...node.querySelectorAll("h3, p.made, p.change")] : [];
+  let text = parts.map((p) => p.textContent.trim()).join(". ");
+  for (const suit of ["S", "H", "D", "C"]) text = text.replaceAll(suitGlyph(suit), t(`suit.${suit}`));
+  return text;
+}
+
+/**
+ * Say a deal's end, or the match's, to screen readers once, as the page shows it (call after
+ * the plays and the turn are said, so that it comes after them).
+ */
+export function announceEnds(view) {
+  if (view.replay || !view.table) return;
+  const finished = view.table.status === "finished";
+  const box = document.getElementById(finished ? "result" : "deal-over");
+  const explained = box.querySelector(".deal-explained");
+  if (box.hidden || !explained) return;
+  const key = `${view.table.id}:${finished ? "match" : explained.dataset.deal}`;
+  if (key === said) return;
+  said = key;
+  const result = finished ? document.getElementById("result-text").textContent : "";
+  announce([explainedText(explained), result].filter(Boolean).join(". "));
 }

@@ -22,6 +22,7 @@
 import { currentLang, has, t, tn, tp } from "/static/i18n.js";
 import { el, toast } from "/static/common.js";
 import { cardInline, parseCard, suitIcon } from "/static/cards.js";
+import { labelCards } from "/static/names.js";
 
 let send = null;
 let label = null; // an action token's label (table.js's actionLabel)
@@ -43,11 +44,16 @@ export function initHint(sender, labeller, pending, lost) {
   document.getElementById("hint-btn").addEventListener("click", ask);
   document.getElementById("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
-    document.getElementById("hint").hidden = true;
+    const panel = document.getElementById("hint");
+    const hadFocus = panel.contains(document.activeElement);
+    panel.hidden = true;
+    // The focus goes back to the button that opened it, not to the page.
+    if (hadFocus) document.getElementById("hint-btn").focus();
   });
 }
 
 let current = null; // the view last drawn
+let drawnFor = { hint: null, lang: "" }; // what the panel was last drawn with
 
 function ask() {
   if (!current || asked === current.seq || !mayAsk(current) || offline()) return;
@@ -103,11 +109,11 @@ function drawButton(view) {
   button.hidden = !mayAsk(view);
   const busy = asked === view.seq;
   button.dataset.busy = String(busy);
-  // Not disabled while busy: a disabled button would drop the keyboard's focus.
+  // Not disabled while busy or offline (ask() does nothing then): a disabled button would
+  // drop the keyboard's focus.
   button.setAttribute("aria-busy", String(busy));
-  button.setAttribute("aria-disabled", String(busy));
+  button.setAttribute("aria-disabled", String(busy || offline()));
   button.textContent = t(busy ? "hint.busy" : "hint.ask");
-  button.disabled = offline();
 }
 
 /** The reason `reason` (Reason.to_dict()) in the page's language. */
@@ -137,6 +143,13 @@ function drawPanel(view) {
     maximumFractionDigits: 2,
   });
   const share = new Intl.NumberFormat(currentLang(), { style: "percent" });
+  // The panel is a live region: drawn again only for a new hint or language, or a screen reader
+  // would read it all again at every redraw of the table.
+  if (drawnFor.hint === hint && drawnFor.lang === currentLang() && !panel.hidden) {
+    markBest(moves);
+    return;
+  }
+  drawnFor = { hint, lang: currentLang() };
   list.replaceChildren(
     ...moves.map((move, i) =>
       el(
@@ -157,6 +170,12 @@ function drawPanel(view) {
     ? tp("hint.worlds", moves[0].worlds)
     : "";
   panel.hidden = !moves.length;
+  labelCards(panel);
+  markBest(moves);
+}
+
+/** Mark the hint's best move among the hand's cards and the action buttons (drawn afresh). */
+function markBest(moves) {
   for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
   if (moves.length) {
     const best = moves[0].action;

@@ -3,24 +3,29 @@
  * among the cards that may be played now, Enter or Space plays the focused one (a button).
  * The page redraws everything from each state, so focus is carried across redraws: to the same
  * card or button when it is still there, else to the first playable card or action, else to the
- * hand itself, which hands focus on to a card as soon as one may be played.
+ * deal's Ready or the match's Rematch button, else to the hand itself, which hands focus on to
+ * a card as soon as one may be played. While an action is on its way (its buttons disabled,
+ * which would drop focus to the page) the hand, or the answer dialog's question, holds it.
  */
 
 const PLAYABLE = "#hand button[data-card]:not([disabled])";
-const CONTROLS = "#hand, #actions, #answer-dialog";
+const CONTROLS = "#hand, #actions, #answer-dialog, #deal-over, #rematch";
+const ENDS = ["ready-btn", "rematch-btn"]; // drawn afresh each time: found again by id
 
 let inPlay = false; // the keyboard was last among the cards and the action buttons
-let lastKey = null; // {card} | {action}: what had focus there
+let lastKey = null; // {card} | {action} | {id}: what had focus there
 
 function keyOf(node) {
   if (node?.dataset?.card) return { card: node.dataset.card };
   if (node?.dataset?.action) return { action: node.dataset.action };
+  if (ENDS.includes(node?.id)) return { id: node.id };
   return null;
 }
 
 function find(key) {
   if (key?.card) return document.querySelector(`#hand button[data-card="${key.card}"]`);
   if (key?.action) return document.querySelector(`[data-action="${CSS.escape(key.action)}"]`);
+  if (key?.id) return document.getElementById(key.id);
   return null;
 }
 
@@ -31,7 +36,8 @@ function usable(node) {
 function focusable() {
   const cards = [...document.querySelectorAll(PLAYABLE)];
   const actions = [...document.querySelectorAll("#actions [data-action]:not([disabled])")];
-  return [...cards, ...actions].filter(usable);
+  const ends = ENDS.map((id) => document.getElementById(id));
+  return [...cards, ...actions, ...ends].filter(usable);
 }
 
 /** One tab stop in the hand: the focused card, or the first playable one. */
@@ -44,18 +50,37 @@ function rove() {
   hand.tabIndex = stop ? -1 : 0;
 }
 
+/** Call before an action's buttons are disabled: the focus waits in the hand (or the answer
+ * dialog) for the next state, not on the page's body. */
+export function holdFocus() {
+  const active = document.activeElement;
+  if (!active?.closest?.(CONTROLS) || active.closest("#deal-over, #rematch")) return;
+  // Not the dialog itself: it takes no focus of its own (with a tabindex it hands it on to
+  // its first button, the one about to be disabled).
+  const inDialog = active.closest("#answer-dialog");
+  const holder = document.getElementById(inDialog ? "answer-text" : "hand");
+  if (holder !== active) holder.focus({ preventScroll: true });
+}
+
 /** Call after every redraw. */
 export function keepFocus() {
   rove();
   if (!inPlay) return;
-  const active = document.activeElement;
-  if (active && active !== document.body && active.closest(CONTROLS)) {
-    if (active.id !== "hand") return;
-    const first = focusable()[0];
-    if (first) first.focus({ preventScroll: true });
+  // A focused button just hidden (the deal's end giving way to the next deal) still holds the
+  // focus here, but the browser drops it to the page after this: it is lost already.
+  const focused = document.activeElement;
+  const active = focused && focused !== document.body && focused.checkVisibility() ? focused : null;
+  if (active?.closest(CONTROLS)) {
+    if (active.id === "hand") focusable()[0]?.focus({ preventScroll: true });
+    else if (active.id === "answer-text") {
+      // The answer was refused or is still on its way: back on it once it may be chosen.
+      const again = find(lastKey);
+      const answers = [...document.querySelectorAll("#answer-dialog [data-action]")].filter(usable);
+      (answers.includes(again) ? again : answers[0])?.focus({ preventScroll: true });
+    }
     return;
   }
-  if (active && active !== document.body) return; // the person moved elsewhere
+  if (active) return; // the person moved elsewhere
   const again = find(lastKey);
   const target = usable(again) ? again : focusable()[0];
   if (target) target.focus({ preventScroll: true });

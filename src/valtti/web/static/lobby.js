@@ -72,7 +72,14 @@ function buildSeatRows() {
   const rows = document.getElementById("seat-rows");
   rows.replaceChildren();
   for (const seat of SEATS) {
-    const select = el("select", { name: `seat-${seat}`, "data-seat-player": seat });
+    // Each seat's controls are named by the seat in words ("north"): four radios all called
+    // "I sit here" and four unnamed selects say nothing to a screen reader.
+    const word = `seat-word-${seat}`;
+    const select = el("select", {
+      name: `seat-${seat}`,
+      "data-seat-player": seat,
+      "aria-labelledby": word,
+    });
     select.append(
       el("option", { value: "open", "data-i18n": "lobby.seat.open", text: t("lobby.seat.open") }),
     );
@@ -88,13 +95,20 @@ function buildSeatRows() {
       value: seat,
       "data-seat-choice": seat,
       checked: seat === DEFAULT_SEAT,
+      "aria-labelledby": `${word} seat-mine-${seat}`,
     });
     rows.append(
       el(
         "div",
         { class: "seat-row", dataset: { seat } },
         el("span", { class: "seat-letter", "data-i18n": `seat.${seat}`, text: t(`seat.${seat}`) }),
-        el("label", { class: "radio-row" }, radio, i18nEl("span", "lobby.seat.mine")),
+        i18nEl("span", `seat.${seat}.name`, { id: word, class: "visually-hidden" }),
+        el(
+          "label",
+          { class: "radio-row" },
+          radio,
+          i18nEl("span", "lobby.seat.mine", { id: `seat-mine-${seat}` }),
+        ),
         select,
         i18nEl("span", "lobby.seat.you", { class: "you-mark" }),
       ),
@@ -280,6 +294,7 @@ function tableItem(table) {
         "li",
         { class: `seat-chip kind-${s.kind}`, dataset: { seat: s.seat, kind: s.kind } },
         el("b", {}, t(`seat.${s.seat}`)),
+        " ", // read out as "S Aino", not "SAino"
         el("span", { class: "name" }, seatName(s)),
       ),
     );

@@ -4,7 +4,8 @@
  *
  *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
  *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patakuningatar"
- *   labelCards(root)  every card face and hand button under root gets its name in words
+ *   labelCards(root)  every card face, inline card, suit icon and hand button under root gets
+ *                     its name in words
  */
 
 import { t } from "/static/i18n.js";
@@ -29,10 +30,18 @@ export function cardName(token) {
   return t("card.name", { rank: t(`rank.${parsed[0]}`), suit: t(`card.suit.${parsed[1]}`) });
 }
 
-/** Name every drawn card face and every hand button under root for screen readers. */
+/** Name every drawn card face, card in text, suit icon and hand button under root for screen
+ * readers, in the page's language ("hearts", not the glyph ♥ a reader says in its own). */
 export function labelCards(root = document) {
   for (const face of root.querySelectorAll("svg.card-face[data-token]")) {
     face.setAttribute("aria-label", cardName(face.dataset.token));
+  }
+  for (const icon of root.querySelectorAll("svg.suit[data-suit]")) {
+    icon.setAttribute("aria-label", t(`suit.${icon.dataset.suit}`));
+  }
+  for (const inline of root.querySelectorAll(".card-inline[data-token]")) {
+    inline.setAttribute("role", "img");
+    inline.setAttribute("aria-label", cardName(inline.dataset.token));
   }
   for (const button of root.querySelectorAll("button[data-card]")) {
     button.setAttribute("aria-label", cardName(button.dataset.card));

@@ -50,7 +50,8 @@
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
- *   #announcer p       the polite live region: each play and each turn in words (alerts.js)
+ *   #announcer p       the polite live region: each play and each turn in words (alerts.js),
+ *                      a deal's end and the match's (ends.js)
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
@@ -91,11 +92,11 @@ import {
   suitIcon,
 } from "/static/cards.js";
 import { alertView, announce, initAlerts } from "/static/alerts.js";
-import { initKeyboard, keepFocus } from "/static/keyboard.js";
+import { holdFocus, initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence, stopClock } from "/static/absence.js";
-import { dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
+import { announceEnds, dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
 import { chatRefused, initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
 
@@ -251,6 +252,7 @@ function render() {
   keepFocus();
   const turnLine = document.getElementById("turn").textContent;
   alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
+  announceEnds(view);
 }
 
 function renderWaiting(view) {
@@ -474,7 +476,10 @@ function actionLabel(token) {
   if (a.kind === "declare") return tn("action.declare", { suit: icon });
   if (a.kind === "ask-whole") return tn("action.ask_whole");
   if (a.kind === "ask-half") return tn("action.ask_half", { suit: icon });
-  if (a.kind === "answer") return tn("action.answer", { suit: icon, name: t(`suit.${a.suit}`) });
+  if (a.kind === "answer") {
+    icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
+    return tn("action.answer", { suit: icon, name: t(`suit.${a.suit}`) });
+  }
   return document.createTextNode(token);
 }
 
@@ -689,7 +694,11 @@ function renderInfo(view) {
   const trumps = document.getElementById("trumps");
   trumps.replaceChildren();
   trumps.dataset.trump = obs?.trump ?? "";
-  if (obs?.trump) trumps.append(suitIcon(obs.trump), " ", t(`suit.${obs.trump}`));
+  if (obs?.trump) {
+    const icon = suitIcon(obs.trump);
+    icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
+    trumps.append(icon, " ", t(`suit.${obs.trump}`));
+  }
   else trumps.append(t("table.trumps.none"));
 
   document.getElementById("deal-label").textContent = view.deal
@@ -716,6 +725,7 @@ function renderInfo(view) {
   const button = document.getElementById("last-trick-btn");
   button.disabled = !view.lastTrick;
   button.textContent = t(lastTrickOpen ? "table.last_trick.hide" : "table.last_trick.show");
+  button.setAttribute("aria-expanded", String(lastTrickOpen && !!view.lastTrick));
   const box = document.getElementById("last-trick");
   box.hidden = !(lastTrickOpen && view.lastTrick);
   box.replaceChildren();
@@ -1018,9 +1028,11 @@ function send(message) {
   return true;
 }
 
-/** Send, or say that the page is offline. */
+/** Send, or say that the page is offline; whether it was sent. */
 function sendOrSay(message) {
-  if (!send(message)) toast(t("error.offline"), "error", "offline");
+  const sent = send(message);
+  if (!sent) toast(t("error.offline"), "error", "offline");
+  return sent;
 }
 
 function onState(message) {
@@ -1083,6 +1095,7 @@ function act(token) {
   if (pending || !state || stale(currentView())) return;
   if (send({ type: "action", action: token, seq: state.seq })) {
     pending = true;
+    holdFocus();
     for (const b of document.querySelectorAll("[data-card], [data-action]")) b.disabled = true;
   } else {
     toast(t("error.offline"), "error", "offline");

@@ -1,0 +1,335 @@
+"""The web table for people who play without a mouse or without sight, and on a connection
+that drops, in a real browser (Playwright, Debian's Chromium): the lobby's seat controls named
+by their seat, the focus never dropped to the page after a play, a hint or at a deal's end, the
+deal's end said once to screen readers in the page's language, suits named in words, the chat
+while the connection is lost, and the seat to move marked in forced colours.
+
+Reuses the browser and helpers of test_browser.py, test_browser_room.py and
+test_browser_ends.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page, WebSocketRoute, expect
+from tests.web.crafted import store_match
+from tests.web.serving import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
+    WAIT,
+    Tab,
+    browser,
+    playwright,
+)
+from tests.web.test_browser_ends import WAIT_LONG, open_seat, person  # noqa: F401
+from tests.web.test_browser_room import (  # noqa: F401
+    FOCUSED,
+    RECORD_ANNOUNCEMENTS,
+    room,
+    sit_at,
+)
+from tests.web.test_server_private import serve_choice
+
+# Every time the focus falls to the page's body (nothing focused), what had it.
+RECORD_FOCUS_LOST = """
+window.focusLost = [];
+document.addEventListener("focusout", (event) => {
+  const from = event.target;
+  setTimeout(() => {
+    if (document.activeElement === document.body)
+      window.focusLost.push(from.id || from.dataset?.card || from.dataset?.action || from.tagName);
+  }, 0);
+}, true);
+"""
+
+
+class HeldSocket:
+    """The page's table socket through Playwright: while ``hold`` is on, what the server sends
+    waits (a slow connection) until ``release()``."""
+
+    def __init__(self, page: Page) -> None:
+        self.hold = False
+        self.waiting: list[str | bytes] = []
+        self.route: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r"/api/tables/.*/ws"), self._route)
+
+    def _route(self, route: WebSocketRoute) -> None:
+        self.route = route
+        server = route.connect_to_server()
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        if self.hold:
+            self.waiting.append(message)
+        elif self.route is not None:
+            self.route.send(message)
+
+    def release(self) -> None:
+        self.hold = False
+        assert self.route is not None
+        for message in self.waiting:
+            self.route.send(message)
+        self.waiting = []
+
+
+def held_action(page: Page, held: HeldSocket) -> None:
+    """Press Enter with the server's answer held: the focus stays off the page's body."""
+    held.hold = True
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#hand [data-card]')?.disabled")
+    page.wait_for_timeout(200)  # some frames: the browser drops a disabled button's focus
+    assert page.evaluate("document.activeElement !== document.body"), "focus dropped"
+    held.release()
+
+
+SEAT_WORDS = {
+    "en": {"N": "north", "E": "east", "S": "south", "W": "west"},
+    "fi": {"N": "pohjoinen", "E": "itä", "S": "etelä", "W": "länsi"},
+}
+MINE = {"en": "I sit here", "fi": "Istun tässä"}
+SEAT_LETTERS = {"en": "S", "fi": "E"}
+
+
+def test_the_lobby_names_each_seats_controls_by_the_seat(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    made = server.create(
+        {"N": "open", "E": "heuristic", "S": "open", "W": "open"}, nickname="Aino", seat="S"
+    )
+    for lang, locale in (("en", "en-GB"), ("fi", "fi-FI")):
+        page = room(locale=locale).page
+        page.goto(server.url + "/")
+        page.wait_for_selector('select[data-variant="target"]', state="attached")
+        assert page.evaluate("document.documentElement.lang") == lang
+        for seat, word in SEAT_WORDS[lang].items():
+            radio = page.get_by_role("radio", name=f"{word} {MINE[lang]}", exact=True)
+            expect(radio).to_have_attribute("data-seat-choice", seat)
+            if seat != "S":  # the seat taken has no player to choose
+                player = page.get_by_role("combobox", name=word, exact=True)
+                expect(player).to_have_attribute("data-seat-player", seat)
+        # In the list, a seat's letter and who sits there are read as two words.
+        entry = page.locator(f'#tables li[data-table="{made["id"]}"]')
+        expect(entry.locator('.seat-chip[data-seat="S"]')).to_have_text(
+            f"{SEAT_LETTERS[lang]} Aino"
+        )
+
+
+def play_by_keyboard(tab: Tab, cards: int) -> None:
+    """Play ``cards`` cards by keyboard (Enter on the focused card, or the answer dialog's)."""
+    page = tab.page
+    for _ in range(cards):
+        tab.acted = tab.ready(tab.acted)["seq"]
+        page.wait_for_function(
+            "() => !!document.activeElement?.closest("
+            "'#hand [data-legal=\"true\"], #answer-dialog[open] [data-action]')"
+        )
+        page.keyboard.press("Enter")
+
+
+def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    tab = room()
+    page = tab.page
+    page.add_init_script(RECORD_FOCUS_LOST)
+    held = HeldSocket(page)
+    sit_at(tab, server, {"N": "random", "E": "random", "W": "random"})
+    for _ in range(40):
+        if page.evaluate(FOCUSED)["inHand"]:
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)["inHand"], "Tab never reached the hand"
+
+    # Each card played leaves the focus in the hand while the server answers, never on the page.
+    play_by_keyboard(tab, 2)
+    tab.acted = tab.ready(tab.acted)["seq"]
+    page.wait_for_function("() => !!document.activeElement?.closest('#hand [data-legal=\"true\"]')")
+    held_action(page, held)
+    assert page.evaluate("window.focusLost") == []
+
+    # The last trick's button says whether it is shown.
+    button = page.locator("#last-trick-btn")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#last-trick")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    page.keyboard.press("Shift+Tab")  # back to the hand, before the side panel
+
+    # The hint panel closed by keyboard gives the focus back to its button (on a turn with a
+    # choice: only then is there a hint to ask for).
+    for _ in range(6):
+        seq = tab.ready(tab.acted)["seq"]
+        if page.locator("#hint-btn").is_visible():
+            tab.acted = seq
+            break
+        play_by_keyboard(tab, 1)
+    page.focus("#hint-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hint")).to_be_visible(timeout=4 * WAIT)
+    # The panel is a live region: a redraw of the table keeps it as it is, not read out again.
+    page.evaluate("document.querySelector('#hint-moves li').dataset.kept = 'yes'")
+    page.locator("#last-trick-btn").click()  # the table is drawn again
+    expect(page.locator("#last-trick")).to_be_visible()
+    expect(page.locator('#hint-moves li[data-kept="yes"]')).to_have_count(1)
+    page.focus("#hint-close")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#hint-btn")).to_be_focused()
+    assert page.evaluate("window.focusLost") == []
+
+    # In forced colours (high contrast) the seat to move is marked apart from the others.
+    page.emulate_media(forced_colors="active")
+    outlines = page.evaluate(
+        """() => [...document.querySelectorAll('.felt [data-seat]')].map(
+             (s) => [s.dataset.turn, getComputedStyle(s).outlineStyle])"""
+    )
+    assert sorted(outlines) == [["false", "none"]] * 3 + [["true", "solid"]], outlines
+    page.emulate_media(forced_colors="none")
+
+    # Connection lost: nothing can be sent, and what was typed in the chat is kept, not lost.
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_have_attribute("data-connection", "lost", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_disabled()
+    expect(page.locator("#hint-btn")).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#chat-emotes button").first).to_be_disabled()
+    page.fill("#chat-input", "back soon")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-input")).to_have_value("back soon")
+    page.context.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-stale", "false", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_enabled()
+    page.focus("#chat-input")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text("back soon")
+    expect(page.locator("#chat-input")).to_have_value("")
+    # The log is a live region too: a new message is added, the others are not drawn again.
+    page.evaluate("document.querySelector('#chat-log li').dataset.kept = 'yes'")
+    page.fill("#chat-input", "and here")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text("and here")
+    expect(page.locator('#chat-log li[data-kept="yes"]')).to_have_count(1)
+
+    # Play goes on by keyboard from the hand's tab stop, at the turn of the hint.
+    tab.acted -= 1
+    tab.ready(tab.acted)
+    page.focus('#hand button[tabindex="0"]')
+    play_by_keyboard(tab, 2)
+    assert page.evaluate("window.focusLost") == []
+    assert not tab.errors, tab.errors
+    assert [f for f in tab.received if f["type"] == "error"] == []
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+def said(page: Page, start: str) -> list[str]:
+    found: list[str] = page.evaluate(
+        "(start) => window.announced.filter((text) => text.startsWith(start))", start
+    )
+    return found
+
+
+def test_the_deal_end_is_said_once_and_its_ready_button_keeps_the_focus(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],  # noqa: F811
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # Deal 1 over (North declared clubs, East and West to Porvoo); the table waits for both.
+    table_id, tokens, _ = store_match(db, [True], {"N": "Aino", "S": "Eino"})
+    server = start_server(db, options=WAIT_LONG)
+    aino, eino = person(), person(locale="fi-FI")
+    for tab in (aino, eino):
+        tab.page.add_init_script(RECORD_ANNOUNCEMENTS)
+        tab.page.add_init_script(RECORD_FOCUS_LOST)
+    north = open_seat(aino, server, table_id, "N", tokens["N"])
+    south = open_seat(eino, server, table_id, "S", tokens["S"])
+    for page in (north, south):
+        expect(page.locator("#deal-over #ready-btn")).to_be_visible()
+
+    # Said to screen readers once, in each page's language, with every figure of the panel.
+    expect_said = {
+        north: "Deal 1 is over. NS: clubs trumps 2 + last trick 1 + victory (120 card points) 1"
+        " = 4. EW: nothing = 0. NS 0 + 4 = 4. EW took no trick → 0 (Porvoo)",
+        south: "Jako 1 päättyi. PE: valtti risti 2 + viimeinen tikki 1 + voitto (120"
+        " korttipistettä) 1 = 4. IL: ei mitään = 0. PE 0 + 4 = 4. IL ei saanut tikkiä → 0"
+        " (Porvooseen)",
+    }
+    for page, text in expect_said.items():
+        page.wait_for_function("() => window.announced.length > 0")
+        assert said(page, text.split(".")[0]) == [text]
+    # Suits are named in words in the page's language, not by their glyph.
+    expect(north.locator('#sheet tr[data-deal="1"] svg.suit')).to_have_attribute(
+        "aria-label", "clubs"
+    )
+    expect(south.locator('#sheet tr[data-deal="1"] svg.suit')).to_have_attribute(
+        "aria-label", "risti"
+    )
+
+    # Aino is ready by keyboard: the button says so and keeps the focus as the page redraws.
+    north.focus("#ready-btn")
+    north.keyboard.press("Enter")
+    expect(north.locator("#ready-btn")).to_have_attribute("aria-disabled", "true")
+    expect(north.locator("#ready-btn")).to_be_focused()
+    expect(south.locator('#ready-seats [data-ready="N"]')).to_be_visible()
+    expect(north.locator("#ready-btn")).to_be_focused()
+    north.keyboard.press("Enter")  # said once: pressing again sends nothing
+    assert [m for m in aino.sent if m.get("type") == "ready"] == [{"type": "ready"}]
+
+    # Eino is ready: deal 2 is dealt and Aino's focus goes on into her hand.
+    south.click("#ready-btn")
+    expect(north.locator('#sheet tr[data-deal="2"]')).to_have_count(1)
+    north.wait_for_function("() => !!document.activeElement?.closest('#hand')")
+    assert north.evaluate("window.focusLost") == []
+    assert len(said(north, "Deal 1 is over")) == 1
+    assert not aino.errors and not eino.errors, (aino.errors, eino.errors)
+
+
+def test_a_partners_question_is_answered_by_keyboard_and_the_focus_kept(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    server, tokens = serve_choice(tmp_path, start_server)  # W holds two marriages
+    tab = room()
+    page = tab.page
+    page.add_init_script(RECORD_FOCUS_LOST)
+    held = HeldSocket(page)
+    page.goto(server.url + "/rules")
+    keys = json.dumps({"token": tokens["W"], "seat": "W"})
+    page.evaluate("(keys) => localStorage.setItem('valtti:table:choice', keys)", keys)
+    page.goto(f"{server.url}/t/choice")
+    expect(page.locator("body")).to_have_attribute("data-you", "W")
+    for _ in range(40):
+        if page.evaluate(FOCUSED)["inHand"]:
+            break
+        page.keyboard.press("Tab")
+    asker = server.socket("choice", tokens["E"])
+    try:
+        asker.state()
+        asker.send({"type": "action", "action": "ask-whole", "seq": 4})
+        dialog = page.locator("#answer-dialog")
+        expect(dialog).to_be_visible()
+        # Each answer is named once by its suit in words (its icon is hidden: the name follows).
+        for token, name in (("answer H", "hearts"), ("answer C", "clubs")):
+            button = dialog.get_by_role("button", name=name, exact=True)
+            expect(button).to_have_attribute("data-action", token)
+        expect(dialog.locator('[data-action="answer H"]')).to_be_focused()
+        page.keyboard.press("Escape")  # an answer is owed: the dialog stays
+        expect(dialog).to_be_visible()
+        held_action(page, held)
+        expect(dialog).to_be_hidden()
+        page.wait_for_function("() => !!document.activeElement?.closest('#hand')")
+        assert page.evaluate("window.focusLost") == []
+        assert tab.actions_sent() == ["answer H"]
+        assert not tab.errors, tab.errors
+    finally:
+        asker.close()
