@@ -161,3 +161,55 @@ def test_an_unknown_table_answers_a_404_page_with_a_link_to_the_lobby(
     page.click("#to-lobby")
     expect(page.locator("#create-form")).to_be_visible()
     assert page.url == f"{server.url}/"
+
+
+def test_the_list_says_each_tables_turn_time_hints_and_who_is_away(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    # A club's table: half a minute a turn, no hints, made by someone who never came to it.
+    blitz = server.create(ALL_OPEN, nickname="Aino", seat="N", turn_seconds=30, hints=False)["id"]
+    calm = server.create(ALL_OPEN, turn_seconds=None)["id"]
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # One made in the lobby's own form: five minutes a turn, no hints; its creator sits at S,
+    # reaches the table, and comes back to the lobby.
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    page.fill('#create-form input[name="nickname"]', "Eero")
+    page.select_option("select[data-turn-seconds]", "300")
+    page.set_checked("#create-form input[data-hints]", False)
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "open")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    expect(page.locator("body")).to_have_attribute("data-you", "S")
+    mine = page.url.rsplit("/t/", 1)[1]
+    page.goto(server.url + "/")
+
+    for lang in ("en", "fi"):
+        page.select_option("#lang", lang)
+        texts = catalogue(lang)
+
+        def meta(table_id: str, clock: str, n: int, hints: str, lang: str = lang) -> None:
+            said = texts[clock].replace("{n}", str(n))
+            item = page.locator(f'#tables > li[data-table="{table_id}"]')
+            expect(item.locator(".table-meta")).to_contain_text(
+                f"{said} · {texts[hints]} · {texts['lobby.variant.default']}"
+            )
+
+        meta(blitz, "lobby.clock.seconds_other", 30, "lobby.hints.off")
+        meta(calm, "lobby.clock.none", 0, "lobby.hints.on")
+        meta(mine, "lobby.clock.minutes_other", 5, "lobby.hints.off")
+        # Aino never came; Eero left for the lobby (whose page holds no connection to it).
+        for table_id, seat in ((blitz, "N"), (mine, "S")):
+            chip = page.locator(f'#tables > li[data-table="{table_id}"] [data-seat="{seat}"]')
+            expect(chip).to_have_attribute("data-away", "")
+            expect(chip.locator(".away")).to_have_text(texts["lobby.seat.away"])
+            expect(chip.locator(".away")).to_have_attribute("title", texts["lobby.seat.away.hint"])
+        expect(page.locator("#tables [data-away]")).to_have_count(2)
+        assert_in_language(page, lang)
+    assert errors == []

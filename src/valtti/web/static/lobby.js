@@ -17,7 +17,9 @@
  *   #pager                         #page-prev, #page-next, #page-info ("Page 1 of 3")
  *   #tables                        one page of the table list (waiting, then playing, then
  *                                  finished); each entry li[data-table="{id}"][data-status],
- *                                  with [data-idle] when nobody has been there for long
+ *                                  with [data-idle] when nobody has been there for long;
+ *                                  .table-meta says its score, deals, time for a turn, hints
+ *                                  and variant; li.seat-chip[data-away]: a person not connected
  *     button[data-join="N"]        take that open seat (opens #join-dialog)
  *     a[data-open]                 go to the table (yours, to watch, or to replay)
  *     a[data-record]               download the record of a finished match
@@ -221,6 +223,13 @@ function variantSummary(variant) {
   return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
 }
 
+/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit"). */
+function clockSummary(seconds) {
+  if (!seconds) return t("lobby.clock.none");
+  if (seconds % 60 === 0) return tp("lobby.clock.minutes", seconds / 60);
+  return tp("lobby.clock.seconds", seconds);
+}
+
 function renderTables() {
   const list = document.getElementById("tables");
   list.replaceChildren();
@@ -289,13 +298,25 @@ function tableItem(table) {
       );
       continue;
     }
+    // A person seated but not connected (a creator who never came to the table): whoever
+    // joins should know the match may start with them away.
+    const away = s.kind === "human" && !s.connected && table.status !== "finished";
     seats.append(
       el(
         "li",
-        { class: `seat-chip kind-${s.kind}`, dataset: { seat: s.seat, kind: s.kind } },
+        {
+          class: `seat-chip kind-${s.kind}`,
+          dataset: { seat: s.seat, kind: s.kind, ...(away ? { away: "" } : {}) },
+        },
         el("b", {}, t(`seat.${s.seat}`)),
         " ", // read out as "S Aino", not "SAino"
         el("span", { class: "name" }, seatName(s)),
+        ...(away
+          ? [
+              " ",
+              el("span", { class: "away", title: t("lobby.seat.away.hint") }, t("lobby.seat.away")),
+            ]
+          : []),
       ),
     );
   }
@@ -359,6 +380,8 @@ function tableItem(table) {
         t("lobby.meta", {
           score: t("lobby.score", { ns: score.NS, ew: score.EW }),
           deals: tp("lobby.deals", table.deals ?? 0),
+          clock: clockSummary(table.turn_seconds),
+          hints: t(table.hints === false ? "lobby.hints.off" : "lobby.hints.on"),
           variant: variantSummary(table.variant),
         }),
       ),
