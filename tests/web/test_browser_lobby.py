@@ -193,17 +193,16 @@ def test_the_list_says_each_tables_turn_time_hints_and_who_is_away(
     for lang in ("en", "fi"):
         page.select_option("#lang", lang)
         texts = catalogue(lang)
-
-        def meta(table_id: str, clock: str, n: int, hints: str, lang: str = lang) -> None:
+        for table_id, clock, n, hints in (
+            (blitz, "lobby.clock.seconds_other", 30, "lobby.hints.off"),
+            (calm, "lobby.clock.none", 0, "lobby.hints.on"),
+            (mine, "lobby.clock.minutes_other", 5, "lobby.hints.off"),
+        ):
             said = texts[clock].replace("{n}", str(n))
             item = page.locator(f'#tables > li[data-table="{table_id}"]')
             expect(item.locator(".table-meta")).to_contain_text(
                 f"{said} · {texts[hints]} · {texts['lobby.variant.default']}"
             )
-
-        meta(blitz, "lobby.clock.seconds_other", 30, "lobby.hints.off")
-        meta(calm, "lobby.clock.none", 0, "lobby.hints.on")
-        meta(mine, "lobby.clock.minutes_other", 5, "lobby.hints.off")
         # Aino never came; Eero left for the lobby (whose page holds no connection to it).
         for table_id, seat in ((blitz, "N"), (mine, "S")):
             chip = page.locator(f'#tables > li[data-table="{table_id}"] [data-seat="{seat}"]')
