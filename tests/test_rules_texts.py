@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from helpers import SWEEP_TRICKS, sweep_deal
 from valtti.engine import Phase, Seat
 from valtti.terminal import guide, i18n
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "valtti" / "web" / "static" / "i18n"
+PO = Path(__file__).resolve().parents[1] / "src" / "valtti" / "locale" / "fi" / "LC_MESSAGES"
 
 
 def web(language: str) -> dict[str, str]:
     catalogue: dict[str, str] = json.loads((STATIC / f"{language}.json").read_text("utf-8"))
     return catalogue
+
+
+def finnish_terminal() -> list[str]:
+    with (PO / "valtti.po").open("rb") as source:
+        catalog = read_po(source, locale="fi")
+    out: list[str] = []
+    for message in catalog:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        out.extend(s for s in strings if s)
+    return out
 
 
 @pytest.mark.parametrize("language", ["en", "fi"])
@@ -34,3 +47,14 @@ def test_the_web_answer_dialog_tells_the_partner_what_the_terminal_does(language
     assert web(language)["table.answer.text"].format(name=asker) == terminal
     deal.apply(deal.legal_actions()[0])
     assert Seat.S not in deal.locked  # what both texts now say
+
+
+def test_finnish_names_the_queen_one_way() -> None:
+    """The web's card names said "kuningatar" where its refusals and the terminal say "rouva"."""
+    queen = web("fi")["rank.Q"]
+    other = {"kuningatar", "rouva"} - {queen}
+    assert len(other) == 1
+    texts = list(web("fi").values()) + finnish_terminal()
+    assert any(queen in text for text in texts if text != queen)
+    wrong = [text for text in texts if any(re.search(word, text) for word in other)]
+    assert wrong == []
