@@ -58,3 +58,22 @@ def test_finnish_names_the_queen_one_way() -> None:
     assert any(queen in text for text in texts if text != queen)
     wrong = [text for text in texts if any(re.search(word, text) for word in other)]
     assert wrong == []
+
+
+# Rules of RULES.md the rules page once left out: (key, English, Finnish) fragments.
+STATED = [
+    ("rules.s2.p1", "drawn at random", "arvotaan"),  # 2.1
+    ("rules.s4.whole", "not yet declared", "ilmoittamattoman"),  # 4.2b
+    ("rules.s4.half", "exactly one", "täsmälleen toinen"),  # 4.2c
+    ("rules.s4.half", "not yet declared", "ilmoittamattoman"),  # 4.2c
+    ("rules.s4.half", "do not say which", "et kerro, kumpi"),  # 4.2c, 7.2
+    ("rules.s4.p3", "locks still apply", "lukitukset pätevät"),  # 4.5
+    ("rules.s4.p3", "After trick 8", "Kahdeksannen tikin jälkeen"),  # 4.6
+    ("rules.s5.p1", "no extra card points", "ei tuo lisää korttipisteitä"),  # 5.1
+]
+
+
+@pytest.mark.parametrize(("key", "en", "fi"), STATED)
+def test_the_rules_page_states_the_rule_in_both_languages(key: str, en: str, fi: str) -> None:
+    assert en in web("en")[key]
+    assert fi in web("fi")[key]
