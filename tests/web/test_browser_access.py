@@ -318,6 +318,8 @@ def test_a_partners_question_is_answered_by_keyboard_and_the_focus_kept(
         asker.send({"type": "action", "action": "ask-whole", "seq": 4})
         dialog = page.locator("#answer-dialog")
         expect(dialog).to_be_visible()
+        # RULES.md 4.2b: the question locks only the asker; W's other marriage stays whole.
+        expect(dialog.locator("#answer-text")).to_contain_text("are not broken")
         # Each answer is named once by its suit in words (its icon is hidden: the name follows).
         for token, name in (("answer H", "hearts"), ("answer C", "clubs")):
             button = dialog.get_by_role("button", name=name, exact=True)

@@ -41,7 +41,7 @@ BOTS = {"N": "random", "E": "random", "W": "random"}
 FINNISH_SEAT = {"N": "P", "E": "I", "S": "E", "W": "L"}
 FINNISH_WORD = {"N": "pohjoinen", "E": "itä", "S": "etelä", "W": "länsi"}
 FINNISH_RANK = {
-    "A": "ässä", "T": "kymppi", "K": "kuningas", "Q": "kuningatar", "J": "jätkä",
+    "A": "ässä", "T": "kymppi", "K": "kuningas", "Q": "rouva", "J": "jätkä",
     "9": "ysi", "8": "kasi", "7": "seiska", "6": "kutonen",
 }  # fmt: skip
 FINNISH_SUIT = {"S": "pata", "H": "hertta", "D": "ruutu", "C": "risti"}

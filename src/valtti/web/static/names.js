@@ -1,9 +1,9 @@
 /**
  * Seats, teams and cards in the page's language. The protocol always says N E S W, NS EW and
- * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patakuningatar").
+ * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patarouva").
  *
  *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
- *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patakuningatar"
+ *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patarouva"
  *   labelCards(root)  every card face, inline card, suit icon and hand button under root gets
  *                     its name in words
  */
@@ -23,7 +23,7 @@ export function teamName(team) {
   return t(`team.${team}`);
 }
 
-/** A card in words: "queen of spades", "patakuningatar"; the token itself when it is none. */
+/** A card in words: "queen of spades", "patarouva"; the token itself when it is none. */
 export function cardName(token) {
   const parsed = parseCard(token);
   if (!parsed) return String(token);
