@@ -212,3 +212,26 @@ def test_the_list_says_each_tables_turn_time_hints_and_who_is_away(
         expect(page.locator("#tables [data-away]")).to_have_count(2)
         assert_in_language(page, lang)
     assert errors == []
+
+
+def test_on_a_phone_the_list_of_tables_is_a_tap_away(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    server.create(ALL_OPEN, nickname="Aino", seat="N")
+    for width, height in ((390, 844), (1280, 800)):
+        page = new_context(locale="fi-FI").new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#tables li", state="attached")
+        jump, variants = page.locator("a.to-tables"), page.locator("details.variants")
+        if width > 900:  # beside the form: in sight already, the variants open
+            expect(jump).to_be_hidden()
+            assert variants.evaluate("d => d.open")
+            continue
+        # One column: the open variants put the list some 1,500 px down, below the fold.
+        assert not variants.evaluate("d => d.open")
+        expect(jump).to_have_text(catalogue("fi")["lobby.tables.jump"])
+        jump.click()
+        expect(page.locator("#tables-panel h2")).to_be_in_viewport()
+        expect(page.locator("#tables li").first).to_be_in_viewport()

@@ -447,12 +447,17 @@ async function join(event) {
   }
 }
 
+/** The lobby's one-column layout (style.css): the form above the list of tables. */
+const ONE_COLUMN = "(max-width: 900px)";
+
 async function main() {
   const [, options] = await Promise.all([initI18n(), tableOptions()]);
   variants = options.variant;
   computerPlayers = options.players;
   buildSeatRows();
   buildVariantRows();
+  // In one column (a phone) the open variants put the list of tables a long way down.
+  if (matchMedia(ONE_COLUMN).matches) document.querySelector("details.variants").open = false;
   // Keep what was typed while the page was loading.
   form.elements.nickname.value ||= savedNickname();
   form.addEventListener("submit", createTable);
