@@ -185,6 +185,13 @@ def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
         assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
 
 
+def test_allow_names_every_method_of_the_path(server: Server) -> None:
+    # GET and POST /api/tables are two routes: the 405 names both, not only the first.
+    answer = server.http.request("DELETE", "/api/tables", json={})
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == "GET, POST"
+
+
 def test_large_and_deep_bodies_are_refused(server: Server) -> None:
     big = {"seats": ALL_OPEN, "pad": "x" * 16 * 1024}
     answer = server.http.post("/api/tables", json=big)

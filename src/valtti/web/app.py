@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.websockets import WebSocketDisconnect
 
 from valtti.engine.variant import SWITCHES
@@ -165,7 +166,16 @@ def create_app(
             refusal = RoomError(
                 "bad_method", f"{request.method} is not taken at {request.url.path}"
             )
-            return _refused(refusal, error.headers)
+            # Starlette names only the first route of the path; ``Allow`` names every method.
+            taken = [
+                method
+                for method in ("DELETE", "GET", "PATCH", "POST", "PUT")
+                if any(
+                    route.matches({**request.scope, "method": method})[0] is Match.FULL
+                    for route in app.router.routes
+                )
+            ]
+            return _refused(refusal, {"Allow": ", ".join(taken)} if taken else error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
     pages = APIRouter(include_in_schema=False)
