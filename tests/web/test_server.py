@@ -185,6 +185,12 @@ def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
         assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
 
 
+def test_the_server_serves_no_api_schema_of_its_own(server: Server) -> None:
+    # docs/WEB.md lists every route: FastAPI's /openapi.json is none of them, so not found.
+    page = server.http.get("/openapi.json")
+    assert page.status_code == 404 and "notfound" in page.text
+
+
 def test_allow_names_every_method_of_the_path(server: Server) -> None:
     # GET and POST /api/tables are two routes: the 405 names both, not only the first.
     answer = server.http.request("DELETE", "/api/tables", json={})

@@ -142,7 +142,9 @@ def create_app(
             bots.close()
             store.close()
 
-    app = FastAPI(title="valtti", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="valtti", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.add_middleware(Guard, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
