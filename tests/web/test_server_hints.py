@@ -87,7 +87,8 @@ def test_asking_and_playing_at_once_piles_up_no_hints_and_no_errors(server: Serv
         me = table.players[seat]
         me.send({"type": "hint", "seq": table.seq})
         hint = me.until(
-            lambda f: f["type"] == "error" or (f["type"] == "hint" and f["seq"] == table.seq)
+            lambda f: f["type"] == "error" or (f["type"] == "hint" and f["seq"] == table.seq),
+            HINT,
         )
         assert_hint_for(hint, seat, table.latest(seat)["observation"]["legal"], table.seq)
         for player in table.everyone:
