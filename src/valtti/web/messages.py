@@ -63,7 +63,8 @@ def _seat(value: object) -> Seat:
 def _player(value: object) -> str:
     name = value.strip().lower() if isinstance(value, str) else None
     if name not in PLAYERS:
-        raise _refuse("bad_player", f"unknown computer player {value!r}: one of {PLAYERS}")
+        known = ", ".join(PLAYERS)
+        raise _refuse("bad_player", f"unknown computer player {value!r}: one of {known}")
     return name
 
 
