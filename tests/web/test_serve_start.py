@@ -85,7 +85,7 @@ def random_bytes(tmp_path: Path) -> Path:
     [
         ("notaurl", 2, "not a database URL"),
         ("mysql://a@b/c", 2, "only SQLite"),
-        ("sqlite:////proc/nope/x.db", 3, "No such file or directory"),
+        ("sqlite:////proc/nope/x.db", 3, "No such file or directory: /proc/nope"),
         ("sqlite:///{tmp}", 3, "unable to open database file"),
         ("sqlite:///{noise}", 3, "file is not a database"),
     ],
@@ -96,6 +96,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(
     url = url.format(tmp=tmp_path, noise=random_bytes)
     line = refused(serve("--db", url), status)
     assert why in line
+    assert not line.endswith(".lock")  # what is missing is the folder, not the lock file
 
 
 @pytest.fixture

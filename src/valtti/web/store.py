@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import json
 import os
 import sqlite3
@@ -753,6 +754,9 @@ def _lock_beside(database: str) -> int:
     The lock is beside the file itself, so that a second name for it (a symbolic link, a
     path through ``..``) finds it held."""
     path = f"{os.path.realpath(database)}.lock"
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):  # else the error would name the lock file, not what is missing
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), folder)
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     if sys.platform != "win32":
         import fcntl
