@@ -180,6 +180,68 @@ def test_a_rematch_at_the_same_link(
     assert not eino.errors, eino.errors
 
 
+def test_the_replay_explains_each_deal_end_and_jumps_between_deals(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, match = store_match(db, [True, True, False])
+    assert match.outcome == "NS"
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    step = page.locator("#replay-step")
+    end = page.locator("#replay-end")
+    starts = [0]
+    for deal in match.deals[:-1]:
+        starts.append(starts[-1] + len(deal.history) + 1)
+    total = starts[-1] + len(match.deals[-1].history) + 1
+    # At the first step nothing goes back; the deal has not ended.
+    expect(step).to_have_text(f"Step 1 / {total}")
+    for button in ("#replay-first", "#replay-prev", "#replay-prev-deal"):
+        expect(page.locator(button)).to_be_disabled()
+    expect(end).to_be_hidden()
+    # Next deal goes to each deal's start; the step before it is the deal's end, explained.
+    page.click("#replay-next-deal")
+    expect(step).to_have_text(f"Step {starts[1] + 1} / {total}")
+    expect(page.locator("#replay-action")).to_contain_text("Deal 2:")
+    page.click("#replay-prev")
+    expect(end).to_be_visible()
+    expect(end.locator("h3")).to_have_text("Deal 1 is over")
+    expect(end.locator('tr[data-team="NS"] td[data-col="game_points"]')).to_have_text("4")
+    expect(end.locator('p.made[data-team="NS"]')).to_have_text(
+        "NS: ♣ trumps 2 + last trick 1 + victory (120 card points) 1 = 4"
+    )
+    expect(end.locator('p.change[data-team="EW"]')).to_have_text("EW took no trick → 0 (Porvoo)")
+    expect(end.locator('p.change[data-team="EW"]')).to_have_attribute("data-porvoo", "true")
+    expect(page.locator("#replay-result")).to_have_count(0)
+    page.click("#replay-next")
+    expect(end).to_be_hidden()
+    # From the last deal, Next deal goes to the last step: the match's end.
+    page.click("#replay-next-deal")
+    page.click("#replay-next-deal")
+    expect(step).to_have_text(f"Step {total} / {total}")
+    for button in ("#replay-next", "#replay-next-deal"):
+        expect(page.locator(button)).to_be_disabled()
+    expect(end.locator("h3")).to_have_text("Deal 3 is over")
+    expect(end.locator('p.change[data-team="NS"]')).to_have_text("NS 8 + 2 = 10")
+    expect(page.locator("#replay-result")).to_have_text("NS win the match: NS 10 – EW 0")
+    # Previous deal goes to the start of the deal before; in Finnish the end is too.
+    page.click("#replay-prev-deal")
+    expect(step).to_have_text(f"Step {starts[1] + 1} / {total}")
+    page.select_option("#lang", "fi")
+    page.click("#replay-next-deal")
+    page.click("#replay-prev")
+    expect(end.locator("h3")).to_have_text("Jako 2 päättyi")
+    expect(end.locator('p.change[data-team="EW"]')).to_have_text(
+        "IL ei saanut tikkiä → 0 (Porvooseen)"
+    )
+    expect(page.locator("#replay-next-deal")).to_have_text("Seuraava jako")
+    assert not tab.errors, tab.errors
+
+
 @pytest.mark.parametrize(
     ("part", "seat", "key"),
     [
