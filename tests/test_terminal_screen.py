@@ -416,13 +416,18 @@ def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     viewer = _played_match()
     deals = len(viewer.match.deals)
     answers = [f"d {deals + 5}", f"d {deals}", *[""] * 12]
+    prompts: list[str] = []
 
     def read(prompt: str) -> str:
+        prompts.append(prompt)
         return answers.pop(0)
 
     out = io.StringIO()
     viewer.run(console(120, 60, out), read)
     assert answers  # Enter at the last step left before the answers ran out
+    # The last step's prompt says that Enter leaves there; every other says it steps on.
+    assert f"Step {len(viewer.steps)} of " in prompts[-1] and "Enter: leave" in prompts[-1]
+    assert all("Enter: next" in p for p in prompts[:-1])
     screens = out.getvalue().split("\x1b[2J")
     assert f"This record has {deals} deals: deal 1 to {deals}." in screens[2]
     # The last step says how the match ended, for nobody's side in a record of others.

@@ -130,9 +130,17 @@ class Viewer:
         note: RenderableType | None = None
         while True:
             view, more = self.parts(number)
-            prompt = _(
-                "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
-            ).format(
+            # Enter at the last step leaves: the prompt says so there.
+            keys = (
+                _(
+                    "Step {number} of {total} · Enter: leave · {back} · {deal} [N] · {help} · {quit} > "
+                )
+                if number == last
+                else _(
+                    "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
+                )
+            )
+            prompt = keys.format(
                 number=number + 1,
                 total=last + 1,
                 back=word(BACK),
