@@ -12,12 +12,13 @@ between deals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.crafted import store_match
+from tests.web.crafted import answered_match, store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
@@ -239,6 +240,32 @@ def test_the_replay_explains_each_deal_end_and_jumps_between_deals(
         "IL ei saanut tikkiä → 0 (Porvooseen)"
     )
     expect(page.locator("#replay-next-deal")).to_have_text("Seuraava jako")
+    assert not tab.errors, tab.errors
+
+
+def test_the_replay_says_that_the_partner_answered(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    people = {"N": "Aino", "S": "Eino"}
+    table_id, _tokens, match = store_match(db, [], people, match=answered_match())
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    tokens = [str(a) for a in match.deals[0].history]
+    asked = tokens.index("ask-whole")
+    assert tokens[asked + 1] == "answer D"
+    for _ in range(asked + 1):
+        page.click("#replay-next")
+    expect(page.locator("#replay-action")).to_have_text("Aino (N): Ask whole")
+    page.click("#replay-next")  # South, not the asker, names one of its marriages
+    expect(page.locator("#replay-action")).to_have_text(
+        re.compile(r"^Eino \(S\) answers: .*diamonds$")
+    )
+    page.select_option("#lang", "fi")
+    expect(page.locator("#replay-action")).to_have_text(re.compile(r"^Eino \(E\) vastaa: .*ruutu$"))
     assert not tab.errors, tab.errors
 
 

@@ -111,6 +111,7 @@ import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hi
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
+const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 const PING_MS = 25000;
 const PONG_MS = 10000; // a ping unanswered this long: the connection is dead, open a new one
@@ -215,8 +216,16 @@ function replayView() {
     hands: step.hands ?? null,
     replay: true,
     action: step.action,
-    actor: replay.index > 0 ? replay.steps[replay.index - 1].observation?.to_move : null,
+    actor: replay.index > 0 ? replayActor(step, replay.steps[replay.index - 1]) : null,
   };
+}
+
+/** Who took `step`'s action: the seat to move before it, but for an answer the asker's
+ * partner (the asker is the seat to move while the answer is pending, WEB.md). */
+function replayActor(step, before) {
+  if (!step.action?.startsWith("answer")) return before.observation?.to_move ?? null;
+  const asked = (step.observation?.events ?? []).findLast((e) => e.how === "ask-whole");
+  return asked ? PARTNER[asked.seat] : null;
 }
 
 function currentView() {
@@ -909,6 +918,7 @@ function actionText(view, token, actor) {
   const a = parseToken(token);
   const seat = who(view, actor);
   if (a.kind === "play") return tn("log.plays", { seat, card: cardInline(token) });
+  if (a.kind === "answer") return tn("replay.answer", { seat, action: actionLabel(token) });
   return tn("replay.action", { seat, action: actionLabel(token) });
 }
 
