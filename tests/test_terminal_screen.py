@@ -412,6 +412,20 @@ def test_the_replay_keys() -> None:
     assert "Not understood" not in screens[-1]
 
 
+def test_the_replay_says_whose_turn_it_is_also_when_it_is_the_viewers() -> None:
+    viewer = _played_match()
+    turns = {}
+    for number, step in enumerate(viewer.steps):
+        now = viewer.match.deals[step.deal].after(step.position)
+        if not now.is_over():
+            turns.setdefault(now.current_player, number)
+    assert set(turns) == set(Seat)
+    for seat, number in turns.items():
+        out = io.StringIO()
+        console(120, 60, out).print(viewer.frame(number))
+        assert f"{seat} to play" in out.getvalue(), seat
+
+
 def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     viewer = _played_match()
     deals = len(viewer.match.deals)
