@@ -412,6 +412,26 @@ def test_the_replay_keys() -> None:
     assert "Not understood" not in screens[-1]
 
 
+def test_the_replay_says_when_a_key_cannot_move_past_the_first_or_last_step() -> None:
+    viewer = _played_match()
+    deals, last = len(viewer.match.deals), len(viewer.steps) - 1
+    to_last = ["n"] * (last - viewer.deal_start(deals - 1))
+    answers = ["b", "p", "n", f"d {deals}", *to_last, "n", "b", "q"]
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    out = io.StringIO()
+    viewer.run(console(120, 60, out), read)
+    screens = [" ".join(s.split()) for s in out.getvalue().split("\x1b[2J")[1:]]
+    assert "This is the first step." in screens[1] and "This is the first step." in screens[2]
+    assert "This is the first step." not in screens[3]  # "n" moved on
+    assert "This is the last step: Enter leaves." in screens[-2]
+    assert "This is the last step" not in screens[-1]  # "b" moved back
+
+
 def test_the_replay_says_whose_turn_it_is_also_when_it_is_the_viewers() -> None:
     viewer = _played_match()
     turns = {}

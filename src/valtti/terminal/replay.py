@@ -167,6 +167,10 @@ class Viewer:
                 ).format(n=deals)
             elif moved is None:
                 note = _keys(answer)
+            elif moved == number == 0:
+                note = _("This is the first step.")
+            elif moved == number == last:
+                note = _("This is the last step: Enter leaves.")
             else:
                 number, note = moved, None
 
