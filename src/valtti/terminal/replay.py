@@ -131,15 +131,13 @@ class Viewer:
         while True:
             view, more = self.parts(number)
             # Enter at the last step leaves: the prompt says so there.
-            keys = (
-                _(
-                    "Step {number} of {total} · Enter: leave · {back} · {deal} [N] · {help} · {quit} > "
-                )
-                if number == last
-                else _(
-                    "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
-                )
+            leave = _(
+                "Step {number} of {total} · Enter: leave · {back} · {deal} [N] · {help} · {quit} > "
             )
+            on = _(
+                "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
+            )
+            keys = leave if number == last else on
             prompt = keys.format(
                 number=number + 1,
                 total=last + 1,
