@@ -44,3 +44,18 @@ def test_options_that_cannot_go_together_are_refused(
     path.write_text(Record.of_match(match).to_json(), encoding="utf-8")
     out = CliRunner().invoke(main, ["replay", str(path), *options], input="q\n")
     assert out.exit_code == 2 and said in out.output
+
+
+def test_a_deal_stopped_part_way_is_said_to_be_in_progress(tmp_path: Path) -> None:
+    """Its columns are the deal's so far and its score row the score before it: said, or the
+    deal reads as one that ended there."""
+    match = to_9_6()
+    deal = match.start_deal(rotate(opp_sweep(2).hands, Seat.E))
+    match.apply(deal.legal_actions()[0])
+    path = tmp_path / "part.json"
+    path.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    heads = [line for line in out.output.splitlines() if line.startswith("Deal ")]
+    assert heads[-1].startswith(f"Deal {len(match.deals)} (in progress: so far): ")
+    assert all("in progress" not in head for head in heads[:-1])

@@ -412,17 +412,56 @@ def test_the_replay_keys() -> None:
     assert "Not understood" not in screens[-1]
 
 
+def test_the_replay_says_when_a_key_cannot_move_past_the_first_or_last_step() -> None:
+    viewer = _played_match()
+    deals, last = len(viewer.match.deals), len(viewer.steps) - 1
+    to_last = ["n"] * (last - viewer.deal_start(deals - 1))
+    answers = ["b", "p", "n", f"d {deals}", *to_last, "n", "b", "q"]
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    out = io.StringIO()
+    viewer.run(console(120, 60, out), read)
+    screens = [" ".join(s.split()) for s in out.getvalue().split("\x1b[2J")[1:]]
+    assert "This is the first step." in screens[1] and "This is the first step." in screens[2]
+    assert "This is the first step." not in screens[3]  # "n" moved on
+    assert "This is the last step: Enter leaves." in screens[-2]
+    assert "This is the last step" not in screens[-1]  # "b" moved back
+
+
+def test_the_replay_says_whose_turn_it_is_also_when_it_is_the_viewers() -> None:
+    viewer = _played_match()
+    turns = {}
+    for number, step in enumerate(viewer.steps):
+        now = viewer.match.deals[step.deal].after(step.position)
+        if not now.is_over():
+            turns.setdefault(now.current_player, number)
+    assert set(turns) == set(Seat)
+    for seat, number in turns.items():
+        out = io.StringIO()
+        console(120, 60, out).print(viewer.frame(number))
+        assert f"{seat} to play" in out.getvalue(), seat
+
+
 def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     viewer = _played_match()
     deals = len(viewer.match.deals)
     answers = [f"d {deals + 5}", f"d {deals}", *[""] * 12]
+    prompts: list[str] = []
 
     def read(prompt: str) -> str:
+        prompts.append(prompt)
         return answers.pop(0)
 
     out = io.StringIO()
     viewer.run(console(120, 60, out), read)
     assert answers  # Enter at the last step left before the answers ran out
+    # The last step's prompt says that Enter leaves there; every other says it steps on.
+    assert f"Step {len(viewer.steps)} of " in prompts[-1] and "Enter: leave" in prompts[-1]
+    assert all("Enter: next" in p for p in prompts[:-1])
     screens = out.getvalue().split("\x1b[2J")
     assert f"This record has {deals} deals: deal 1 to {deals}." in screens[2]
     # The last step says how the match ended, for nobody's side in a record of others.

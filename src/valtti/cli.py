@@ -102,7 +102,10 @@ def _summary_text(summary: dict[str, Any]) -> str:
     lines = []
     for number, d in enumerate(summary["deals"], start=1):
         trump = d["trump"] or "none"
-        lines.append(f"Deal {number}: dealer {d['dealer']}, trumps {trump}")
+        # A deal stopped part-way: its columns so far, the score not yet changed by it.
+        going = number == len(summary["deals"]) and summary["to_move"]
+        state = " (in progress: so far)" if going else ""
+        lines.append(f"Deal {number}{state}: dealer {d['dealer']}, trumps {trump}")
         for m in d["marriages"]:
             lines.append(
                 f"  marriage {m['suit']}: {m['seat']} ({m['team']}) by {m['how']}, +{m['points']}"

@@ -41,6 +41,31 @@ def crafted_match(declares: Sequence[bool], part: int = 0) -> Match:
     return match
 
 
+#: South holds the ♥, ♦ and ♣ marriages: asked for a whole one, South chooses.
+CHOICE_HANDS = (
+    CardSet.parse("AS TS AH AD AC TC 9S 8S 7S"),  # N
+    CardSet.parse("QS JS 6S 9H 8H 7H 6H JH 9D"),  # E
+    CardSet.parse("KH QH KD QD KC QC 6C 7C 8C"),  # S
+    CardSet.parse("KS TH TD JD 8D 7D 6D JC 9C"),  # W
+)
+
+
+def answered_match() -> Match:
+    """A finished match of CHOICE_HANDS (N deals first): in deals 1 and 2 North asks for a whole
+    marriage at each chance and South, holding several, names ♦ (4 game points each); deal 3 is
+    only played (2): NS 10 – EW 0."""
+    match = Match(Variant(), Seat.N)
+    for ask in (True, True, False):
+        deal = match.start_deal(CHOICE_HANDS)
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            chosen = [a for a in legal if ask and str(a) in ("ask-whole", "answer D")]
+            plays = [a for a in legal if a.kind is ActionKind.PLAY]
+            match.apply(chosen[0] if chosen else plays[0] if plays else legal[0])
+    assert match.is_over()
+    return match
+
+
 def _play(match: Match, declare: bool) -> None:
     """The first legal card, or North's clubs declared where ``declare`` and it may."""
     legal = match.deals[-1].legal_actions()
@@ -55,11 +80,12 @@ def store_match(
     people: Mapping[str, str] | None = None,
     player: str = "heuristic",
     part: int = 0,
+    match: Match | None = None,
 ) -> tuple[str, dict[str, str], Match]:
-    """Store ``crafted_match(declares, part)`` as a table being played whose seats in
+    """Store ``crafted_match(declares, part)`` (or ``match``) as a table being played whose seats in
     ``people`` (seat → nickname; by default North, "Aino") are people, the others ``player``;
     the table's id, each person's seat token, and the match."""
-    match = crafted_match(declares, part)
+    match = match or crafted_match(declares, part)
     people = people or {"N": "Aino"}
     tokens = {seat: new_token() for seat in people}
     rows = [
@@ -81,7 +107,9 @@ def store_match(
     try:
         store.create_table(table, rows)
         for number, deal in enumerate(match.deals, 1):
-            store.add_deal(table.id, number, deal.dealer, HANDS)
+            store.add_deal(
+                table.id, number, deal.dealer, tuple(deal.after(0).hand(s) for s in Seat)
+            )
             for index, action in enumerate(deal.history):
                 store.add_action(table.id, number, index, str(action))
     finally:

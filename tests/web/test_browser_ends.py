@@ -12,12 +12,13 @@ between deals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.crafted import store_match
+from tests.web.crafted import answered_match, store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
@@ -178,6 +179,94 @@ def test_a_rematch_at_the_same_link(
         expect(page.locator("body")).to_have_attribute("data-you", seat)
         assert not tab.errors, tab.errors
     assert not eino.errors, eino.errors
+
+
+def test_the_replay_explains_each_deal_end_and_jumps_between_deals(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, match = store_match(db, [True, True, False])
+    assert match.outcome == "NS"
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    step = page.locator("#replay-step")
+    end = page.locator("#replay-end")
+    starts = [0]
+    for deal in match.deals[:-1]:
+        starts.append(starts[-1] + len(deal.history) + 1)
+    total = starts[-1] + len(match.deals[-1].history) + 1
+    # At the first step nothing goes back; the deal has not ended.
+    expect(step).to_have_text(f"Step 1 / {total}")
+    for button in ("#replay-first", "#replay-prev", "#replay-prev-deal"):
+        expect(page.locator(button)).to_be_disabled()
+    expect(end).to_be_hidden()
+    # Next deal goes to each deal's start; the step before it is the deal's end, explained.
+    page.click("#replay-next-deal")
+    expect(step).to_have_text(f"Step {starts[1] + 1} / {total}")
+    expect(page.locator("#replay-action")).to_contain_text("Deal 2:")
+    page.click("#replay-prev")
+    expect(end).to_be_visible()
+    expect(end.locator("h3")).to_have_text("Deal 1 is over")
+    expect(end.locator('tr[data-team="NS"] td[data-col="game_points"]')).to_have_text("4")
+    expect(end.locator('p.made[data-team="NS"]')).to_have_text(
+        "NS: ♣ trumps 2 + last trick 1 + victory (120 card points) 1 = 4"
+    )
+    expect(end.locator('p.change[data-team="EW"]')).to_have_text("EW took no trick → 0 (Porvoo)")
+    expect(end.locator('p.change[data-team="EW"]')).to_have_attribute("data-porvoo", "true")
+    expect(page.locator("#replay-result")).to_have_count(0)
+    page.click("#replay-next")
+    expect(end).to_be_hidden()
+    # From the last deal, Next deal goes to the last step: the match's end.
+    page.click("#replay-next-deal")
+    page.click("#replay-next-deal")
+    expect(step).to_have_text(f"Step {total} / {total}")
+    for button in ("#replay-next", "#replay-next-deal"):
+        expect(page.locator(button)).to_be_disabled()
+    expect(end.locator("h3")).to_have_text("Deal 3 is over")
+    expect(end.locator('p.change[data-team="NS"]')).to_have_text("NS 8 + 2 = 10")
+    expect(page.locator("#replay-result")).to_have_text("NS win the match: NS 10 – EW 0")
+    # Previous deal goes to the start of the deal before; in Finnish the end is too.
+    page.click("#replay-prev-deal")
+    expect(step).to_have_text(f"Step {starts[1] + 1} / {total}")
+    page.select_option("#lang", "fi")
+    page.click("#replay-next-deal")
+    page.click("#replay-prev")
+    expect(end.locator("h3")).to_have_text("Jako 2 päättyi")
+    expect(end.locator('p.change[data-team="EW"]')).to_have_text(
+        "IL ei saanut tikkiä → 0 (Porvooseen)"
+    )
+    expect(page.locator("#replay-next-deal")).to_have_text("Seuraava jako")
+    assert not tab.errors, tab.errors
+
+
+def test_the_replay_says_that_the_partner_answered(
+    tmp_path: Path, start_server: Callable[..., Server], person: Callable[..., Tab]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    people = {"N": "Aino", "S": "Eino"}
+    table_id, _tokens, match = store_match(db, [], people, match=answered_match())
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    tokens = [str(a) for a in match.deals[0].history]
+    asked = tokens.index("ask-whole")
+    assert tokens[asked + 1] == "answer D"
+    for _ in range(asked + 1):
+        page.click("#replay-next")
+    expect(page.locator("#replay-action")).to_have_text("Aino (N): Ask whole")
+    page.click("#replay-next")  # South, not the asker, names one of its marriages
+    expect(page.locator("#replay-action")).to_have_text(
+        re.compile(r"^Eino \(S\) answers: .*diamonds$")
+    )
+    page.select_option("#lang", "fi")
+    expect(page.locator("#replay-action")).to_have_text(re.compile(r"^Eino \(E\) vastaa: .*ruutu$"))
+    assert not tab.errors, tab.errors
 
 
 @pytest.mark.parametrize(

@@ -130,9 +130,15 @@ class Viewer:
         note: RenderableType | None = None
         while True:
             view, more = self.parts(number)
-            prompt = _(
+            # Enter at the last step leaves: the prompt says so there.
+            leave = _(
+                "Step {number} of {total} · Enter: leave · {back} · {deal} [N] · {help} · {quit} > "
+            )
+            on = _(
                 "Step {number} of {total} · Enter: next · {back} · {deal} [N] · {help} · {quit} > "
-            ).format(
+            )
+            keys = leave if number == last else on
+            prompt = keys.format(
                 number=number + 1,
                 total=last + 1,
                 back=word(BACK),
@@ -159,6 +165,10 @@ class Viewer:
                 ).format(n=deals)
             elif moved is None:
                 note = _keys(answer)
+            elif moved == number == 0:
+                note = _("This is the first step.")
+            elif moved == number == last:
+                note = _("This is the last step: Enter leaves.")
             else:
                 number, note = moved, None
 

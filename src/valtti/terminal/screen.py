@@ -417,7 +417,8 @@ def hand(view: View) -> RenderableType:
                 line.append(" · ")
             line.append(" · ".join(action_words(a) for a in words), style="bold cyan")
         body.append_text(line)
-    elif obs.current_player is not None and obs.current_player != obs.seat:
+    elif obs.current_player is not None and (obs.current_player != obs.seat or view.hands):
+        # In a replay (every hand shown) the viewer's own seat is to play too.
         waiting = _("{seat} to play").format(seat=seat_text(obs.current_player))
         body.append("\n" + waiting, style="dim")
     title = _("Your hand ({seat})") if view.person else _("Hand ({seat})")

@@ -44,8 +44,11 @@
  *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
  *                      select[data-replace-player="E"]
  *   #result            a finished match: #result-text, #replay-btn, a#record-link (download)
- *   #replay-bar        #replay-first, #replay-prev, #replay-play, #replay-next, #replay-exit,
- *                      #replay-step ("Step 3 / 120")
+ *   #replay-bar        #replay-first, #replay-prev-deal, #replay-prev, #replay-play,
+ *                      #replay-next, #replay-next-deal, #replay-exit (each disabled where it
+ *                      would not move), #replay-step ("Step 3 / 120"); #replay-end at a deal's
+ *                      end: the deal explained (.deal-explained, as #final-deal), and at the
+ *                      last step #replay-result, the match's result
  *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
@@ -96,12 +99,19 @@ import { holdFocus, initKeyboard, keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
 import { labelCards, seatWord, teamName } from "/static/names.js";
 import { initAbsence, noteState, renderAbsence, seatAbsence, stopClock } from "/static/absence.js";
-import { announceEnds, dealEnded, nextDealAfterWait, renderEnds } from "/static/ends.js";
+import {
+  announceEnds,
+  dealEnded,
+  explainDeal,
+  nextDealAfterWait,
+  renderEnds,
+} from "/static/ends.js";
 import { chatRefused, initChat, onChat, onChatHistory, renderChat } from "/static/chat.js";
 import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hint.js";
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
+const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 const PING_MS = 25000;
 const PONG_MS = 10000; // a ping unanswered this long: the connection is dead, open a new one
@@ -206,8 +216,16 @@ function replayView() {
     hands: step.hands ?? null,
     replay: true,
     action: step.action,
-    actor: replay.index > 0 ? replay.steps[replay.index - 1].observation?.to_move : null,
+    actor: replay.index > 0 ? replayActor(step, replay.steps[replay.index - 1]) : null,
   };
+}
+
+/** Who took `step`'s action: the seat to move before it, but for an answer the asker's
+ * partner (the asker is the seat to move while the answer is pending, WEB.md). */
+function replayActor(step, before) {
+  if (!step.action?.startsWith("answer")) return before.observation?.to_move ?? null;
+  const asked = (step.observation?.events ?? []).findLast((e) => e.how === "ask-whole");
+  return asked ? PARTNER[asked.seat] : null;
 }
 
 function currentView() {
@@ -263,21 +281,24 @@ function renderWaiting(view) {
   document.getElementById("take-field").hidden = !(waiting && canTake);
 }
 
+/** The finished match's result in words (for a seat's own team: "you win"). */
+function resultText(view) {
+  const score = view.table.score ?? { NS: 0, EW: 0 };
+  const winner = view.table.winner;
+  if (winner === "draw") return t("result.draw", { ns: score.NS, ew: score.EW });
+  if (winner && view.you && TEAM_OF[view.you] === winner) {
+    return t("result.you_win", { ns: score.NS, ew: score.EW });
+  }
+  if (winner) return t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
+  return t("result.over");
+}
+
 function renderResult(view) {
   const box = document.getElementById("result");
   const finished = view.table?.status === "finished";
   box.hidden = !finished || view.replay;
   if (!finished) return;
-  const score = view.table.score ?? { NS: 0, EW: 0 };
-  const winner = view.table.winner;
-  let text;
-  if (winner === "draw") text = t("result.draw", { ns: score.NS, ew: score.EW });
-  else if (winner && view.you && TEAM_OF[view.you] === winner) {
-    text = t("result.you_win", { ns: score.NS, ew: score.EW });
-  } else if (winner) {
-    text = t("result.team_wins", { team: teamName(winner), ns: score.NS, ew: score.EW });
-  } else text = t("result.over");
-  document.getElementById("result-text").textContent = text;
+  document.getElementById("result-text").textContent = resultText(view);
   const link = document.getElementById("record-link");
   link.href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   link.setAttribute("download", `valtti-${tableId}.json`);
@@ -859,6 +880,27 @@ function renderReplayBar(view) {
   document.getElementById("replay-play").textContent = t(
     replay.timer ? "replay.pause" : "replay.play",
   );
+  const last = replay.steps.length - 1;
+  const deal = view.deal ?? 1;
+  for (const [id, still] of [
+    ["replay-first", replay.index === 0],
+    ["replay-prev", replay.index === 0],
+    ["replay-prev-deal", deal <= 1],
+    ["replay-next", replay.index === last],
+    ["replay-next-deal", replay.index === last],
+  ]) {
+    document.getElementById(id).disabled = still;
+  }
+  const end = document.getElementById("replay-end");
+  const over = view.obs?.phase === "over" && view.deals.length >= deal;
+  end.hidden = !over;
+  end.replaceChildren();
+  if (over) {
+    end.append(explainDeal(view.deals, deal, view.table?.variant?.target ?? 10));
+    if (replay.index === last && view.table?.status === "finished") {
+      end.append(el("p", { id: "replay-result", class: "result-text" }, resultText(view)));
+    }
+  }
   const action = document.getElementById("replay-action");
   action.replaceChildren();
   if (view.action) action.append(actionText(view, view.action, view.actor));
@@ -876,6 +918,7 @@ function actionText(view, token, actor) {
   const a = parseToken(token);
   const seat = who(view, actor);
   if (a.kind === "play") return tn("log.plays", { seat, card: cardInline(token) });
+  if (a.kind === "answer") return tn("replay.answer", { seat, action: actionLabel(token) });
   return tn("replay.action", { seat, action: actionLabel(token) });
 }
 
@@ -1152,6 +1195,12 @@ function replayGo(index) {
   render();
 }
 
+/** The step where deal `deal` (from 1) begins; past the last deal, the last step. */
+function replayDealStart(deal) {
+  const found = replay.steps.findIndex((step) => step.deal === deal);
+  return found < 0 ? replay.steps.length - 1 : found;
+}
+
 function stopReplayTimer() {
   clearInterval(replay?.timer);
   if (replay) replay.timer = null;
@@ -1199,6 +1248,12 @@ function wire() {
   document
     .getElementById("replay-next")
     .addEventListener("click", () => replayGo(replay.index + 1));
+  document
+    .getElementById("replay-prev-deal")
+    .addEventListener("click", () => replayGo(replayDealStart(replayView().deal - 1)));
+  document
+    .getElementById("replay-next-deal")
+    .addEventListener("click", () => replayGo(replayDealStart(replayView().deal + 1)));
   document.getElementById("replay-play").addEventListener("click", toggleReplayPlay);
   document.getElementById("replay-exit").addEventListener("click", () => {
     stopReplayTimer();
