@@ -240,6 +240,19 @@ def test_the_replay_explains_each_deal_end_and_jumps_between_deals(
         "IL ei saanut tikkiä → 0 (Porvooseen)"
     )
     expect(page.locator("#replay-next-deal")).to_have_text("Seuraava jako")
+    # By keyboard: the button that stops at the last step hands the focus to Back, not to
+    # the page; at the first step, Start hands it on.
+    page.focus("#replay-next-deal")
+    for _ in range(len(match.deals) + 1):
+        if page.locator("#replay-next-deal").is_disabled():
+            break
+        page.keyboard.press("Enter")
+    expect(step).to_have_text(f"Vaihe {total}/{total}")
+    expect(page.locator("#replay-prev")).to_be_focused()
+    page.focus("#replay-first")
+    page.keyboard.press("Enter")
+    expect(step).to_have_text(f"Vaihe 1/{total}")
+    expect(page.locator("#replay-next")).to_be_focused()
     assert not tab.errors, tab.errors
 
 

@@ -882,6 +882,7 @@ function renderReplayBar(view) {
   );
   const last = replay.steps.length - 1;
   const deal = view.deal ?? 1;
+  const focused = document.activeElement;
   for (const [id, still] of [
     ["replay-first", replay.index === 0],
     ["replay-prev", replay.index === 0],
@@ -890,6 +891,11 @@ function renderReplayBar(view) {
     ["replay-next-deal", replay.index === last],
   ]) {
     document.getElementById(id).disabled = still;
+  }
+  // A focused button that is disabled drops the focus to the page: hand it to the way back
+  // (at the last step) or on (at the first).
+  if (focused instanceof HTMLButtonElement && focused.disabled && focused.closest("#replay-bar")) {
+    document.getElementById(replay.index === last ? "replay-prev" : "replay-next").focus();
   }
   const end = document.getElementById("replay-end");
   const over = view.obs?.phase === "over" && view.deals.length >= deal;
