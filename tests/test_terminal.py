@@ -461,6 +461,19 @@ def test_end_of_input_leaves_the_match() -> None:
     assert not session.match.is_over()
 
 
+def saving_in_deal_two(saved: Path) -> Policy:
+    """A player who plays the first choice, and at their first turn of deal 2 saves the match
+    to ``saved`` and leaves."""
+
+    def choose(session: Session, prompt: str) -> str:
+        if len(session.match.deals) == 2 and prompt.startswith("Your"):
+            scripted(session, ["quit", "y"])
+            return f"save {saved}"
+        return first_choice(session, prompt)
+
+    return choose
+
+
 def test_save_and_resume_continue_exactly(tmp_path: Path) -> None:
     whole, _ = quiet(seed=7)
     scripted(whole, [], first_choice)
@@ -471,13 +484,7 @@ def test_save_and_resume_continue_exactly(tmp_path: Path) -> None:
     saved = tmp_path / "match.json"
     first, out = quiet(seed=7)
 
-    def save_in_deal_two(session: Session, prompt: str) -> str:
-        if len(session.match.deals) == 2 and prompt.startswith("Your"):
-            scripted(session, ["quit", "y"])
-            return f"save {saved}"
-        return first_choice(session, prompt)
-
-    scripted(first, [], save_in_deal_two)
+    scripted(first, [], saving_in_deal_two(saved))
     first.run()
     assert "Saved to" in out.getvalue()
     record = Record.from_json(saved.read_text())
@@ -502,13 +509,7 @@ def test_a_resumed_match_keeps_the_records_extra_keys(tmp_path: Path) -> None:
     saved = tmp_path / "match.json"
     first, _out = quiet(seed=7)
 
-    def save_in_deal_two(session: Session, prompt: str) -> str:
-        if len(session.match.deals) == 2 and prompt.startswith("Your"):
-            scripted(session, ["quit", "y"])
-            return f"save {saved}"
-        return first_choice(session, prompt)
-
-    scripted(first, [], save_in_deal_two)
+    scripted(first, [], saving_in_deal_two(saved))
     first.run()
     record = Record.from_json(saved.read_text())
     assert record.meta is not None
