@@ -5,7 +5,7 @@ and teams, and the replay viewer's keys."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from rich.console import Console
@@ -375,6 +375,17 @@ def test_a_bad_seat_in_a_record_names_the_file(tmp_path: object) -> None:
 # -- the replay viewer ---------------------------------------------------------------------------
 
 
+def reading(answers: list[str], prompts: list[str]) -> Callable[[str], str]:
+    """A reader that gives ``answers`` in turn (taking them off the list) and keeps each
+    prompt in ``prompts``."""
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    return read
+
+
 def _played_match() -> Viewer:
     s, _out = session()
     prompts: list[str] = []
@@ -396,13 +407,8 @@ def test_the_replay_keys() -> None:
     viewer = _played_match()
     answers = ["", "n", "b", "d", "d 3", "xyzzy", "p", "help", "q"]
     prompts: list[str] = []
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        return answers.pop(0)
-
     out = io.StringIO()
-    viewer.run(console(120, 60, out), read)
+    viewer.run(console(120, 60, out), reading(answers, prompts))
     steps = [int(p.split()[1]) for p in prompts]
     deal_2, deal_3 = viewer.deal_start(1) + 1, viewer.deal_start(2) + 1
     assert steps == [1, 2, 3, 2, deal_2, deal_3, deal_3, deal_2, deal_2]
@@ -418,13 +424,8 @@ def test_the_replay_says_when_a_key_cannot_move_past_the_first_or_last_step() ->
     to_last = ["n"] * (last - viewer.deal_start(deals - 1))
     answers = ["b", "p", "n", f"d {deals}", *to_last, "n", "b", "q"]
     prompts: list[str] = []
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        return answers.pop(0)
-
     out = io.StringIO()
-    viewer.run(console(120, 60, out), read)
+    viewer.run(console(120, 60, out), reading(answers, prompts))
     screens = [" ".join(s.split()) for s in out.getvalue().split("\x1b[2J")[1:]]
     assert "This is the first step." in screens[1] and "This is the first step." in screens[2]
     assert "This is the first step." not in screens[3]  # "n" moved on
@@ -451,13 +452,8 @@ def test_the_replay_ends_at_the_last_step_or_on_quit() -> None:
     deals = len(viewer.match.deals)
     answers = [f"d {deals + 5}", f"d {deals}", *[""] * 12]
     prompts: list[str] = []
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        return answers.pop(0)
-
     out = io.StringIO()
-    viewer.run(console(120, 60, out), read)
+    viewer.run(console(120, 60, out), reading(answers, prompts))
     assert answers  # Enter at the last step left before the answers ran out
     # The last step's prompt says that Enter leaves there; every other says it steps on.
     assert f"Step {len(viewer.steps)} of " in prompts[-1] and "Enter: leave" in prompts[-1]
