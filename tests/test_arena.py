@@ -400,3 +400,15 @@ def test_command_refuses_bad_input_with_a_message() -> None:
     assert bad_player.exit_code == 2 and "unknown player 'nobody'" in bad_player.output
     bad_variant = runner.invoke(main, ["arena", "--players", "random,random", "--variant", "x=1"])
     assert bad_variant.exit_code == 2 and "unknown variant switch 'x'" in bad_variant.output
+
+
+def test_an_empty_records_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--records ""`` was taken as the current folder and filled it with records."""
+    monkeypatch.chdir(tmp_path)
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", "serial"]
+    out = CliRunner().invoke(main, [*args, "--records", ""])
+    assert out.exit_code == 2, out.output
+    assert "Invalid value for '--records': an empty path" in out.output
+    assert not list(tmp_path.iterdir())

@@ -43,6 +43,21 @@ class _Seconds(click.FloatRange):
         return seconds
 
 
+class _Path(click.Path):
+    """A ``click.Path`` that refuses an empty one, which ``Path("")`` would make the current
+    folder: ``--records ""`` wrote its records there, ``--out ""`` its run."""
+
+    def __init__(
+        self, *, file_okay: bool = True, dir_okay: bool = True, exists: bool = False
+    ) -> None:
+        super().__init__(exists=exists, file_okay=file_okay, dir_okay=dir_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not str(value):
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 #: The most seconds ``serve``'s waits may be set to: a deal's end waiting longer, or a
 #: computer move (``inf`` stopped every table's state frames at the deal's end).
 MAX_WAIT_SECONDS = 86400
@@ -55,7 +70,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=_Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--show", is_flag=True, help="Step through the match trick by trick on the screen.")
 @click.option(
@@ -311,7 +326,7 @@ def _bench_research(r: Any) -> dict[str, float]:
 )
 @click.option(
     "--records",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False),
     help="A folder to save every match in as a RECORD.md file (a new one: an earlier run's "
     "records are never overwritten).",
 )
@@ -416,7 +431,7 @@ def arena(
     "--out",
     "folder",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False),
     help="The run's folder: model.npz (learned:FOLDER/model.npz), state.npz, curve.json.",
 )
 @click.option("--minutes", type=click.FloatRange(min=0, min_open=True), help="Stop after so long.")
@@ -432,7 +447,7 @@ def arena(
 @click.option(
     "--init",
     "init",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=_Path(dir_okay=False, exists=True),
     help="Start a new run from this model's weights (fine-tuning), e.g. the shipped one: "
     "src/valtti/players/models/valtti-dmc.npz.  [default: new weights]",
 )
@@ -689,7 +704,7 @@ def play(
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=_Path(dir_okay=False))
 @click.option(
     "--level",
     type=click.Choice(["easy", "medium", "hard"]),

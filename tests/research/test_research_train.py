@@ -289,3 +289,12 @@ def test_an_evaluation_player_or_a_folder_that_cannot_be_had_is_refused_before_t
     cannot = runner.invoke(main, [*args, "--eval-against", "random", "--out", str(out)])
     assert cannot.exit_code == 2, cannot.output
     assert f"{out}: the run's folder cannot be made (Not a directory)" in cannot.output
+
+
+def test_an_empty_run_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out ""`` was taken as the current folder: the run's files were written there."""
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["train", "--out", "", "--deals", "40", *TINY])
+    assert out.exit_code == 2, out.output
+    assert "Invalid value for '--out': an empty path" in out.output
+    assert not list(tmp_path.iterdir())
