@@ -412,3 +412,11 @@ def test_an_empty_records_folder_is_refused(
     assert out.exit_code == 2, out.output
     assert "Invalid value for '--records': an empty path" in out.output
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("players", ["random,,heuristic", "random,heuristic,", " ,random"])
+def test_an_empty_entry_in_the_players_is_refused(players: str) -> None:
+    """It was taken for a player named '' ("player '': unknown player ''")."""
+    out = CliRunner().invoke(main, ["arena", "--players", players, "--deals", "1"])
+    assert out.exit_code == 2, out.output
+    assert f"Invalid value for '--players': {players!r} has an empty entry" in out.output

@@ -58,6 +58,18 @@ class _Path(click.Path):
         return super().convert(value, param, ctx)
 
 
+def _comma_list(ctx: click.Context, param: click.Parameter, text: str) -> list[str]:
+    """The entries of a comma-separated option, stripped. An empty one (``a,,b``, a comma at an
+    end) is refused, neither dropped nor taken as a name: it is a slip, and what would run is
+    not what was meant."""
+    entries = [entry.strip() for entry in text.split(",")]
+    if "" in entries:
+        raise click.BadParameter(
+            f"{text!r} has an empty entry (entries are separated by single commas)", ctx, param
+        )
+    return entries
+
+
 #: The most seconds ``serve``'s waits may be set to: a deal's end waiting longer, or a
 #: computer move (``inf`` stopped every table's state frames at the deal's end).
 MAX_WAIT_SECONDS = 86400
@@ -290,6 +302,7 @@ def _bench_research(r: Any) -> dict[str, float]:
     "--players",
     "specs",
     required=True,
+    callback=_comma_list,
     help="Players to compare, comma-separated (search:hard,heuristic); every two of them meet.",
 )
 @click.option(
@@ -338,7 +351,7 @@ def _bench_research(r: Any) -> dict[str, float]:
     'its "mode" is "deals" and it counts the deals played, not matches.',
 )
 def arena(
-    specs: str,
+    specs: list[str],
     matches: int,
     deals: int | None,
     seed: int,
@@ -400,7 +413,7 @@ def arena(
 
         try:
             result = run_arena(
-                [s.strip() for s in specs.split(",")],
+                specs,
                 matches,
                 seed,
                 workers,
@@ -464,7 +477,13 @@ def arena(
 @click.option("--backend", default="process", show_default=True, help="process or ray.")
 @click.option("--address", help="The Ray cluster to use with --backend ray.  [default: a new one]")
 @click.option("--seed", default=1, show_default=True)
-@click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
+@click.option(
+    "--hidden",
+    default="256,256",
+    show_default=True,
+    callback=_comma_list,
+    help="Hidden layer widths.",
+)
 @click.option(
     "--epsilon", default=0.05, show_default=True, type=click.FloatRange(0, 1),
     help="Self-play exploration.",
@@ -486,7 +505,7 @@ def arena(
     help="Deal pairs per evaluation.",
 )
 @click.option(
-    "--eval-against", default="random,heuristic", show_default=True,
+    "--eval-against", default="random,heuristic", show_default=True, callback=_comma_list,
     help="The fixed players each evaluation meets in duplicate.",
 )
 @click.option(
@@ -504,13 +523,13 @@ def train(
     backend: str,
     address: str | None,
     seed: int,
-    hidden: str,
+    hidden: list[str],
     epsilon: float,
     learning_rate: float,
     replay_ratio: float,
     eval_every: int,
     eval_deals: int,
-    eval_against: str,
+    eval_against: list[str],
     eval_seed: int,
 ) -> None:
     """Train the learned player by Deep Monte-Carlo self-play (needs 'valtti[train]').
@@ -532,7 +551,7 @@ def train(
     if deals is None and minutes is None:
         raise click.UsageError("say how long to train: --minutes or --deals")
     try:
-        widths = tuple(int(w) for w in hidden.split(","))
+        widths = tuple(int(w) for w in hidden)
     except ValueError:
         widths = ()
     if not widths or min(widths) < 1:
@@ -547,7 +566,7 @@ def train(
         "seed": seed,
         "match_weight": match_weight,
         "eval_deals": eval_deals,
-        "eval_against": tuple(s.strip() for s in eval_against.split(",") if s.strip()),
+        "eval_against": tuple(eval_against),
         "eval_seed": eval_seed,
     }
     try:

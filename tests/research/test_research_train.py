@@ -298,3 +298,18 @@ def test_an_empty_run_folder_is_refused(tmp_path: Path, monkeypatch: pytest.Monk
     assert out.exit_code == 2, out.output
     assert "Invalid value for '--out': an empty path" in out.output
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("option", "entries"),
+    [("--eval-against", ","), ("--eval-against", "random,,heuristic"), ("--hidden", "8,,8")],
+)
+def test_an_empty_entry_in_a_list_is_refused(tmp_path: Path, option: str, entries: str) -> None:
+    """``--eval-against ,`` trained with no opponent and printed evaluations with no figures
+    ("40 deals, 0 s: "); an empty entry between two players was dropped unsaid."""
+    run = tmp_path / "run"
+    args = ["train", "--out", str(run), "--deals", "40", *TINY, option, entries]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 2, out.output
+    assert f"Invalid value for '{option}': {entries!r} has an empty entry" in out.output
+    assert not run.exists()
