@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -128,6 +129,18 @@ def test_ismcts_with_the_resampler_plays_whole_deals() -> None:
             else:
                 state.apply_action(bots[state.current_player()].step(state))
         assert state.deal.is_over() and sum(state.returns()) == 0
+
+
+def test_a_drawn_deal_returns_plus_zero_to_every_player() -> None:
+    """A deal of equal game points returned -0.0 to E and W: a zero that prints as -0 and
+    carries the sign of a loss."""
+    game = pyspiel.load_game("python_marjapussi")
+    rng = random.Random(3)
+    state = _random_state(game, rng, 1000)
+    while state.returns()[0]:
+        state = _random_state(game, rng, 1000)
+    for values in (state.returns(), state.rewards()):
+        assert [math.copysign(1.0, v) for v in values] == [1.0] * 4, values
 
 
 def test_a_score_no_deal_is_played_at_is_refused() -> None:

@@ -74,6 +74,14 @@ def variant_of(variant: VariantArg) -> Variant:
     return Variant.from_mapping(variant)
 
 
+def deal_returns(deal: Deal) -> tuple[float, float]:
+    """The returns of a finished deal for NS and for EW: each team's game points minus the
+    other's (RULES.md 5.1). Each is its own difference of whole numbers, never ``-x`` of the
+    other's, which would make a drawn deal's 0 a -0.0."""
+    ns, ew = deal.result().game_points
+    return float(ns - ew), float(ew - ns)
+
+
 class Episode:
     """A deal (``kind="deal"``) or a match (``kind="match"``) being played.
 
@@ -123,8 +131,7 @@ class Episode:
         if not self.deal.is_over():
             return (0.0, 0.0)
         if self.kind == "deal":
-            ns, ew = self.deal.result().game_points
-            return (float(ns - ew), float(ew - ns))
+            return deal_returns(self.deal)
         winner = self.match.winner
         if winner is None:
             return (0.0, 0.0)

@@ -49,6 +49,7 @@ from valtti.engine.variant import SWITCHES
 from valtti.players.knowledge import infer
 from valtti.players.sampler import Sampler
 from valtti.players.worlds import rebuild
+from valtti.research.episode import deal_returns
 
 GAME_NAME = "python_marjapussi"
 #: Chance nodes per game: the cards of N, E and S; W holds the rest.
@@ -237,9 +238,8 @@ class MarjapussiState(pyspiel.State):
         deal = self.deal
         if deal is None or not deal.is_over():
             return [0.0, 0.0, 0.0, 0.0]
-        ns, ew = deal.result().game_points
-        d = float(ns - ew)
-        return [d, -d, d, -d]
+        ns, ew = deal_returns(deal)
+        return [ns, ew, ns, ew]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
