@@ -180,7 +180,7 @@ def test_the_finnish_seat_and_team_names(server: Server, room: Callable[..., Tab
     expect(page.locator('#columns tr[data-team="EW"] th b')).to_have_text("IL")
     expect(page.locator('#columns tr[data-team="NS"] th small')).to_contain_text("(P)")
     expect(page.locator("#match-score")).to_contain_text("PE 0 – IL 0")
-    expect(page.locator("#table-label")).to_contain_text("paikka E")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("paikka E")
     dealer = tab.state_at(view["seq"])["observation"]["dealer"]
     expect(page.locator('#sheet tr[data-deal="1"] td').nth(1)).to_have_text(FINNISH_SEAT[dealer])
     expect(page.locator("#log li").first).to_contain_text(f"({FINNISH_SEAT[dealer]})")

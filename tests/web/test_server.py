@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +247,28 @@ def test_pages_and_static_files(server: Server) -> None:
     for path in ("/static/%2e%2e/store.py", "/static/..%2fstore.py", "/static/../store.py"):
         answer = server.http.get(path)
         assert answer.status_code == 404 and "sqlalchemy" not in answer.text, path
+
+
+class _Headings(HTMLParser):
+    """The levels of a page's headings, h1 to h6, in document order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.levels: list[int] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            self.levels.append(int(tag[1]))
+
+
+def test_every_page_has_one_top_heading(server: Server) -> None:
+    """A screen reader's first way round a page: the table page had none (its headings began
+    at h2, in dialogs), where the lobby, the rules and the not-found page each have their h1."""
+    table = server.create(ALL_OPEN)
+    for path in ("/", f"/t/{table['id']}", "/rules", "/t/anything"):
+        headings = _Headings()
+        headings.feed(server.http.get(path).text)
+        assert headings.levels.count(1) == 1 and headings.levels[0] == 1, (path, headings.levels)
 
 
 def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
