@@ -186,6 +186,16 @@ def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
         assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
 
 
+def test_head_answers_as_get_without_the_body(server: Server) -> None:
+    """HEAD on a page was a 405, where a link checker or a monitor asks with it."""
+    table = server.create(ALL_OPEN)
+    for path in ("/", f"/t/{table['id']}", "/rules", "/t/anything", "/api/tables"):
+        got, head = server.http.get(path), server.http.head(path)
+        assert (head.status_code, head.content) == (got.status_code, b""), path
+        for header in ("content-type", "content-length"):
+            assert head.headers[header] == got.headers[header], (path, header)
+
+
 def test_the_server_serves_no_api_schema_of_its_own(server: Server) -> None:
     # docs/WEB.md lists every route: FastAPI's /openapi.json is none of them, so not found.
     page = server.http.get("/openapi.json")
@@ -193,10 +203,10 @@ def test_the_server_serves_no_api_schema_of_its_own(server: Server) -> None:
 
 
 def test_allow_names_every_method_of_the_path(server: Server) -> None:
-    # GET and POST /api/tables are two routes: the 405 names both, not only the first.
+    # GET (and HEAD) and POST /api/tables are two routes: the 405 names all, not only the first.
     answer = server.http.request("DELETE", "/api/tables", json={})
     assert answer.status_code == 405
-    assert answer.headers["allow"] == "GET, POST"
+    assert answer.headers["allow"] == "GET, HEAD, POST"
 
 
 def test_large_and_deep_bodies_are_refused(server: Server) -> None:

@@ -171,7 +171,7 @@ def create_app(
             # Starlette names only the first route of the path; ``Allow`` names every method.
             taken = [
                 method
-                for method in ("DELETE", "GET", "PATCH", "POST", "PUT")
+                for method in ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
                 if any(
                     route.matches({**request.scope, "method": method})[0] is Match.FULL
                     for route in app.router.routes
@@ -180,7 +180,7 @@ def create_app(
             return _refused(refusal, {"Allow": ", ".join(taken)} if taken else error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
-    pages = APIRouter(include_in_schema=False)
+    pages = APIRouter(include_in_schema=False, route_class=_Route)
 
     @pages.get("/")
     async def lobby_page() -> FileResponse:
@@ -196,7 +196,7 @@ def create_app(
     async def rules_page() -> FileResponse:
         return FileResponse(STATIC / "rules.html")
 
-    options = APIRouter(prefix="/api/options")
+    options = APIRouter(prefix="/api/options", route_class=_Route)
 
     @options.get("")
     async def table_options() -> dict[str, Any]:
@@ -207,7 +207,7 @@ def create_app(
             "players": list(PLAYERS),
         }
 
-    server = APIRouter(prefix="/api/server")
+    server = APIRouter(prefix="/api/server", route_class=_Route)
 
     @server.get("")
     async def server_reach() -> dict[str, Any]:
@@ -387,7 +387,18 @@ class _LimitedRequest(Request):
         return self._body
 
 
-class _BodyLimited(APIRoute):
+class _Route(APIRoute):
+    """A route that takes HEAD wherever it takes GET, as Starlette's own routes do (FastAPI's
+    do not: a HEAD on a page was a 405). The endpoint answers it as a GET, whose body the
+    server (uvicorn) leaves out for a HEAD."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        if self.methods and "GET" in self.methods:
+            self.methods.add("HEAD")
+
+
+class _BodyLimited(_Route):
     """A route that reads its body as a ``_LimitedRequest``."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
