@@ -615,7 +615,13 @@ def train(
 
     def figures(against: dict[str, Any]) -> str:
         return ", ".join(
-            f"{name} {e['mean']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]"
+            f"{name} {e['mean']:+.3f} "
+            # One pair (--eval-deals 1) has no interval, as the arena says.
+            + (
+                f"[{e['low']:+.3f}, {e['high']:+.3f}]"
+                if e["low"] is not None
+                else f"(no interval from {e['pairs']} pair)"
+            )
             for name, e in against.items()
         )
 

@@ -313,3 +313,15 @@ def test_an_empty_entry_in_a_list_is_refused(tmp_path: Path, option: str, entrie
     assert out.exit_code == 2, out.output
     assert f"Invalid value for '{option}': {entries!r} has an empty entry" in out.output
     assert not run.exists()
+
+
+def test_an_evaluation_of_one_deal_pair_is_said_without_an_interval(tmp_path: Path) -> None:
+    """One pair has no confidence interval: printing its missing bounds ended the run with a
+    traceback after the first round had been trained."""
+    require("torch")
+    args = ["train", "--out", str(tmp_path / "run"), "--deals", "40", *TINY, "--eval-deals", "1"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert re.search(
+        r" deals, \d+ s: random [+-]\d\.\d{3} \(no interval from 1 pair\)\n", out.output
+    )
