@@ -105,12 +105,19 @@ def hint_key(explanations: Sequence[Explanation]) -> str:
     ).format(n=n)
 
 
+def _signed(value: float) -> str:
+    """``value`` to two decimals with its sign, as the web's hint shows it: none on a value that
+    rounds to zero, which is no gain or loss (``z``: never ``-0.00``)."""
+    text = f"{value:+z.2f}"
+    return text[1:] if text == "+0.00" else text
+
+
 def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
     """A header, then one line a move, best first: the move, its value, its share of worlds
     and the reason; moves alike in all three share a line."""
     rows: list[tuple[list[str], str, str, str]] = []
     for e in explanations:
-        shown = (f"{e.value:+.2f}", f"{round(100 * e.best_share)}%", reason_words(e.reason))
+        shown = (_signed(e.value), f"{round(100 * e.best_share)}%", reason_words(e.reason))
         if rows and rows[-1][1:] == shown:
             rows[-1][0].append(action_words(e.action))
         else:
