@@ -8,6 +8,7 @@ addressed to the player to move. ``valtti hint`` and the terminal's ``hint`` sha
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final
 
 from valtti.engine import Seat
@@ -73,6 +74,11 @@ def reason_words(reason: Reason) -> str:
 
 #: The hint's levels, as a player reads them.
 _LEVELS: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
+def nobody_to_move(path: Path) -> str:
+    """Why there is no hint for the record at ``path``."""
+    return _("{path}: nobody is to move where the record stops").format(path=path)
 
 
 def to_move_line(seat: Seat, level: str) -> str:
