@@ -223,7 +223,27 @@ def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     ns, ew = s.match.score
     assert (ns, ew) != (0, 0)
     assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
-    assert "Rules: target=12,first_trick_ace=on" in shown
+    assert "Rules: target=12, first_trick_ace=on" in shown
+
+
+LONG_VARIANT = (
+    "target=12,first_forehand=club_ace_holder,whole_ask_after_trump=anyone,must_overtrump=false,"
+    "must_trump_if_cannot_overtrump=false,first_trick_ace=on,both_on_target=continue"
+)
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 40), (160, 50)])
+def test_a_long_variant_wraps_between_its_switches_and_is_shown_whole(
+    width: int, height: int
+) -> None:
+    s, _out = session(variant=LONG_VARIANT)
+    s.table.start_deal()
+    con = console(width, height)
+    shown = lines_of(con, layout.screen(con, s._view()))
+    words = " ".join(" ".join(shown).replace("│", " ").split())
+    for switch in LONG_VARIANT.split(","):
+        assert switch in words, (switch, shown)  # whole: not cut off, nor wrapped inside
+    assert len(shown) <= height - 1
 
 
 # -- plain characters ----------------------------------------------------------------------------
