@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from click.testing import CliRunner
 
 from helpers import drive, opp_sweep, rotate, to_9_6
 from valtti.cli import main
-from valtti.engine import Seat
+from valtti.engine import Card, Seat
 from valtti.engine.record import Record
 
 
@@ -59,3 +60,75 @@ def test_a_deal_stopped_part_way_is_said_to_be_in_progress(tmp_path: Path) -> No
     heads = [line for line in out.output.splitlines() if line.startswith("Deal ")]
     assert heads[-1].startswith(f"Deal {len(match.deals)} (in progress: so far): ")
     assert all("in progress" not in head for head in heads[:-1])
+
+
+#: A Finnish environment, as gettext reads it (the first of these that is set names it).
+FINNISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "fi_FI.UTF-8"}
+
+
+@pytest.mark.parametrize(("options", "env"), [(["--lang", "fi"], {}), ([], FINNISH)])
+def test_the_summary_is_in_the_language_of_the_terminal(
+    tmp_path: Path, options: list[str], env: dict[str, str]
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(Record.of_match(to_9_6()).to_json(), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path), *options], env=env)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("Jako 1: jakaja I, valtti: "), lines  # E deals: itä
+    assert "                   PE   IL" in lines  # the widest label is korttipisteet
+    assert any(line.startswith("  korttipisteet ") for line in lines), lines
+    assert lines[-2:] == ["Ottelu: PE 9, IL 6", "Kesken: seuraava jako on vielä jakamatta"]
+
+
+def _spoiled(tmp_path: Path) -> tuple[Path, str]:
+    """A record whose second action plays again the card the first played; and its token."""
+    match = to_9_6()
+    record = Record.of_match(match).to_dict()
+    actions = record["deals"][0]["actions"]
+    actions[1] = actions[0]
+    path = tmp_path / "spoiled.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path, actions[0]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["replay"], ["hint", "--lang", "fi"], ["play", "--lang", "fi", "--fast", "--resume"]],
+    ids=["replay", "hint", "play"],
+)
+def test_a_record_s_illegal_action_is_told_in_the_language_of_the_terminal(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path, card = _spoiled(tmp_path)
+    out = CliRunner().invoke(main, [*command, str(path)], env=FINNISH)
+    assert out.exit_code == 1, out.output
+    said = " ".join(out.output.split())
+    assert said.startswith(f"{path}: sääntöjenvastainen siirto: jako 1, siirto 2 (vuorossa "), said
+    shown = Card.parse(card).unicode()
+    assert f"'{card}' ei ole sallittu: sinulla ei ole korttia {shown}; siellä sallittu: " in said
+    assert not {"deal", "action", "legal", "hold"} & set(said.split()), said
+
+
+@pytest.mark.parametrize("command", [["replay"], ["hint"]])
+def test_a_malformed_record_is_told_in_the_language_of_the_terminal(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{}", encoding="utf-8")
+    out = CliRunner().invoke(main, [*command, str(path)], env=FINNISH)
+    assert out.exit_code == 2, out.output
+    assert out.output.startswith(f"{path}: virheellinen pöytäkirja: "), out.output
+    out = CliRunner().invoke(main, [*command, str(tmp_path / "none.json")], env=FINNISH)
+    assert out.exit_code == 2 and out.output.startswith("tiedostoa "), out.output
+
+
+def test_a_token_that_is_no_action_is_named_shortened(tmp_path: Path) -> None:
+    record = Record.of_match(to_9_6()).to_dict()
+    record["deals"][0]["actions"][1] = "X" * 100_000
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(path), "--lang", "en"])
+    assert out.exit_code == 1 and len(out.output) < len(str(path)) + 200, out.output[:400]
+    assert ": illegal action: deal 1, action 2 (W to move): 'XXX" in out.output
+    assert "XXX' is not an action; legal there: " in out.output

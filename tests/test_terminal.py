@@ -585,6 +585,18 @@ def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None
     assert "7♦, 7♣, 8♣, 9♣" in lines[2] and "%" not in lines[2]
 
 
+def test_a_hint_value_that_rounds_to_zero_is_zero_not_minus_zero() -> None:
+    # The terminal's hint and valtti hint both print these lines; the web shows 0.00 unsigned.
+    why = Reason(ReasonCode.AS_GOOD, Seat.S)
+    values = (0.006, 0.004, 0.0, -0.0, -0.004, -0.006)
+    explanations = [
+        Explanation(Action.play(card), value, share / 10, 8, why)  # shares apart: a line each
+        for share, (card, value) in enumerate(zip(HAND[:6], values, strict=True))
+    ]
+    shown = [line.split()[1] for line in hints.hint_lines(explanations)[1:]]
+    assert shown == ["+0.01", "0.00", "0.00", "0.00", "0.00", "-0.01"]
+
+
 def test_a_finnish_session_speaks_finnish() -> None:
     session, out = quiet(language="fi")
     prompts = scripted(session, ["ohje", "lopeta", "k"])

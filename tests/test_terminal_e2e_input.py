@@ -22,6 +22,7 @@ from test_terminal_e2e_small import (  # noqa: E402 - after the skip
     DEAL_OVER,
     TURN,
     first_move,
+    logged_play,
     play,
     screen,
     spawn,
@@ -63,7 +64,7 @@ def test_enter_plays_the_only_legal_card_and_tab_offers_the_cards() -> None:
     assert "10h" not in listed  # a card in the hand that is not legal now
     child.sendline("")
     lines = screen(child)
-    assert any("S plays Q♠" in line for line in lines), lines
+    assert logged_play(lines, "S", "Q♠"), lines
     child.send("\x15")  # nothing typed yet; Ctrl-U is harmless
     quit_(child)
 
@@ -77,7 +78,7 @@ def test_ctrl_c_asks_and_no_goes_on_and_yes_leaves_with_130(data_home: Path) -> 
     child.expect_exact(ONLY_Q)  # the same turn, nothing lost
     child.sendline("")
     lines = screen(child)
-    assert any("S plays Q♠" in line for line in lines)
+    assert logged_play(lines, "S", "Q♠")
     child.send("\x03")
     child.expect_exact("(y/n) > ")
     child.sendline("y")

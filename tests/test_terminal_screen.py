@@ -80,6 +80,19 @@ def first_legal(s: Session) -> str:
     return str(deal.legal_actions()[0])
 
 
+def drawn_screens(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The lines of each screen the game draws from now on, as an 80×24 terminal shows them."""
+    screens: list[list[str]] = []
+
+    def drawn(con: Console, *args: object) -> object:
+        shown = layout.screen(con, *args)  # type: ignore[arg-type]
+        screens.append(lines_of(console(), shown))
+        return shown
+
+    monkeypatch.setattr(game, "screen", drawn)
+    return screens
+
+
 # -- the layout ----------------------------------------------------------------------------------
 
 
@@ -108,15 +121,7 @@ def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
     out = io.StringIO()
     con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
     s = start(seed=seed, partner="random", opponents="random", fast=True, console=con)
-    screens: list[list[str]] = []
-
-    def drawn(con: Console, *args: object) -> object:
-        shown = layout.screen(con, *args)  # type: ignore[arg-type]
-        screens.append(lines_of(console(), shown))
-        return shown
-
-    monkeypatch.setattr(game, "screen", drawn)
-
+    screens = drawn_screens(monkeypatch)
     replies = ["help", "score"]
 
     def read(prompt: str) -> str:
@@ -136,6 +141,37 @@ def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
     # A long match's sheet is cut, and says so.
     cut = any("more lines: make the window taller" in line for line in over)
     assert cut == (len(s.match.deals) > 8), (len(s.match.deals), over)
+
+
+@pytest.mark.parametrize("seed", [2, 7])  # a question before S plays fourth; three of them
+def test_at_80x24_the_log_shows_every_card_of_the_last_trick(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    out = io.StringIO()
+    con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
+    s = start(seed=seed, partner="random", opponents="random", fast=True, console=con)
+    shown = drawn_screens(monkeypatch)
+    checked = 0
+
+    def read(prompt: str) -> str:
+        nonlocal checked
+        if len(s.match.deals) > 1:
+            raise EOFError
+        tricks = s.match.observation(s.you).tricks
+        if tricks:
+            lines = shown[-1]
+            top = next(i for i, line in enumerate(lines) if line.startswith("╭─ What happened"))
+            bottom = next(i for i in range(top, len(lines)) if lines[i].startswith("╰"))
+            logged = "\n".join(lines[top + 1 : bottom])
+            trick = tricks[-1]
+            assert all(card.unicode() in logged for _seat, card in trick.plays), lines
+            assert f"takes trick {trick.number}" in logged, lines
+            checked += 1
+        return "" if prompt.startswith("Enter") else first_legal(s)
+
+    s.read = read
+    s.run()
+    assert checked >= 9  # each turn after the first trick, and the deal's end
 
 
 def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:
@@ -187,7 +223,27 @@ def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     ns, ew = s.match.score
     assert (ns, ew) != (0, 0)
     assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
-    assert "Rules: target=12,first_trick_ace=on" in shown
+    assert "Rules: target=12, first_trick_ace=on" in shown
+
+
+LONG_VARIANT = (
+    "target=12,first_forehand=club_ace_holder,whole_ask_after_trump=anyone,must_overtrump=false,"
+    "must_trump_if_cannot_overtrump=false,first_trick_ace=on,both_on_target=continue"
+)
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 40), (160, 50)])
+def test_a_long_variant_wraps_between_its_switches_and_is_shown_whole(
+    width: int, height: int
+) -> None:
+    s, _out = session(variant=LONG_VARIANT)
+    s.table.start_deal()
+    con = console(width, height)
+    shown = lines_of(con, layout.screen(con, s._view()))
+    words = " ".join(" ".join(shown).replace("│", " ").split())
+    for switch in LONG_VARIANT.split(","):
+        assert switch in words, (switch, shown)  # whole: not cut off, nor wrapped inside
+    assert len(shown) <= height - 1
 
 
 # -- plain characters ----------------------------------------------------------------------------

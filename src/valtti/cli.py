@@ -13,13 +13,14 @@ import click
 from click.core import ParameterSource
 
 from valtti import __version__
-from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
 
 if TYPE_CHECKING:
+    from valtti.engine import Match
+    from valtti.engine.record import Record
     from valtti.web.store import Store
 
-#: Exit status of ``replay`` for a record with an illegal action, and for a malformed file.
-EXIT_ILLEGAL = 1
+#: Exit status of ``hint`` for a record where nobody is to move and of ``loadtest`` when it
+#: cannot run: as for a malformed record (``valtti.terminal.records``).
 EXIT_MALFORMED = 2
 #: Exit status of ``arena`` stopped by Ctrl-C (128 + SIGINT, as ``play``).
 EXIT_INTERRUPTED = 130
@@ -88,7 +89,8 @@ def main() -> None:
 @click.option(
     "--ascii", "ascii_only", is_flag=True, help="With --show: plain characters only (S H D C)."
 )
-def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
+@click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
+def replay(file: Path, as_json: bool, show: bool, ascii_only: bool, lang: str | None) -> None:
     """Check a game record (RECORD.md) and print each deal's columns and the match score.
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
@@ -97,16 +99,7 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
         raise click.UsageError("--json and --show do not go together: give one of them")
     if ascii_only and not show:
         raise click.UsageError("--ascii is for --show: the summary has no suit symbols")
-    try:
-        with file.open("rb") as stream:
-            record = Record.load(stream)
-        match = record.replay()
-    except OSError as e:
-        _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
-    except IllegalRecordAction as e:
-        _fail(f"{file}: illegal action: {e}", EXIT_ILLEGAL)
-    except RecordFormatError as e:
-        _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
+    match, record = _read_record(file, lang)
     if show:
         from valtti.terminal.glyphs import console
         from valtti.terminal.replay import show as show_match
@@ -117,7 +110,21 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary))
     else:
-        click.echo(_summary_text(summary))
+        from valtti.terminal.records import summary_text
+
+        click.echo(summary_text(summary))
+
+
+def _read_record(file: Path, lang: str | None) -> tuple[Match, Record]:
+    """The record in ``file`` and its match, in the language ``lang`` (else the environment's)
+    from here on; what is wrong with it ends the command in that language."""
+    from valtti.terminal import i18n, records
+
+    i18n.use(lang or i18n.default_language())
+    try:
+        return records.read(file)
+    except records.RecordError as e:
+        _fail(str(e), e.status)
 
 
 def _fail(message: str, status: int) -> NoReturn:
@@ -125,57 +132,19 @@ def _fail(message: str, status: int) -> NoReturn:
     sys.exit(status)
 
 
-def _summary_text(summary: dict[str, Any]) -> str:
-    lines = []
-    for number, d in enumerate(summary["deals"], start=1):
-        trump = d["trump"] or "none"
-        # A deal stopped part-way: its columns so far, the score not yet changed by it.
-        going = number == len(summary["deals"]) and summary["to_move"]
-        state = " (in progress: so far)" if going else ""
-        lines.append(f"Deal {number}{state}: dealer {d['dealer']}, trumps {trump}")
-        for m in d["marriages"]:
-            lines.append(
-                f"  marriage {m['suit']}: {m['seat']} ({m['team']}) by {m['how']}, +{m['points']}"
-            )
-        lines.append(f"  {'':12} {'NS':>4} {'EW':>4}")
-        for key, label in (
-            ("tricks", "tricks"),
-            ("card_points", "card points"),
-            ("game_points", "game points"),
-            ("score", "score"),
-        ):
-            lines.append(f"  {label:12} {d[key]['NS']:>4} {d[key]['EW']:>4}")
-        # Said, or a score that drops after a deal with game points reads as a mistake.
-        for team in ("NS", "EW"):
-            if d["porvoo"][team]:
-                lines.append(f"  {team} took no trick: its score became 0 (Porvoo, RULES.md 6.1)")
-            if d["overshoot"][team]:
-                lines.append(
-                    f"  {team} went past the target: its score became {d['score'][team]}"
-                    " (RULES.md 6.2)"
-                )
-    last = summary["deals"][-1]["score"]
-    lines.append(f"Match: NS {last['NS']}, EW {last['EW']}")
-    if summary["winner"] == "draw":
-        lines.append("Result: a draw, both teams on target")
-    elif summary["winner"]:
-        lines.append(f"Result: {summary['winner']} wins")
-    elif summary["to_move"]:
-        lines.append(
-            f"In progress: {summary['to_move']} to move; legal: " + " ".join(summary["legal"])
-        )
-    else:
-        lines.append("In progress: the next deal is to be dealt")
-    return "\n".join(lines)
-
-
 @main.command()
 @click.option(
-    "--runs", default=5, show_default=True, type=click.IntRange(min=1),
+    "--runs",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=1),
     help="Runs; the median is printed.",
 )
 @click.option(
-    "--deals", default=20_000, show_default=True, type=click.IntRange(min=1),
+    "--deals",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(min=1),
     help="Random deals per run.",
 )
 @click.option("--seed", default=1, show_default=True)
@@ -454,7 +423,8 @@ def arena(
     help="Stop at this many self-play deals in all (a resumed run counts its earlier ones).",
 )
 @click.option(
-    "--resume", is_flag=True,
+    "--resume",
+    is_flag=True,
     help="Continue the run in --out with its own settings; an option given again replaces its.",
 )
 @click.option(
@@ -465,13 +435,19 @@ def arena(
     "src/valtti/players/models/valtti-dmc.npz.  [default: new weights]",
 )
 @click.option(
-    "--match-weight", default=0.0, show_default=True, type=click.FloatRange(0, 1),
+    "--match-weight",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 1),
     help="The share of each return that is the deal's worth for the match (the change of the "
     "score difference, with reaching the target worth the target); the rest is its game-point "
     "difference.",
 )
 @click.option(
-    "--workers", default=1, show_default=True, type=click.IntRange(min=1),
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
     help="Self-play processes (1: in this process).",
 )
 @click.option("--backend", default="process", show_default=True, help="process or ray.")
@@ -485,31 +461,50 @@ def arena(
     help="Hidden layer widths.",
 )
 @click.option(
-    "--epsilon", default=0.05, show_default=True, type=click.FloatRange(0, 1),
+    "--epsilon",
+    default=0.05,
+    show_default=True,
+    type=click.FloatRange(0, 1),
     help="Self-play exploration.",
 )
 @click.option(
-    "--learning-rate", default=5e-4, show_default=True,
+    "--learning-rate",
+    default=5e-4,
+    show_default=True,
     type=click.FloatRange(min=0, min_open=True),
 )
 @click.option(
-    "--replay-ratio", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+    "--replay-ratio",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
     help="Minibatch samples drawn from the replay buffer per decision played.",
 )
 @click.option(
-    "--eval-every", default=40_000, show_default=True, type=click.IntRange(min=1),
+    "--eval-every",
+    default=40_000,
+    show_default=True,
+    type=click.IntRange(min=1),
     help="Deals between evaluations.",
 )
 @click.option(
-    "--eval-deals", default=200, show_default=True, type=click.IntRange(min=1),
+    "--eval-deals",
+    default=200,
+    show_default=True,
+    type=click.IntRange(min=1),
     help="Deal pairs per evaluation.",
 )
 @click.option(
-    "--eval-against", default="random,heuristic", show_default=True, callback=_comma_list,
+    "--eval-against",
+    default="random,heuristic",
+    show_default=True,
+    callback=_comma_list,
     help="The fixed players each evaluation meets in duplicate.",
 )
 @click.option(
-    "--eval-seed", default=7, show_default=True,
+    "--eval-seed",
+    default=7,
+    show_default=True,
     help="The evaluation set of the evaluations (not 2026, the one results are cited on).",
 )
 def train(
@@ -611,6 +606,7 @@ def train(
             d = result.pairings[0].difference
             out[opponent] = {"mean": d.mean, "low": d.low, "high": d.high, "pairs": d.samples}
         return out
+
     console = Console(stderr=True)
 
     def figures(against: dict[str, Any]) -> str:
@@ -645,8 +641,16 @@ def train(
 
         try:
             progress = run_training(
-                config, folder, deals=deals, minutes=minutes, resume=resume, init=init,
-                backend=backend, workers=workers, address=address, evaluate=evaluate,
+                config,
+                folder,
+                deals=deals,
+                minutes=minutes,
+                resume=resume,
+                init=init,
+                backend=backend,
+                workers=workers,
+                address=address,
+                evaluate=evaluate,
                 report=report,
             )
         except ValueError as e:
@@ -756,18 +760,12 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
     """
     from valtti.players.explain import explain
 
-    try:
-        with file.open("rb") as stream:
-            match = Record.load(stream).replay()
-    except OSError as e:
-        _fail(f"cannot read {file}: {e.strerror or e}", EXIT_MALFORMED)
-    except IllegalRecordAction as e:
-        _fail(f"{file}: illegal action: {e}", EXIT_ILLEGAL)
-    except RecordFormatError as e:
-        _fail(f"{file}: malformed record: {e}", EXIT_MALFORMED)
+    match, _record = _read_record(file, lang)
     seat = match.current_player
     if seat is None or match.deal is None or match.deal.is_over():
-        _fail(f"{file}: nobody is to move where the record stops", EXIT_MALFORMED)
+        from valtti.terminal.hints import nobody_to_move
+
+        _fail(nobody_to_move(file), EXIT_MALFORMED)
         return
     explanations = explain(match.observation(seat), level, seed, repeatable=seed is not None)
     if as_json:
@@ -783,10 +781,8 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
             )
         )
         return
-    from valtti.terminal import i18n
     from valtti.terminal.hints import hint_heading, hint_key, hint_lines, to_move_line
 
-    i18n.use(lang or i18n.default_language())
     click.echo(to_move_line(seat, level))
     click.echo(hint_heading(explanations))
     click.echo(hint_key(explanations))

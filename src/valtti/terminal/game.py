@@ -26,12 +26,12 @@ from rich.panel import Panel
 from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
-from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
+from valtti.engine.record import Record
 from valtti.players import make_player
 from valtti.players.explain import explain
 from valtti.players.registry import starts_program
 from valtti.table import Computer, PlayerFault, Table, derive_seed
-from valtti.terminal import glyphs, guide, i18n, saving
+from valtti.terminal import glyphs, guide, i18n, records, saving
 from valtti.terminal.commands import (
     NO,
     SAVE,
@@ -70,8 +70,7 @@ PROGRAM: Final = "valtti play"
 DEFAULT_PLAYER: Final = "heuristic"
 #: Seconds each computer move stays on the screen (none with ``--fast``).
 MOVE_PAUSE: Final = 1.0
-EXIT_ILLEGAL: Final = 1
-EXIT_MALFORMED: Final = 2
+EXIT_MALFORMED: Final = records.EXIT_MALFORMED
 #: Exit status when a computer player fails (the match is in the autosave).
 EXIT_PLAYER_FAULT: Final = 3
 #: Exit status when the player leaves at Ctrl-C (128 + SIGINT, as a shell reports it).
@@ -770,18 +769,9 @@ def _setup(
 
 def _resume(path: Path) -> tuple[Match, Record]:
     try:
-        with path.open("rb") as stream:
-            record = Record.load(stream)
-        return record.replay(), record
-    except OSError as e:
-        message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
-        raise StartError(message) from None
-    except IllegalRecordAction as e:
-        message = _("{path}: illegal action: {error}").format(path=path, error=e)
-        raise StartError(message, EXIT_ILLEGAL) from None
-    except RecordFormatError as e:
-        message = _("{path}: malformed record: {error}").format(path=path, error=e)
-        raise StartError(message) from None
+        return records.read(path)
+    except records.RecordError as e:
+        raise StartError(str(e), e.status) from None
 
 
 def start(

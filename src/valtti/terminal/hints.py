@@ -8,6 +8,7 @@ addressed to the player to move. ``valtti hint`` and the terminal's ``hint`` sha
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final
 
 from valtti.engine import Seat
@@ -75,6 +76,11 @@ def reason_words(reason: Reason) -> str:
 _LEVELS: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
+def nobody_to_move(path: Path) -> str:
+    """Why there is no hint for the record at ``path``."""
+    return _("{path}: nobody is to move where the record stops").format(path=path)
+
+
 def to_move_line(seat: Seat, level: str) -> str:
     """Whose move the hint is for, and the level of the player that gives it."""
     return _("{seat} to move; the hint of the PIMC player ({level}).").format(
@@ -105,12 +111,19 @@ def hint_key(explanations: Sequence[Explanation]) -> str:
     ).format(n=n)
 
 
+def _signed(value: float) -> str:
+    """``value`` to two decimals with its sign, as the web's hint shows it: none on a value that
+    rounds to zero, which is no gain or loss (``z``: never ``-0.00``)."""
+    text = f"{value:+z.2f}"
+    return text[1:] if text == "+0.00" else text
+
+
 def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
     """A header, then one line a move, best first: the move, its value, its share of worlds
     and the reason; moves alike in all three share a line."""
     rows: list[tuple[list[str], str, str, str]] = []
     for e in explanations:
-        shown = (f"{e.value:+.2f}", f"{round(100 * e.best_share)}%", reason_words(e.reason))
+        shown = (_signed(e.value), f"{round(100 * e.best_share)}%", reason_words(e.reason))
         if rows and rows[-1][1:] == shown:
             rows[-1][0].append(action_words(e.action))
         else:

@@ -19,6 +19,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from valtti.terminal.i18n import _
+from valtti.terminal.phrases import trick_line, trick_lines
 from valtti.terminal.screen import View, board, compact_board, log, note_panel
 
 #: Below this width the full layout's columns are too narrow.
@@ -88,17 +89,29 @@ def screen(
     def height(part: RenderableType) -> int:
         return len(console.render_lines(part, options, pad=False))
 
-    def fitted_log(space: int) -> list[RenderableType]:
-        # The last lines of the log that fit in ``space`` rows with the panel's two borders (a
-        # long line wraps to two or more), or no log where even the last one does not.
+    def last_lines(lines: Sequence[str], space: int) -> list[str]:
+        # The last of ``lines`` that fit in ``space`` rows with the panel's two borders (a long
+        # line wraps to two or more).
         inside = options.update(width=max(console.width - 4, 1))  # borders and padding
         rows_left, count = space - 2, 0
-        for line in reversed(view.log[-max(space - 2, 0) :]):
+        for line in reversed(lines[-max(space - 2, 0) :]):
             rows_left -= len(console.render_lines(Text(line), inside, pad=False))
             if rows_left < 0:
                 break
             count += 1
-        return [log(view.log, count)] if count or not view.log else []
+        return list(lines[len(lines) - count :]) if count else []
+
+    def fitted_log(space: int) -> list[RenderableType]:
+        # The log's last lines, or no log where even the last one does not fit. Where the first
+        # cards of the last trick would be cut (a question and the next trick's plays after it
+        # at 80x24), that trick is told on one line, then what followed it.
+        shown = last_lines(view.log, space)
+        taken = view.observation.tricks
+        told = trick_lines(taken[-1]) if taken else []
+        start = _last_index(view.log, told)
+        if start is not None and len(shown) < len(view.log) - start:
+            shown = last_lines([trick_line(taken[-1]), *view.log[start + len(told) :]], space)
+        return [log(shown, len(shown))] if shown or not view.log else []
 
     pane = None if note is None else note_panel(note.full if isinstance(note, Fitted) else note)
     pane_rows = 0 if pane is None else height(pane)
@@ -133,3 +146,13 @@ def screen(
     log_rows = left - pane_rows
     logged = fitted_log(log_rows) if log_rows >= LOG_ROWS else []
     return Group(head, *body, *logged, *ends, *tail)
+
+
+def _last_index(lines: Sequence[str], run: Sequence[str]) -> int | None:
+    """Where the last occurrence of ``run`` starts in ``lines``; ``None`` if it is not there (or
+    is empty)."""
+    if run:
+        for start in range(len(lines) - len(run), -1, -1):
+            if list(lines[start : start + len(run)]) == list(run):
+                return start
+    return None

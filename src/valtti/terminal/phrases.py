@@ -173,6 +173,30 @@ def trick_text(number: int, winner: Seat, points: int) -> str:
     )
 
 
+def trick_line(trick: Trick) -> str:
+    """A taken trick on one line: who took it, then each card in the order played."""
+    assert trick.winner is not None  # only a taken trick is told whole
+    plays = ", ".join(f"{seat_text(seat)} {card.unicode()}" for seat, card in trick.plays)
+    return _("{seat} takes trick {number} ({points}): {plays}").format(
+        seat=seat_text(trick.winner),
+        number=trick.number,
+        points=points_text(trick.points),
+        plays=plays,
+    )
+
+
+def trick_lines(trick: Trick) -> list[str]:
+    """The lines of the log (``news``) that tell a taken trick: its plays, then who took it."""
+    assert trick.winner is not None
+    return [play_text(seat, card) for seat, card in trick.plays] + [
+        trick_text(trick.number, trick.winner, trick.points)
+    ]
+
+
+def play_text(seat: Seat, card: Card) -> str:
+    return _("{seat} plays {card}").format(seat=seat_text(seat), card=card.unicode())
+
+
 def deal_start_text(number: int, dealer: Seat, forehand: Seat) -> str:
     return _("Deal {number}: {dealer} deals, {forehand} leads.").format(
         number=number, dealer=seat_text(dealer), forehand=seat_text(forehand)
@@ -192,7 +216,7 @@ def news(before: Observation, after: Observation) -> list[str]:
     lines = []
     plays_before = _plays(before)
     for seat, card in _plays(after)[len(plays_before) :]:
-        lines.append(_("{seat} plays {card}").format(seat=seat_text(seat), card=card.unicode()))
+        lines.append(play_text(seat, card))
     for trick in after.tricks[len(before.tricks) :]:
         assert trick.winner is not None  # completed tricks have a winner
         lines.append(trick_text(trick.number, trick.winner, trick.points))

@@ -15,7 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from valtti.engine import Match, Seat
-from valtti.terminal import glyphs, i18n
+from valtti.terminal import glyphs
 from valtti.terminal.commands import HELP, QUIT, word
 from valtti.terminal.i18n import NC_, _, ngettext
 from valtti.terminal.layout import Fitted, screen
@@ -218,8 +218,7 @@ def _means(answer: str, english: str) -> bool:
 
 def show(match: Match, meta: Mapping[str, Any] | None, console: Console | None = None) -> None:
     """Step through ``match`` on the terminal, from the side of the seat a ``valtti play``
-    record was played from (S for another record)."""
-    i18n.use(i18n.default_language())
+    record was played from (S for another record), in the active language."""
     meta = meta or {}
     players = meta.get("players")
     players = players if isinstance(players, dict) else {}

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from rich import box
 from rich.align import Align
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -108,7 +109,10 @@ def variant_text(view: View) -> str:
     changes = view.observation.variant.changes()
     if not changes:
         return _("Rules: default")
-    return _("Rules: {switches}").format(switches=str(view.observation.variant))
+    # A space after each comma: a line too narrow for them all wraps between two switches, not
+    # inside one (a comma-space list is what --variant takes too).
+    switches = ", ".join(str(view.observation.variant).split(","))
+    return _("Rules: {switches}").format(switches=switches)
 
 
 def _header_line(view: View) -> Table:
@@ -143,15 +147,29 @@ def _header_line(view: View) -> Table:
     return line
 
 
+@dataclass(frozen=True, slots=True)
+class _Header:
+    """The full layout's header: the deal, trumps and score in a frame, the rules on its bottom
+    edge; where that edge is too short for them (it would cut them), on lines of their own
+    inside the frame, wrapped between the switches."""
+
+    view: View
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rules = Text(variant_text(self.view), style="dim")
+        edge = cell_len(rules.plain) <= options.max_width - 6  # corners, dashes and spaces
+        yield Panel(
+            _header_line(self.view) if edge else Group(_header_line(self.view), rules),
+            title="valtti",
+            title_align="left",
+            subtitle=rules if edge else None,
+            subtitle_align="right",
+            box=box.ROUNDED,
+        )
+
+
 def header(view: View) -> RenderableType:
-    return Panel(
-        _header_line(view),
-        title="valtti",
-        title_align="left",
-        subtitle=Text(variant_text(view), style="dim"),
-        subtitle_align="right",
-        box=box.ROUNDED,
-    )
+    return _Header(view)
 
 
 def compact_header(view: View) -> RenderableType:

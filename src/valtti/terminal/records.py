@@ -1,0 +1,151 @@
+"""A record file as the terminal's commands read it (``valtti play --resume``, ``valtti replay``,
+``valtti hint``): what is wrong with it, and ``valtti replay``'s summary, in the active language.
+
+The engine says what is wrong in English; an illegal action also as data (``IllegalRecordAction``:
+the deal, the action's number, its token, the ``Refusal``), which is told here in the player's
+words as the game tells a refused move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import reprlib
+from pathlib import Path
+from typing import Any, Final
+
+from valtti.engine import Match, RefusalCode, Seat, Team
+from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
+from valtti.terminal.i18n import NC_, _, pgettext
+from valtti.terminal.phrases import reason_text, seat_text, team_text
+
+EXIT_ILLEGAL: Final = 1
+EXIT_MALFORMED: Final = 2
+
+#: How a marriage was made, as ``Match.summary`` names it.
+HOWS: Final = {
+    "declare": NC_("how", "declare"),
+    "ask-whole": NC_("how", "ask-whole"),
+    "ask-half": NC_("how", "ask-half"),
+}
+
+
+class RecordError(Exception):
+    """A record that cannot be read or replayed: the message says why in the active language;
+    ``status`` is the exit status (``EXIT_ILLEGAL`` or ``EXIT_MALFORMED``)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def read(path: Path) -> tuple[Match, Record]:
+    """The record at ``path`` and its match replayed; ``RecordError`` if it cannot be."""
+    try:
+        with path.open("rb") as stream:
+            record = Record.load(stream)
+        return record.replay(), record
+    except OSError as e:
+        message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
+        raise RecordError(message, EXIT_MALFORMED) from None
+    except IllegalRecordAction as e:
+        message = _("{path}: illegal action: {error}").format(path=path, error=illegal_text(e))
+        raise RecordError(message, EXIT_ILLEGAL) from None
+    except RecordFormatError as e:
+        message = _("{path}: malformed record: {error}").format(path=path, error=e)
+        raise RecordError(message, EXIT_MALFORMED) from None
+
+
+def illegal_text(e: IllegalRecordAction) -> str:
+    """Where the illegal action stands, why it is refused (as the player to move there is told)
+    and what was legal there, as the record writes actions."""
+    refusal = e.refusal
+    token = reprlib.repr(e.token)  # quoted as the file has it, and short: it may be huge
+    if refusal.code is RefusalCode.NOT_AN_ACTION:  # that reason says it of the token itself
+        why = reason_text(dataclasses.replace(refusal, given=token))
+    else:
+        why = _("{token} is not legal: {reason}").format(token=token, reason=reason_text(refusal))
+    where = (
+        _("deal {deal}, action {number}").format(deal=e.deal, number=e.number)
+        if refusal.seat is None  # the deal is over: nobody is to move
+        else _("deal {deal}, action {number} ({seat} to move)").format(
+            deal=e.deal, number=e.number, seat=seat_text(refusal.seat)
+        )
+    )
+    return _("{where}: {why}; legal there: {legal}").format(
+        where=where, why=why, legal=" ".join(map(str, e.legal)) or _("nothing")
+    )
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """``valtti replay``'s text: each deal's marriages and columns, how a Porvoo or an overshoot
+    moved the score, the match score and the result (``Match.summary``). Suits and actions are
+    written as in the record (no suit symbols: the text goes to any terminal or file)."""
+    teams = [team_text(t) for t in Team]
+    labels = {
+        "tricks": _("tricks"),
+        "card_points": _("card points"),
+        "game_points": _("game points"),
+        "score": _("score"),
+    }
+    width = max(map(len, labels.values())) + 1
+    lines = []
+    for number, d in enumerate(summary["deals"], start=1):
+        # A deal stopped part-way: its columns so far, the score not yet changed by it.
+        going = number == len(summary["deals"]) and summary["to_move"]
+        head = (
+            _("Deal {number} (in progress: so far): dealer {dealer}, trumps {trump}")
+            if going
+            else _("Deal {number}: dealer {dealer}, trumps {trump}")
+        )
+        trump = d["trump"] or _("none")
+        lines.append(head.format(number=number, dealer=_seat(d["dealer"]), trump=trump))
+        for m in d["marriages"]:
+            how = pgettext("how", HOWS[m["how"]])
+            lines.append(
+                "  "
+                + _("marriage {suit}: {seat} ({team}) by {how}, +{points}").format(
+                    suit=m["suit"],
+                    seat=_seat(m["seat"]),
+                    team=_team(m["team"]),
+                    how=how,
+                    points=m["points"],
+                )
+            )
+        lines.append(f"  {'':{width}}" + "".join(f" {t:>4}" for t in teams))
+        for key, label in labels.items():
+            lines.append(f"  {label:{width}} {d[key]['NS']:>4} {d[key]['EW']:>4}")
+        # Said, or a score that drops after a deal with game points reads as a mistake.
+        for team in ("NS", "EW"):
+            if d["porvoo"][team]:
+                said = _("{team} took no trick: its score became 0 (Porvoo, RULES.md 6.1)")
+                lines.append("  " + said.format(team=_team(team)))
+            if d["overshoot"][team]:
+                said = _("{team} went past the target: its score became {score} (RULES.md 6.2)")
+                lines.append("  " + said.format(team=_team(team), score=d["score"][team]))
+    last = summary["deals"][-1]["score"]
+    lines.append(
+        _("Match: {ns} {ns_score}, {ew} {ew_score}").format(
+            ns=teams[Team.NS], ns_score=last["NS"], ew=teams[Team.EW], ew_score=last["EW"]
+        )
+    )
+    if summary["winner"] == "draw":
+        lines.append(_("Result: a draw, both teams on target"))
+    elif summary["winner"]:
+        lines.append(_("Result: {team} wins").format(team=_team(summary["winner"])))
+    elif summary["to_move"]:
+        lines.append(
+            _("In progress: {seat} to move; legal: {legal}").format(
+                seat=_seat(summary["to_move"]), legal=" ".join(summary["legal"])
+            )
+        )
+    else:
+        lines.append(_("In progress: the next deal is to be dealt"))
+    return "\n".join(lines)
+
+
+def _seat(name: str) -> str:
+    return seat_text(Seat[name])
+
+
+def _team(name: str) -> str:
+    return team_text(Team[name])
