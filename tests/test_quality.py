@@ -12,7 +12,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff() -> None:
-    run = _run("ruff", "check", "src", "tests")
+    run = _run("ruff", "check", "src", "tests", "tools")
     assert run.returncode == 0, run.stdout + run.stderr
 
 

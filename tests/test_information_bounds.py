@@ -1,0 +1,28 @@
+"""tools/information_bounds.py (the issue 13 measurement) runs and reports what it measured."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "information_bounds.py"
+
+
+@pytest.mark.parametrize("sees, tricks", [("all", "late"), ("partner", "all")])
+def test_one_pair_against_random(sees: str, tricks: str) -> None:
+    options = ["--sees", sees, "--tricks", tricks, "--against", "random", "--pairs", "2"]
+    run = subprocess.run(
+        [sys.executable, str(TOOL), *options, "--workers", "1", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    line = run.stdout.strip()
+    assert re.fullmatch(
+        rf"seeing {sees} in tricks {tricks} vs random: [+-]\d+\.\d\d game points a deal"
+        r" \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\] over 2 pairs, \d+ s",
+        line,
+    ), line
