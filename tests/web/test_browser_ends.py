@@ -273,12 +273,19 @@ def test_the_replay_says_that_the_partner_answered(
     for _ in range(asked + 1):
         page.click("#replay-next")
     expect(page.locator("#replay-action")).to_have_text("Aino (N): Ask whole")
+    # South, holding several marriages, is to move until it names one, as the engine has it.
+    expect(page.locator("body")).to_have_attribute("data-phase", "answer")
+    expect(page.locator("#turn")).to_have_text("Eino (S) names a marriage")
+    expect(page.locator('.felt [data-seat="S"]')).to_have_attribute("data-turn", "true")
+    expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-turn", "false")
     page.click("#replay-next")  # South, not the asker, names one of its marriages
     expect(page.locator("#replay-action")).to_have_text(
         re.compile(r"^Eino \(S\) answers: .*diamonds$")
     )
     page.select_option("#lang", "fi")
     expect(page.locator("#replay-action")).to_have_text(re.compile(r"^Eino \(E\) vastaa: .*ruutu$"))
+    page.click("#replay-prev")
+    expect(page.locator("#turn")).to_have_text("Eino (E) nimeää parin")
     assert not tab.errors, tab.errors
 
 

@@ -111,7 +111,6 @@ import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hi
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
-const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 const PING_MS = 25000;
 const PONG_MS = 10000; // a ping unanswered this long: the connection is dead, open a new one
@@ -216,16 +215,10 @@ function replayView() {
     hands: step.hands ?? null,
     replay: true,
     action: step.action,
-    actor: replay.index > 0 ? replayActor(step, replay.steps[replay.index - 1]) : null,
+    // Who took the step's action: the seat to move before it (for an answer, the asker's
+    // partner: a replay shows the answer pending, WEB.md).
+    actor: replay.index > 0 ? (replay.steps[replay.index - 1].observation?.to_move ?? null) : null,
   };
-}
-
-/** Who took `step`'s action: the seat to move before it, but for an answer the asker's
- * partner (the asker is the seat to move while the answer is pending, WEB.md). */
-function replayActor(step, before) {
-  if (!step.action?.startsWith("answer")) return before.observation?.to_move ?? null;
-  const asked = (step.observation?.events ?? []).findLast((e) => e.how === "ask-whole");
-  return asked ? PARTNER[asked.seat] : null;
 }
 
 function currentView() {
@@ -468,8 +461,10 @@ function renderTurn(view) {
     else if (!obs.current_trick || obs.current_trick.cards.length === 0)
       text = t("table.turn.lead");
     else text = t("table.turn.play");
+  } else if (obs.phase === "answer") {
+    // Only a replay shows anyone else a partner choosing a marriage (RULES.md 7.2).
+    text = t("table.turn.other_answer", { name: who(view, obs.to_move) });
   } else if (obs.to_move) {
-    // Nobody else ever sees a partner choosing a marriage (RULES.md 7.2): no such line here.
     text = t("table.turn.other", { name: who(view, obs.to_move) });
   }
   line.textContent = text;
