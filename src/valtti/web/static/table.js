@@ -48,7 +48,8 @@
  *                      #replay-next, #replay-next-deal, #replay-exit (each disabled where it
  *                      would not move), #replay-step ("Step 3 / 120"); #replay-end at a deal's
  *                      end: the deal explained (.deal-explained, as #final-deal), and at the
- *                      last step #replay-result, the match's result
+ *                      last step #replay-result, the match's result (a region named as its
+ *                      heading, a tab stop: on a phone on its side it scrolls in its box)
  *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
  *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
  *                      the refusal's reason
@@ -897,6 +898,8 @@ function renderReplayBar(view) {
   end.hidden = !over;
   end.replaceChildren();
   if (over) {
+    // The region, a tab stop that may scroll (a phone on its side), is named as its heading.
+    end.setAttribute("aria-label", t("deal_over.title", { n: deal }));
     end.append(explainDeal(view.deals, deal, view.table?.variant?.target ?? 10));
     if (replay.index === last && view.table?.status === "finished") {
       end.append(el("p", { id: "replay-result", class: "result-text" }, resultText(view)));
