@@ -127,6 +127,13 @@ export function tableOptions() {
   return options;
 }
 
+/** A seat's tooltip from a table summary's seat entry: a computer player's name as the
+ * server, a record and the command line know it ("pimc:hard"), beside the level its name
+ * says; null for the others. */
+export function seatTitle(entry) {
+  return entry?.kind === "computer" ? String(entry.name) : null;
+}
+
 /** The display name of a seat from a table summary's seat entry. */
 export function seatName(entry) {
   if (!entry || entry.kind === "open") return t("seat.open");

@@ -21,7 +21,8 @@
  *   [data-seat="N"]    seat areas (N E S W), each with data-turn="true" (to move), data-you,
  *                      data-locked, data-kind="open|human|computer", data-connected
  *                      ("true" | "false"; "unknown" for the others while the connection is lost);
- *                      .name = nickname; .backs[data-hand-size="8"] = a hidden hand's backs
+ *                      .name = nickname (a computer player's level, its name as the title:
+ *                      "pimc:hard"); .backs[data-hand-size="8"] = a hidden hand's backs
  *   #hand              your hand: button[data-card="AS"][data-legal="true|false"]; every card
  *                      that is not legal now is disabled (and dimmed on your turn); hovering or
  *                      tapping one shows why in #hand-why[data-why="AS"] (the refusal of
@@ -79,6 +80,7 @@ import {
   saveTableKeys,
   savedNickname,
   seatName,
+  seatTitle,
   showShareLink,
   tableKeys,
   tableOptions,
@@ -327,7 +329,7 @@ function renderSeat(section, seat, view, isBottom) {
     const title = { unknown: "connection.seat", on: "seat.connected", off: "seat.disconnected" };
     head.append(el("span", { class: `conn ${presence}`, title: t(title[presence]) }));
   }
-  head.append(el("span", { class: "name" }, seatName(entry)));
+  head.append(el("span", { class: "name", title: seatTitle(entry) }, seatName(entry)));
   head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
   if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
   if (obs && obs.dealer === seat) {
@@ -392,7 +394,7 @@ function seatTools(view, seat, entry) {
       "aria-label": t("table.replace.player"),
     });
     for (const p of computerPlayers)
-      select.append(el("option", { value: p }, t(`player.short.${p}`)));
+      select.append(el("option", { value: p, title: p }, t(`player.short.${p}`)));
     select.value = "heuristic";
     tools.append(
       select,
