@@ -52,11 +52,13 @@
  *                      last step #replay-result, the match's result (a region named as its
  *                      heading, a tab stop: on a phone on its side it scrolls in its box)
  *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
- *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
- *                      the refusal's reason
+ *   #toasts .toast     errors (.toast-error, in its role="alert" region), data-code = the
+ *                      server's code (WEB.md), a refused action saying the refusal's reason;
+ *                      news (.toast-info: a link copied) in its role="status" region
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
  *   #announcer p       the polite live region: each play and each turn in words (alerts.js),
- *                      a deal's end and the match's (ends.js)
+ *                      a deal's end and the match's (ends.js); #alerter p the assertive one:
+ *                      the connection lost
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
@@ -954,7 +956,7 @@ function connectionLost() {
   backTimer = null;
   whyCard = null;
   stopClock();
-  announce(t("connection.lost"));
+  announce(t("connection.lost"), true); // nothing can be played until it is back
   render();
 }
 
