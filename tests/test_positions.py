@@ -118,3 +118,25 @@ def test_spectator_view_is_the_public_part_of_a_seat_not_choosing() -> None:
     }
     assert spectator["phase"] != "answer" and spectator["history"] == list(WON_FIRST)
     assert match.view(Seat.S) == match.observation(Seat.S).to_dict()
+
+
+def test_a_replay_shows_the_partner_choosing_a_marriage() -> None:
+    # After the match the choice is no secret (RULES.md 7.2 hides it while it is played): the
+    # replay's view is the deal as the engine has it, the partner to move and the asker named.
+    match = Match(Variant(), Seat.W)
+    match.start_deal(list(played(TWO_MARRIAGES, ()).initial_hands))
+    for token in (*WON_FIRST, "ask-whole"):
+        match.apply(Action.parse(token))
+    assert match.current_player is Seat.S
+    replayed = match.replay_view()
+    assert replayed == match.observation(Seat.S).to_dict() | {
+        "seat": None,
+        "hand": [],
+        "legal": [],
+        "refusals": [],
+    }
+    assert replayed["phase"] == "answer" and replayed["to_move"] == "S"
+    assert replayed["asker"] == "N" and replayed["history"] == [*WON_FIRST, "ask-whole"]
+    # Once answered, the replay and a spectator see the same.
+    match.apply(match.legal_actions()[0])
+    assert match.replay_view() == match.view(None)

@@ -22,6 +22,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
     Tab,
     browser,
+    catalogue,
     playwright,
 )
 from tests.web.test_browser_ends import WAIT_LONG, open_seat, person  # noqa: F401
@@ -336,3 +337,52 @@ def test_a_partners_question_is_answered_by_keyboard_and_the_focus_kept(
         assert not tab.errors, tab.errors
     finally:
         asker.close()
+
+
+def test_what_stops_you_is_said_at_once_and_what_informs_you_politely(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    en = catalogue("en")
+    tab = room()
+    page = tab.page
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    # The lobby refuses a table for a seat without a nickname: an alert, not a status.
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    page.click("#create")
+    refused = page.locator("#toasts .toast-error")
+    expect(refused).to_have_count(1)
+    expect(page.get_by_role("alert")).to_have_text(refused.inner_text())
+    expect(page.locator('#toasts [role="status"] .toast')).to_have_count(0)
+
+    # At a table, a copied link is news: said politely.
+    cut = False  # while set, the page's table socket is closed as soon as it opens
+
+    def route(ws: WebSocketRoute) -> None:
+        if cut:
+            ws.close()
+        else:
+            sockets.append(ws)
+            ws.connect_to_server()
+
+    sockets: list[WebSocketRoute] = []
+    page.route_web_socket(re.compile(r"/api/tables/.*/ws"), route)
+    sit_at(tab, server, {"N": "open", "E": "random", "W": "random"})
+    page.click("#copy-link")
+    expect(page.locator("#toasts .toast-info")).to_have_count(1)
+    told = page.get_by_role("status").filter(has=page.locator(".toast-info"))
+    expect(told).to_have_text(page.locator("#toasts .toast-info").inner_text())
+    expect(page.locator('#toasts [role="alert"] .toast')).to_have_count(0)
+
+    # A lost connection stops all play: said at once; that it is back, politely.
+    cut = True
+    sockets[-1].close()
+    expect(page.locator("#connection")).to_have_attribute("data-connection", "lost")
+    page.wait_for_function("() => window.alerted.length > 0")
+    assert page.evaluate("window.alerted") == [en["connection.lost"]]
+    cut = False
+    expect(page.locator("#connection")).to_have_attribute("data-connection", "back")
+    assert page.evaluate("window.alerted") == [en["connection.lost"]]
+    assert en["connection.back"] in page.evaluate("window.announced")
+    assert not tab.errors, tab.errors

@@ -273,12 +273,19 @@ def test_the_replay_says_that_the_partner_answered(
     for _ in range(asked + 1):
         page.click("#replay-next")
     expect(page.locator("#replay-action")).to_have_text("Aino (N): Ask whole")
+    # South, holding several marriages, is to move until it names one, as the engine has it.
+    expect(page.locator("body")).to_have_attribute("data-phase", "answer")
+    expect(page.locator("#turn")).to_have_text("Eino (S) names a marriage")
+    expect(page.locator('.felt [data-seat="S"]')).to_have_attribute("data-turn", "true")
+    expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-turn", "false")
     page.click("#replay-next")  # South, not the asker, names one of its marriages
     expect(page.locator("#replay-action")).to_have_text(
         re.compile(r"^Eino \(S\) answers: .*diamonds$")
     )
     page.select_option("#lang", "fi")
     expect(page.locator("#replay-action")).to_have_text(re.compile(r"^Eino \(E\) vastaa: .*ruutu$"))
+    page.click("#replay-prev")
+    expect(page.locator("#turn")).to_have_text("Eino (E) nimeää parin")
     assert not tab.errors, tab.errors
 
 
@@ -437,6 +444,56 @@ def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_
         button.click()
         expect(page.locator("#deal-over")).to_be_hidden(timeout=2_500)
         expect(page.locator("body")).not_to_have_attribute("data-phase", "over")
+        assert not tab.errors, tab.errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("width", "height", "scrolls"), [(844, 390, False), (667, 375, True)])
+def test_on_a_phone_on_its_side_the_replays_deal_end_leaves_the_table_in_sight(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    browser: Browser,  # noqa: F811
+    width: int,
+    height: int,
+    scrolls: bool,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, match = store_match(db, [True, True, False])
+    server = start_server(db, options=WAIT_LONG)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    context.set_default_timeout(WAIT)
+    try:
+        tab = Tab(context.new_page())
+        page = tab.page
+        page.goto(f"{server.url}/t/{table_id}#replay")
+        for _ in match.deals:
+            page.click("#replay-next-deal")  # to the last step: the last deal's end and the result
+        end = page.locator("#replay-end")
+        expect(end.locator("h3")).to_have_text("Deal 3 is over")
+        # The explanation, in readable type, is a box that scrolls when it must (by keyboard
+        # too); the buttons, the explanation and the table's top half are on the screen.
+        box = end.evaluate(
+            """e => ({overflow: getComputedStyle(e).overflowY,
+                      scrolls: e.scrollHeight > e.clientHeight,
+                      font: parseFloat(getComputedStyle(e.querySelector("p")).fontSize)})"""
+        )
+        assert box["overflow"] == "auto" and box["font"] >= 13, box
+        assert box["scrolls"] is scrolls, box  # the wider phone's needs no scrolling
+        expect(end).to_have_attribute("tabindex", "0")
+        expect(end).to_have_attribute("aria-label", "Deal 3 is over")
+        for shown in ("#replay-prev", "#replay-exit", "#replay-action", "#replay-end"):
+            place = page.locator(shown).bounding_box()
+            assert place is not None and place["y"] + place["height"] <= height, (shown, place)
+        felt = page.locator(".felt").bounding_box()
+        assert felt is not None and felt["y"] + felt["height"] / 2 <= height, felt
+        if scrolls:
+            end.focus()
+            page.keyboard.press("End")
+            page.wait_for_function("() => document.getElementById('replay-end').scrollTop > 0")
+        expect(page.locator("#replay-result")).to_be_in_viewport()
+        expect(end.locator('p.change[data-team="EW"]')).to_be_in_viewport()
+        page.screenshot(path=str(tmp_path / "replay-landscape.png"))
         assert not tab.errors, tab.errors
     finally:
         context.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -235,3 +236,44 @@ def test_on_a_phone_the_list_of_tables_is_a_tap_away(
         jump.click()
         expect(page.locator("#tables-panel h2")).to_be_in_viewport()
         expect(page.locator("#tables li").first).to_be_in_viewport()
+
+
+def test_computer_players_go_by_their_level_with_their_name_in_a_tooltip(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    players = {"N": "search:hard", "E": "pimc:hard", "W": "heuristic"}
+    table_id = server.create(ALL_OPEN | players)["id"]
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for path in ("/", f"/t/{table_id}"):
+        page.goto(server.url + path)
+        page.wait_for_selector("#lang option", state="attached")
+        for lang in ("en", "fi"):
+            page.select_option("#lang", lang)
+            texts = catalogue(lang)
+            if path == "/":
+                names = f'#tables > li[data-table="{table_id}"] .seat-chip[data-seat="{{}}"] .name'
+                # The picker offers each computer player by its level, its name in a tooltip.
+                for name in ("search:hard", "pimc:hard", "heuristic"):
+                    option = page.locator(f'select[data-seat-player="N"] option[value="{name}"]')
+                    expect(option).to_have_text(texts[f"player.short.{name}"])
+                    expect(option).to_have_attribute("title", name)
+            else:
+                names = '.felt .seat[data-seat="{}"] .name'
+            for seat, name in players.items():
+                shown = page.locator(names.format(seat))
+                expect(shown).to_have_text(texts[f"player.short.{name}"])
+                expect(shown).to_have_attribute("title", name)
+            # A person reads the level, never the program's name ("heuristic" says nothing).
+            visible = page.locator("body").inner_text()
+            assert not re.search(r"search:|pimc:|heuristic", visible), visible
+            assert_in_language(page, lang)
+    # On a phone the narrow seats keep the whole level: a computer player's name wraps.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#lang", "en")
+    for seat in players:
+        name = page.locator(f'.felt .seat[data-seat="{seat}"] .name')
+        assert name.evaluate("n => n.scrollWidth <= n.clientWidth"), name.text_content()
+    assert errors == []

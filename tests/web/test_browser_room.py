@@ -86,14 +86,19 @@ FOCUSED = """() => {
   };
 }"""
 
-# Keep every text put into the live region (#announcer), which drops old ones.
+# Keep every text put into the live regions, which drop old ones: the polite #announcer and
+# the assertive #alerter (both in window.announced; the assertive ones in window.alerted too).
 RECORD_ANNOUNCEMENTS = """
 window.announced = [];
+window.alerted = [];
 new MutationObserver((records) => {
   for (const r of records)
-    for (const n of r.addedNodes)
-      if (n.nodeName === "P" && n.parentElement?.id === "announcer")
-        window.announced.push(n.textContent);
+    for (const n of r.addedNodes) {
+      const region = n.parentElement?.id;
+      if (n.nodeName !== "P" || (region !== "announcer" && region !== "alerter")) continue;
+      window.announced.push(n.textContent);
+      if (region === "alerter") window.alerted.push(n.textContent);
+    }
 }).observe(document, { childList: true, subtree: true });
 """
 

@@ -6,9 +6,10 @@ import json
 import random
 
 import pytest
+from tests.web.crafted import answered_match
 
 from valtti.engine import Action, CardSet, Match, Seat, Variant
-from valtti.web.frames import observations_json
+from valtti.web.frames import observations_json, replay_steps
 
 
 def assert_views_are_observations(match: Match) -> None:
@@ -54,3 +55,21 @@ def test_views_while_a_partner_chooses_a_marriage() -> None:
         assert views[viewer]["phase"] != "answer" and views[viewer]["asker"] is None
         assert views[viewer]["history"] == ["AC", "QC", "KC", "TC"]
         assert views[viewer]["legal"] == []
+
+
+def test_a_replay_step_shows_the_partner_choosing_as_the_engine_does() -> None:
+    # North asks for a whole marriage; South, holding several, is to move until it names one.
+    match = answered_match()
+    steps = replay_steps(match)
+    asked = next(i for i, s in enumerate(steps) if s["action"] == "ask-whole")
+    assert steps[asked + 1]["action"] == "answer D"
+    pending = steps[asked]["observation"]
+    at = match.after(0, match.deals[0].history.index(Action.parse("ask-whole")) + 1)
+    assert at.current_player is Seat.S and at.deal is not None
+    assert pending["phase"] == str(at.deal.phase) == "answer"
+    assert pending["to_move"] == "S" and pending["asker"] == "N"
+    assert pending["hand"] == [] and pending["legal"] == [] and pending["seat"] is None
+    # The answer's step: North leads on, the question answered.
+    answered = steps[asked + 1]["observation"]
+    assert answered["phase"] == "play" and answered["to_move"] == "N"
+    assert [e["how"] for e in answered["events"]] == ["ask-whole"]

@@ -185,8 +185,22 @@ class Match:
         and no legal actions."""
         if viewer is not None:
             return self.observation(viewer).to_dict()
-        deal = self._latest().seen_by(None)
-        seen = deal.observation(Seat.N)
+        return self._public_view(self._latest().seen_by(None))
+
+    def replay_view(self) -> dict[str, Any]:
+        """The latest deal as it stands, for anyone once the match is over (a replay): a
+        spectator's ``view(None)`` but while a partner chooses which marriage to name, shown as
+        the engine has it (the ANSWER phase, the partner to move, ``asker``), not as the deal
+        before the ``ask-whole``: RULES.md 7.2 hides the choice only while the match is played."""
+        return self._public_view(self._latest())
+
+    def _public_view(self, deal: Deal) -> dict[str, Any]:
+        """``deal`` (the latest, or what a spectator sees of it) without seat, hand or legal
+        actions."""
+        # Seen by the seat to move, a deal is itself (Deal.seen_by); its public part is then
+        # the same for every seat.
+        to_move = deal.current_player
+        seen = deal.observation(Seat.N if to_move is None else to_move)
         public = replace(seen, score=self._score_before(deal), deal_number=len(self.deals)).public()
         return {"seat": None, "hand": [], "legal": [], "refusals": [], **public}
 

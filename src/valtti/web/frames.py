@@ -216,7 +216,8 @@ def _last_trick(match: Match) -> dict[str, Any] | None:
 
 def replay_steps(match: Match) -> list[dict[str, Any]]:
     """One step at the start of each deal and one after each action (docs/WEB.md), each with
-    every hand and what a spectator saw."""
+    every hand and the public part of the position, a partner's choice of marriage included
+    (``Match.replay_view``)."""
     steps: list[dict[str, Any]] = []
     seq = 0
     for index, deal in enumerate(match.deals):
@@ -233,7 +234,7 @@ def replay_steps(match: Match) -> list[dict[str, Any]]:
                     "seq": seq,
                     "action": None if action is None else str(action),
                     "hands": {str(s): shown.hand(s).tokens() for s in Seat},
-                    "observation": at.view(None),
+                    "observation": at.replay_view(),
                     "deals": at.summary()["deals"],
                 }
             )

@@ -5,7 +5,8 @@
  *     default; the switch button#sound-toggle[aria-pressed] is kept in localStorage
  *     "valtti:sound" ("on" | "off");
  *   - #announcer, a polite live region: each play and each change of the turn line in words,
- *     for screen readers (p elements, the last few kept).
+ *     for screen readers (p elements, the last few kept); #alerter, an assertive one
+ *     (role="alert"), for what stops the person from playing (a lost connection).
  */
 
 import { onLangChange, t } from "/static/i18n.js";
@@ -55,10 +56,11 @@ export function chime() {
   });
 }
 
-/** Say text to screen readers, politely. */
-export function announce(text) {
+/** Say text to screen readers: politely, or at once when it is `urgent` (it stops the person
+ * from playing). */
+export function announce(text, urgent = false) {
   if (!text) return;
-  const box = document.getElementById("announcer");
+  const box = document.getElementById(urgent ? "alerter" : "announcer");
   box.append(el("p", {}, text));
   while (box.childElementCount > KEEP) box.firstElementChild.remove();
 }
@@ -114,9 +116,13 @@ export function initAlerts() {
       "aria-live": "polite",
       "aria-atomic": "false",
     }),
+    el("div", { id: "alerter", class: "visually-hidden", role: "alert", "aria-atomic": "false" }),
   );
   // What was said in the other language is stale: say the turn again in the new one.
-  onLangChange(() => document.getElementById("announcer").replaceChildren());
+  onLangChange(() => {
+    document.getElementById("announcer").replaceChildren();
+    document.getElementById("alerter").replaceChildren();
+  });
   const button = el("button", {
     type: "button",
     id: "sound-toggle",

@@ -57,19 +57,17 @@ export function errorText(code) {
   return has(`error.${code}`) ? t(`error.${code}`) : t("error.other", { code });
 }
 
-/** Show a brief message at the bottom of the page; kind "error" or "info". */
+/** Show a brief message at the bottom of the page (#toasts, in the page's markup); kind
+ * "error" (what the person tried did not happen: a refused action, no connection), said to a
+ * screen reader at once (its role="alert" region), or "info", said politely (role="status"). */
 export function toast(text, kind = "error", code = "") {
-  let box = document.getElementById("toasts");
-  if (!box) {
-    box = el("div", { id: "toasts", role: "status", "aria-live": "polite" });
-    document.body.append(box);
-  }
+  const box = document.getElementById("toasts");
   // The same message again replaces the one showing instead of piling up over the page.
   for (const old of box.querySelectorAll(".toast")) {
     if (code && old.dataset.code === code && old.textContent === text) old.remove();
   }
   const item = el("div", { class: `toast toast-${kind}`, dataset: { code } }, text);
-  box.append(item);
+  box.querySelector(kind === "error" ? '[role="alert"]' : '[role="status"]').append(item);
   setTimeout(() => item.classList.add("toast-leaving"), 3200);
   setTimeout(() => item.remove(), 3700);
 }
@@ -125,6 +123,13 @@ let options = null;
 export function tableOptions() {
   options ??= api("GET", "/api/options");
   return options;
+}
+
+/** A seat's tooltip from a table summary's seat entry: a computer player's name as the
+ * server, a record and the command line know it ("pimc:hard"), beside the level its name
+ * says; null for the others. */
+export function seatTitle(entry) {
+  return entry?.kind === "computer" ? String(entry.name) : null;
 }
 
 /** The display name of a seat from a table summary's seat entry. */

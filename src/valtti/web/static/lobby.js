@@ -9,7 +9,9 @@
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
  *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
- *                                  computer player (random, heuristic, learned, search:easy|medium, search:hard, pimc:hard)
+ *                                  computer player (random, heuristic, learned, search:easy|medium,
+ *                                  search:hard, pimc:hard: each option says its level, its
+ *                                  name the title); a table's .seat-chip .name likewise
  *   select[data-variant="target"]  one per variant switch of RULES.md 8, default preselected;
  *                                  option values are the switch's values as text ("12", "false")
  *   #filters button[data-filter]   the list's filter: "all", "waiting", "playing", "finished"
@@ -40,6 +42,7 @@ import {
   saveTableKeys,
   savedNickname,
   seatName,
+  seatTitle,
   showLoopbackWarning,
   tableKeys,
   tableOptions,
@@ -87,7 +90,12 @@ function buildSeatRows() {
     );
     for (const p of computerPlayers) {
       select.append(
-        el("option", { value: p, "data-i18n": `player.short.${p}`, text: t(`player.short.${p}`) }),
+        el("option", {
+          value: p,
+          title: p,
+          "data-i18n": `player.short.${p}`,
+          text: t(`player.short.${p}`),
+        }),
       );
     }
     select.value = DEFAULT_COMPUTER;
@@ -310,7 +318,7 @@ function tableItem(table) {
         },
         el("b", {}, t(`seat.${s.seat}`)),
         " ", // read out as "S Aino", not "SAino"
-        el("span", { class: "name" }, seatName(s)),
+        el("span", { class: "name", title: seatTitle(s) }, seatName(s)),
         ...(away
           ? [
               " ",

@@ -21,7 +21,8 @@
  *   [data-seat="N"]    seat areas (N E S W), each with data-turn="true" (to move), data-you,
  *                      data-locked, data-kind="open|human|computer", data-connected
  *                      ("true" | "false"; "unknown" for the others while the connection is lost);
- *                      .name = nickname; .backs[data-hand-size="8"] = a hidden hand's backs
+ *                      .name = nickname (a computer player's level, its name as the title:
+ *                      "pimc:hard"); .backs[data-hand-size="8"] = a hidden hand's backs
  *   #hand              your hand: button[data-card="AS"][data-legal="true|false"]; every card
  *                      that is not legal now is disabled (and dimmed on your turn); hovering or
  *                      tapping one shows why in #hand-why[data-why="AS"] (the refusal of
@@ -48,13 +49,16 @@
  *                      #replay-next, #replay-next-deal, #replay-exit (each disabled where it
  *                      would not move), #replay-step ("Step 3 / 120"); #replay-end at a deal's
  *                      end: the deal explained (.deal-explained, as #final-deal), and at the
- *                      last step #replay-result, the match's result
+ *                      last step #replay-result, the match's result (a region named as its
+ *                      heading, a tab stop: on a phone on its side it scrolls in its box)
  *   #deal-over         the end-of-deal panel, #final-deal, #rematch: ends.js; #chat: chat.js
- *   #toasts .toast     errors, data-code = the server's code (WEB.md); a refused action says
- *                      the refusal's reason
+ *   #toasts .toast     errors (.toast-error, in its role="alert" region), data-code = the
+ *                      server's code (WEB.md), a refused action saying the refusal's reason;
+ *                      news (.toast-info: a link copied) in its role="status" region
  *   body[data-my-turn] "true" while it is your turn (the tab's title says so too)
  *   #announcer p       the polite live region: each play and each turn in words (alerts.js),
- *                      a deal's end and the match's (ends.js)
+ *                      a deal's end and the match's (ends.js); #alerter p the assertive one:
+ *                      the connection lost
  *   #sound-toggle      the turn tone's switch, aria-pressed="true|false" (alerts.js)
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
@@ -78,6 +82,7 @@ import {
   saveTableKeys,
   savedNickname,
   seatName,
+  seatTitle,
   showShareLink,
   tableKeys,
   tableOptions,
@@ -111,7 +116,6 @@ import { hintRefused, initHint, onHint, renderHint, resetHint } from "/static/hi
 
 const SEATS = ["N", "E", "S", "W"];
 const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
-const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 const PING_MS = 25000;
 const PONG_MS = 10000; // a ping unanswered this long: the connection is dead, open a new one
@@ -216,16 +220,10 @@ function replayView() {
     hands: step.hands ?? null,
     replay: true,
     action: step.action,
-    actor: replay.index > 0 ? replayActor(step, replay.steps[replay.index - 1]) : null,
+    // Who took the step's action: the seat to move before it (for an answer, the asker's
+    // partner: a replay shows the answer pending, WEB.md).
+    actor: replay.index > 0 ? (replay.steps[replay.index - 1].observation?.to_move ?? null) : null,
   };
-}
-
-/** Who took `step`'s action: the seat to move before it, but for an answer the asker's
- * partner (the asker is the seat to move while the answer is pending, WEB.md). */
-function replayActor(step, before) {
-  if (!step.action?.startsWith("answer")) return before.observation?.to_move ?? null;
-  const asked = (step.observation?.events ?? []).findLast((e) => e.how === "ask-whole");
-  return asked ? PARTNER[asked.seat] : null;
 }
 
 function currentView() {
@@ -333,7 +331,7 @@ function renderSeat(section, seat, view, isBottom) {
     const title = { unknown: "connection.seat", on: "seat.connected", off: "seat.disconnected" };
     head.append(el("span", { class: `conn ${presence}`, title: t(title[presence]) }));
   }
-  head.append(el("span", { class: "name" }, seatName(entry)));
+  head.append(el("span", { class: "name", title: seatTitle(entry) }, seatName(entry)));
   head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
   if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
   if (obs && obs.dealer === seat) {
@@ -398,7 +396,7 @@ function seatTools(view, seat, entry) {
       "aria-label": t("table.replace.player"),
     });
     for (const p of computerPlayers)
-      select.append(el("option", { value: p }, t(`player.short.${p}`)));
+      select.append(el("option", { value: p, title: p }, t(`player.short.${p}`)));
     select.value = "heuristic";
     tools.append(
       select,
@@ -468,8 +466,10 @@ function renderTurn(view) {
     else if (!obs.current_trick || obs.current_trick.cards.length === 0)
       text = t("table.turn.lead");
     else text = t("table.turn.play");
+  } else if (obs.phase === "answer") {
+    // Only a replay shows anyone else a partner choosing a marriage (RULES.md 7.2).
+    text = t("table.turn.other_answer", { name: who(view, obs.to_move) });
   } else if (obs.to_move) {
-    // Nobody else ever sees a partner choosing a marriage (RULES.md 7.2): no such line here.
     text = t("table.turn.other", { name: who(view, obs.to_move) });
   }
   line.textContent = text;
@@ -902,6 +902,8 @@ function renderReplayBar(view) {
   end.hidden = !over;
   end.replaceChildren();
   if (over) {
+    // The region, a tab stop that may scroll (a phone on its side), is named as its heading.
+    end.setAttribute("aria-label", t("deal_over.title", { n: deal }));
     end.append(explainDeal(view.deals, deal, view.table?.variant?.target ?? 10));
     if (replay.index === last && view.table?.status === "finished") {
       end.append(el("p", { id: "replay-result", class: "result-text" }, resultText(view)));
@@ -954,7 +956,7 @@ function connectionLost() {
   backTimer = null;
   whyCard = null;
   stopClock();
-  announce(t("connection.lost"));
+  announce(t("connection.lost"), true); // nothing can be played until it is back
   render();
 }
 
