@@ -152,3 +152,25 @@ def test_a_score_no_deal_is_played_at_is_refused() -> None:
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     assert max(state.observation_tensor(0)) <= 1.0
+
+
+def test_while_a_partner_chooses_the_askers_strings_are_those_before_the_ask() -> None:
+    """RULES.md 7.2: the asker's observation and information-state strings during the partner's
+    choice among several marriages told that there was a choice (its "legal" was emptied), while
+    its tensors were, as for every seat but the chooser, those of the deal before the ask-whole."""
+    game = pyspiel.load_game("python_marjapussi", {"whole_ask_after_trump": "anyone"})
+    rng = random.Random(8)
+    found = 0
+    while found < 5:
+        state = _random_state(game, rng, 27 + rng.randrange(40), rich=True)
+        if state.is_terminal() or state.deal.phase is not Phase.ANSWER:
+            continue
+        found += 1
+        before = game.new_initial_state()
+        for action in state.history()[:-1]:
+            before.apply_action(action)
+        for p in range(4):
+            if p == state.current_player():
+                continue
+            for view in ("observation_string", "information_state_string"):
+                assert getattr(state, view)(p) == getattr(before, view)(p), (view, p)

@@ -20,9 +20,10 @@ the 49 action numbers (``valtti.engine.actions``). The game parameters are the v
 (RULES.md 8), the ``dealer`` (0–3) and the match score before the deal (``score_ns``,
 ``score_ew``, which only the tensors show). Returns: each player's team's game points minus
 the other team's (zero-sum). Observation and information-state tensors are the engine's
-(docs/TENSORS.md), strings are JSON of ``Deal.observation``; both follow RULES.md 7 (7.2
-included). ``resample_from_infostate`` draws the hidden hands uniformly among those agreeing
-with the player's knowledge (``valtti.players.sampler``), so ``pyspiel.ISMCTSBot`` plays it.
+(docs/TENSORS.md), strings are JSON of ``Deal.observation`` less its legal actions; both
+follow RULES.md 7 (7.2 included). ``resample_from_infostate`` draws the hidden hands uniformly
+among those agreeing with the player's knowledge (``valtti.players.sampler``), so
+``pyspiel.ISMCTSBot`` plays it.
 """
 
 from __future__ import annotations
@@ -294,7 +295,8 @@ def _resample(deal: Deal, seat: Seat, rng: random.Random) -> Deal:
 
 class MarjapussiObserver:
     """The engine's tensors for OpenSpiel: the observation tensor, or with ``perfect_recall``
-    the information-state tensor; strings are the JSON of ``Deal.observation``."""
+    the information-state tensor; strings are the JSON of ``Deal.observation`` without the
+    legal actions and their refusals (and, without ``perfect_recall``, the history)."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -324,7 +326,10 @@ class MarjapussiObserver:
             own = CardSet([c for i, c in enumerate(state.dealt) if i // 9 == player])
             return f"{Seat(player)} dealt {own}"
         view = state.deal.observation(Seat(player)).to_dict()
-        del view["refusals"]
+        # The legal actions follow from the rest of the view, and they alone would tell the
+        # asker, whose view is the deal before its ask-whole, that its partner is choosing
+        # among several marriages (RULES.md 7.2): it cannot act until the answer.
+        del view["legal"], view["refusals"]
         if not self.perfect_recall:
             del view["history"]
         return json.dumps(view, sort_keys=True)
