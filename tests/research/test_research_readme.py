@@ -1,7 +1,8 @@
-"""The README's examples for researchers run as written."""
+"""The examples for researchers (README, the research modules' docstrings) run as written."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from pathlib import Path
@@ -44,3 +45,28 @@ def test_the_engine_example_runs_and_says_what_it_does() -> None:
     refusal = dealt.refusal(Action.parse(asked[1]))
     assert refusal is not None and refusal.code is RefusalCode.FOLLOW
     assert names["deal"] == dealt
+
+
+def test_the_research_modules_examples_run() -> None:
+    """The example of each environment module's docstring (``help()``'s first lines) runs as
+    written: OpenSpiel's drew its chance outcomes with a ``random`` it did not import."""
+    for name in ("gymnasium", "pettingzoo", "pyspiel"):
+        require(name)
+    for module in ("gymnasium", "pettingzoo", "openspiel"):
+        doc = importlib.import_module(f"valtti.research.{module}").__doc__
+        assert doc is not None
+        block = re.search(r"::\n\n((?: {4}.*\n|\n)+)", doc)
+        assert block is not None, module
+        code = "\n".join(line[4:] for line in block[1].splitlines())
+        exec(compile(code, f"valtti.research.{module}", "exec"), {})
+
+
+def test_the_openspiel_module_names_the_bot_that_plays_it() -> None:
+    """The C++ ``pyspiel.ISMCTSBot`` crashes on Python games (README); the module said it plays
+    the game."""
+    import valtti.research.openspiel
+
+    doc = valtti.research.openspiel.__doc__
+    assert doc is not None and "open_spiel.python.algorithms.ismcts" in doc
+    said = re.findall(r"pyspiel\.ISMCTSBot``? (\w+)", doc)
+    assert said == ["crashes"], said

@@ -2,7 +2,7 @@
 
 ::
 
-    import pyspiel, valtti.research.openspiel
+    import random, pyspiel, valtti.research.openspiel
     game = pyspiel.load_game("python_marjapussi", {"target": 12, "whole_ask_after_trump": "anyone"})
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -22,8 +22,9 @@ the 49 action numbers (``valtti.engine.actions``). The game parameters are the v
 the other team's (zero-sum). Observation and information-state tensors are the engine's
 (docs/TENSORS.md), strings are JSON of ``Deal.observation`` less its legal actions; both
 follow RULES.md 7 (7.2 included). ``resample_from_infostate`` draws the hidden hands uniformly
-among those agreeing with the player's knowledge (``valtti.players.sampler``), so
-``pyspiel.ISMCTSBot`` plays it.
+among those agreeing with the player's knowledge (``valtti.players.sampler``), so OpenSpiel's
+Python ISMCTS bot (``open_spiel.python.algorithms.ismcts``) plays it; the C++
+``pyspiel.ISMCTSBot`` crashes on every game written in Python (README).
 """
 
 from __future__ import annotations
