@@ -1,4 +1,5 @@
-"""The examples for researchers (README, the research modules' docstrings) run as written."""
+"""The examples for researchers (README, docs/TENSORS.md, the research modules' docstrings) run
+as written."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from research_needs import require
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+TENSORS = README.parent / "docs" / "TENSORS.md"
 
 
 def test_research_examples_run() -> None:
@@ -70,3 +72,17 @@ def test_the_openspiel_module_names_the_bot_that_plays_it() -> None:
     assert doc is not None and "open_spiel.python.algorithms.ismcts" in doc
     said = re.findall(r"pyspiel\.ISMCTSBot``? (\w+)", doc)
     assert said == ["crashes"], said
+
+
+def test_the_tensors_example_runs_and_writes_into_the_buffer() -> None:
+    """docs/TENSORS.md's example used a numpy, a deal, a seat and a score it never made."""
+    import numpy as np
+
+    (block,) = re.findall(r"```python\n(.*?)```", TENSORS.read_text(encoding="utf-8"), re.S)
+    names: dict[str, object] = {}
+    exec(compile(block, "docs/TENSORS.md", "exec"), names)
+    from valtti.engine.tensors import observation_tensor
+
+    buf, deal = names["buf"], names["deal"]
+    assert isinstance(buf, np.ndarray) and buf.any()
+    assert np.array_equal(buf, observation_tensor(deal, names["seat"], score=names["score"]))
