@@ -197,3 +197,29 @@ def test_a_bad_action_in_a_batch_moves_no_table() -> None:
     for bad in (0, -1, 2.0):
         with pytest.raises(ValueError, match="num_envs is an int of 1 or more"):
             MarjapussiVectorEnv(num_envs=bad)  # type: ignore[arg-type]
+
+
+def test_tables_seeded_one_by_one_never_deal_a_tables_first_episode_again() -> None:
+    """``reset(seed=[5, 6])`` seeded table 0 and the stream the finished tables are reset from
+    alike: the first table to finish was dealt table 0's first episode again, cards and seat.
+    Each table seeded on its own now goes on with its own stream, in steps and in a
+    ``reset()`` without a seed, as Gymnasium's vector environments seed theirs."""
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
+    def deals(table: object) -> tuple[object, int]:
+        return (table.episode.deal.initial_hands, table.seat)  # type: ignore[attr-defined]
+
+    vector = MarjapussiVectorEnv(num_envs=2, opponents="random")
+    vector.reset(seed=[5, 6])
+    seen = [deals(t) for t in vector.tables]
+    rng = np.random.default_rng(0)
+    while len(seen) < 8:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks()])
+        _, _, terminated, _, _ = vector.step(actions)
+        seen += [deals(vector.tables[i]) for i in np.flatnonzero(terminated)]
+    vector.reset()
+    seen += [deals(t) for t in vector.tables]
+    assert all(seen.count(d) == 1 for d in seen)
+    again = MarjapussiVectorEnv(num_envs=2, opponents="random")
+    again.reset(seed=[5, 6])
+    assert [deals(t) for t in again.tables] == seen[:2]

@@ -25,7 +25,8 @@ deal is left as it was. Every random draw (cards, first dealer, the learner's se
 ``gymnasium.make_vec("valtti/Marjapussi-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 gives ``MarjapussiVectorEnv``: N tables stepped in one process, observations written straight
 into one batch, episodes reset in the step that ends them (``AutoresetMode.SAME_STEP``, the last
-observation in ``info["final_obs"]``).
+observation in ``info["final_obs"]``). ``reset(seed=[s0, s1, …])`` gives each table a stream of
+its own, which its later resets go on with.
 """
 
 from __future__ import annotations
@@ -224,20 +225,28 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, OBSERVATION_SIZE), np.float32)
+        #: each table's random stream, which its resets draw from: ``np_random`` for all, or
+        #: after a list of seeds each table's own (None until the first reset)
+        self._streams: list[np.random.Generator] | None = None
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        seeds: list[int | None] = [None] * self.num_envs
         if isinstance(seed, list):  # one a table, as Gymnasium's vector environments take them
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} tables")
-            seeds, seed = [seed_number(s) for s in seed], seed[0]
-        super().reset(seed=seed)
-        for i, table in enumerate(self.tables):
-            own = seeds[i]
-            table.reset(self.np_random if own is None else np.random.default_rng(own))
-            table.observation(self._obs[i])
+            # Each table goes on with its own stream: np_random, seeded with seed[0] too,
+            # would deal table 0's episodes again to the tables it reset.
+            seeds = [seed_number(s) for s in seed]
+            self._streams = [np.random.default_rng(s) for s in seeds]
+            super().reset(seed=seeds[0])
+        else:
+            super().reset(seed=seed)
+            if seed is not None or self._streams is None:
+                self._streams = [self.np_random] * self.num_envs
+        for table, stream, obs in zip(self.tables, self._streams, self._obs, strict=True):
+            table.reset(stream)
+            table.observation(obs)
         seats = np.array([str(Seat(t.seat)) for t in self.tables])
         return self._obs.copy(), {"seat": seats, "_seat": np.ones(self.num_envs, bool)}
 
@@ -253,12 +262,15 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         over = np.zeros(n, bool)
         final = np.zeros((n, OBSERVATION_SIZE), np.float32)
         illegal = np.zeros(n, bool)
+        streams = self._streams
+        if streams is None:
+            raise RuntimeError("the tables have not been reset: call reset() first")
         for i, table in enumerate(self.tables):
             rewards[i], over[i], refusal = table.step(numbers[i])
             if over[i]:
                 illegal[i] = refusal is not None
                 table.observation(final[i])
-                table.reset(self.np_random)
+                table.reset(streams[i])
             table.observation(self._obs[i])
         info: dict[str, Any] = {}
         if over.any():
