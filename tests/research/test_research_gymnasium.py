@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from research_needs import require
 from research_positions import variants
 
-from valtti.engine import Variant
+from valtti.engine import Seat, Variant
 
 gymnasium = require("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -223,3 +223,24 @@ def test_tables_seeded_one_by_one_never_deal_a_tables_first_episode_again() -> N
     again = MarjapussiVectorEnv(num_envs=2, opponents="random")
     again.reset(seed=[5, 6])
     assert [deals(t) for t in again.tables] == seen[:2]
+
+
+def test_a_table_reset_in_a_step_says_its_learners_new_seat() -> None:
+    """With ``seat=None`` each episode draws the learner's seat; ``reset`` said it
+    (``info["seat"]``) but a table reset in the step that ended its episode did not, as
+    Gymnasium's same-step autoreset gives the reset's info."""
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
+    vector = MarjapussiVectorEnv(num_envs=4, opponents="random")
+    vector.reset(seed=3)
+    rng = np.random.default_rng(3)
+    ended = 0
+    while ended < 8:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks()])
+        _, _, terminated, _, info = vector.step(actions)
+        if not terminated.any():
+            continue
+        ended += int(terminated.sum())
+        assert (info["_seat"] == terminated).all()
+        for i in np.flatnonzero(terminated):
+            assert info["seat"][i] == str(Seat(vector.tables[i].seat))

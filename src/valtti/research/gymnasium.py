@@ -25,8 +25,9 @@ deal is left as it was. Every random draw (cards, first dealer, the learner's se
 ``gymnasium.make_vec("valtti/Marjapussi-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 gives ``MarjapussiVectorEnv``: N tables stepped in one process, observations written straight
 into one batch, episodes reset in the step that ends them (``AutoresetMode.SAME_STEP``, the last
-observation in ``info["final_obs"]``). ``reset(seed=[s0, s1, …])`` gives each table a stream of
-its own, which its later resets go on with.
+observation in ``info["final_obs"]``, the learner's seat in the new one in ``info["seat"]``).
+``reset(seed=[s0, s1, …])`` gives each table a stream of its own, which its later resets go
+on with.
 """
 
 from __future__ import annotations
@@ -247,8 +248,11 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         for table, stream, obs in zip(self.tables, self._streams, self._obs, strict=True):
             table.reset(stream)
             table.observation(obs)
-        seats = np.array([str(Seat(t.seat)) for t in self.tables])
-        return self._obs.copy(), {"seat": seats, "_seat": np.ones(self.num_envs, bool)}
+        return self._obs.copy(), {"seat": self._seats(), "_seat": np.ones(self.num_envs, bool)}
+
+    def _seats(self) -> np.ndarray:
+        """The learner's seat at each table, by name."""
+        return np.array([str(Seat(t.seat)) for t in self.tables])
 
     def step(
         self, actions: np.ndarray
@@ -274,7 +278,16 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             table.observation(self._obs[i])
         info: dict[str, Any] = {}
         if over.any():
-            info = {"final_obs": final, "_final_obs": over, "illegal": illegal, "_illegal": over}
+            # the ended episodes' last observations and refusals, and, as reset() says it,
+            # the learner's seat in each table's new episode
+            info = {
+                "final_obs": final,
+                "_final_obs": over,
+                "illegal": illegal,
+                "_illegal": over,
+                "seat": self._seats(),
+                "_seat": over,
+            }
         return self._obs.copy(), rewards, over, np.zeros(n, bool), info
 
     def action_masks(self) -> np.ndarray:
