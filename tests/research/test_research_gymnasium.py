@@ -244,3 +244,19 @@ def test_a_table_reset_in_a_step_says_its_learners_new_seat() -> None:
         assert (info["_seat"] == terminated).all()
         for i in np.flatnonzero(terminated):
             assert info["seat"][i] == str(Seat(vector.tables[i].seat))
+
+
+def test_the_vector_form_renders_in_the_mode_it_is_made_with() -> None:
+    """``make_vec(..., render_mode="ansi")`` dropped the mode without a word (render() then
+    raised NotImplementedError), and a mode the tables cannot draw was taken as well."""
+    envs = gymnasium.make_vec(
+        marjapussi.ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", render_mode="ansi"
+    )
+    envs.reset(seed=4)
+    assert envs.render_mode == "ansi" and "ansi" in envs.metadata["render_modes"]
+    assert envs.render() == tuple(table.episode.render() for table in envs.unwrapped.tables)
+    quiet = marjapussi.MarjapussiVectorEnv(num_envs=2)
+    quiet.reset(seed=4)
+    assert quiet.render_mode is None and quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        marjapussi.MarjapussiVectorEnv(num_envs=2, render_mode="human")

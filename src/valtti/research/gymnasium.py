@@ -81,6 +81,13 @@ def _seat(seat: Seat | int | str | None) -> Seat | None:
     return Seat(int(seat))
 
 
+def _render_mode(mode: str | None) -> str | None:
+    """``render_mode`` as given, if the tables can draw it: ``None`` or ``"ansi"`` (text)."""
+    if mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', not {mode!r}")
+    return mode
+
+
 class LearnerTable:
     """One episode seen from the learner's seat: the three other seats play until the learner
     is to move. The engine-level core of ``MarjapussiEnv`` and its vector form."""
@@ -177,9 +184,7 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
         variant: VariantArg = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _render_mode(render_mode)
         self.table = LearnerTable(opponents, seat, episode, variant)
         self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
@@ -211,14 +216,17 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` learner tables in one process (see the module); options as
-    ``LearnerTable``'s."""
+    ``LearnerTable``'s, and ``render_mode`` ``"ansi"`` for each table as text."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - Gymnasium's
+    metadata = {  # noqa: RUF012 - Gymnasium's
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": ["ansi"],
+    }
 
-    def __init__(self, num_envs: int = 1, **options: Any) -> None:
+    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **options: Any) -> None:
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs is an int of 1 or more, not {num_envs!r}")
-        options.pop("render_mode", None)
+        self.render_mode = _render_mode(render_mode)
         self.num_envs = num_envs
         self.tables = [LearnerTable(**options) for _ in range(num_envs)]
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
@@ -293,6 +301,12 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def action_masks(self) -> np.ndarray:
         """The legal actions of each table, shape (num_envs, 49), bool."""
         return np.stack([t.action_mask() for t in self.tables])
+
+    def render(self) -> tuple[str, ...] | None:
+        """Each table as text with ``render_mode="ansi"``, else ``None``."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(t.episode.render() for t in self.tables)
 
     def close_extras(self, **kwargs: Any) -> None:
         for table in self.tables:
