@@ -260,3 +260,24 @@ def test_the_vector_form_renders_in_the_mode_it_is_made_with() -> None:
     assert quiet.render_mode is None and quiet.render() is None
     with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
         marjapussi.MarjapussiVectorEnv(num_envs=2, render_mode="human")
+
+
+def test_every_action_the_action_space_holds_is_taken() -> None:
+    """A 0-d integer array (``np.array(3)``; a torch ``argmax().numpy()`` is one) is in
+    ``Discrete(49)`` by Gymnasium's ``contains``; the environment refused it as not an int."""
+    env = marjapussi.MarjapussiEnv(seat="N")
+    twin = marjapussi.MarjapussiEnv(seat="N")
+    env.reset(seed=6)
+    twin.reset(seed=6)
+    while True:
+        action = int(np.flatnonzero(env.action_masks())[-1])
+        boxed = np.array(action, dtype=np.int32)
+        assert env.action_space.contains(boxed)
+        got = env.step(boxed)
+        want = twin.step(action)
+        assert np.array_equal(got[0], want[0]) and got[1:] == want[1:]
+        if got[2]:
+            break
+    env.reset(seed=6)
+    with pytest.raises(TypeError, match="an action is an int"):
+        env.step(np.array(2.0))

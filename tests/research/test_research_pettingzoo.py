@@ -181,3 +181,14 @@ def test_actions_and_seeds_of_the_wrong_kind_are_refused() -> None:
     legal = next(a for a in range(49) if raw.game.deal.is_legal(a))
     raw.step(np.int64(legal))
     assert len(raw.game.deal.history) == 1
+
+
+def test_an_action_held_as_a_0d_integer_array_is_taken() -> None:
+    """``Discrete(49).contains(np.array(3))`` holds: both forms took the action (``env()``'s
+    bounds check passed it) and then refused it as not an int."""
+    for make in (marjapussi.raw_env, marjapussi.env):
+        env = make()
+        env.reset(seed=3)
+        legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        env.step(np.array(legal))
+        assert len(env.unwrapped.game.deal.history) == 1
