@@ -174,3 +174,26 @@ def test_while_a_partner_chooses_the_askers_strings_are_those_before_the_ask() -
                 continue
             for view in ("observation_string", "information_state_string"):
                 assert getattr(state, view)(p) == getattr(before, view)(p), (view, p)
+
+
+def test_questions_asked_of_the_wrong_node_or_action_are_refused_clearly() -> None:
+    """``chance_outcomes()`` once the cards were dealt, and ``action_to_string`` of an action
+    past 48, raised a bare IndexError; -1 was named "answer C", and a chance outcome at a
+    player's node "deal … to W" (W is dealt no card by chance)."""
+    game = pyspiel.load_game("python_marjapussi")
+    state = _random_state(game, random.Random(5), 27)
+    assert state.current_player() >= 0
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+    for action in (49, -1):
+        with pytest.raises(ValueError, match="no action"):
+            state.action_to_string(state.current_player(), action)
+    with pytest.raises(ValueError, match="no chance outcome"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 0)
+    over = _random_state(game, random.Random(5), 1000)
+    with pytest.raises(ValueError, match="not a chance node"):
+        over.chance_outcomes()
+    dealing = game.new_initial_state()
+    assert dealing.action_to_string(pyspiel.PlayerId.CHANCE, 35) == "deal AC to N"
+    with pytest.raises(ValueError, match="no chance outcome 36"):
+        dealing.action_to_string(pyspiel.PlayerId.CHANCE, 36)

@@ -188,10 +188,14 @@ class MarjapussiState(pyspiel.State):
         return self.deal is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.deal is not None:
+            raise ValueError("chance_outcomes: not a chance node (the cards are dealt)")
         return _OUTCOMES[len(self.dealt)]
 
     def _card(self, outcome: int) -> int:
         """The card that chance outcome ``outcome`` deals now: the outcome-th undealt one."""
+        if self.deal is not None:
+            raise ValueError(f"no chance outcome {outcome} now: the cards are dealt")
         card = nth_card(self.undealt, outcome)
         if card < 0:
             raise ValueError(f"no chance outcome {outcome}: {36 - len(self.dealt)} cards undealt")
@@ -230,6 +234,8 @@ class MarjapussiState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {CardSet([self._card(action)])} to {Seat(len(self.dealt) // 9)}"
+        if not 0 <= action < len(ACTIONS):  # ACTIONS[-1] would name answer C
+            raise ValueError(f"no action {action}: actions are numbered 0 to {len(ACTIONS) - 1}")
         return str(ACTIONS[action])
 
     def is_terminal(self) -> bool:
