@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import numpy as np
@@ -281,3 +282,38 @@ def test_every_action_the_action_space_holds_is_taken() -> None:
     env.reset(seed=6)
     with pytest.raises(TypeError, match="an action is an int"):
         env.step(np.array(2.0))
+
+
+@settings(max_examples=15, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(["deal", "match"]))
+def test_the_learner_sees_nothing_its_seat_may_not_know(
+    variant: Variant, seed: int, episode: str
+) -> None:
+    """RULES.md 7: at each of the learner's decisions its observation, its mask and the refusal
+    an illegal action would put in ``info`` are the same in every world its seat cannot tell
+    from the real one (the other hands drawn anew by the exact sampler)."""
+    from valtti.players.knowledge import infer
+    from valtti.players.sampler import Sampler
+
+    env = marjapussi.MarjapussiEnv(opponents="random", variant=variant, episode=episode)
+    env.reset(seed=seed)
+    table = env.table
+    rng = random.Random(seed)
+    while True:
+        deal = table.episode.deal
+        seat = Seat(table.seat)
+        seen = (table.observation(), env.action_masks())
+        table.episode.deal = deal.with_hands(Sampler(infer(deal.observation(seat))).sample(rng))
+        world = (table.observation(), env.action_masks())
+        refusals = [str(table.episode.deal.refusal(a)) for a in range(49)]
+        table.episode.deal = deal
+        assert np.array_equal(seen[0], world[0]) and np.array_equal(seen[1], world[1])
+        assert [str(deal.refusal(a)) for a in range(49)] == refusals
+        legal = np.flatnonzero(seen[1])
+        asks = [a for a in legal if a >= 40]
+        pool = asks if asks and rng.random() < 0.5 else legal
+        _, _, terminated, _, info = env.step(int(pool[rng.randrange(len(pool))]))
+        if terminated:
+            assert set(info) <= {"illegal"}
+            return
+        assert not info
