@@ -197,3 +197,22 @@ def test_questions_asked_of_the_wrong_node_or_action_are_refused_clearly() -> No
     assert dealing.action_to_string(pyspiel.PlayerId.CHANCE, 35) == "deal AC to N"
     with pytest.raises(ValueError, match="no chance outcome 36"):
         dealing.action_to_string(pyspiel.PlayerId.CHANCE, 36)
+
+
+def test_a_game_and_its_states_survive_pickling_and_serialising() -> None:
+    """A pickled game came back without its variant and setup (pybind keeps only the C++
+    game), so it could start no state; a pickled or deserialised state could not be resampled
+    (ISMCTS's first move), its game being such a copy."""
+    import pickle
+
+    game = pyspiel.load_game("python_marjapussi", {"target": 12, "dealer": 2})
+    again = pickle.loads(pickle.dumps(game))
+    assert again.variant == game.variant and again.dealer == game.dealer
+    assert str(again) == str(game)
+    pyspiel.random_sim_test(again, num_sims=2, serialize=True, verbose=False)
+    state = _random_state(game, random.Random(6), 40)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+        assert copy.history() == state.history()
+        world = copy.resample_from_infostate(1, sampler)
+        assert world.information_state_string(1) == state.information_state_string(1)

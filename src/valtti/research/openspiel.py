@@ -111,6 +111,11 @@ class MarjapussiGame(pyspiel.Game):
             )
         self.setup = _Setup(self)
 
+    def __reduce__(self) -> tuple[type[MarjapussiGame], tuple[dict[str, Any]]]:
+        # pybind's own pickling keeps only the C++ game: the copy would lack this __init__'s
+        # attributes, and so would every pickled or deserialised state's game.
+        return (MarjapussiGame, (self.get_parameters(),))
+
     def new_initial_state(self) -> MarjapussiState:
         return MarjapussiState(self)
 
