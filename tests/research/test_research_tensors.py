@@ -386,3 +386,12 @@ def test_a_score_or_a_seat_that_is_not_one_is_refused() -> None:
     with pytest.raises(ValueError, match="four hands are needed"):
         Deal.of_observation(view, list(deal.hands[:3]))
     assert Deal.of_observation(view, deal.hands) == deal
+
+
+def test_a_deal_that_is_none_is_refused_not_read() -> None:
+    """``None`` for the deal (an OpenSpiel state's ``deal`` while the cards are being dealt) was
+    read as a deal from the memory past Python's None: action_mask gave a mask, the others an
+    AttributeError about whatever lay there."""
+    for encode in (observation_tensor, information_state_tensor, state_tensor, action_mask):
+        with pytest.raises(TypeError, match="deal"):
+            encode(None, 0)  # type: ignore[arg-type]

@@ -301,7 +301,9 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
     return out
 
 
-def observation_tensor(Deal deal, seat, out=None, score=None):
+# ``not None`` on each typed deal: Cython lets None through, and its fields would be read from
+# the memory past Python's None.
+def observation_tensor(Deal deal not None, seat, out=None, score=None):
     """``seat``'s observation tensor (``OBSERVATION_LAYOUT``, ``OBSERVATION_SIZE`` float32).
 
     Written into ``out`` (a writable float32 buffer of that size, e.g. a numpy array or one
@@ -313,20 +315,20 @@ def observation_tensor(Deal deal, seat, out=None, score=None):
     return encode(deal, seat, out, score, N_OBS, True)
 
 
-def information_state_tensor(Deal deal, seat, out=None, score=None):
+def information_state_tensor(Deal deal not None, seat, out=None, score=None):
     """``seat``'s perfect-recall information-state tensor (``INFORMATION_STATE_LAYOUT``): the
     observation, the hand as dealt, every completed trick and every declaration window."""
     return encode(deal, seat, out, score, N_INFO, True)
 
 
-def state_tensor(Deal deal, seat, out=None, score=None):
+def state_tensor(Deal deal not None, seat, out=None, score=None):
     """The full state relative to ``seat`` (``STATE_LAYOUT``): the information state of the
     deal as it is (an ANSWER phase not masked), every hand now and as dealt, and the seat.
     For centralised critics; ``deal_from_state_tensor`` rebuilds the deal from it."""
     return encode(deal, seat, out, score, N_STATE, False)
 
 
-def action_mask(Deal deal, seat, out=None):
+def action_mask(Deal deal not None, seat, out=None):
     """``seat``'s legal actions as ``NUM_ACTIONS`` int8 values, 1 where legal: ``legal_mask()``
     for the seat to move, all 0 for the others. Written into ``out`` (a writable int8 buffer)
     and returned; with ``out=None`` into a new numpy array."""
