@@ -241,12 +241,20 @@ cdef int variant_bits_of(object variant) except -1:
             | ((variant.both_on_target == "continue") << 7))
 
 
+cdef object whole_number(object value):
+    """``value`` as the int it is (an int, a Seat or a NumPy integer); ``TypeError`` for
+    anything else, a bool included, which Python would count as 0 or 1."""
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a number here")
+    return _index(value)
+
+
 cdef int seat_number(object seat) except -1:
     """A seat given to a tensor function (a Seat, or an int as numpy's) as its number;
-    ``ValueError`` for anything else (a float is not truncated to a seat)."""
+    ``ValueError`` for anything else (a float is not truncated to a seat, a bool is no seat)."""
     cdef int s
     try:
-        s = _index(seat)
+        s = whole_number(seat)
     except (TypeError, OverflowError):
         s = -1
     if not 0 <= s < 4:
@@ -270,7 +278,7 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
         # tuple would be read past its end
         try:
             ns, ew = score
-            ns, ew = _index(ns), _index(ew)
+            ns, ew = whole_number(ns), whole_number(ew)
             if not (0 <= ns <= _last_target and 0 <= ew <= _last_target):
                 raise ValueError
         except (TypeError, ValueError):
