@@ -253,3 +253,11 @@ def test_a_solve_within_too_few_positions_gives_up_and_spoils_nothing() -> None:
         later.apply(rng.choice(later.legal_actions()))
     assert solver.solve(later, value) == Solver().solve(later, value)
     assert solver.solve_within(later, value, 10**9) == Solver().solve(later, value)
+
+
+def test_a_deal_that_is_none_is_refused_not_solved() -> None:
+    """``None`` was read as a deal from the memory past Python's None: value() gave a number."""
+    solver = Solver()
+    for ask in (solver.value, solver.solve, solver.line):
+        with pytest.raises(TypeError, match="deal"):
+            ask(None, DealValue.game_points())  # type: ignore[arg-type]

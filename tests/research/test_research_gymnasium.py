@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import numpy as np
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from research_needs import require
 from research_positions import variants
 
-from valtti.engine import Variant
+from valtti.engine import Seat, Variant
 
 gymnasium = require("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -197,3 +198,122 @@ def test_a_bad_action_in_a_batch_moves_no_table() -> None:
     for bad in (0, -1, 2.0):
         with pytest.raises(ValueError, match="num_envs is an int of 1 or more"):
             MarjapussiVectorEnv(num_envs=bad)  # type: ignore[arg-type]
+
+
+def test_tables_seeded_one_by_one_never_deal_a_tables_first_episode_again() -> None:
+    """``reset(seed=[5, 6])`` seeded table 0 and the stream the finished tables are reset from
+    alike: the first table to finish was dealt table 0's first episode again, cards and seat.
+    Each table seeded on its own now goes on with its own stream, in steps and in a
+    ``reset()`` without a seed, as Gymnasium's vector environments seed theirs."""
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
+    def deals(table: object) -> tuple[object, int]:
+        return (table.episode.deal.initial_hands, table.seat)  # type: ignore[attr-defined]
+
+    vector = MarjapussiVectorEnv(num_envs=2, opponents="random")
+    vector.reset(seed=[5, 6])
+    seen = [deals(t) for t in vector.tables]
+    rng = np.random.default_rng(0)
+    while len(seen) < 8:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks()])
+        _, _, terminated, _, _ = vector.step(actions)
+        seen += [deals(vector.tables[i]) for i in np.flatnonzero(terminated)]
+    vector.reset()
+    seen += [deals(t) for t in vector.tables]
+    assert all(seen.count(d) == 1 for d in seen)
+    again = MarjapussiVectorEnv(num_envs=2, opponents="random")
+    again.reset(seed=[5, 6])
+    assert [deals(t) for t in again.tables] == seen[:2]
+
+
+def test_a_table_reset_in_a_step_says_its_learners_new_seat() -> None:
+    """With ``seat=None`` each episode draws the learner's seat; ``reset`` said it
+    (``info["seat"]``) but a table reset in the step that ended its episode did not, as
+    Gymnasium's same-step autoreset gives the reset's info."""
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
+    vector = MarjapussiVectorEnv(num_envs=4, opponents="random")
+    vector.reset(seed=3)
+    rng = np.random.default_rng(3)
+    ended = 0
+    while ended < 8:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vector.action_masks()])
+        _, _, terminated, _, info = vector.step(actions)
+        if not terminated.any():
+            continue
+        ended += int(terminated.sum())
+        assert (info["_seat"] == terminated).all()
+        for i in np.flatnonzero(terminated):
+            assert info["seat"][i] == str(Seat(vector.tables[i].seat))
+
+
+def test_the_vector_form_renders_in_the_mode_it_is_made_with() -> None:
+    """``make_vec(..., render_mode="ansi")`` dropped the mode without a word (render() then
+    raised NotImplementedError), and a mode the tables cannot draw was taken as well."""
+    envs = gymnasium.make_vec(
+        marjapussi.ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", render_mode="ansi"
+    )
+    envs.reset(seed=4)
+    assert envs.render_mode == "ansi" and "ansi" in envs.metadata["render_modes"]
+    assert envs.render() == tuple(table.episode.render() for table in envs.unwrapped.tables)
+    quiet = marjapussi.MarjapussiVectorEnv(num_envs=2)
+    quiet.reset(seed=4)
+    assert quiet.render_mode is None and quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        marjapussi.MarjapussiVectorEnv(num_envs=2, render_mode="human")
+
+
+def test_every_action_the_action_space_holds_is_taken() -> None:
+    """A 0-d integer array (``np.array(3)``; a torch ``argmax().numpy()`` is one) is in
+    ``Discrete(49)`` by Gymnasium's ``contains``; the environment refused it as not an int."""
+    env = marjapussi.MarjapussiEnv(seat="N")
+    twin = marjapussi.MarjapussiEnv(seat="N")
+    env.reset(seed=6)
+    twin.reset(seed=6)
+    while True:
+        action = int(np.flatnonzero(env.action_masks())[-1])
+        boxed = np.array(action, dtype=np.int32)
+        assert env.action_space.contains(boxed)
+        got = env.step(boxed)
+        want = twin.step(action)
+        assert np.array_equal(got[0], want[0]) and got[1:] == want[1:]
+        if got[2]:
+            break
+    env.reset(seed=6)
+    with pytest.raises(TypeError, match="an action is an int"):
+        env.step(np.array(2.0))
+
+
+@settings(max_examples=15, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(["deal", "match"]))
+def test_the_learner_sees_nothing_its_seat_may_not_know(
+    variant: Variant, seed: int, episode: str
+) -> None:
+    """RULES.md 7: at each of the learner's decisions its observation, its mask and the refusal
+    an illegal action would put in ``info`` are the same in every world its seat cannot tell
+    from the real one (the other hands drawn anew by the exact sampler)."""
+    from valtti.players.knowledge import infer
+    from valtti.players.sampler import Sampler
+
+    env = marjapussi.MarjapussiEnv(opponents="random", variant=variant, episode=episode)
+    env.reset(seed=seed)
+    table = env.table
+    rng = random.Random(seed)
+    while True:
+        deal = table.episode.deal
+        seat = Seat(table.seat)
+        seen = (table.observation(), env.action_masks())
+        table.episode.deal = deal.with_hands(Sampler(infer(deal.observation(seat))).sample(rng))
+        world = (table.observation(), env.action_masks())
+        refusals = [str(table.episode.deal.refusal(a)) for a in range(49)]
+        table.episode.deal = deal
+        assert np.array_equal(seen[0], world[0]) and np.array_equal(seen[1], world[1])
+        assert [str(deal.refusal(a)) for a in range(49)] == refusals
+        legal = np.flatnonzero(seen[1])
+        asks = [a for a in legal if a >= 40]
+        pool = asks if asks and rng.random() < 0.5 else legal
+        _, _, terminated, _, info = env.step(int(pool[rng.randrange(len(pool))]))
+        if terminated:
+            assert set(info) <= {"illegal"}
+            return
+        assert not info

@@ -152,3 +152,67 @@ def test_a_score_no_deal_is_played_at_is_refused() -> None:
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     assert max(state.observation_tensor(0)) <= 1.0
+
+
+def test_while_a_partner_chooses_the_askers_strings_are_those_before_the_ask() -> None:
+    """RULES.md 7.2: the asker's observation and information-state strings during the partner's
+    choice among several marriages told that there was a choice (its "legal" was emptied), while
+    its tensors were, as for every seat but the chooser, those of the deal before the ask-whole."""
+    game = pyspiel.load_game("python_marjapussi", {"whole_ask_after_trump": "anyone"})
+    rng = random.Random(8)
+    found = 0
+    while found < 5:
+        state = _random_state(game, rng, 27 + rng.randrange(40), rich=True)
+        if state.is_terminal() or state.deal.phase is not Phase.ANSWER:
+            continue
+        found += 1
+        before = game.new_initial_state()
+        for action in state.history()[:-1]:
+            before.apply_action(action)
+        for p in range(4):
+            if p == state.current_player():
+                continue
+            for view in ("observation_string", "information_state_string"):
+                assert getattr(state, view)(p) == getattr(before, view)(p), (view, p)
+
+
+def test_questions_asked_of_the_wrong_node_or_action_are_refused_clearly() -> None:
+    """``chance_outcomes()`` once the cards were dealt, and ``action_to_string`` of an action
+    past 48, raised a bare IndexError; -1 was named "answer C", and a chance outcome at a
+    player's node "deal … to W" (W is dealt no card by chance)."""
+    game = pyspiel.load_game("python_marjapussi")
+    state = _random_state(game, random.Random(5), 27)
+    assert state.current_player() >= 0
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+    for action in (49, -1):
+        with pytest.raises(ValueError, match="no action"):
+            state.action_to_string(state.current_player(), action)
+    with pytest.raises(ValueError, match="no chance outcome"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 0)
+    over = _random_state(game, random.Random(5), 1000)
+    with pytest.raises(ValueError, match="not a chance node"):
+        over.chance_outcomes()
+    dealing = game.new_initial_state()
+    assert dealing.action_to_string(pyspiel.PlayerId.CHANCE, 35) == "deal AC to N"
+    with pytest.raises(ValueError, match="no chance outcome 36"):
+        dealing.action_to_string(pyspiel.PlayerId.CHANCE, 36)
+
+
+def test_a_game_and_its_states_survive_pickling_and_serialising() -> None:
+    """A pickled game came back without its variant and setup (pybind keeps only the C++
+    game), so it could start no state; a pickled or deserialised state could not be resampled
+    (ISMCTS's first move), its game being such a copy."""
+    import pickle
+
+    game = pyspiel.load_game("python_marjapussi", {"target": 12, "dealer": 2})
+    again = pickle.loads(pickle.dumps(game))
+    assert again.variant == game.variant and again.dealer == game.dealer
+    assert str(again) == str(game)
+    pyspiel.random_sim_test(again, num_sims=2, serialize=True, verbose=False)
+    state = _random_state(game, random.Random(6), 40)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+        assert copy.history() == state.history()
+        world = copy.resample_from_infostate(1, sampler)
+        assert world.information_state_string(1) == state.information_state_string(1)

@@ -181,3 +181,50 @@ def test_actions_and_seeds_of_the_wrong_kind_are_refused() -> None:
     legal = next(a for a in range(49) if raw.game.deal.is_legal(a))
     raw.step(np.int64(legal))
     assert len(raw.game.deal.history) == 1
+
+
+def test_an_action_held_as_a_0d_integer_array_is_taken() -> None:
+    """``Discrete(49).contains(np.array(3))`` holds: both forms took the action (``env()``'s
+    bounds check passed it) and then refused it as not an int."""
+    for make in (marjapussi.raw_env, marjapussi.env):
+        env = make()
+        env.reset(seed=3)
+        legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        env.step(np.array(legal))
+        assert len(env.unwrapped.game.deal.history) == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(variants, st.integers(0, 2**32), st.sampled_from(["deal", "match"]))
+def test_no_agent_sees_what_its_seat_may_not_know(
+    variant: Variant, seed: int, episode: str
+) -> None:
+    """RULES.md 7: at every step each agent's observation, mask and info are the same in every
+    world its seat cannot tell from the real one (the other hands drawn anew by the exact
+    sampler: which of K and Q a half-asker holds included)."""
+    from valtti.players.knowledge import infer
+    from valtti.players.sampler import Sampler
+
+    env = marjapussi.env(variant=variant, episode=episode)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = random.Random(seed)
+    for _ in env.agent_iter(max_iter=300):
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        deal = raw.game.deal
+        for other in marjapussi.AGENTS:
+            seat = Seat(marjapussi.AGENTS.index(other))
+            seen = (raw.observe(other), dict(raw.infos[other]))
+            raw.game.deal = deal.with_hands(Sampler(infer(deal.observation(seat))).sample(rng))
+            world = (raw.observe(other), dict(raw.infos[other]))
+            raw.game.deal = deal
+            for key in ("observation", "action_mask"):
+                assert np.array_equal(seen[0][key], world[0][key]), (other, key)
+            assert seen[1] == world[1]
+        legal = np.flatnonzero(obs["action_mask"])
+        asks = [a for a in legal if a >= 40]
+        pool = asks if asks and rng.random() < 0.5 else legal
+        env.step(int(pool[rng.randrange(len(pool))]))

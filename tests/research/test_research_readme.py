@@ -1,7 +1,9 @@
-"""The README's examples for researchers run as written."""
+"""The examples for researchers (README, docs/TENSORS.md, the research modules' docstrings) run
+as written."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 from research_needs import require
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+TENSORS = README.parent / "docs" / "TENSORS.md"
 
 
 def test_research_examples_run() -> None:
@@ -44,3 +47,42 @@ def test_the_engine_example_runs_and_says_what_it_does() -> None:
     refusal = dealt.refusal(Action.parse(asked[1]))
     assert refusal is not None and refusal.code is RefusalCode.FOLLOW
     assert names["deal"] == dealt
+
+
+def test_the_research_modules_examples_run() -> None:
+    """The example of each environment module's docstring (``help()``'s first lines) runs as
+    written: OpenSpiel's drew its chance outcomes with a ``random`` it did not import."""
+    for name in ("gymnasium", "pettingzoo", "pyspiel"):
+        require(name)
+    for module in ("gymnasium", "pettingzoo", "openspiel"):
+        doc = importlib.import_module(f"valtti.research.{module}").__doc__
+        assert doc is not None
+        block = re.search(r"::\n\n((?: {4}.*\n|\n)+)", doc)
+        assert block is not None, module
+        code = "\n".join(line[4:] for line in block[1].splitlines())
+        exec(compile(code, f"valtti.research.{module}", "exec"), {})
+
+
+def test_the_openspiel_module_names_the_bot_that_plays_it() -> None:
+    """The C++ ``pyspiel.ISMCTSBot`` crashes on Python games (README); the module said it plays
+    the game."""
+    import valtti.research.openspiel
+
+    doc = valtti.research.openspiel.__doc__
+    assert doc is not None and "open_spiel.python.algorithms.ismcts" in doc
+    said = re.findall(r"pyspiel\.ISMCTSBot``? (\w+)", doc)
+    assert said == ["crashes"], said
+
+
+def test_the_tensors_example_runs_and_writes_into_the_buffer() -> None:
+    """docs/TENSORS.md's example used a numpy, a deal, a seat and a score it never made."""
+    import numpy as np
+
+    (block,) = re.findall(r"```python\n(.*?)```", TENSORS.read_text(encoding="utf-8"), re.S)
+    names: dict[str, object] = {}
+    exec(compile(block, "docs/TENSORS.md", "exec"), names)
+    from valtti.engine.tensors import observation_tensor
+
+    buf, deal = names["buf"], names["deal"]
+    assert isinstance(buf, np.ndarray) and buf.any()
+    assert np.array_equal(buf, observation_tensor(deal, names["seat"], score=names["score"]))

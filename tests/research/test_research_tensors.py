@@ -386,3 +386,27 @@ def test_a_score_or_a_seat_that_is_not_one_is_refused() -> None:
     with pytest.raises(ValueError, match="four hands are needed"):
         Deal.of_observation(view, list(deal.hands[:3]))
     assert Deal.of_observation(view, deal.hands) == deal
+
+
+def test_a_deal_that_is_none_is_refused_not_read() -> None:
+    """``None`` for the deal (an OpenSpiel state's ``deal`` while the cards are being dealt) was
+    read as a deal from the memory past Python's None: action_mask gave a mask, the others an
+    AttributeError about whatever lay there."""
+    for encode in (observation_tensor, information_state_tensor, state_tensor, action_mask):
+        with pytest.raises(TypeError, match="deal"):
+            encode(None, 0)  # type: ignore[arg-type]
+
+
+def test_a_bool_is_no_seat_and_no_score() -> None:
+    """Python counts True as 1: ``observation_tensor(deal, True)`` was E's tensor and
+    ``score=(True, 0)`` a score of 1:0, where the environments refuse a bool as a seat or an
+    action (a caller's mistake to say, not to read as a number)."""
+    deal = _midgame()
+    for seat in (True, False, np.bool_(True)):
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            observation_tensor(deal, seat)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="seat must be 0 to 3"):
+            action_mask(deal, seat)  # type: ignore[arg-type]
+    for score in ((True, 0), (0, False)):
+        with pytest.raises(ValueError, match="score must be two ints"):
+            observation_tensor(deal, Seat.N, score=score)  # type: ignore[arg-type]

@@ -509,7 +509,8 @@ cdef class _DoubleDummy:
         self.aborted = False
         return 0
 
-    def value(self, Deal deal):
+    # ``not None`` on each typed deal, as the tensor functions' (_tensors.pxi).
+    def value(self, Deal deal not None):
         """The exact value for NS of the position."""
         cdef int v
         self.load(deal)
@@ -518,7 +519,7 @@ cdef class _DoubleDummy:
             v = self.exact(0, -1)
         return self.vals[v]
 
-    def solve(self, Deal deal, long long max_nodes=0):
+    def solve(self, Deal deal not None, long long max_nodes=0):
         """(action number, exact value for NS) of each legal action, in action-number order;
         None when the positions searched pass ``max_nodes`` (0: no limit)."""
         cdef uint64_t m
@@ -544,7 +545,7 @@ cdef class _DoubleDummy:
         self.limit = 0
         return out
 
-    def line(self, Deal deal):
+    def line(self, Deal deal not None):
         """A principal variation (action numbers) to the end of the deal."""
         cdef list out = []
         cdef Core pos

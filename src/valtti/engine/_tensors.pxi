@@ -241,12 +241,20 @@ cdef int variant_bits_of(object variant) except -1:
             | ((variant.both_on_target == "continue") << 7))
 
 
+cdef object whole_number(object value):
+    """``value`` as the int it is (an int, a Seat or a NumPy integer); ``TypeError`` for
+    anything else, a bool included, which Python would count as 0 or 1."""
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a number here")
+    return _index(value)
+
+
 cdef int seat_number(object seat) except -1:
     """A seat given to a tensor function (a Seat, or an int as numpy's) as its number;
-    ``ValueError`` for anything else (a float is not truncated to a seat)."""
+    ``ValueError`` for anything else (a float is not truncated to a seat, a bool is no seat)."""
     cdef int s
     try:
-        s = _index(seat)
+        s = whole_number(seat)
     except (TypeError, OverflowError):
         s = -1
     if not 0 <= s < 4:
@@ -270,7 +278,7 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
         # tuple would be read past its end
         try:
             ns, ew = score
-            ns, ew = _index(ns), _index(ew)
+            ns, ew = whole_number(ns), whole_number(ew)
             if not (0 <= ns <= _last_target and 0 <= ew <= _last_target):
                 raise ValueError
         except (TypeError, ValueError):
@@ -301,7 +309,9 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
     return out
 
 
-def observation_tensor(Deal deal, seat, out=None, score=None):
+# ``not None`` on each typed deal: Cython lets None through, and its fields would be read from
+# the memory past Python's None.
+def observation_tensor(Deal deal not None, seat, out=None, score=None):
     """``seat``'s observation tensor (``OBSERVATION_LAYOUT``, ``OBSERVATION_SIZE`` float32).
 
     Written into ``out`` (a writable float32 buffer of that size, e.g. a numpy array or one
@@ -313,20 +323,20 @@ def observation_tensor(Deal deal, seat, out=None, score=None):
     return encode(deal, seat, out, score, N_OBS, True)
 
 
-def information_state_tensor(Deal deal, seat, out=None, score=None):
+def information_state_tensor(Deal deal not None, seat, out=None, score=None):
     """``seat``'s perfect-recall information-state tensor (``INFORMATION_STATE_LAYOUT``): the
     observation, the hand as dealt, every completed trick and every declaration window."""
     return encode(deal, seat, out, score, N_INFO, True)
 
 
-def state_tensor(Deal deal, seat, out=None, score=None):
+def state_tensor(Deal deal not None, seat, out=None, score=None):
     """The full state relative to ``seat`` (``STATE_LAYOUT``): the information state of the
     deal as it is (an ANSWER phase not masked), every hand now and as dealt, and the seat.
     For centralised critics; ``deal_from_state_tensor`` rebuilds the deal from it."""
     return encode(deal, seat, out, score, N_STATE, False)
 
 
-def action_mask(Deal deal, seat, out=None):
+def action_mask(Deal deal not None, seat, out=None):
     """``seat``'s legal actions as ``NUM_ACTIONS`` int8 values, 1 where legal: ``legal_mask()``
     for the seat to move, all 0 for the others. Written into ``out`` (a writable int8 buffer)
     and returned; with ``out=None`` into a new numpy array."""

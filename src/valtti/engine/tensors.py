@@ -70,9 +70,13 @@ buffer the caller passes (`out=`, e.g. a numpy array or one row of a batch: noth
 allocated then) or into a new numpy array:
 
 ```python
+import random, numpy
+from valtti.engine import Deal, Seat
 from valtti.engine.tensors import observation_tensor, OBSERVATION_SIZE
+deal = Deal.shuffled(random.Random(1), dealer=Seat.W)
+seat, score = Seat.N, (3, 5)   # the match score before the deal: NS, EW
 buf = numpy.zeros(OBSERVATION_SIZE, numpy.float32)
-observation_tensor(deal, seat, out=buf, score=(ns, ew))
+observation_tensor(deal, seat, out=buf, score=score)   # returns buf, written in place
 ```
 
 Seats are **seat-relative**: seat block 0 is the seat the tensor is for, 1 the seat to its left

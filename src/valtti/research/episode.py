@@ -48,8 +48,10 @@ def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
 
 def action_number(value: object) -> int:
     """An action given to an environment, as the int it is; ``TypeError`` for anything but an
-    int (a NumPy integer too): a float, a string or a bool is a caller's mistake to say, not to
-    round into a move."""
+    int (a NumPy integer too, or a 0-d integer array, as ``Discrete.contains`` takes them): a
+    float, a string or a bool is a caller's mistake to say, not to round into a move."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+        value = value[()]
     if not is_int(value):
         raise TypeError(f"an action is an int from 0 to {NUM_ACTIONS - 1}, not {value!r}")
     return int(value)

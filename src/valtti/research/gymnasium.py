@@ -25,7 +25,9 @@ deal is left as it was. Every random draw (cards, first dealer, the learner's se
 ``gymnasium.make_vec("valtti/Marjapussi-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 gives ``MarjapussiVectorEnv``: N tables stepped in one process, observations written straight
 into one batch, episodes reset in the step that ends them (``AutoresetMode.SAME_STEP``, the last
-observation in ``info["final_obs"]``).
+observation in ``info["final_obs"]``, the learner's seat in the new one in ``info["seat"]``).
+``reset(seed=[s0, s1, …])`` gives each table a stream of its own, which its later resets go
+on with.
 """
 
 from __future__ import annotations
@@ -77,6 +79,13 @@ def _seat(seat: Seat | int | str | None) -> Seat | None:
     if not is_int(seat) or not 0 <= seat <= 3:
         raise ValueError(f"seat is N, E, S, W or 0 to 3, not {seat!r}")
     return Seat(int(seat))
+
+
+def _render_mode(mode: str | None) -> str | None:
+    """``render_mode`` as given, if the tables can draw it: ``None`` or ``"ansi"`` (text)."""
+    if mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', not {mode!r}")
+    return mode
 
 
 class LearnerTable:
@@ -175,9 +184,7 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
         variant: VariantArg = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _render_mode(render_mode)
         self.table = LearnerTable(opponents, seat, episode, variant)
         self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
@@ -209,14 +216,17 @@ class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` learner tables in one process (see the module); options as
-    ``LearnerTable``'s."""
+    ``LearnerTable``'s, and ``render_mode`` ``"ansi"`` for each table as text."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - Gymnasium's
+    metadata = {  # noqa: RUF012 - Gymnasium's
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": ["ansi"],
+    }
 
-    def __init__(self, num_envs: int = 1, **options: Any) -> None:
+    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **options: Any) -> None:
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs is an int of 1 or more, not {num_envs!r}")
-        options.pop("render_mode", None)
+        self.render_mode = _render_mode(render_mode)
         self.num_envs = num_envs
         self.tables = [LearnerTable(**options) for _ in range(num_envs)]
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
@@ -224,22 +234,33 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, OBSERVATION_SIZE), np.float32)
+        #: each table's random stream, which its resets draw from: ``np_random`` for all, or
+        #: after a list of seeds each table's own (None until the first reset)
+        self._streams: list[np.random.Generator] | None = None
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        seeds: list[int | None] = [None] * self.num_envs
         if isinstance(seed, list):  # one a table, as Gymnasium's vector environments take them
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} tables")
-            seeds, seed = [seed_number(s) for s in seed], seed[0]
-        super().reset(seed=seed)
-        for i, table in enumerate(self.tables):
-            own = seeds[i]
-            table.reset(self.np_random if own is None else np.random.default_rng(own))
-            table.observation(self._obs[i])
-        seats = np.array([str(Seat(t.seat)) for t in self.tables])
-        return self._obs.copy(), {"seat": seats, "_seat": np.ones(self.num_envs, bool)}
+            # Each table goes on with its own stream: np_random, seeded with seed[0] too,
+            # would deal table 0's episodes again to the tables it reset.
+            seeds = [seed_number(s) for s in seed]
+            self._streams = [np.random.default_rng(s) for s in seeds]
+            super().reset(seed=seeds[0])
+        else:
+            super().reset(seed=seed)
+            if seed is not None or self._streams is None:
+                self._streams = [self.np_random] * self.num_envs
+        for table, stream, obs in zip(self.tables, self._streams, self._obs, strict=True):
+            table.reset(stream)
+            table.observation(obs)
+        return self._obs.copy(), {"seat": self._seats(), "_seat": np.ones(self.num_envs, bool)}
+
+    def _seats(self) -> np.ndarray:
+        """The learner's seat at each table, by name."""
+        return np.array([str(Seat(t.seat)) for t in self.tables])
 
     def step(
         self, actions: np.ndarray
@@ -253,21 +274,39 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         over = np.zeros(n, bool)
         final = np.zeros((n, OBSERVATION_SIZE), np.float32)
         illegal = np.zeros(n, bool)
+        streams = self._streams
+        if streams is None:
+            raise RuntimeError("the tables have not been reset: call reset() first")
         for i, table in enumerate(self.tables):
             rewards[i], over[i], refusal = table.step(numbers[i])
             if over[i]:
                 illegal[i] = refusal is not None
                 table.observation(final[i])
-                table.reset(self.np_random)
+                table.reset(streams[i])
             table.observation(self._obs[i])
         info: dict[str, Any] = {}
         if over.any():
-            info = {"final_obs": final, "_final_obs": over, "illegal": illegal, "_illegal": over}
+            # the ended episodes' last observations and refusals, and, as reset() says it,
+            # the learner's seat in each table's new episode
+            info = {
+                "final_obs": final,
+                "_final_obs": over,
+                "illegal": illegal,
+                "_illegal": over,
+                "seat": self._seats(),
+                "_seat": over,
+            }
         return self._obs.copy(), rewards, over, np.zeros(n, bool), info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of each table, shape (num_envs, 49), bool."""
         return np.stack([t.action_mask() for t in self.tables])
+
+    def render(self) -> tuple[str, ...] | None:
+        """Each table as text with ``render_mode="ansi"``, else ``None``."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(t.episode.render() for t in self.tables)
 
     def close_extras(self, **kwargs: Any) -> None:
         for table in self.tables:

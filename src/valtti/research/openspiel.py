@@ -2,7 +2,7 @@
 
 ::
 
-    import pyspiel, valtti.research.openspiel
+    import random, pyspiel, valtti.research.openspiel
     game = pyspiel.load_game("python_marjapussi", {"target": 12, "whole_ask_after_trump": "anyone"})
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -20,9 +20,11 @@ the 49 action numbers (``valtti.engine.actions``). The game parameters are the v
 (RULES.md 8), the ``dealer`` (0–3) and the match score before the deal (``score_ns``,
 ``score_ew``, which only the tensors show). Returns: each player's team's game points minus
 the other team's (zero-sum). Observation and information-state tensors are the engine's
-(docs/TENSORS.md), strings are JSON of ``Deal.observation``; both follow RULES.md 7 (7.2
-included). ``resample_from_infostate`` draws the hidden hands uniformly among those agreeing
-with the player's knowledge (``valtti.players.sampler``), so ``pyspiel.ISMCTSBot`` plays it.
+(docs/TENSORS.md), strings are JSON of ``Deal.observation`` less its legal actions; both
+follow RULES.md 7 (7.2 included). ``resample_from_infostate`` draws the hidden hands uniformly
+among those agreeing with the player's knowledge (``valtti.players.sampler``), so OpenSpiel's
+Python ISMCTS bot (``open_spiel.python.algorithms.ismcts``) plays it; the C++
+``pyspiel.ISMCTSBot`` crashes on every game written in Python (README).
 """
 
 from __future__ import annotations
@@ -109,6 +111,11 @@ class MarjapussiGame(pyspiel.Game):
             )
         self.setup = _Setup(self)
 
+    def __reduce__(self) -> tuple[type[MarjapussiGame], tuple[dict[str, Any]]]:
+        # pybind's own pickling keeps only the C++ game: the copy would lack this __init__'s
+        # attributes, and so would every pickled or deserialised state's game.
+        return (MarjapussiGame, (self.get_parameters(),))
+
     def new_initial_state(self) -> MarjapussiState:
         return MarjapussiState(self)
 
@@ -186,10 +193,14 @@ class MarjapussiState(pyspiel.State):
         return self.deal is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.deal is not None:
+            raise ValueError("chance_outcomes: not a chance node (the cards are dealt)")
         return _OUTCOMES[len(self.dealt)]
 
     def _card(self, outcome: int) -> int:
         """The card that chance outcome ``outcome`` deals now: the outcome-th undealt one."""
+        if self.deal is not None:
+            raise ValueError(f"no chance outcome {outcome} now: the cards are dealt")
         card = nth_card(self.undealt, outcome)
         if card < 0:
             raise ValueError(f"no chance outcome {outcome}: {36 - len(self.dealt)} cards undealt")
@@ -228,6 +239,8 @@ class MarjapussiState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {CardSet([self._card(action)])} to {Seat(len(self.dealt) // 9)}"
+        if not 0 <= action < len(ACTIONS):  # ACTIONS[-1] would name answer C
+            raise ValueError(f"no action {action}: actions are numbered 0 to {len(ACTIONS) - 1}")
         return str(ACTIONS[action])
 
     def is_terminal(self) -> bool:
@@ -294,7 +307,8 @@ def _resample(deal: Deal, seat: Seat, rng: random.Random) -> Deal:
 
 class MarjapussiObserver:
     """The engine's tensors for OpenSpiel: the observation tensor, or with ``perfect_recall``
-    the information-state tensor; strings are the JSON of ``Deal.observation``."""
+    the information-state tensor; strings are the JSON of ``Deal.observation`` without the
+    legal actions and their refusals (and, without ``perfect_recall``, the history)."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -324,7 +338,10 @@ class MarjapussiObserver:
             own = CardSet([c for i, c in enumerate(state.dealt) if i // 9 == player])
             return f"{Seat(player)} dealt {own}"
         view = state.deal.observation(Seat(player)).to_dict()
-        del view["refusals"]
+        # The legal actions follow from the rest of the view, and they alone would tell the
+        # asker, whose view is the deal before its ask-whole, that its partner is choosing
+        # among several marriages (RULES.md 7.2): it cannot act until the answer.
+        del view["legal"], view["refusals"]
         if not self.perfect_recall:
             del view["history"]
         return json.dumps(view, sort_keys=True)
