@@ -10,7 +10,7 @@ sees here.
 match (``DealValue.match`` with the match equity), the same value ``pimc:hard`` solves for.
 ``--tricks early`` sees only in tricks 1-2 and ``late`` only from trick 3, where ``pimc:hard``
 plays the rest. ``--sees partner``: ``pimc:hard`` that is told its partner's hand: every
-world it and its opening search draw agrees with it.
+world it and its opening search draw agrees with it; ``--sees all-told``: told every hand.
 
     PYTHONPATH=src python tools/information_bounds.py --sees all --against search:hard --pairs 60
 """
@@ -95,10 +95,10 @@ def play_half(job: MatchJob, sees: str, tricks: str) -> tuple[int, int]:
                     )
                     action = max(solver.solve(deal.copy(), value), key=lambda av: av[1])[0]
             elif sees_now:
-                partner = Seat((seat + 2) % 4)
+                shown = [Seat((seat + 2) % 4)] if sees == "partner" else [*seat.team.other.seats]
                 # The players read the hands through ``infer``, bound in their modules.
                 for module in _READERS:
-                    vars(module)["infer"] = told({partner: deal.hand(partner)})
+                    vars(module)["infer"] = told({s: deal.hand(s) for s in shown})
                 try:
                     action = table.decide()
                 finally:
@@ -113,7 +113,7 @@ def play_half(job: MatchJob, sees: str, tricks: str) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sees", choices=("all", "partner"), default="all")
+    parser.add_argument("--sees", choices=("all", "partner", "all-told"), default="all")
     parser.add_argument("--tricks", choices=("all", "early", "late"), default="all")
     parser.add_argument("--against", default="search:hard")
     parser.add_argument("--pairs", type=int, default=40)
