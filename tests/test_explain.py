@@ -4,6 +4,7 @@ found by playing out the solver's lines (players.explain), in English and Finnis
 from __future__ import annotations
 
 import json
+import math
 import random
 import string
 import time
@@ -365,3 +366,10 @@ def test_a_line_played_out_is_worth_what_the_solver_says(
             played.apply(a)
         assert played.is_over()
         assert value(played) == pytest.approx(worth), action  # N's team is NS
+
+
+def test_a_value_that_rounds_to_zero_is_plus_zero_in_json() -> None:
+    """``valtti hint --json`` and the web hint never show -0.0 (a value just below zero)."""
+    reason = Reason(ReasonCode.KEEPS_LAST, Seat.S, card=Card.parse("AS"))
+    value = Explanation(Action.parse("AS"), -0.00001, 0.5, 4, reason).to_dict()["value"]
+    assert value == 0.0 and math.copysign(1.0, value) == 1.0

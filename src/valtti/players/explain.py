@@ -198,7 +198,7 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         return {
             "action": str(self.action),
-            "value": round(self.value, 4),
+            "value": round(self.value, 4) + 0.0,  # + 0.0: a value just below 0 is 0, not -0
             "best_share": round(self.best_share, 3),
             "worlds": self.worlds,
             "reason": self.reason.to_dict(),
