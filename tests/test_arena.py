@@ -420,3 +420,12 @@ def test_an_empty_entry_in_the_players_is_refused(players: str) -> None:
     out = CliRunner().invoke(main, ["arena", "--players", players, "--deals", "1"])
     assert out.exit_code == 2, out.output
     assert f"Invalid value for '--players': {players!r} has an empty entry" in out.output
+
+
+def test_a_figure_just_below_zero_is_printed_as_zero() -> None:
+    from valtti.arena import _number
+
+    assert _number(-0.0001, "+.3f") == "+0.000"
+    assert _number(-0.0001, ".1f") == "0.0"
+    assert _number(-0.2, "+.3f") == "-0.200"
+    assert _number(1234.0, ",.0f") == "1,234"

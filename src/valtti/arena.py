@@ -378,7 +378,11 @@ def _many(count: int, one: str, many: str) -> str:
 
 
 def _number(value: float | None, spec: str) -> str:
-    return "n/a" if value is None or math.isnan(value) else format(value, spec)
+    if value is None or math.isnan(value):
+        return "n/a"
+    shown = format(value, spec)
+    # A value just below 0 shows as 0, not "-0.000".
+    return shown if any(d in shown for d in "123456789") else format(0.0, spec)
 
 
 def run_arena(
