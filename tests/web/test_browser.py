@@ -606,7 +606,9 @@ def test_a_screenshot_of_a_table_mid_deal(
     while True:
         view = tab.ready(tab.acted, deals=6)
         assert view["deals"] < 6 and view["status"] == "playing", "no lively table this match"
-        lively = view["trump"] and 2 <= len(view["trick"]) <= 3 and 4 <= len(view["hand"]) <= 7
+        # Loose enough that a match all but always has one in its first deals (about 1 in 100
+        # matches had none when this asked for two or three cards in the trick and 4-7 in hand).
+        lively = view["trump"] and 1 <= len(view["trick"]) <= 3 and 3 <= len(view["hand"]) <= 8
         if lively:
             break
         click(tab, choose(view, prefer=("declare", "ask-half")))
