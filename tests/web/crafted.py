@@ -50,19 +50,20 @@ CHOICE_HANDS = (
 )
 
 
-def answered_match() -> Match:
+def answered_match(part: int = 36) -> Match:
     """A finished match of CHOICE_HANDS (N deals first): in deals 1 and 2 North asks for a whole
     marriage at each chance and South, holding several, names ♦ (4 game points each); deal 3 is
-    only played (2): NS 10 – EW 0."""
+    only played (2): NS 10 – EW 0. With ``part``, deal 3 stopped after that many actions (at 34
+    South's last card and West's are all that is left)."""
     match = Match(Variant(), Seat.N)
-    for ask in (True, True, False):
+    for ask, length in ((True, None), (True, None), (False, part)):
         deal = match.start_deal(CHOICE_HANDS)
-        while not deal.is_over():
+        while not deal.is_over() and len(deal.history) != length:
             legal = deal.legal_actions()
             chosen = [a for a in legal if ask and str(a) in ("ask-whole", "answer D")]
             plays = [a for a in legal if a.kind is ActionKind.PLAY]
             match.apply(chosen[0] if chosen else plays[0] if plays else legal[0])
-    assert match.is_over()
+    assert match.is_over() == (part == 36)
     return match
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 from tests.web.crafted import store_match
 from tests.web.serving import Server
@@ -385,4 +386,63 @@ def test_what_stops_you_is_said_at_once_and_what_informs_you_politely(
     expect(page.locator("#connection")).to_have_attribute("data-connection", "back")
     assert page.evaluate("window.alerted") == [en["connection.lost"]]
     assert en["connection.back"] in page.evaluate("window.announced")
+    assert not tab.errors, tab.errors
+
+
+# Each toast's text, and whether it is the topmost thing where it stands (hit-testing reaches
+# it: no dialog's backdrop over it, and not inert as all outside a modal dialog is).
+TOASTS_ON_TOP = """() => [...document.querySelectorAll("#toasts .toast")].map((toast) => {
+  const r = toast.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return [toast.textContent, !!hit && toast.contains(hit)];
+})"""
+
+
+def heard(page: Page) -> list[str]:
+    """The texts a screen reader can reach: the page's accessibility tree, less what it
+    ignores (all outside a modal dialog)."""
+    tree = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")
+    return [
+        str(node["name"]["value"])
+        for node in tree["nodes"]
+        if not node.get("ignored") and node.get("role", {}).get("value") == "StaticText"
+    ]
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone-portrait"])
+def test_a_toast_is_seen_and_heard_over_a_dialog(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+    viewport: str,
+) -> None:
+    tab = room(viewport)
+    page = tab.page
+    page.clock.install()
+    sit_at(tab, server, {"N": "open", "E": "random", "W": "random"})  # waiting for North
+    expect(page.locator("#copy-link")).to_be_visible()
+    # Toasts leave after a few seconds: the clock stands still while they are looked at.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # Hit-testing as if the toasts took the pointer (they let it through to the table).
+    page.add_style_tag(content="#toasts, #toasts * { pointer-events: auto !important; }")
+
+    def check(count: int) -> None:
+        expect(page.locator("#toasts .toast")).to_have_count(count)
+        shown = page.evaluate(TOASTS_ON_TOP)
+        assert all(on_top for _, on_top in shown), shown
+        texts = heard(page)
+        assert all(texts.count(text) >= count for text, _ in shown), (shown, texts)
+
+    page.click("#copy-link")  # the waiting panel's link copied: a toast over the table
+    check(1)
+    page.click("#share-btn")  # the share dialog opened over the toast: it stays on top
+    dialog = page.locator("#share-dialog")
+    expect(dialog).to_be_visible()
+    check(1)
+    page.click("#share-dialog-copy")  # copied in the dialog: said over its backdrop
+    check(2)
+    page.click("#share-dialog-close")  # closed: the toasts stay until their time is up
+    expect(dialog).to_be_hidden()
+    check(2)
+    page.clock.resume()
+    expect(page.locator("#toasts .toast")).to_have_count(0, timeout=10_000)
     assert not tab.errors, tab.errors

@@ -1,9 +1,11 @@
 """The web table as a card room, in a real browser (Playwright, Debian's Chromium): the Finnish
 seat and team names, a whole deal by keyboard alone, whole deals on a desktop and on a phone
-either way up without scrolling (by element positions), a seat's buttons and your own seat's
-name on a phone, the tab title on your turn, the sound switch, the rules page.
+either way up without scrolling (by element positions), the result of a match won in sight,
+a seat's buttons and your own seat's name on a phone, the tab title on your turn, the sound
+switch, the rules page.
 
-Reuses the browser and helpers of test_browser.py against the session's real ``valtti serve``.
+Reuses the browser and helpers of test_browser.py against the session's real ``valtti serve``
+(or servers of their own on stored matches).
 ``VALTTI_SCREENSHOT=1`` also writes docs/table-desktop.png, docs/table-phone-portrait.png and
 docs/table-phone-landscape.png.
 """
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.crafted import store_match
+from tests.web.crafted import answered_match, store_match
 from tests.web.serving import Server, stored_record
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     CATALOGUES,
@@ -35,6 +37,8 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
 )
 from tests.web.test_browser_ends import open_seat
 from tests.web.test_server_private import serve_choice
+
+from valtti.engine import Match, Seat, Variant
 
 SEATS = ("N", "E", "S", "W")
 BOTS = {"N": "random", "E": "random", "W": "random"}
@@ -300,23 +304,23 @@ def inside(box: list[int], viewport: list[int]) -> bool:
     return box[0] >= 0 and box[1] >= 0 and box[2] <= viewport[0] and box[3] <= viewport[1]
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_a_whole_deal_without_scrolling(
-    server: Server, room: Callable[..., Tab], viewport: str
-) -> None:
-    tab = room(viewport)  # prefers-reduced-motion: reduce
+def play_watching_the_play_area(tab: Tab, viewport: str, deals: int = 6) -> tuple[int, int]:
+    """Play South's first legal card (else its first word) at each turn until deal ``deals``
+    has begun, or deal 2 has and the declaration buttons have been up and down, or the match
+    is over; at each turn the play area is in sight, unscrolled and where it first was. How
+    many turns had the declaration buttons, and how many had none."""
     page = tab.page
-    page.add_init_script(COUNT_ANIMATIONS)
-    sit_at(tab, server, {"N": "heuristic", "E": "heuristic", "W": "heuristic"})
-    expect(page.locator("body")).to_have_attribute("data-status", "playing")
     places: dict[str, list[int]] = {}  # where each part of the play area first was
     hand_top: dict[int, int] = {}  # the hand's top, by the number of cards in it
     with_buttons = without = 0
     shot_taken = False
     while True:
-        # A whole deal, and on until the declaration buttons have been up at least once.
-        view = tab.ready(tab.acted, deals=6)
-        if (view["deals"] >= 2 and with_buttons and without >= 5) or view["deals"] >= 6:
+        view = tab.ready(tab.acted, deals=deals)
+        # A match won puts its result above the table, which goes down out of sight on a
+        # phone: no turn is played there any more.
+        if view["status"] == "finished":
+            break
+        if (view["deals"] >= 2 and with_buttons and without >= 5) or view["deals"] >= deals:
             break
         boxes: dict[str, Any] = page.evaluate(BOXES)
         assert boxes["scroll"] == [0, 0], boxes
@@ -342,8 +346,53 @@ def test_a_whole_deal_without_scrolling(
         else:
             click(tab, token)
         tab.acted = view["seq"]
-    assert with_buttons and without >= 5
+    return with_buttons, without
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_whole_deal_without_scrolling(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # A stored table, nothing dealt yet: its seed deals every deal and seeds every computer
+    # player's decision, so this match goes the same way each time. On a new table's own
+    # seed the match was now and then won before South saw the declaration buttons (the
+    # result then stood above the table, off which the felt had gone down).
+    table_id, tokens, _ = store_match(db, [], {"S": "Aino"}, match=Match(Variant(), Seat.N))
+    server = start_server(db)
+    tab = room(viewport)  # prefers-reduced-motion: reduce
+    page = tab.page
+    page.add_init_script(COUNT_ANIMATIONS)
+    open_seat(tab, server, table_id, "S", tokens["S"])
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    with_buttons, without = play_watching_the_play_area(tab, viewport)
+    assert with_buttons and without >= 5, "the seed's match no longer shows South the buttons"
     assert page.evaluate("window.animations") == 0  # nothing moves for who asked for stillness
+    tab.check_clean()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_last_card_of_a_match(
+    tmp_path: Path, start_server: Callable[..., Server], room: Callable[..., Tab], viewport: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # South's last card and West's are left: then NS have 10 and the match is won.
+    table_id, tokens, _ = store_match(db, [], {"S": "Aino"}, match=answered_match(part=34))
+    server = start_server(db)
+    tab = room(viewport)
+    open_seat(tab, server, table_id, "S", tokens["S"])
+    play_watching_the_play_area(tab, viewport)
+    page = tab.page
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    # The result above the table, its rematch button in sight without scrolling.
+    width, height = VIEWPORTS[viewport]
+    expect(page.locator("#rematch-btn")).to_be_visible()
+    for part in ("#result-text", "#rematch-btn"):
+        box = page.locator(part).bounding_box()
+        assert box is not None and inside(
+            [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]], [width, height]
+        ), (part, box)
+    assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
     tab.check_clean()
 
 

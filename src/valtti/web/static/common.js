@@ -57,10 +57,12 @@ export function errorText(code) {
   return has(`error.${code}`) ? t(`error.${code}`) : t("error.other", { code });
 }
 
-/** Show a brief message at the bottom of the page (#toasts, in the page's markup); kind
- * "error" (what the person tried did not happen: a refused action, no connection), said to a
- * screen reader at once (its role="alert" region), or "info", said politely (role="status"). */
+/** Show a brief message at the bottom of the page (#toasts, in the page's markup, over an open
+ * modal dialog too: placeToasts); kind "error" (what the person tried did not happen: a
+ * refused action, no connection), said to a screen reader at once (its role="alert" region),
+ * or "info", said politely (role="status"). */
 export function toast(text, kind = "error", code = "") {
+  placeToasts();
   const box = document.getElementById("toasts");
   // The same message again replaces the one showing instead of piling up over the page.
   for (const old of box.querySelectorAll(".toast")) {
@@ -70,6 +72,37 @@ export function toast(text, kind = "error", code = "") {
   box.querySelector(kind === "error" ? '[role="alert"]' : '[role="status"]').append(item);
   setTimeout(() => item.classList.add("toast-leaving"), 3200);
   setTimeout(() => item.remove(), 3700);
+}
+
+/**
+ * Put #toasts in the modal dialog opened last (`opened`, else the one they are in while it is
+ * open, else any open one), or back in the page when none is open. A modal dialog is in the
+ * top layer, over everything else and its backdrop, and makes the rest of the page inert: a
+ * toast outside it could be neither read nor heard by a screen reader. (The toasts keep their
+ * place on the screen: a dialog is no containing block of a fixed element.)
+ */
+function placeToasts(opened = null) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const host =
+    opened ??
+    box.closest("dialog:modal") ??
+    [...document.querySelectorAll("dialog:modal")].at(-1) ??
+    document.body;
+  if (box.parentElement !== host) host.append(box);
+}
+
+// A dialog's toggle and close events do not bubble: they are caught on their way down.
+for (const type of ["toggle", "close"]) {
+  document.addEventListener(
+    type,
+    (event) => {
+      const dialog = event.target;
+      if (!(dialog instanceof HTMLDialogElement)) return;
+      placeToasts(event.newState === "open" && dialog.matches(":modal") ? dialog : null);
+    },
+    true,
+  );
 }
 
 /** What this browser holds for a table: {token, seat, creator_token}. */
