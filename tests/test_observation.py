@@ -53,8 +53,14 @@ def initial_hands(draw: st.DrawFn) -> tuple[CardSet, ...]:
 
 @st.composite
 def positions(draw: st.DrawFn, max_stop: int = MAX_ACTIONS) -> Deal:
-    """A deal played by hypothesis's choices for a drawn number of actions."""
-    deal = Deal(draw(initial_hands()), draw(st.sampled_from(list(Seat))), draw(variants))
+    """A deal played by hypothesis's choices for a drawn number of actions, with or without
+    ``answer_steps``."""
+    deal = Deal(
+        draw(initial_hands()),
+        draw(st.sampled_from(list(Seat))),
+        draw(variants),
+        answer_steps=draw(st.booleans()),
+    )
     stop = draw(st.integers(0, max_stop))
     choices = draw(st.lists(st.integers(0, 2**16 - 1), min_size=stop, max_size=stop))
     for c in choices:
@@ -127,7 +133,9 @@ def hidden_twin(deal: Deal, seat: Seat, rng: random.Random) -> Deal | None:
         for s, h in zip(others, alt, strict=True):
             played = deal.initial_hands[s] - deal.hand(s)  # each seat keeps what it played
             initial[s] = played | CardSet(h)
-        twin = Deal(initial, deal.dealer, deal.variant, deal.forehand)
+        twin = Deal(
+            initial, deal.dealer, deal.variant, deal.forehand, answer_steps=deal.answer_steps
+        )
         try:
             for a in deal.history:
                 twin.apply(a)

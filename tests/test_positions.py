@@ -16,7 +16,9 @@ from valtti.engine import Action, Deal, IllegalActionError, Match, Phase, Seat, 
 
 def replayed(deal: Deal, n: int) -> Deal:
     """The deal after its first ``n`` actions, replayed one checked action at a time."""
-    out = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+    out = Deal(
+        deal.initial_hands, deal.dealer, deal.variant, deal.forehand, answer_steps=deal.answer_steps
+    )
     for action in deal.history[:n]:
         out.apply(action)
     return out

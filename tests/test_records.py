@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tests.strategies import DECK, variants
 
 from valtti.cli import main
-from valtti.engine import ACTIONS, NUM_ACTIONS, Deal, Match, Seat, Variant
+from valtti.engine import ACTIONS, NUM_ACTIONS, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import (
     FORMAT,
     MAX_RECORD_BYTES,
@@ -46,9 +46,9 @@ class Plan:
         self.stop_deal = stop_deal  # None: play the match to its end (or MAX_DEALS deals)
         self.stop_action = stop_action  # actions into deal number stop_deal + 1
 
-    def play(self) -> Match:
+    def play(self, answer_steps: bool = False) -> Match:
         rng = random.Random(self.seed)
-        match = Match(self.variant, self.first)
+        match = Match(self.variant, self.first, answer_steps=answer_steps)
         while not match.is_over() and len(match.deals) < MAX_DEALS:
             partway = len(match.deals) == self.stop_deal
             deal = match.start_deal(rng=rng)
@@ -146,6 +146,33 @@ def test_record_round_trip(plan: Plan, top_meta: Any, deal_meta: Any, meta_deal:
     assert Record.of_match(replayed, meta=top_meta).to_dict()["deals"] == [
         {k: v for k, v in d.items() if k != "meta"} for d in data["deals"]
     ]
+
+
+@SETTINGS
+@given(plans())
+def test_a_match_with_answer_steps_records_without_its_forced_answers(plan: Plan) -> None:
+    """A match played with ``answer_steps`` (the research environments) has an ``answer`` for
+    every "yes" to ask-whole; its record leaves out those forced on a partner with one marriage,
+    which RECORD.md counts as no action, so it replays, without answer_steps, to the same
+    deals, and writes the same record again."""
+    match = plan.play(answer_steps=True)
+    assume(match.deals)
+    record = Record.of_match(match)
+    replayed = Record.from_json(record.to_json()).replay()
+    assert Record.of_match(replayed).to_json() == record.to_json()
+    for deal, again in zip(match.deals, replayed.deals, strict=True):
+        assert again.history == deal.decisions
+        if deal.phase is Phase.ANSWER and len(deal.legal_actions()) == 1:
+            # stopped at a forced answer: the record's deal has answered it, as RECORD.md
+            deal = deal.copy()
+            deal.apply(deal.legal_actions()[0])
+        assert (again.result(), again.events, again.current_player) == (
+            deal.result(),
+            deal.events,
+            deal.current_player,
+        )
+        assert again.tricks == deal.tricks
+    assert (replayed.score, replayed.outcome) == (match.score, match.outcome)
 
 
 @SETTINGS

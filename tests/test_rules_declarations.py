@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+
+import pytest
+
 from helpers import (
     CASE_11_HANDS,
     NO_MARRIAGE_HANDS,
@@ -21,7 +25,7 @@ from helpers import (
     rotate,
     sweep_deal,
 )
-from valtti.engine import Event, Phase, Seat, Suit, Team
+from valtti.engine import Action, Deal, Event, Match, Phase, Seat, Suit, Team
 
 # -- 4.1 the window ---------------------------------------------------------------------------
 
@@ -141,15 +145,17 @@ def test_ask_whole_no_when_partner_has_no_marriage() -> None:
     assert_refused(deal, "declare S", "already made")
 
 
+# S holds KD QD only (W has QC): one eligible marriage.
+SINGLE_MARRIAGE_HANDS = (
+    SWEEP_HANDS[0],
+    SWEEP_HANDS[1],
+    cs("AD TD KD QD JD AC TC KC JC"),
+    cs("9D 8D 7D 6D QC 9C 8C 7C 6C"),
+)
+
+
 def test_ask_whole_single_eligible_marriage_answered_at_once() -> None:
-    # S holds KD QD only (W has QC).
-    hands = (
-        SWEEP_HANDS[0],
-        SWEEP_HANDS[1],
-        cs("AD TD KD QD JD AC TC KC JC"),
-        cs("9D 8D 7D 6D QC 9C 8C 7C 6C"),
-    )
-    deal = make_deal(hands, "W", SWEEP_TRICKS[0] + " | ask-whole")
+    deal = make_deal(SINGLE_MARRIAGE_HANDS, "W", SWEEP_TRICKS[0] + " | ask-whole")
     assert deal.phase == Phase.PLAY  # no ANSWER phase: nothing to choose
     assert deal.current_player == Seat.N
     assert deal.events == (Event(1, Seat.N, "ask-whole", Suit.D, True, 2),)
@@ -176,6 +182,73 @@ def test_ask_whole_several_marriages_partner_chooses() -> None:
     ]
     # The unnamed diamond marriage is not broken: S is not locked.
     assert deal.locked == frozenset({Seat.N})
+
+
+def test_answer_steps_a_single_marriage_is_named_as_a_forced_step() -> None:
+    """With answer_steps (the research environments) every "yes" is the partner's own step,
+    so the turn does not tell others whether it held one marriage or several (RULES.md 7.2)."""
+    deal = Deal(SINGLE_MARRIAGE_HANDS, Seat.W, answer_steps=True)
+    drive(deal, SWEEP_TRICKS[0] + " | ask-whole")
+    assert deal.answer_steps
+    assert deal.phase == Phase.ANSWER and deal.current_player == Seat.S and deal.asker == Seat.N
+    assert legal(deal) == {"answer D"}  # forced: the one legal action
+    assert deal.events == ()  # nothing public yet: the answer is still to come
+    assert deal.locked == frozenset({Seat.N})
+    # Every other seat sees the deal before the question, as for a choice among several.
+    for seat in (Seat.N, Seat.E, Seat.W):
+        assert deal.seen_by(seat).history == deal.history[:-1]
+    drive(deal, "answer D")
+    assert deal.phase == Phase.PLAY and deal.current_player == Seat.N and deal.asker is None
+    assert deal.events == (Event(1, Seat.N, "ask-whole", Suit.D, True, 2),)
+    assert deal.trump == Suit.D and deal.result().marriage_points == (2, 0)
+    # A record has no forced answer (RECORD.md): its decisions are those of the deal without
+    # answer_steps.
+    assert [str(a) for a in deal.decisions] == [*SWEEP_TRICKS[0].split(), "ask-whole"]
+    plain = make_deal(SINGLE_MARRIAGE_HANDS, "W", SWEEP_TRICKS[0] + " | ask-whole")
+    assert plain.history == plain.decisions == deal.decisions
+
+
+def test_answer_steps_several_marriages_and_no_are_as_without() -> None:
+    several = Deal(SWEEP_HANDS, Seat.W, answer_steps=True)
+    drive(several, SWEEP_TRICKS[0] + " | ask-whole")
+    plain = sweep_deal(SWEEP_TRICKS[0] + " | ask-whole")
+    assert several.phase == plain.phase == Phase.ANSWER
+    assert legal(several) == legal(plain) == {"answer D", "answer C"}
+    drive(several, "answer C")
+    drive(plain, "answer C")
+    assert several.events == plain.events and several.decisions == plain.history
+    # "no" is public at once: no step.
+    no = Deal(NO_MARRIAGE_HANDS, Seat.W, answer_steps=True)
+    drive(no, NO_MARRIAGE_TRICKS[0] + " | ask-whole")
+    assert no.phase == Phase.PLAY and no.current_player == Seat.N
+    assert no.events == (Event(1, Seat.N, "ask-whole", None, False, 0),)
+
+
+def test_answer_steps_travels_with_the_deal_and_its_views() -> None:
+    deal = Deal(SINGLE_MARRIAGE_HANDS, Seat.W, answer_steps=True)
+    drive(deal, SWEEP_TRICKS[0] + " | ask-whole")
+    assert not Deal(SINGLE_MARRIAGE_HANDS, Seat.W).answer_steps
+    copies = (deal.copy(), deal.after(5), deal.with_hands(deal.hands))
+    for other in (*copies, pickle.loads(pickle.dumps(deal))):
+        assert other.answer_steps and other.phase == Phase.ANSWER
+    assert pickle.loads(pickle.dumps(deal)) == deal
+    assert deal != Deal(SINGLE_MARRIAGE_HANDS, Seat.W).after(0)  # not the same deal
+    observation = deal.observation(Seat.S)
+    assert observation.answer_steps
+    rebuilt = Deal.of_observation(observation, deal.hands)
+    assert rebuilt.answer_steps and rebuilt.phase == Phase.ANSWER
+    assert rebuilt.legal_actions() == deal.legal_actions()
+    # The asker's view is the deal before its question; rebuilt, it asks into the same phase.
+    asker = Deal.of_observation(deal.observation(Seat.N), deal.hands)
+    asker.apply(Action.parse("ask-whole"))
+    assert asker.phase == Phase.ANSWER and asker == deal
+    match = Match(answer_steps=True)
+    match.start_deal(SINGLE_MARRIAGE_HANDS)
+    assert match.deal is not None and match.deal.answer_steps
+    assert match.observation(Seat.E).answer_steps
+    assert match.after(0, 0).deal.answer_steps  # type: ignore[union-attr]
+    with pytest.raises(TypeError, match="answer_steps must be a bool"):
+        Deal(SINGLE_MARRIAGE_HANDS, Seat.W, answer_steps=1)  # type: ignore[arg-type]
 
 
 def test_ask_whole_not_allowed_for_trump_team() -> None:

@@ -59,6 +59,37 @@ def test_answers_a_question_with_one_of_its_marriages() -> None:
     assert str(action) in {"answer H", "answer C"}
 
 
+@pytest.mark.parametrize("spec", ["search:easy", "pimc:easy"])
+def test_plays_a_deal_with_answer_steps_from_its_forced_answer_on(spec: str) -> None:
+    """With ``answer_steps`` (the research environments) S names its only marriage as a step;
+    the players rebuild worlds from observations that carry the option, so each world steps
+    through the same phases as the deal, and every choice to the end is legal."""
+    hands = [
+        CardSet.parse(h)
+        for h in (
+            "KS QS AD TD 6D AH TH JH 9H",
+            "QD JD 9D 8H 7H 6H AS TS JS",
+            "KH QH 9S QC KD 8D 7D AC TC",
+            "KC 8S 7S 6S JC 9C 8C 7C 6C",
+        )
+    ]
+    deal = Deal(hands, Seat.W, answer_steps=True)
+    for token in ("AD", "9D", "7D", "6C", "ask-whole"):
+        deal.apply(Action.parse(token))
+    assert deal.phase is Phase.ANSWER and [str(a) for a in deal.legal_actions()] == ["answer H"]
+    player = make_player(spec, 2)
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        observation = deal.observation(seat)
+        assert observation.answer_steps
+        action = player.choose(observation)
+        assert action in observation.legal_actions
+        deal.apply(action)
+    assert deal.events[0].suit is not None and str(deal.events[0].suit) == "H"
+    player.close()
+
+
 def test_the_choice_depends_only_on_the_observation() -> None:
     """Two deals that N sees alike, with E's and W's unplayed cards swapped, get the same answer."""
     rng = random.Random(5)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -39,9 +40,9 @@ def random_variant(rng: random.Random) -> Variant:
     return Variant(**{name: rng.choice(values) for name, values in SWITCHES.items()})
 
 
-def rigged_deal(rng: random.Random, variant: Variant) -> Deal:
+def rigged_deal(rng: random.Random, variant: Variant, answer_steps: bool = False) -> Deal:
     """A shuffled deal in which, often, one seat holds two or three full marriages, so that
-    ask-whole questions wait for the partner's choice."""
+    ask-whole questions wait for the partner's choice (``answer_steps``: ``Deal``'s)."""
     hands = [set(h) for h in Deal.shuffled(rng, Seat.N).initial_hands]
     if rng.random() < 0.6:
         seat = rng.randrange(4)
@@ -55,7 +56,7 @@ def rigged_deal(rng: random.Random, variant: Variant) -> Deal:
                     hands[seat].add(card)
                     hands[holder].add(swap)
     dealer = Seat(rng.randrange(4))
-    return Deal([sorted(h) for h in hands], dealer, variant)
+    return Deal([sorted(h) for h in hands], dealer, variant, answer_steps=answer_steps)
 
 
 def pick(rng: random.Random, deal: Deal) -> int:
@@ -132,15 +133,12 @@ def test_solver_agrees_with_minimax(tricks_left: int, positions: int) -> None:
         assert {Phase.PLAY, Phase.DECLARATION} <= phases
 
 
-def test_positions_waiting_for_an_answer() -> None:
-    """Positions where a partner chooses among several marriages (four cards or more in hand:
-    the window after trick 5 at the latest), and the windows after them."""
-    rng = random.Random(77)
-    solver = Solver(table_bits=14)
-    deal_values = values(rng)
-    found = 0
+def waiting_for_an_answer(rng: random.Random, answer_steps: bool = False) -> Iterator[Deal]:
+    """Positions where a partner names a marriage after ask-whole with four tricks left (four
+    cards or more in hand: the window after trick 5 at the latest), and the windows after
+    them: those found in 20,000 deals."""
     for _ in range(20_000):
-        deal = rigged_deal(rng, random_variant(rng))
+        deal = rigged_deal(rng, random_variant(rng), answer_steps)
         tricks_left = 4
         # Play quietly, keeping kings and queens, until a window near the end offers ask-whole.
         while not deal.is_over() and 9 - deal.tricks_played > tricks_left:
@@ -150,12 +148,39 @@ def test_positions_waiting_for_an_answer() -> None:
         if deal.phase is not Phase.DECLARATION or Action.ask_whole() not in deal.legal_actions():
             continue
         deal.apply(Action.ask_whole())
-        if deal.phase is not Phase.ANSWER:
-            continue
+        if deal.phase is Phase.ANSWER:
+            yield deal
+
+
+def test_positions_waiting_for_an_answer() -> None:
+    """Positions where a partner chooses among several marriages."""
+    rng = random.Random(77)
+    solver = Solver(table_bits=14)
+    deal_values = values(rng)
+    found = 0
+    for deal in itertools.islice(waiting_for_an_answer(rng), 12):
         found += 1
         check(solver, deal, rng.choice(deal_values))
-        if found == 12:
-            break
+    assert found == 12
+
+
+def test_a_forced_answer_of_answer_steps_is_solved_as_answered_at_once() -> None:
+    """With ``answer_steps`` a partner with one marriage names it as a step of its own: the
+    solver agrees with minimax there, and the value is that of the deal without
+    ``answer_steps``, where the marriage was named at once."""
+    rng = random.Random(78)
+    solver = Solver(table_bits=14)
+    deal_values = values(rng)
+    forced = (d for d in waiting_for_an_answer(rng, True) if len(d.legal_actions()) == 1)
+    found = 0
+    for deal in itertools.islice(forced, 12):
+        found += 1
+        value = rng.choice(deal_values)
+        check(solver, deal, value)
+        at_once = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+        at_once.replay(deal.decisions)
+        assert at_once.phase is not Phase.ANSWER
+        assert solver.value(deal, value) == solver.value(at_once, value)
     assert found == 12
 
 

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
-from valtti.engine import CardSet, Deal, Seat, Variant
+from valtti.engine import CardSet, Deal, Seat, Variant, marriage_suits
+from valtti.engine.actions import ASK_WHOLE
 from valtti.engine.variant import SWITCHES
 
 #: Every combination of the variant switches' values.
@@ -40,11 +41,11 @@ def rich_hands(rng: random.Random) -> list[CardSet]:
     return [CardSet(h) for h in hands]
 
 
-def positions(seed: int, variant: Variant) -> Iterator[Deal]:
-    """Every position of one random legal deal, its end included."""
+def positions(seed: int, variant: Variant, answer_steps: bool = False) -> Iterator[Deal]:
+    """Every position of one random legal deal, its end included (``answer_steps``: ``Deal``'s)."""
     rng = random.Random(seed)
     hands = rich_hands(rng) if seed % 4 else Deal.shuffled(rng, Seat.N).hands
-    deal = Deal(hands, Seat(rng.randrange(4)), variant)
+    deal = Deal(hands, Seat(rng.randrange(4)), variant, answer_steps=answer_steps)
     while True:
         yield deal
         if deal.is_over():
@@ -54,3 +55,23 @@ def positions(seed: int, variant: Variant) -> Iterator[Deal]:
         asks = [a for a in legal if a >= 40]
         pool = asks if asks and rng.random() < 0.5 else legal
         deal.apply(pool[rng.randrange(len(pool))])
+
+
+def partner_marriages(deal: Deal) -> int:
+    """How many marriages the partner of the seat to move could name, were it asked whole now."""
+    seat = deal.current_player
+    assert seat is not None
+    declared = [m.suit for m in deal.marriages]
+    return len(marriage_suits(deal.hand(seat.partner), seat.partner, declared, deal.locked))
+
+
+def asks_whole_of(deal: Deal, marriages: int) -> bool:
+    """Whether the seat to move may ask whole now, its partner holding ``marriages``."""
+    return deal.is_legal(ASK_WHOLE) and partner_marriages(deal) == marriages
+
+
+def plain_move(deal: Deal) -> int:
+    """The first legal card, or the first legal action where no card is: a deal played so
+    never declares nor asks, and each trick's winner may then ask whole (no trumps)."""
+    legal = deal.legal_numbers()
+    return next((a for a in legal if a < 36), legal[0])

@@ -10,9 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from research_needs import require
-from research_positions import variants
+from research_positions import plain_move, variants
 
-from valtti.engine import Seat, Variant
+from valtti.engine import Action, Observation, Phase, Seat, Variant
+from valtti.engine.actions import ASK_WHOLE
+from valtti.players.base import Player
 
 gymnasium = require("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -317,3 +319,40 @@ def test_the_learner_sees_nothing_its_seat_may_not_know(
             assert set(info) <= {"illegal"}
             return
         assert not info
+
+
+class _AsksWhole(Player):
+    """Asks whole at every window where it may, else plays its first legal card."""
+
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        ask = [a for a in legal if a == ASK_WHOLE]
+        return (ask or [a for a in legal if a < 36] or list(legal))[0]
+
+
+def test_the_learner_as_partner_names_every_yes_marriage_as_a_step() -> None:
+    """RULES.md 7.2: the learner, partner of an ask-whole answered "yes", was to move only when
+    it had two marriages to choose from (one was named for it at once), so its steps told the
+    two apart where every other agent saw them. Now it names its marriage at every "yes": a
+    forced step (one legal action) with one marriage, a choice with two."""
+    env = marjapussi.MarjapussiEnv(opponents="random", seat="S")
+    answers: dict[int, int] = {}  # legal answers at a learner's step -> how often
+    for seed in range(3000):
+        env.reset(seed=seed)
+        env.table.players[Seat.N] = _AsksWhole()  # the learner's partner, before trick 1 ends
+        steps = 0
+        while True:
+            deal = env.table.episode.deal
+            if deal.phase is Phase.ANSWER:
+                assert deal.asker == Seat.N and deal.current_player == Seat.S
+                steps += 1
+                legal = int(env.action_masks().sum())
+                answers[legal] = answers.get(legal, 0) + 1
+            _, _, terminated, _, _ = env.step(plain_move(deal))
+            if terminated:
+                break
+        yeses = [e for e in deal.events if e.how == "ask-whole" and e.yes and e.seat == Seat.N]
+        assert steps == len(yeses), seed
+        if answers.get(1) and answers.get(2):
+            return
+    raise AssertionError(f"seeded deals gave the learner answers to choose among {answers}")

@@ -8,9 +8,10 @@ import random
 import numpy as np
 import pytest
 from research_needs import require
-from research_positions import rich_hands
+from research_positions import asks_whole_of, plain_move, rich_hands
 
 from valtti.engine import Phase, Variant
+from valtti.engine.actions import ASK_WHOLE
 
 pyspiel = require("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
@@ -216,3 +217,58 @@ def test_a_game_and_its_states_survive_pickling_and_serialising() -> None:
         assert copy.history() == state.history()
         world = copy.resample_from_infostate(1, sampler)
         assert world.information_state_string(1) == state.information_state_string(1)
+
+
+def _at_ask_whole(game: object, marriages: int) -> object:
+    """A state whose player to move may ask whole, its partner holding ``marriages`` eligible
+    marriages: the first seeded deal, played by ``plain_move``, that gets there."""
+    for seed in range(3000):
+        rng = random.Random(seed)
+        state = game.new_initial_state()  # type: ignore[attr-defined]
+        while state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        while not state.is_terminal():
+            if asks_whole_of(state.deal, marriages):
+                return state
+            state.apply_action(plain_move(state.deal))
+    raise AssertionError(f"no seeded deal has a partner with {marriages} marriages to ask")
+
+
+@pytest.mark.parametrize("marriages", [1, 2])
+def test_current_player_does_not_tell_how_many_marriages_a_partner_had(marriages: int) -> None:
+    """RULES.md 7.2: ``current_player()`` went to a partner with two marriages to choose from
+    and straight back to the asker past one with a single marriage. Now every "yes" is the
+    partner's move, forced with one marriage: the others see the same in both cases, and
+    their tensors and strings stay those before the question until the answer; the state
+    still serialises and pickles."""
+    import pickle
+
+    game = pyspiel.load_game("python_marjapussi")
+    state = _at_ask_whole(game, marriages)
+    asker = state.current_player()  # type: ignore[attr-defined]
+    partner = (asker + 2) % 4
+    views = (
+        "observation_tensor",
+        "information_state_tensor",
+        "observation_string",
+        "information_state_string",
+    )
+    others = [p for p in range(4) if p != partner]
+
+    def seen(p: int) -> list[object]:
+        return [np.asarray(getattr(state, view)(p)).tolist() for view in views]
+
+    before = {p: seen(p) for p in others}
+    state.apply_action(ASK_WHOLE)  # type: ignore[attr-defined]
+    assert state.current_player() == partner  # type: ignore[attr-defined]
+    assert len(state.legal_actions()) == marriages  # type: ignore[attr-defined]
+    assert {p: seen(p) for p in others} == before
+    serialised = game.deserialize_state(state.serialize())  # type: ignore[attr-defined]
+    for copy in (pickle.loads(pickle.dumps(state)), serialised):
+        assert copy.deal == state.deal and copy.deal.answer_steps  # type: ignore[attr-defined]
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for p in others:
+        world = state.resample_from_infostate(p, sampler)  # type: ignore[attr-defined]
+        assert world.current_player() == partner and world.deal.phase is Phase.ANSWER
+    state.apply_action(plain_move(state.deal))  # type: ignore[attr-defined]
+    assert state.current_player() == asker  # type: ignore[attr-defined]

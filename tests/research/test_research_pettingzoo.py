@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from research_needs import require
-from research_positions import variants
+from research_positions import asks_whole_of, partner_marriages, plain_move, variants
 
-from valtti.engine import Seat, Variant
+from valtti.engine import Phase, Seat, Variant
+from valtti.engine.actions import ASK_WHOLE
 
 pettingzoo = require("pettingzoo")
 from pettingzoo.test import (  # noqa: E402
@@ -227,4 +228,51 @@ def test_no_agent_sees_what_its_seat_may_not_know(
         legal = np.flatnonzero(obs["action_mask"])
         asks = [a for a in legal if a >= 40]
         pool = asks if asks and rng.random() < 0.5 else legal
-        env.step(int(pool[rng.randrange(len(pool))]))
+        action = int(pool[rng.randrange(len(pool))])
+        yes = action == ASK_WHOLE and partner_marriages(deal) > 0
+        partner = marjapussi.AGENTS[(marjapussi.AGENTS.index(env.agent_selection) + 2) % 4]
+        env.step(action)
+        if action == ASK_WHOLE:
+            # The turn tells only the public yes or no: a "yes" goes to the partner, however
+            # many marriages it holds (RULES.md 7.2).
+            assert (env.agent_selection == partner) == yes
+
+
+def _at_ask_whole(marriages: int) -> object:
+    """A raw environment whose agent to move may ask whole, its partner holding ``marriages``
+    eligible marriages: the first seeded deal, played by ``plain_move``, that gets there."""
+    for seed in range(3000):
+        env = marjapussi.raw_env()
+        env.reset(seed=seed)
+        deal = env.game.deal
+        while not deal.is_over():
+            if asks_whole_of(deal, marriages):
+                return env
+            env.step(plain_move(deal))
+    raise AssertionError(f"no seeded deal has a partner with {marriages} marriages to ask")
+
+
+@pytest.mark.parametrize("marriages", [1, 2])
+def test_the_turn_does_not_tell_how_many_marriages_a_partner_had(marriages: int) -> None:
+    """RULES.md 7.2: a partner with two marriages to choose from was given the turn, one with a
+    single marriage answered at once, so every agent saw agent_selection tell the two apart.
+    Now every "yes" is the partner's step: forced with one marriage, a choice with two, and
+    the other agents see the same in both (the turn to the partner and back, their views
+    those before the question until the answer)."""
+    env = _at_ask_whole(marriages)
+    deal = env.game.deal  # type: ignore[attr-defined]
+    asker = env.agent_selection  # type: ignore[attr-defined]
+    partner = marjapussi.AGENTS[(marjapussi.AGENTS.index(asker) + 2) % 4]
+    others = [a for a in marjapussi.AGENTS if a != partner]
+    before = {a: env.observe(a)["observation"] for a in others}  # type: ignore[attr-defined]
+    env.step(ASK_WHOLE)  # type: ignore[attr-defined]
+    assert env.agent_selection == partner  # type: ignore[attr-defined]
+    assert deal.phase is Phase.ANSWER
+    for agent in others:
+        seen = env.observe(agent)  # type: ignore[attr-defined]
+        assert np.array_equal(seen["observation"], before[agent]), agent
+        assert not seen["action_mask"].any(), agent
+    assert env.observe(partner)["action_mask"].sum() == marriages  # type: ignore[attr-defined]
+    env.step(plain_move(deal))  # type: ignore[attr-defined]
+    assert env.agent_selection == asker  # type: ignore[attr-defined]
+    assert deal.events[-1].yes and deal.phase is Phase.PLAY

@@ -148,12 +148,13 @@ def test_resampled_hidden_hands_leave_a_seats_tensors_unchanged(
             )
 
 
-def test_resampling_while_a_partner_chooses_a_marriage() -> None:
+@pytest.mark.parametrize("answer_steps", [False, True])
+def test_resampling_while_a_partner_chooses_a_marriage(answer_steps: bool) -> None:
     """RULES.md 7.2: many ANSWER phases, every seat but the chooser resampled."""
     rng = random.Random(1)
     seen = 0
     for seed in range(400):
-        for deal in positions(seed, Variant(whole_ask_after_trump="anyone")):
+        for deal in positions(seed, Variant(whole_ask_after_trump="anyone"), answer_steps):
             if deal.phase is not Phase.ANSWER:
                 continue
             seen += 1
@@ -167,14 +168,26 @@ def test_resampling_while_a_partner_chooses_a_marriage() -> None:
     assert seen >= 20
 
 
-def test_while_a_partner_chooses_the_others_see_the_deal_before_the_ask() -> None:
+@pytest.mark.parametrize("answer_steps", [False, True])
+def test_while_a_partner_chooses_the_others_see_the_deal_before_the_ask(
+    answer_steps: bool,
+) -> None:
+    """With ``answer_steps`` also while a partner names its one marriage, a forced step."""
     found = 0
+    forced = 0
     for seed in range(400):
-        for deal in positions(seed, Variant(whole_ask_after_trump="anyone")):
+        for deal in positions(seed, Variant(whole_ask_after_trump="anyone"), answer_steps):
             if deal.phase is not Phase.ANSWER:
                 continue
             found += 1
-            before = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+            forced += len(deal.legal_actions()) == 1
+            before = Deal(
+                deal.initial_hands,
+                deal.dealer,
+                deal.variant,
+                deal.forehand,
+                answer_steps=answer_steps,
+            )
             for action in deal.history[:-1]:
                 before.apply(action)
             chooser = deal.current_player
@@ -188,12 +201,15 @@ def test_while_a_partner_chooses_the_others_see_the_deal_before_the_ask() -> Non
             # ... while the full state shows the pending choice.
             assert state_tensor(deal, 0)[OBS["phase"]][2] == 1
     assert found >= 20
+    assert (forced >= 20) if answer_steps else forced == 0
 
 
 @SLOW
-@given(variants, st.integers(0, 2**32))
-def test_the_full_state_tensor_round_trips_to_the_deal(variant: Variant, seed: int) -> None:
-    for deal in positions(seed, variant):
+@given(variants, st.integers(0, 2**32), st.booleans())
+def test_the_full_state_tensor_round_trips_to_the_deal(
+    variant: Variant, seed: int, answer_steps: bool
+) -> None:
+    for deal in positions(seed, variant, answer_steps):
         for seat in Seat:
             again = deal_from_state_tensor(state_tensor(deal, seat))
             assert again == deal
@@ -343,15 +359,16 @@ def _by_the_docs(deal: Deal, seat: Seat, score: tuple[int, int]) -> np.ndarray:
         for card in deal.initial_hands[other]:
             put("initial_hands", 36 * r + card)
     put("seat", seat)
+    put("answer_steps", 0, float(deal.answer_steps))
     return t
 
 
 @SLOW
-@given(variants, st.integers(0, 2**32))
-def test_every_section_is_what_the_docs_say(variant: Variant, seed: int) -> None:
+@given(variants, st.integers(0, 2**32), st.booleans())
+def test_every_section_is_what_the_docs_say(variant: Variant, seed: int, steps: bool) -> None:
     """docs/TENSORS.md, field by field, on every position of a deal (a question that made
     trumps marks the asker as trump_maker, though the marriage may be its partner's)."""
-    for deal in positions(seed, variant):
+    for deal in positions(seed, variant, steps):
         if deal.phase is Phase.ANSWER:
             continue
         for seat in Seat:

@@ -113,6 +113,7 @@ cdef struct Core:
     uint8_t must_overtrump
     uint8_t must_trump
     uint8_t first_trick_ace
+    uint8_t answer_steps     # every "yes" to ask-whole is answered as a step (Deal answer_steps)
     uint8_t nactions
     uint8_t nevents
     uint8_t actions[MAX_HISTORY]
@@ -405,9 +406,11 @@ cdef void apply_action(Core* c, int a) noexcept nogil:
         suits = eligible_marriages(c, partner)
         if suits == 0:
             add_event(c, x, H_ASK_WHOLE, -1, 0, 0)
-        elif suits & (suits - 1) == 0:
+        elif suits & (suits - 1) == 0 and not c.answer_steps:
             marry(c, x, ctz64(suits), H_ASK_WHOLE)
         else:
+            # The partner names a marriage as a step of its own: a choice among several, or
+            # with answer_steps any "yes", so that the turn tells no more than yes (RULES.md 7.2).
             c.asker = x
             c.to_move = partner
             c.phase = P_ANSWER
@@ -734,16 +737,24 @@ cdef class Deal:
 
     ``legal_actions()`` lists what the player to move may do; ``apply()`` does it or raises
     ``IllegalActionError`` with the reason, leaving the deal unchanged.
+
+    ``answer_steps`` (off by default): every "yes" to ``ask-whole`` is answered by the partner
+    as a step of its own (the ANSWER phase), one ``answer`` forced where it holds a single
+    eligible marriage; a "no" stays immediate. Off, only a choice among several marriages is a
+    step, so the turn passing to the partner tells that it had several: hidden from the other
+    seats by ``seen_by``, which a turn-based environment cannot do (RULES.md 7.2), hence on in
+    ``valtti.research``. Copies, positions and rebuilt deals keep it.
     """
 
     cdef Core c
     cdef object _variant
 
-    def __init__(self, hands, dealer, variant=None, forehand=None):
+    def __init__(self, hands, dealer, variant=None, forehand=None, *, answer_steps=False):
         """Deal with the given hands (N E S W: ``CardSet``s, masks or card lists).
 
         ``forehand`` leads trick 1; by default the player left of the dealer (RULES.md 2.2).
-        ``ValueError`` if the hands are not four disjoint hands of nine or a seat is unknown.
+        ``answer_steps``: see the class. ``ValueError`` if the hands are not four disjoint
+        hands of nine or a seat is unknown.
         """
         cdef uint64_t masks[4]
         cdef uint64_t seen = 0
@@ -759,25 +770,29 @@ cdef class Deal:
             seen |= masks[i]
         dealer = seat_of(dealer)
         self._setup(masks, dealer, seat_of(forehand) if forehand is not None else dealer.left,
-                    DEFAULT_VARIANT if variant is None else variant)
+                    DEFAULT_VARIANT if variant is None else variant, answer_steps)
 
     @staticmethod
-    def shuffled(rng, dealer, variant=None, forehand=None):
+    def shuffled(rng, dealer, variant=None, forehand=None, *, answer_steps=False):
         """A deal with hands shuffled from ``rng`` (see ``deal_hands``)."""
         cdef Deal d = Deal.__new__(Deal)
         cdef uint64_t hands[4]
         shuffle_hands(rng.getrandbits(64), hands)
         dealer = seat_of(dealer)
         d._setup(hands, dealer, seat_of(forehand) if forehand is not None else dealer.left,
-                 DEFAULT_VARIANT if variant is None else variant)
+                 DEFAULT_VARIANT if variant is None else variant, answer_steps)
         return d
 
-    cdef void _setup(self, uint64_t* hands, int dealer, int forehand, object variant) except *:
+    cdef void _setup(self, uint64_t* hands, int dealer, int forehand, object variant,
+                     object answer_steps) except *:
         cdef Core* c = &self.c
         cdef int i
         if not isinstance(variant, Variant):
             raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        if not isinstance(answer_steps, bool):
+            raise TypeError(f"answer_steps must be a bool, not {type(answer_steps).__name__}")
         self._variant = variant
+        c.answer_steps = answer_steps
         for i in range(4):
             c.hand[i] = hands[i]
             c.initial[i] = hands[i]
@@ -904,7 +919,8 @@ cdef class Deal:
         cdef int i
         if not 0 <= n <= self.c.nactions:
             raise ValueError(f"a deal of {self.c.nactions} actions has no position after {n}")
-        d._setup(self.c.initial, self.c.dealer, self.c.forehand, self._variant)
+        d._setup(self.c.initial, self.c.dealer, self.c.forehand, self._variant,
+                 bool(self.c.answer_steps))
         for i in range(n):
             apply_action(&d.c, self.c.actions[i])
         return d
@@ -913,7 +929,7 @@ cdef class Deal:
     def of_observation(observation, hands):
         """The deal at ``observation``'s point if the seats hold ``hands`` now (N E S W): the
         public history replayed on those hands with the cards each seat has played, each
-        choice of marriage as the events name it.
+        choice of marriage as the events name it, ``answer_steps`` as the observed deal's.
 
         ``IllegalActionError`` (a ``ValueError``) if the hands contradict what was seen.
         """
@@ -922,7 +938,8 @@ cdef class Deal:
         if len(hands) != 4:
             raise ValueError(f"four hands are needed (N E S W), got {len(hands)}")
         deal = Deal([hands[i] | played[i] for i in range(4)], observation.dealer,
-                    observation.variant, observation.forehand)
+                    observation.variant, observation.forehand,
+                    answer_steps=observation.answer_steps)
         named = [e.suit for e in observation.events if e.how == "ask-whole" and e.yes]
         deal.replay(observation.history, [s for s in named if s is not None])
         return deal
@@ -932,7 +949,9 @@ cdef class Deal:
 
         The deal itself, except while a partner chooses which of several marriages to name (the
         ANSWER phase): every other seat and a spectator see the deal before the ``ask-whole``
-        (a new deal), as a partner with one marriage or none answers at once.
+        (a new deal), as a partner with one marriage or none answers at once. With
+        ``answer_steps`` every "yes" has an ANSWER phase, hidden alike: the seat to move is
+        then the one thing that shows the "yes" before the answer does.
         """
         if self.c.phase == P_ANSWER and (viewer is None or seat_of(viewer) != self.c.to_move):
             return self.after(self.c.nactions - 1)
@@ -941,9 +960,10 @@ cdef class Deal:
     def replay(self, actions, answers=()):
         """Apply ``actions`` in order, each checked as ``apply()`` does. ``answers``: the suits
         named by the ask-whole questions answered "yes", in order (as the events show them);
-        where a partner must choose among several marriages and no ``answer`` follows, the
-        partner names the suit given for that question (what others see of a history, which
-        leaves answers out: RULES.md 7.2).
+        where a partner names a marriage as a step (a choice among several, or with
+        ``answer_steps`` any "yes") and no ``answer`` follows, the partner names the suit given
+        for that question (what others see of a history, which leaves answers out: RULES.md
+        7.2).
 
         ``IllegalActionError`` (the deal then stands before the refused action), or
         ``ValueError`` when a choice has no suit in ``answers``.
@@ -1133,6 +1153,29 @@ cdef class Deal:
         """Every action applied, in order."""
         return tuple([ACTIONS[self.c.actions[i]] for i in range(self.c.nactions)])
 
+    @property
+    def answer_steps(self):
+        """Whether every "yes" to ``ask-whole`` is answered as a step of its own (the class)."""
+        return bool(self.c.answer_steps)
+
+    @property
+    def decisions(self):
+        """The history as RECORD.md writes it: without the ``answer``s that ``answer_steps``
+        forced on a partner holding one eligible marriage (no choice, so no action there, and
+        the deal without ``answer_steps`` answers them at once). The history itself when off."""
+        cdef Deal d
+        cdef int i, a
+        cdef list out = []
+        if not self.c.answer_steps:
+            return self.history
+        d = self.after(0)
+        for i in range(self.c.nactions):
+            a = self.c.actions[i]
+            if a < A_ANSWER or popcount64(legal_mask_of(&d.c)) > 1:
+                out.append(ACTIONS[a])
+            apply_action(&d.c, a)
+        return tuple(out)
+
     def result(self):
         """The three columns per team and the game points (RULES.md 5.1), so far."""
         cdef Core* c = &self.c
@@ -1162,9 +1205,11 @@ cdef class Deal:
         return self.copy()
 
     def _key(self):
-        """What determines the deal: hands as dealt, dealer, variant, forehand, actions."""
+        """What determines the deal: hands as dealt, dealer, variant, forehand, actions,
+        ``answer_steps``."""
         return (self.initial_hands, self.dealer, self._variant, self.forehand,
-                tuple([self.c.actions[i] for i in range(self.c.nactions)]))
+                tuple([self.c.actions[i] for i in range(self.c.nactions)]),
+                bool(self.c.answer_steps))
 
     def __reduce__(self):
         return (_rebuild, self._key())
@@ -1178,12 +1223,14 @@ cdef class Deal:
 
     def __repr__(self):
         c = self.current_player
+        steps = " answer_steps" if self.c.answer_steps else ""
         return (f"<Deal dealer={self.dealer} trick={min(self.c.ntricks + 1, 9)} "
-                f"phase={self.phase} to_move={c} trump={self.trump}>")
+                f"phase={self.phase} to_move={c} trump={self.trump}{steps}>")
 
 
-def _rebuild(hands, dealer, variant, forehand, actions):
-    d = Deal(hands, dealer, variant, forehand)
+def _rebuild(hands, dealer, variant, forehand, actions, answer_steps=False):
+    # answer_steps defaults: a deal pickled before it existed had it off.
+    d = Deal(hands, dealer, variant, forehand, answer_steps=answer_steps)
     for a in actions:
         d.apply(a)
     return d

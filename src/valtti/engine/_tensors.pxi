@@ -9,7 +9,8 @@
 # What a seat may know (RULES.md 7): its observation and information state read its own hand
 # and public facts only. While a partner chooses among several marriages (the ANSWER phase)
 # every other seat's tensors are those of the deal before the ask-whole (7.2): they are encoded
-# from a copy replayed from the hands as dealt without the last action.
+# from a copy replayed from the hands as dealt without the last action. With answer_steps every
+# "yes" is such a phase, masked alike.
 
 from libc.string cimport memset
 from operator import index as _index
@@ -61,6 +62,8 @@ STATE_LAYOUT = INFORMATION_STATE_LAYOUT + (
     ("hands", 4 * 36, "every seat's hand now (seat-relative × card)"),
     ("initial_hands", 4 * 36, "every seat's hand as dealt (seat-relative × card)"),
     ("seat", 4, "the seat the tensor is relative to: N, E, S, W"),
+    ("answer_steps", 1, "every yes to ask-whole is answered as a step of its own, as in the "
+                        "research environments (Deal answer_steps)"),
 )
 
 
@@ -89,6 +92,7 @@ cdef int O_COLUMNS = _OFF["columns"], O_SCORE = _OFF["score"], O_TARGET = _OFF["
 cdef int O_VARIANT = _OFF["variant"], O_INITIAL = _OFF["initial_hand"]
 cdef int O_HISTORY = _OFF["history"], O_WINDOWS = _OFF["windows"], O_HANDS = _OFF["hands"]
 cdef int O_INITIAL_HANDS = _OFF["initial_hands"], O_SEAT = _OFF["seat"]
+cdef int O_ANSWER_STEPS = _OFF["answer_steps"]
 cdef int N_OBS = OBSERVATION_SIZE, N_INFO = INFORMATION_STATE_SIZE, N_STATE = STATE_SIZE
 del _OFF
 
@@ -306,6 +310,7 @@ cdef object encode(Deal deal, object seat, object out, object score, int size, b
             put_cards(t + O_HANDS + 36 * r, c.hand[(s + r) & 3])
             put_cards(t + O_INITIAL_HANDS + 36 * r, c.initial[(s + r) & 3])
         t[O_SEAT + s] = 1.0
+        t[O_ANSWER_STEPS] = c.answer_steps
     return out
 
 
@@ -369,8 +374,8 @@ cdef int one_of(const float[::1] t, int at, int n) except -2:
 
 
 def deal_from_state_tensor(tensor):
-    """The deal that ``state_tensor`` encoded: hands as dealt, dealer, forehand, variant and
-    every action, answers included. ``ValueError`` if the tensor does not encode a deal."""
+    """The deal that ``state_tensor`` encoded: hands as dealt, dealer, forehand, variant,
+    ``answer_steps`` and every action, answers included. ``ValueError`` if the tensor does not encode a deal."""
     cdef const float[::1] t = tensor
     cdef int s, r, i, k, ntricks, leader, rel, slot, how, suit, at, card
     cdef uint64_t m
@@ -402,7 +407,7 @@ def deal_from_state_tensor(tensor):
         both_on_target="continue" if t[O_VARIANT + 7] else "draw",
     )
     deal = Deal(hands, (s + one_of(t, O_DEALER, 4)) & 3, variant,
-                (s + one_of(t, O_FOREHAND, 4)) & 3)
+                (s + one_of(t, O_FOREHAND, 4)) & 3, answer_steps=bool(t[O_ANSWER_STEPS]))
     ntricks = 0
     while ntricks < 9 and one_of(t, O_HISTORY + 148 * ntricks, 4) >= 0:
         ntricks += 1

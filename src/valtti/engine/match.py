@@ -74,11 +74,19 @@ class Match:
 
     Play goes through ``apply()`` (or the latest deal's own ``apply()``); a deal is scored as soon
     as it is finished. ``start_deal()`` begins the next one with the dealer the rules give.
+    ``answer_steps``: every deal's (``Deal``), off for the table and on in ``valtti.research``.
     """
 
-    def __init__(self, variant: Variant | None = None, first_dealer: Seat = Seat.N) -> None:
+    def __init__(
+        self,
+        variant: Variant | None = None,
+        first_dealer: Seat = Seat.N,
+        *,
+        answer_steps: bool = False,
+    ) -> None:
         self.variant = variant or Variant()
         self.first_dealer = Seat(first_dealer)
+        self.answer_steps = answer_steps
         self.deals: list[Deal] = []
         self._scores: list[DealScore] = []
 
@@ -143,14 +151,15 @@ class Match:
         if hands is None:
             if rng is None:
                 raise ValueError("start_deal needs hands or a random generator")
-            deal = Deal.shuffled(rng, dealer, self.variant)
+            steps = self.answer_steps
+            deal = Deal.shuffled(rng, dealer, self.variant, answer_steps=steps)
             forehand = forehand_of(dealer, deal.hands, self.variant, not self.deals)
             if forehand != deal.forehand:
-                deal = Deal(deal.hands, dealer, self.variant, forehand)
+                deal = Deal(deal.hands, dealer, self.variant, forehand, answer_steps=steps)
         else:
             hands = [h if isinstance(h, CardSet) else CardSet(h) for h in hands]
             forehand = forehand_of(dealer, hands, self.variant, not self.deals)
-            deal = Deal(hands, dealer, self.variant, forehand)
+            deal = Deal(hands, dealer, self.variant, forehand, answer_steps=self.answer_steps)
         self.deals.append(deal)
         return deal
 
@@ -212,7 +221,7 @@ class Match:
         ``n`` actions (``Deal.after``); the deals before it as played."""
         if not 0 <= deal_index < len(self.deals):
             raise ValueError(f"a match of {len(self.deals)} deals has no deal {deal_index}")
-        out = Match(self.variant, self.first_dealer)
+        out = Match(self.variant, self.first_dealer, answer_steps=self.answer_steps)
         out.deals = [d.copy() for d in self.deals[:deal_index]]
         out.deals.append(self.deals[deal_index].after(n))
         out._scores = self.deal_scores[:deal_index]

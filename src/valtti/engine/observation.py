@@ -21,8 +21,9 @@ class Observation:
     """One seat's view of a deal (and of the match score, when taken from a match).
 
     Two deals that differ only in cards hidden from ``seat`` give equal observations. While a
-    partner chooses which of several marriages to name (the ANSWER phase), every other seat
-    sees the deal as it was before the ask-whole, with no legal actions.
+    partner chooses which of several marriages to name (the ANSWER phase; with
+    ``answer_steps``, after any "yes"), every other seat sees the deal as it was before the
+    ask-whole, with no legal actions.
     """
 
     seat: Seat
@@ -52,6 +53,10 @@ class Observation:
     #: Which deal of its match this is, from 1 (``Match.observation``); ``None`` for a deal
     #: observed on its own (``Deal.observation``), which knows nothing of a match.
     deal_number: int | None = None
+    #: The deal's ``answer_steps`` (``Deal``): a deal rebuilt from this view
+    #: (``Deal.of_observation``) must step through the same phases as the real one. Not in
+    #: ``to_dict`` (docs/PROTOCOL.md): a bot meets it only as a forced ``answer`` to make.
+    answer_steps: bool = False
 
     @staticmethod
     def of(deal: Deal, seat: Seat) -> Observation:
@@ -86,6 +91,7 @@ class Observation:
             legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
             history=tuple(a for a in deal.history if a.kind is not ActionKind.ANSWER),
             refusals=deal.refusals(seat),
+            answer_steps=deal.answer_steps,
         )
 
     def with_score(self, score: tuple[int, int]) -> Observation:

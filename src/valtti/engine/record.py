@@ -90,7 +90,9 @@ class Record:
     def of_match(
         cls, match: Match, meta: dict[str, Any] | None = None, kept: Record | None = None
     ) -> Record:
-        """The record of a match as played so far; every deal names its dealer.
+        """The record of a match as played so far; every deal names its dealer. Its actions
+        are each deal's ``decisions``: an ``answer`` forced by ``answer_steps`` is no action
+        (RECORD.md), so the record replays as played without it.
 
         ``kept``: the record the match was replayed from. Its extra keys are kept on rewrite
         (RECORD.md): its ``meta`` under ``meta``'s keys, and each deal's ``meta`` where the
@@ -102,7 +104,7 @@ class Record:
             hands = _four(deal.initial_hands)
             same = i < len(old) and old[i].hands == hands and old[i].dealer in (None, deal.dealer)
             extra = old[i].meta if same else None
-            deals.append(DealRecord(hands, [str(a) for a in deal.history], deal.dealer, extra))
+            deals.append(DealRecord(hands, [str(a) for a in deal.decisions], deal.dealer, extra))
         if kept is not None and kept.meta is not None:
             meta = {**kept.meta, **(meta or {})}
         return cls(match.variant, deals, meta)

@@ -86,10 +86,11 @@ S, H, D, C; a card block of 36 is indexed by card number (`suit * 9 + rank`, ran
 
 Each tensor is a prefix of the next. The observation and the information state depend only on
 what the seat may know (RULES.md 7): while a partner chooses among several marriages (phase
-answer), every other seat's tensors are those of the deal before the ask-whole (7.2), and which
-answer action a partner took is never encoded, only the public event. The full-state tensor is
-never masked; `deal_from_state_tensor` rebuilds the deal from it (hands as dealt, dealer,
-forehand, variant, every action).
+answer; with `answer_steps`, as in the research environments, after every "yes" to ask-whole,
+one marriage or several), every other seat's tensors are those of the deal before the ask-whole
+(7.2), and which answer action a partner took is never encoded, only the public event. The
+full-state tensor is never masked; `deal_from_state_tensor` rebuilds the deal from it (hands as
+dealt, dealer, forehand, variant, `answer_steps`, every action).
 
 This file is `valtti.engine.tensors.markdown()`; a test keeps the two equal.
 """

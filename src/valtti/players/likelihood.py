@@ -55,6 +55,7 @@ class _Replayer:
                 obs.dealer,
                 obs.variant,
                 obs.forehand,
+                answer_steps=obs.answer_steps,
             )
             deal.replay(obs.history, self.named)
         except ValueError:
@@ -104,7 +105,7 @@ class LearnedLikelihood(Likelihood):
                 per_world.append(None)
                 continue
             uses: list[int] = []
-            replay = Deal(deal.initial_hands, deal.dealer, deal.variant, deal.forehand)
+            replay = deal.after(0)
             for i, action in enumerate(deal.history):
                 seat = replay.current_player
                 assert seat is not None

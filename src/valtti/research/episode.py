@@ -2,7 +2,9 @@
 
 The environments of this package are thin translations of this class: it asks the engine for
 everything (legal actions, the position's tensors, the score), and holds the only randomness an
-episode has, a ``random.Random`` that deals the cards and picks the first dealer.
+episode has, a ``random.Random`` that deals the cards and picks the first dealer. Its deals have
+``answer_steps`` (``Deal``): every "yes" to ask-whole is a step of the partner's, since a turn
+cannot be hidden from the agents as the table hides a choice among several marriages.
 """
 
 from __future__ import annotations
@@ -98,7 +100,9 @@ class Episode:
         self.kind: EpisodeKind = kind
         self.variant = variant_of(variant)
         self.rng = rng
-        self.match = Match(self.variant, first_dealer=Seat(rng.randrange(4)))
+        # Every "yes" to ask-whole a step of the partner's: a turn cannot be hidden here, and
+        # it must not tell that the partner had several marriages (RULES.md 7.2; Deal).
+        self.match = Match(self.variant, first_dealer=Seat(rng.randrange(4)), answer_steps=True)
         self.deal: Deal = self.match.start_deal(rng=rng)
         #: the match score before the current deal, by team
         self.score: tuple[int, int] = (0, 0)

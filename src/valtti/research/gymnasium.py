@@ -16,8 +16,11 @@ of the 49 action numbers (``valtti.engine.actions``), ``action_masks()`` the leg
 The other three seats are players by name as ``valtti.players.make_player`` takes them
 (``random``, ``heuristic``, ``search:easy``…): ``opponents`` is one name for all three or three
 names for the seats to the learner's left, opposite (its partner) and right. They play until the
-learner is to move again. The reward comes at the end: for a deal, the learner's team's game
-points minus the other team's; for a match, +1, -1, or 0 for a draw. An illegal action ends the
+learner is to move again. A partner answering "yes" to an ask-whole names the marriage as a step
+of its own, forced (one legal action) where it holds one (``Deal``'s ``answer_steps``, as in
+every environment here): the learner, as that partner, takes it in either case. The reward
+comes at the end: for a deal, the learner's team's game points minus the other team's; for a
+match, +1, -1, or 0 for a draw. An illegal action ends the
 episode with reward ``ILLEGAL_PENALTY`` (-10) and ``info["illegal"]`` holding the refusal; the
 deal is left as it was. Every random draw (cards, first dealer, the learner's seat when
 ``seat=None``, the opponents' seeds) comes from ``self.np_random``.

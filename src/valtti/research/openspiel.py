@@ -16,9 +16,12 @@
 One game is one deal. Players 0–3 are the seats N E S W; the first 27 moves are chance nodes
 dealing the cards one by one, nine to N, then E, then S (W takes the last nine): chance outcome
 j deals the j-th card not yet dealt (in card-number order), all equally likely. The actions are
-the 49 action numbers (``valtti.engine.actions``). The game parameters are the variant switches
-(RULES.md 8), the ``dealer`` (0–3) and the match score before the deal (``score_ns``,
-``score_ew``, which only the tensors show). Returns: each player's team's game points minus
+the 49 action numbers (``valtti.engine.actions``); a partner answering "yes" to an ask-whole
+names the marriage as a move of its own, forced (one legal action) where it holds one, so that
+``current_player()`` tells the others only the "yes" (RULES.md 7.2; ``Deal``'s
+``answer_steps``). The game parameters are the variant switches (RULES.md 8), the ``dealer``
+(0–3) and the match score before the deal (``score_ns``, ``score_ew``, which only the tensors
+show). Returns: each player's team's game points minus
 the other team's (zero-sum). Observation and information-state tensors are the engine's
 (docs/TENSORS.md), strings are JSON of ``Deal.observation`` less its legal actions; both
 follow RULES.md 7 (7.2 included). ``resample_from_infostate`` draws the hidden hands uniformly
@@ -58,8 +61,8 @@ GAME_NAME = "python_marjapussi"
 DEALT = 27
 #: At most 7 game points a deal: trumps 2, three little trumps, the last trick, the victory.
 MAX_POINTS = 7.0
-#: A resampled world must also leave a partner choosing among several marriages (RULES.md 7.2);
-#: at most this many draws are tried for that before giving up.
+#: A resampled world must also leave a partner to name a marriage (a "yes" that the seat sees
+#: only in the turn, RULES.md 7.2); at most this many draws are tried for that before giving up.
 RESAMPLE_TRIES = 10_000
 
 _PARAMETERS: dict[str, Any] = {name: values[0] for name, values in SWITCHES.items()}
@@ -230,7 +233,9 @@ class MarjapussiState(pyspiel.State):
         by_hands = variant.first_forehand == "club_ace_holder"
         seen = [CardSet(hand) for hand in hands] if by_hands else []
         forehand = forehand_of(setup.dealer, seen, variant, True)
-        self.deal = Deal(hands, setup.dealer, variant, forehand)
+        # answer_steps: current_player() would tell that a partner had several marriages
+        # (RULES.md 7.2; Deal).
+        self.deal = Deal(hands, setup.dealer, variant, forehand, answer_steps=True)
 
     def _deal_card(self, card: int) -> None:
         """Apply the chance outcome that deals ``card``."""
@@ -297,8 +302,8 @@ def _resample(deal: Deal, seat: Seat, rng: random.Random) -> Deal:
         world = rebuild(observation, sampler.sample(rng))
         if not pending:
             return world
-        # seat sees the deal before the ask-whole: keep only worlds in which the partner,
-        # too, has several marriages to choose from.
+        # seat sees the deal before the ask-whole: keep only worlds in which it, too, is
+        # answered "yes" (answer_steps: the partner then names the marriage as a step).
         world.apply(ASK_WHOLE)
         if world.phase is Phase.ANSWER:
             return world
@@ -339,8 +344,8 @@ class MarjapussiObserver:
             return f"{Seat(player)} dealt {own}"
         view = state.deal.observation(Seat(player)).to_dict()
         # The legal actions follow from the rest of the view, and they alone would tell the
-        # asker, whose view is the deal before its ask-whole, that its partner is choosing
-        # among several marriages (RULES.md 7.2): it cannot act until the answer.
+        # asker, whose view is the deal before its ask-whole, that its partner is naming a
+        # marriage (RULES.md 7.2): it cannot act until the answer.
         del view["legal"], view["refusals"]
         if not self.perfect_recall:
             del view["history"]
