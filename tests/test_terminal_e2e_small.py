@@ -8,11 +8,15 @@ header off the screen; the replay viewer answers its keys.
 from __future__ import annotations
 
 import os
+import random
 import re
 import sys
 from pathlib import Path
 
 import pytest
+
+from valtti.engine import Match
+from valtti.engine.record import Record
 
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
@@ -246,5 +250,40 @@ def test_a_prompt_wider_than_the_terminal_leaves_the_header_on_screen(tmp_path: 
         assert len(viewer.after) >= columns  # and the cursor after it
         shown(0)
         viewer.sendline(key)
+    viewer.sendline("q")
+    viewer.expect(pexpect.EOF)
+
+
+#: A suit's separator that ends or begins a hand's line: the hand wrapped at it.
+_LOOSE_BAR = re.compile(r"[♠♥♦♣] │$|^│ (10|[AKQJ9876])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 60), (24, 80), (45, 80), (45, 100)])
+def test_a_replayed_hand_wraps_between_suits_without_a_loose_bar(
+    tmp_path: Path, rows: int, columns: int
+) -> None:
+    """Every hand is face up in the replay; one too wide for its place at the table wraps, and
+    the wrap fell at a suit's "│", left alone at the end of one line or the start of the next."""
+    match = Match()
+    rng = random.Random(1)
+    match.start_deal(rng=rng)
+    while match.legal_actions():
+        match.apply(rng.choice(match.legal_actions()))
+    record = tmp_path / "match.json"
+    record.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    viewer = spawn("replay", str(record), "--show")
+    viewer.setwinsize(rows, columns)
+    prompt = r"Step \d+ of \d+ · Enter: next · back · deal \[N\] · help · quit >"
+    for _step in range(4):
+        viewer.expect(prompt)
+        lines = ANSI.sub("", viewer.before.split("\x1b[2J")[-1]).splitlines()
+        # The table: from the header's rule (or the table's frame) to the deal's columns (or
+        # the hand's frame); the hands in it are parted from each other by two spaces at least.
+        start = next(i for i, line in enumerate(lines) if "─" * 20 in line)
+        end = next(i for i, line in enumerate(lines) if "NS–EW" in line or "Hand (S)" in line)
+        for line in lines[start + 1 : end]:
+            cells = re.split(r" {2,}", line.removeprefix("│").strip())
+            assert not any(_LOOSE_BAR.search(cell) for cell in cells), (line, lines)
+        viewer.sendline("")
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from rich import box
 from rich.align import Align
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    Group,
+    JustifyMethod,
+    RenderableType,
+    RenderResult,
+)
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -214,7 +222,7 @@ def table(view: View) -> RenderableType:
     you, left, top, right = _places(obs.seat)
     trick, taken, played, winner = _on_table_now(view)
 
-    def seat(s: Seat) -> Text:
+    def seat(s: Seat) -> RenderableType:
         text = Text(seat_text(s), style="bold", justify="center")
         role = _role(view, s)
         if role:
@@ -228,8 +236,7 @@ def table(view: View) -> RenderableType:
         if s in obs.locked:
             text.append("\n" + _("locked"), style="magenta")
         if s in view.hands:
-            text.append("\n")
-            text.append_text(_hand_line(view.hands[s]))
+            return Group(text, _hand_line(view.hands[s], justify="center"))
         return text
 
     def card(s: Seat) -> RenderableType:
@@ -300,7 +307,7 @@ def compact_table(view: View) -> RenderableType:
     you, left, top, right = _places(obs.seat)
     trick, taken, played, winner = _on_table_now(view)
 
-    def seat(s: Seat) -> Text:
+    def seat(s: Seat) -> RenderableType:
         text = Text(seat_text(s), style="bold")
         role = _role(view, s)
         if role:
@@ -315,8 +322,7 @@ def compact_table(view: View) -> RenderableType:
             text.append(" ")
             text.append_text(face_up(played[s], s == winner))
         if s in view.hands:  # a replay: the hand face up on a line of its own
-            text.append("\n")
-            text.append_text(_hand_line(view.hands[s]))
+            return Group(text, _hand_line(view.hands[s]))
         return text
 
     grid = Table.grid(expand=True)
@@ -397,26 +403,57 @@ def team_columns(result: DealResult, you: Seat, framed: bool = True) -> Renderab
     return columns
 
 
+@dataclass(frozen=True, slots=True)
+class _Hand:
+    """Cards grouped by suit, a dim "│" between two suits on a line. Where the hand is wider
+    than its place it wraps between two suits, and the "│" goes (it would be left alone at the
+    end of a line); a suit wider than the place on its own wraps between its cards."""
+
+    suits: tuple[Text, ...]
+    justify: JustifyMethod | None = None  #: ``None``: as the place's (a table column's)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lines: list[Text] = []
+        for suit in self.suits:
+            if lines and lines[-1].cell_len + 3 + suit.cell_len <= width:
+                lines[-1].append(" │ ", style="dim")
+                lines[-1].append_text(suit)
+            else:
+                lines.extend(suit.wrap(console, width))
+        text = Text("\n").join(lines)
+        text.justify = self.justify
+        yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        if not self.suits:
+            return Measurement(0, 0)
+        one_line = sum(s.cell_len for s in self.suits) + 3 * (len(self.suits) - 1)
+        widest_card = max(len(word) for s in self.suits for word in s.plain.split())
+        return Measurement(widest_card, one_line).clamp(max_width=options.max_width)
+
+
 def _hand_line(
-    cards: CardSet, legal: frozenset[Card] = frozenset(), numbered: bool = False
-) -> Text:
+    cards: CardSet,
+    legal: frozenset[Card] = frozenset(),
+    numbered: bool = False,
+    justify: JustifyMethod | None = None,
+) -> _Hand:
     """Cards grouped by suit; with ``numbered`` each card has the number to type for it."""
-    text = Text()
+    suits = []
     number = 0
     for suit in Suit:
-        in_suit = list(cards.suit(suit))
-        if not in_suit:
-            continue
-        if text:
-            text.append(" │ ", style="dim")
-        for i, c in enumerate(in_suit):
+        text = Text()
+        for i, c in enumerate(cards.suit(suit)):
             number += 1
             if i:
                 text.append(" ")
             if numbered:
                 text.append(f"{number}:", style="cyan" if c in legal else "dim")
             text.append_text(card_text(c, "bold reverse" if c in legal else "dim" if legal else ""))
-    return text
+        if text:
+            suits.append(text)
+    return _Hand(tuple(suits), justify)
 
 
 def hand(view: View) -> RenderableType:
@@ -424,24 +461,27 @@ def hand(view: View) -> RenderableType:
     obs = view.observation
     legal = obs.legal_actions
     playable = frozenset(a.card for a in legal if a.card is not None)
-    body = _hand_line(obs.hand, playable, numbered=bool(legal))
+    body: list[RenderableType] = [_hand_line(obs.hand, playable, numbered=bool(legal))]
     if legal:
         cards = [c for c in obs.hand if c in playable]  # in the hand's order
         words = [a for a in legal if a.kind is not ActionKind.PLAY]
-        line = Text("\n" + _("Legal") + ": ", style="bold")
+        line = Text(_("Legal") + ": ", style="bold")
         line.append_text(Text(" ").join(card_text(c) for c in cards))
         if words:
             if cards:
                 line.append(" · ")
             line.append(" · ".join(action_words(a) for a in words), style="bold cyan")
-        body.append_text(line)
+        body.append(line)
     elif obs.current_player is not None and (obs.current_player != obs.seat or view.hands):
         # In a replay (every hand shown) the viewer's own seat is to play too.
         waiting = _("{seat} to play").format(seat=seat_text(obs.current_player))
-        body.append("\n" + waiting, style="dim")
+        body.append(Text(waiting, style="dim"))
     title = _("Your hand ({seat})") if view.person else _("Hand ({seat})")
     return Panel(
-        body, title=title.format(seat=seat_text(obs.seat)), title_align="left", box=box.ROUNDED
+        Group(*body),
+        title=title.format(seat=seat_text(obs.seat)),
+        title_align="left",
+        box=box.ROUNDED,
     )
 
 
