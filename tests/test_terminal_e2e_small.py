@@ -287,3 +287,43 @@ def test_a_replayed_hand_wraps_between_suits_without_a_loose_bar(
         viewer.sendline("")
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
+
+
+#: The hint's prompts and words in each language: a turn, a legal line, the key's start.
+_HINT_WORDS = {
+    "en": (TURN, "Legal: ", "hint", "value: "),
+    "fi": (
+        r"(Sinun aloituksesi|Sinun korttisi|Otit tikin: ilmoita, kysy tai aloita|Nimeä pari) > ",
+        "Sallittu: ",
+        "vihje",
+        "arvo: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (45, 120)])
+def test_the_hint_says_what_its_columns_mean_at_every_size(
+    lang: str, rows: int, columns: int
+) -> None:
+    """At 80×24 the hint left its key out (it took three lines): the value and best columns
+    were unexplained. The key is there on each turn, with the header and every move."""
+    turn, legal, hint, key = _HINT_WORDS[lang]
+    child = spawn("play", "--seed", "3", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    child.setwinsize(rows, columns)
+    for _turn in range(3):
+        lines = screen(child, turn)
+        move = re.split(r" [·-] ", next(line for line in lines if legal in line).split(legal)[1])
+        child.sendline(hint)
+        shown = screen(child, turn)
+        text = " ".join(" ".join(shown).split())
+        assert len(shown) <= rows - 1 and shown[0].startswith(("Deal 1", "Jako 1", "╭─ valtti"))
+        assert key in text, shown
+        assert "more lines" not in text and "riviä: suurenna" not in text, shown
+        first = move[0].strip(" │")
+        child.sendline(first if re.match(r"[a-zä]", first) else first.split()[0])
+    child.sendline("quit" if lang == "en" else "lopeta")
+    child.expect_exact("> ")
+    child.sendline("y" if lang == "en" else "k")
+    child.expect(pexpect.EOF)

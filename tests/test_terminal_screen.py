@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from helpers import hands_of
 from valtti.engine import Action, Deal, Phase, Seat
@@ -17,6 +18,7 @@ from valtti.terminal import game, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import Session, start
 from valtti.terminal.replay import Viewer
+from valtti.terminal.screen import Keyed
 
 
 @pytest.fixture(autouse=True)
@@ -200,6 +202,21 @@ def test_a_reply_taller_than_the_screen_is_cut_and_says_so() -> None:
     shown = lines_of(con, layout.screen(con, s._view(), note))
     assert len(shown) <= 15 and "Trumps:" in shown[0]
     assert any("more lines: make the window taller" in line for line in shown)
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_a_reply_cut_to_the_screen_keeps_its_key(width: int) -> None:
+    """The hint's key is on its frame's edge (at 50 columns, too short for it, on lines of its
+    own): cutting the moves to the screen keeps the key whole."""
+    s, _out = session()
+    s.table.start_deal()
+    con = console(width, 20)
+    key = "value: match equity change · best: share of 9 sampled deals where best"
+    body = Text("\n".join(f"line {n}" for n in range(40)))
+    shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key)))
+    assert len(shown) <= 19 and "Trumps:" in shown[0]
+    assert any("more lines: make the window taller" in line for line in shown)
+    assert key in " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split()), shown
 
 
 def test_a_tiny_terminal_never_says_zero_more_lines() -> None:

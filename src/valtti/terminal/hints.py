@@ -98,17 +98,27 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
     ).format(action=action_words(explanations[0].action), n=n)
 
 
-def hint_key(explanations: Sequence[Explanation]) -> str:
-    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on."""
+def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
+    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on;
+    ``short``: on the reply frame's edge at 80 columns (``screen.Keyed``), as a terminal too
+    small for the long key shows it."""
     n = explanations[0].worlds
-    return ngettext(
-        "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: whether it is the best move in the {n} deal sampled",
-        "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: the share of the {n} deals sampled where it is the best move, each deal "
-        "weighted by how likely the play so far makes it",
-        n,
-    ).format(n=n)
+    if short:
+        text = ngettext(
+            "value: match equity change · best: whether best in the {n} deal sampled",
+            "value: match equity change · best: share of {n} sampled deals where best",
+            n,
+        )
+    else:
+        text = ngettext(
+            "value: the change of your team's match equity (the chance to win less the chance "
+            "to lose); best: whether it is the best move in the {n} deal sampled",
+            "value: the change of your team's match equity (the chance to win less the chance "
+            "to lose); best: the share of the {n} deals sampled where it is the best move, each "
+            "deal weighted by how likely the play so far makes it",
+            n,
+        )
+    return text.format(n=n)
 
 
 def _signed(value: float) -> str:

@@ -107,8 +107,39 @@ def compact_board(view: View) -> list[RenderableType]:
     return [*parts, hand(view)] if view.observation.hand else parts
 
 
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """A reply with a key to what it shows (the hint's columns): in the reply's frame, the key
+    goes on its bottom edge, where it costs no line; where the edge is too short for it, on
+    lines of its own at the end."""
+
+    body: RenderableType
+    key: str
+
+    def __rich__(self) -> RenderableType:
+        return Group(self.body, Text(self.key, style="dim"))
+
+
+@dataclass(frozen=True, slots=True)
+class _KeyedPanel:
+    note: Keyed
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        key = Text(self.note.key, style="dim")
+        edge = cell_len(key.plain) <= options.max_width - 4  # the corners and a space each side
+        body = self.note.body
+        yield Panel(
+            body if edge else Group(body, key),
+            subtitle=key if edge else None,
+            subtitle_align="left",
+            border_style="yellow",
+        )
+
+
 def note_panel(note: RenderableType) -> RenderableType:
     """The reply to the player's last input: an explanation, help, the score."""
+    if isinstance(note, Keyed):
+        return _KeyedPanel(note)
     return Panel(Text(note) if isinstance(note, str) else note, border_style="yellow")
 
 
