@@ -145,6 +145,21 @@ def test_parse_finnish_words_and_english_ones_too() -> None:
     assert parse("ohje", HAND) == Help()
     assert parse("tallenna ottelu.json", HAND) == Save("ottelu.json")
     assert parse("declare h", HAND) == Play(Action.parse("declare H"))
+    # The suits' names, Finnish and English: they were not understood.
+    assert parse("ilmoita hertta", HAND) == Play(Action.parse("declare H"))
+    assert parse("kysy puoli Pata", HAND) == Play(Action.parse("ask-half S"))
+    assert parse("vastaa ruutu", HAND) == Play(Action.parse("answer D"))
+    assert parse("risti", HAND, answering=True) == Play(Action.parse("answer C"))
+    assert parse("ilmoita clubs", HAND) == Play(Action.parse("declare C"))
+
+
+def test_parse_suit_names_in_english() -> None:
+    assert parse("declare hearts", HAND) == Play(Action.parse("declare H"))
+    assert parse("ask-half Spades", HAND) == Play(Action.parse("ask-half S"))
+    assert parse("answer diamonds", HAND) == Play(Action.parse("answer D"))
+    assert parse("clubs", HAND, answering=True) == Play(Action.parse("answer C"))
+    with pytest.raises(InputError):
+        parse("declare hertta", HAND)  # another language's name: not in English
 
 
 @pytest.mark.parametrize(
