@@ -14,7 +14,7 @@ from typing import Final
 from valtti.engine import Seat
 from valtti.players.explain import Explanation, Reason, ReasonCode
 from valtti.terminal.commands import action_words
-from valtti.terminal.i18n import N_, _, ngettext
+from valtti.terminal.i18n import N_, _, decimal, ngettext
 from valtti.terminal.phrases import seat_text
 
 #: The message of each reason code; ``{card}``, ``{suit}`` and ``{points}`` are its arguments.
@@ -123,9 +123,9 @@ def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
 
 def _signed(value: float) -> str:
     """``value`` to two decimals with its sign, as the web's hint shows it: none on a value that
-    rounds to zero, which is no gain or loss (``z``: never ``-0.00``)."""
-    text = f"{value:+z.2f}"
-    return text[1:] if text == "+0.00" else text
+    rounds to zero, which is no gain or loss."""
+    text = decimal(value, 2, signed=True)
+    return text[1:] if text == decimal(0.0, 2, signed=True) else text
 
 
 def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
