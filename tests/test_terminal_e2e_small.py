@@ -331,3 +331,27 @@ def test_the_hint_says_what_its_columns_mean_at_every_size(
     child.expect_exact("> ")
     child.sendline("y" if lang == "en" else "k")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("lang", "told"),
+    [
+        ("en", "Rules: no need to overtrump, trick 1 led with an ace"),
+        ("fi", "Säännöt: yli ei tarvitse valtata, ensimmäinen tikki aloitetaan ässällä"),
+    ],
+)
+@pytest.mark.parametrize("spelling", ["must_overtrump=off,first_trick_ace=on",
+                                      "must_overtrump=false first_trick_ace=true"])  # fmt: skip
+def test_the_header_tells_the_rules_in_words(lang: str, told: str, spelling: str) -> None:
+    """The header showed the switches as typed (raw 'must_overtrump=false' in Finnish too);
+    and --variant took on/off for one switch and true/false for the other, not both."""
+    child = spawn("play", "--seed", "2", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random", "--variant", spelling)  # fmt: skip
+    child.expect(r" > ")
+    lines = ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+    head = " ".join(" ".join(lines[:4]).split())
+    assert told in head and "_" not in head and "=" not in head, lines
+    child.sendline("quit" if lang == "en" else "lopeta")
+    child.expect_exact(") > ")
+    child.sendline("y" if lang == "en" else "k")
+    child.expect(pexpect.EOF)

@@ -12,13 +12,14 @@ from rich.console import Console
 from rich.text import Text
 
 from helpers import hands_of
-from valtti.engine import Action, Deal, Phase, Seat
+from valtti.engine import Action, Deal, Phase, Seat, Variant
 from valtti.engine.record import Record
+from valtti.engine.variant import SWITCHES
 from valtti.terminal import game, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import Session, start
 from valtti.terminal.replay import Viewer
-from valtti.terminal.screen import Keyed
+from valtti.terminal.screen import SWITCH_WORDS, Keyed
 
 
 @pytest.fixture(autouse=True)
@@ -240,7 +241,7 @@ def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     ns, ew = s.match.score
     assert (ns, ew) != (0, 0)
     assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
-    assert "Rules: target=12, first_trick_ace=on" in shown
+    assert "Rules: target 12, trick 1 led with an ace" in shown
 
 
 LONG_VARIANT = (
@@ -258,9 +259,18 @@ def test_a_long_variant_wraps_between_its_switches_and_is_shown_whole(
     con = console(width, height)
     shown = lines_of(con, layout.screen(con, s._view()))
     words = " ".join(" ".join(shown).replace("│", " ").split())
-    for switch in LONG_VARIANT.split(","):
-        assert switch in words, (switch, shown)  # whole: not cut off, nor wrapped inside
+    for switch in Variant.parse(LONG_VARIANT).changes().items():
+        assert SWITCH_WORDS[switch] in words, (switch, shown)  # whole: not cut off
     assert len(shown) <= height - 1
+
+
+def test_every_switch_away_from_its_default_has_its_words() -> None:
+    """The header told the raw names (must_overtrump=false), also in Finnish."""
+    away = {(name, value) for name, values in SWITCHES.items() for value in values[1:]}
+    assert away == set(SWITCH_WORDS)
+    i18n.use("fi")
+    finnish = {i18n._(words) for words in SWITCH_WORDS.values()}
+    assert len(finnish) == len(SWITCH_WORDS) and not finnish & set(SWITCH_WORDS.values())
 
 
 # -- plain characters ----------------------------------------------------------------------------

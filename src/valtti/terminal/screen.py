@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from rich import box
 from rich.align import Align
@@ -40,7 +41,7 @@ from valtti.engine import (
     Trick,
 )
 from valtti.terminal.commands import action_words
-from valtti.terminal.i18n import _, ngettext
+from valtti.terminal.i18n import N_, _, ngettext
 from valtti.terminal.phrases import (
     event_text,
     played_by,
@@ -143,14 +144,25 @@ def note_panel(note: RenderableType) -> RenderableType:
     return Panel(Text(note) if isinstance(note, str) else note, border_style="yellow")
 
 
+#: Each switch's value away from the default (RULES.md 8), as the header tells it.
+SWITCH_WORDS: Final[Mapping[tuple[str, object], str]] = {
+    ("target", 12): N_("target 12"),
+    ("first_forehand", "club_ace_holder"): N_("the holder of the ace of clubs leads deal 1"),
+    ("whole_ask_after_trump", "anyone"): N_("anyone may ask whole after trumps"),
+    ("whole_ask_after_trump", "nobody"): N_("nobody may ask whole after trumps"),
+    ("must_overtrump", False): N_("no need to overtrump"),
+    ("must_trump_if_cannot_overtrump", False): N_("any card when unable to overtrump"),
+    ("first_trick_ace", "on"): N_("trick 1 led with an ace"),
+    ("both_on_target", "continue"): N_("both on target: play on"),
+}
+
+
 def variant_text(view: View) -> str:
-    """The rule variant in play: its switches that differ from the default ones."""
+    """The rule variant in play: its switches that differ from the default ones, in words."""
     changes = view.observation.variant.changes()
     if not changes:
         return _("Rules: default")
-    # A space after each comma: a line too narrow for them all wraps between two switches, not
-    # inside one (a comma-space list is what --variant takes too).
-    switches = ", ".join(str(view.observation.variant).split(","))
+    switches = ", ".join(_(SWITCH_WORDS[change]) for change in changes.items())
     return _("Rules: {switches}").format(switches=switches)
 
 
