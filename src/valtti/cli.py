@@ -902,14 +902,15 @@ def serve(
             raise click.BadParameter(str(e), param_hint="--public-url") from None
     if trust_proxy is not None:
         _check_proxies(trust_proxy)
-    url = db_url or Store.default_url()
+    forms = "give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME"
+    # An empty --db is refused as an empty path is: it quietly served the default database.
+    if db_url is not None and not db_url.strip():
+        raise click.BadParameter(f"an empty URL: {forms}", param_hint="--db")
+    url = Store.default_url() if db_url is None else db_url
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise click.BadParameter(
-            "not a database URL: give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME",
-            param_hint="--db",
-        ) from None
+        raise click.BadParameter(f"not a database URL: {forms}", param_hint="--db") from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.drivername not in DRIVERS:
         raise click.BadParameter(
