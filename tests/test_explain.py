@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import string
 import time
 from dataclasses import dataclass
@@ -315,6 +316,21 @@ def test_hint_command(tmp_path: Path) -> None:
     assert sampled in text.output
     finnish = CliRunner().invoke(main, ["hint", str(path), "--level", "easy", "--lang", "fi"])
     assert finnish.exit_code == 0 and "Tietokonepelaaja valitsisi" in finnish.output
+
+
+@pytest.mark.parametrize(("lang", "mark", "other"), [("fi", ",", "."), ("en", ".", ",")])
+def test_the_hint_values_have_the_languages_decimal_mark(
+    tmp_path: Path, lang: str, mark: str, other: str
+) -> None:
+    """In Finnish the values read -0.32 where the web's hint reads -0,32."""
+    path = _record(tmp_path, 10)
+    run = CliRunner().invoke(
+        main, ["hint", str(path), "--level", "easy", "--seed", "1", "--lang", lang]
+    )
+    assert run.exit_code == 0, run.output
+    rows = run.output.splitlines()[3:]  # under the heading, the key and the columns' names
+    values = [v for row in rows for v in re.findall(r" ([+-]?\d+[.,]\d\d) ", row)]
+    assert values and all(mark in v and other not in v for v in values), run.output
 
 
 def test_a_repeatable_hint_is_the_same_on_a_machine_however_slow(

@@ -145,6 +145,21 @@ def test_parse_finnish_words_and_english_ones_too() -> None:
     assert parse("ohje", HAND) == Help()
     assert parse("tallenna ottelu.json", HAND) == Save("ottelu.json")
     assert parse("declare h", HAND) == Play(Action.parse("declare H"))
+    # The suits' names, Finnish and English: they were not understood.
+    assert parse("ilmoita hertta", HAND) == Play(Action.parse("declare H"))
+    assert parse("kysy puoli Pata", HAND) == Play(Action.parse("ask-half S"))
+    assert parse("vastaa ruutu", HAND) == Play(Action.parse("answer D"))
+    assert parse("risti", HAND, answering=True) == Play(Action.parse("answer C"))
+    assert parse("ilmoita clubs", HAND) == Play(Action.parse("declare C"))
+
+
+def test_parse_suit_names_in_english() -> None:
+    assert parse("declare hearts", HAND) == Play(Action.parse("declare H"))
+    assert parse("ask-half Spades", HAND) == Play(Action.parse("ask-half S"))
+    assert parse("answer diamonds", HAND) == Play(Action.parse("answer D"))
+    assert parse("clubs", HAND, answering=True) == Play(Action.parse("answer C"))
+    with pytest.raises(InputError):
+        parse("declare hertta", HAND)  # another language's name: not in English
 
 
 @pytest.mark.parametrize(
@@ -615,12 +630,18 @@ def test_play_refuses_bad_options_and_files(tmp_path: Path) -> None:
     for args, says in [
         (["--resume", str(tmp_path / "none.json")], "cannot read"),
         (["--variant", "target=11"], "variant switch target cannot be"),
+        (["--variant", "must_overtrump=no"], "must_overtrump cannot be 'no': allowed on | off"),
         (["--partner", "nobody"], "unknown player 'nobody'"),
         (["--resume", str(tmp_path / "none.json"), "--seed", "3"], "come from the record"),
     ]:
         result = runner.invoke(main, ["play", "--lang", "en", *args])
         assert result.exit_code == 2, args
         assert says in result.output, args
+    # The help spells a yes/no switch as the errors do: on or off (true and false are taken).
+    for command in ("play", "arena"):
+        shown = " ".join(runner.invoke(main, [command, "--help"]).output.split())
+        assert "must_overtrump=off" in shown and "on or off" in shown, shown
+        assert "=false" not in shown and "=true" not in shown, shown
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     result = runner.invoke(main, ["play", "--lang", "en", "--resume", str(bad)])

@@ -274,3 +274,40 @@ def test_a_refusal_lists_the_legal_declarations_apart() -> None:
         "Q♠ 8♠ Q♦ 8♦ K♣ Q♣ · declare ♣ · ask whole · ask half ♠ · ask half ♦"
     ) in said
     quit_(child)
+
+
+@pytest.mark.parametrize(
+    ("lang", "took", "legal", "spades", "clubs", "declares", "not_legal"),
+    [
+        ("en", "You took the trick: declare, ask or lead > ", "Legal: ", "help declare spades",
+         "declare clubs", "S declares ♣", "declare ♠ is not legal now"),
+        ("fi", "Otit tikin: ilmoita, kysy tai aloita > ", "Sallittu: ", "ohje ilmoita pata",
+         "ilmoita risti", "E ilmoittaa ♣", "ilmoita ♠ ei ole nyt sallittu"),
+    ],
+)  # fmt: skip
+def test_a_suit_may_be_named_in_words(
+    lang: str, took: str, legal: str, spades: str, clubs: str, declares: str, not_legal: str
+) -> None:
+    """Seed 22: S takes trick 3 and may declare ♣. "ilmoita risti" was not understood: only the
+    letters and the symbols named a suit. The suits' names are taken, English ones too."""
+    child = spawn("play", "--seed", "22", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    while True:
+        child.expect(r"> ")
+        if child.before.endswith(took[:-2]):
+            break
+        lines = ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+        first = re.split(r" [·-] ", next(x for x in lines if legal in x).split(legal)[1])[0]
+        child.sendline(first.strip(" │").split()[0])
+    child.sendline(spades)
+    child.expect(r"> ")
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", ANSI.sub("", child.before)).split())
+    assert not_legal in said, said
+    child.sendline(clubs)
+    child.expect(r"> ")
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", ANSI.sub("", child.before)).split())
+    assert declares in said, said
+    child.sendline("lopeta" if lang == "fi" else "quit")
+    child.expect_exact(") > ")
+    child.sendline("k" if lang == "fi" else "y")
+    child.expect(pexpect.EOF)

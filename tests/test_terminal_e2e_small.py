@@ -8,11 +8,15 @@ header off the screen; the replay viewer answers its keys.
 from __future__ import annotations
 
 import os
+import random
 import re
 import sys
 from pathlib import Path
 
 import pytest
+
+from valtti.engine import Match
+from valtti.engine.record import Record
 
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
@@ -248,3 +252,106 @@ def test_a_prompt_wider_than_the_terminal_leaves_the_header_on_screen(tmp_path: 
         viewer.sendline(key)
     viewer.sendline("q")
     viewer.expect(pexpect.EOF)
+
+
+#: A suit's separator that ends or begins a hand's line: the hand wrapped at it.
+_LOOSE_BAR = re.compile(r"[♠♥♦♣] │$|^│ (10|[AKQJ9876])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 60), (24, 80), (45, 80), (45, 100)])
+def test_a_replayed_hand_wraps_between_suits_without_a_loose_bar(
+    tmp_path: Path, rows: int, columns: int
+) -> None:
+    """Every hand is face up in the replay; one too wide for its place at the table wraps, and
+    the wrap fell at a suit's "│", left alone at the end of one line or the start of the next."""
+    match = Match()
+    rng = random.Random(1)
+    match.start_deal(rng=rng)
+    while match.legal_actions():
+        match.apply(rng.choice(match.legal_actions()))
+    record = tmp_path / "match.json"
+    record.write_text(Record.of_match(match).to_json(), encoding="utf-8")
+    viewer = spawn("replay", str(record), "--show")
+    viewer.setwinsize(rows, columns)
+    prompt = r"Step \d+ of \d+ · Enter: next · back · deal \[N\] · help · quit >"
+    for _step in range(4):
+        viewer.expect(prompt)
+        lines = ANSI.sub("", viewer.before.split("\x1b[2J")[-1]).splitlines()
+        # The table: from the header's rule (or the table's frame) to the deal's columns (or
+        # the hand's frame); the hands in it are parted from each other by two spaces at least.
+        start = next(i for i, line in enumerate(lines) if "─" * 20 in line)
+        end = next(i for i, line in enumerate(lines) if "NS–EW" in line or "Hand (S)" in line)
+        for line in lines[start + 1 : end]:
+            cells = re.split(r" {2,}", line.removeprefix("│").strip())
+            assert not any(_LOOSE_BAR.search(cell) for cell in cells), (line, lines)
+        viewer.sendline("")
+    viewer.sendline("q")
+    viewer.expect(pexpect.EOF)
+
+
+#: The hint's prompts and words in each language: a turn, a legal line, the key's start.
+_HINT_WORDS = {
+    "en": (TURN, "Legal: ", "hint", "value: "),
+    "fi": (
+        r"(Sinun aloituksesi|Sinun korttisi|Otit tikin: ilmoita, kysy tai aloita|Nimeä pari) > ",
+        "Sallittu: ",
+        "vihje",
+        "arvo: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (45, 120)])
+def test_the_hint_says_what_its_columns_mean_at_every_size(
+    lang: str, rows: int, columns: int
+) -> None:
+    """At 80×24 the hint left its key out (it took three lines): the value and best columns
+    were unexplained. The key is there on each turn, with the header and every move."""
+    turn, legal, hint, key = _HINT_WORDS[lang]
+    child = spawn("play", "--seed", "3", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    child.setwinsize(rows, columns)
+    for _turn in range(3):
+        lines = screen(child, turn)
+        move = re.split(r" [·-] ", next(line for line in lines if legal in line).split(legal)[1])
+        child.sendline(hint)
+        shown = screen(child, turn)
+        text = " ".join(" ".join(shown).split())
+        assert len(shown) <= rows - 1 and shown[0].startswith(("Deal 1", "Jako 1", "╭─ valtti"))
+        assert key in text, shown
+        # Each move's value, with the language's decimal mark (a point was also Finnish's).
+        mark, other = (",", ".") if lang == "fi" else (".", ",")
+        values = re.findall(r" [+-]?\d[.,]\d\d ", text)
+        assert values and all(mark in v and other not in v for v in values), shown
+        assert "more lines" not in text and "riviä: suurenna" not in text, shown
+        first = move[0].strip(" │")
+        child.sendline(first if re.match(r"[a-zä]", first) else first.split()[0])
+    child.sendline("quit" if lang == "en" else "lopeta")
+    child.expect_exact("> ")
+    child.sendline("y" if lang == "en" else "k")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("lang", "told"),
+    [
+        ("en", "Rules: no need to overtrump, trick 1 led with an ace"),
+        ("fi", "Säännöt: yli ei tarvitse valtata, ensimmäinen tikki aloitetaan ässällä"),
+    ],
+)
+@pytest.mark.parametrize("spelling", ["must_overtrump=off,first_trick_ace=on",
+                                      "must_overtrump=false first_trick_ace=true"])  # fmt: skip
+def test_the_header_tells_the_rules_in_words(lang: str, told: str, spelling: str) -> None:
+    """The header showed the switches as typed (raw 'must_overtrump=false' in Finnish too);
+    and --variant took on/off for one switch and true/false for the other, not both."""
+    child = spawn("play", "--seed", "2", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random", "--variant", spelling)  # fmt: skip
+    child.expect(r" > ")
+    lines = ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+    head = " ".join(" ".join(lines[:4]).split())
+    assert told in head and "_" not in head and "=" not in head, lines
+    child.sendline("quit" if lang == "en" else "lopeta")
+    child.expect_exact(") > ")
+    child.sendline("y" if lang == "en" else "k")
+    child.expect(pexpect.EOF)

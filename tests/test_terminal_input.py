@@ -80,7 +80,10 @@ def test_completion_offers_the_legal_cards_first_then_the_commands() -> None:
     assert completions("ask ", hand, []) == ["whole", "half"]
     assert completions("ask h", hand, []) == ["half"]
     assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
+    assert completions("declare h", hand, []) == ["h", "hearts"]
     i18n.use("fi")
+    assert completions("ilmoita he", hand, []) == ["hertta"]
+    assert completions("kysy puoli r", hand, []) == ["ruutu", "risti"]
     assert completions("pe", [], []) == ["peru"]
     assert completions("oh", [], []) == ["ohje"]
     assert parse("peru", []) == Undo()

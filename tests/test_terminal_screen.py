@@ -9,14 +9,17 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from helpers import hands_of
-from valtti.engine import Action, Deal, Phase, Seat
+from valtti.engine import Action, Deal, Phase, Seat, Variant
 from valtti.engine.record import Record
+from valtti.engine.variant import SWITCHES
 from valtti.terminal import game, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import Session, start
 from valtti.terminal.replay import Viewer
+from valtti.terminal.screen import SWITCH_WORDS, Keyed
 
 
 @pytest.fixture(autouse=True)
@@ -202,6 +205,21 @@ def test_a_reply_taller_than_the_screen_is_cut_and_says_so() -> None:
     assert any("more lines: make the window taller" in line for line in shown)
 
 
+@pytest.mark.parametrize("width", [80, 50])
+def test_a_reply_cut_to_the_screen_keeps_its_key(width: int) -> None:
+    """The hint's key is on its frame's edge (at 50 columns, too short for it, on lines of its
+    own): cutting the moves to the screen keeps the key whole."""
+    s, _out = session()
+    s.table.start_deal()
+    con = console(width, 20)
+    key = "value: match equity change · best: share of 9 sampled deals where best"
+    body = Text("\n".join(f"line {n}" for n in range(40)))
+    shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key)))
+    assert len(shown) <= 19 and "Trumps:" in shown[0]
+    assert any("more lines: make the window taller" in line for line in shown)
+    assert key in " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split()), shown
+
+
 def test_a_tiny_terminal_never_says_zero_more_lines() -> None:
     """At 20×8 the header alone fills the screen: nothing under it was cut, so nothing says so."""
     s, _out = session()
@@ -223,7 +241,7 @@ def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     ns, ew = s.match.score
     assert (ns, ew) != (0, 0)
     assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
-    assert "Rules: target=12, first_trick_ace=on" in shown
+    assert "Rules: target 12, trick 1 led with an ace" in shown
 
 
 LONG_VARIANT = (
@@ -241,9 +259,18 @@ def test_a_long_variant_wraps_between_its_switches_and_is_shown_whole(
     con = console(width, height)
     shown = lines_of(con, layout.screen(con, s._view()))
     words = " ".join(" ".join(shown).replace("│", " ").split())
-    for switch in LONG_VARIANT.split(","):
-        assert switch in words, (switch, shown)  # whole: not cut off, nor wrapped inside
+    for switch in Variant.parse(LONG_VARIANT).changes().items():
+        assert SWITCH_WORDS[switch] in words, (switch, shown)  # whole: not cut off
     assert len(shown) <= height - 1
+
+
+def test_every_switch_away_from_its_default_has_its_words() -> None:
+    """The header told the raw names (must_overtrump=false), also in Finnish."""
+    away = {(name, value) for name, values in SWITCHES.items() for value in values[1:]}
+    assert away == set(SWITCH_WORDS)
+    i18n.use("fi")
+    finnish = {i18n._(words) for words in SWITCH_WORDS.values()}
+    assert len(finnish) == len(SWITCH_WORDS) and not finnish & set(SWITCH_WORDS.values())
 
 
 # -- plain characters ----------------------------------------------------------------------------

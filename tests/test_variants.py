@@ -55,6 +55,29 @@ def test_parse_names_and_values_of_the_table() -> None:
         Variant.parse("target=11")
 
 
+def test_parse_takes_on_off_and_true_false_for_every_yes_no_switch() -> None:
+    """``first_trick_ace`` took on/off only and ``must_overtrump`` true/false only; the text
+    form (``--variant``) takes both for each and writes on/off. A record keeps its values."""
+    for on, off in (("on", "off"), ("true", "false"), ("ON", "False")):
+        assert Variant.parse(f"must_overtrump={off},first_trick_ace={on}") == Variant(
+            must_overtrump=False, first_trick_ace="on"
+        )
+        assert Variant.parse(f"must_trump_if_cannot_overtrump={on},first_trick_ace={off}") == (
+            Variant()
+        )
+    variant = Variant(must_overtrump=False, first_trick_ace="on")
+    assert str(variant) == "must_overtrump=off,first_trick_ace=on"
+    assert Variant.parse(str(variant)) == variant
+    assert variant.changes() == {"must_overtrump": False, "first_trick_ace": "on"}
+    with pytest.raises(ValueError, match=r"must_overtrump cannot be 'maybe': allowed on [|] off$"):
+        Variant.parse("must_overtrump=maybe")
+    with pytest.raises(ValueError, match=r"first_trick_ace cannot be 'yes': allowed on [|] off$"):
+        Variant.parse("first_trick_ace=yes")
+    # A record's variant object is the table's values (RECORD.md): not widened.
+    with pytest.raises(ValueError, match=r"allowed true [|] false"):
+        Variant.from_mapping({"must_overtrump": "off"})
+
+
 def test_parse_takes_spaces_round_the_equals_and_refuses_a_switch_twice() -> None:
     assert Variant.parse("target = 12, first_trick_ace =on") == Variant(
         target=12, first_trick_ace="on"

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 EXIT_MALFORMED = 2
 #: Exit status of ``arena`` stopped by Ctrl-C (128 + SIGINT, as ``play``).
 EXIT_INTERRUPTED = 130
+#: The help of ``--variant``: the text form of ``Variant.parse``, a yes/no switch spelled as its
+#: errors spell it.
+VARIANT_HELP = (
+    "Rule variant (RULES.md 8): name=value pairs, e.g. target=12,must_overtrump=off; a yes/no "
+    "switch is on or off (true and false are taken too)."
+)
 #: Exit status of ``serve`` when it cannot start: the database cannot be opened, or the
 #: address cannot be listened on (uvicorn's own start-up failure is 3 too).
 EXIT_STARTUP = 3
@@ -300,7 +306,7 @@ def _bench_research(r: Any) -> dict[str, float]:
     help="process, ray (a Ray cluster: pip install 'valtti[ray]') or serial (this process).",
 )
 @click.option("--address", help="The Ray cluster to use with --backend ray.  [default: a new one]")
-@click.option("--variant", "variant_text", default="", help="Rule variant: target=12,…")
+@click.option("--variant", "variant_text", default="", help=VARIANT_HELP)
 @click.option(
     "--max-deals",
     type=click.IntRange(min=1),
@@ -666,7 +672,7 @@ def train(
 @click.option("--partner", metavar="PLAYER", help="e.g. search:hard  [default: heuristic]")
 @click.option("--opponents", metavar="PLAYER", help="e.g. random  [default: heuristic]")
 @click.option("--seed", type=int, help="Seed of the cards and the players.  [default: new]")
-@click.option("--variant", metavar="SWITCHES", help="Rule variant: target=12,first_trick_ace=on…")
+@click.option("--variant", metavar="SWITCHES", help=VARIANT_HELP)
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 @click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
 @click.option(
@@ -896,14 +902,15 @@ def serve(
             raise click.BadParameter(str(e), param_hint="--public-url") from None
     if trust_proxy is not None:
         _check_proxies(trust_proxy)
-    url = db_url or Store.default_url()
+    forms = "give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME"
+    # An empty --db is refused as an empty path is: it quietly served the default database.
+    if db_url is not None and not db_url.strip():
+        raise click.BadParameter(f"an empty URL: {forms}", param_hint="--db")
+    url = Store.default_url() if db_url is None else db_url
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise click.BadParameter(
-            "not a database URL: give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME",
-            param_hint="--db",
-        ) from None
+        raise click.BadParameter(f"not a database URL: {forms}", param_hint="--db") from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.drivername not in DRIVERS:
         raise click.BadParameter(

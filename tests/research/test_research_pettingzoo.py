@@ -184,6 +184,22 @@ def test_actions_and_seeds_of_the_wrong_kind_are_refused() -> None:
     assert len(raw.game.deal.history) == 1
 
 
+def test_a_bool_action_is_refused_by_the_wrapped_forms_too() -> None:
+    """``Discrete(49).contains(True)`` holds, so ``env()``'s bounds check passed a bool on and
+    the illegal-move wrapper indexed the mask with it: a NumPy "truth value of an array" error.
+    Both wrapped forms now refuse it as ``raw_env`` does, and nothing moves."""
+    wrapped = marjapussi.env()
+    wrapped.reset(seed=1)
+    with pytest.raises(TypeError, match="an action is an int from 0 to 48, not True"):
+        wrapped.step(True)
+    assert wrapped.unwrapped.game.deal.history == ()
+    parallel = marjapussi.parallel_env()
+    parallel.reset(seed=1)
+    with pytest.raises(TypeError, match="an action is an int from 0 to 48, not True"):
+        parallel.step(dict.fromkeys(parallel.agents, True))
+    assert parallel.unwrapped.game.deal.history == ()
+
+
 def test_an_action_held_as_a_0d_integer_array_is_taken() -> None:
     """``Discrete(49).contains(np.array(3))`` holds: both forms took the action (``env()``'s
     bounds check passed it) and then refused it as not an int."""

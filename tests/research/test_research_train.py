@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -65,6 +66,22 @@ def test_the_match_return_of_a_deal_counts_the_score_it_makes() -> None:
     assert match_return(porvoo, (3, 6), variant, 1.0) == (8.0, -8.0)
     # With target 12 winning is worth 12.
     assert match_return(four_nil, (8, 0), Variant(target=12), 1.0) == (16.0, -16.0)
+
+
+def test_a_return_of_zero_is_plus_zero_for_both_teams() -> None:
+    """EW's return was ``-points``: a drawn deal (seed 1: 1-1 in game points), or one that
+    moves the score nowhere, gave EW -0.0, a zero with the sign of a loss (as
+    ``episode.deal_returns`` once did)."""
+    drawn = finished_deal(1)
+    assert drawn.result().game_points == (1, 1)
+    four_nil = finished_deal(3)
+    for deal, before, weight in (
+        (drawn, (0, 0), 0.0),
+        (drawn, (0, 0), 0.5),
+        (four_nil, (7, 3), 1.0),
+    ):
+        returns = match_return(deal, before, Variant(), weight)
+        assert returns == (0.0, 0.0) and [math.copysign(1.0, r) for r in returns] == [1.0, 1.0]
 
 
 def test_self_play_with_the_match_return_plays_the_same_and_pays_the_score() -> None:

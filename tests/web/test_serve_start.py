@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -97,6 +99,16 @@ def test_a_database_that_cannot_be_opened_is_one_line(
     line = refused(serve("--db", url), status)
     assert why in line
     assert not line.endswith(".lock")  # what is missing is the folder, not the lock file
+
+
+@pytest.mark.parametrize("url", ["", " "])
+def test_an_empty_database_url_is_refused(url: str) -> None:
+    """``--db ""`` started a server on the default database, as if no --db were given."""
+    command = [sys.executable, "-m", "valtti", "serve", "--port", str(free_port()), "--db", url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Invalid value for --db: an empty URL: give sqlite:///PATH or " in done.stderr
+    assert "in a browser" not in done.stdout
 
 
 @pytest.fixture

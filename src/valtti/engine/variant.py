@@ -27,6 +27,18 @@ SWITCHES: Final[Mapping[str, tuple[Any, ...]]] = {
 }
 
 
+#: The yes/no switches, each with its (on, off) values of the table. In the text form
+#: (``Variant.parse``, ``str``, the command line's ``--variant``) every one of them is written
+#: ``on`` or ``off`` and takes ``true`` or ``false`` too; a record keeps the table's values.
+_YES_NO: Final[Mapping[str, tuple[Any, Any]]] = {
+    name: (True, False) if True in values else ("on", "off")
+    for name, values in SWITCHES.items()
+    if set(values) in ({True, False}, {"on", "off"})
+}
+#: The text form's words for a yes/no switch: whether each is its "on".
+_ON_OFF: Final = {"on": True, "true": True, "off": False, "false": False}
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One choice for every switch; the defaults are the basic game."""
@@ -69,7 +81,8 @@ class Variant:
     @classmethod
     def parse(cls, text: str) -> Variant:
         """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``
-        (spaces around ``=`` are allowed). ``ValueError`` also for a switch named twice."""
+        (spaces around ``=`` are allowed); a yes/no switch is ``on`` or ``off`` (``true`` or
+        ``false`` too). ``ValueError`` also for a switch named twice."""
         values: dict[str, Any] = {}
         for item in re.sub(r"\s*=\s*", "=", text).replace(",", " ").split():
             name, eq, value = item.partition("=")
@@ -77,11 +90,12 @@ class Variant:
                 raise ValueError(f"variant switch {reprlib.repr(item)} needs a value: name=value")
             if name in values:
                 raise ValueError(f"variant switch {reprlib.repr(name)} is given twice")
-            values[name] = value
+            values[name] = _on_off(name, value) if name in _YES_NO else value
         return cls.from_mapping(values)
 
     def __str__(self) -> str:
-        return ",".join(f"{k}={_text(v)}" for k, v in self.changes().items()) or "default"
+        """The text form that ``parse`` reads; ``default`` for the basic game."""
+        return ",".join(f"{k}={_word(k, v)}" for k, v in self.changes().items()) or "default"
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -92,6 +106,21 @@ def _coerce(name: str, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() == _text(allowed):
             return allowed
     raise ValueError(_bad_value(name, value))
+
+
+def _on_off(name: str, word: str) -> Any:
+    """The value of the yes/no switch ``name`` that the text form's ``word`` gives."""
+    on = _ON_OFF.get(word.strip().lower())
+    if on is None:
+        raise ValueError(f"variant switch {name} cannot be {reprlib.repr(word)}: allowed on | off")
+    return _YES_NO[name][0 if on else 1]
+
+
+def _word(name: str, value: Any) -> str:
+    """A switch's value in the text form."""
+    if name in _YES_NO:
+        return "on" if value == _YES_NO[name][0] else "off"
+    return _text(value)
 
 
 def _text(value: Any) -> str:

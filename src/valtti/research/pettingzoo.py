@@ -157,12 +157,23 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
         pass
 
 
+class _IntActions(wrappers.BaseWrapper[str, dict[str, np.ndarray], int | None]):
+    """Refuses an action that is no int (``TypeError``, as ``raw_env`` does) before the
+    illegal-move wrapper indexes the mask with it: a bool passes the bounds check
+    (``Discrete.contains(True)``) and made a mask of it, a NumPy "truth value" error."""
+
+    def step(self, action: int | None) -> None:
+        if action is not None:
+            action_number(action)
+        super().step(action)
+
+
 def env(**options: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
     """The AEC environment with PettingZoo's usual wrappers: an illegal action ends the episode
     with reward ``ILLEGAL_REWARD`` for its agent, out-of-range actions are refused, and the
     calls must come in order. ``options`` go to ``raw_env``."""
     wrapped: AECEnv[str, dict[str, np.ndarray], int | None] = raw_env(**options)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = _IntActions(wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD))
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 

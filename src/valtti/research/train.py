@@ -123,7 +123,9 @@ def match_return(
     if match_weight:
         match = deal_value(deal, before, variant)[0] * variant.target
         points = (1.0 - match_weight) * points + match_weight * match
-    return points, -points
+    # From zero, not ``-points``: a deal worth nothing is +0.0 to both teams, never -0.0 (a zero
+    # with the sign of a loss; ``episode.deal_returns`` keeps it so too).
+    return 0.0 + points, 0.0 - points
 
 
 @dataclass

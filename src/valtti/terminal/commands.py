@@ -2,7 +2,9 @@
 
 Words are accepted in English and in the active language (the catalogue's ``command`` context),
 so ``declare h``, ``ask half s``, ``answer c``, ``help``… always work, and ``ilmoita h``,
-``kysy puoli s``, ``vastaa c``, ``ohje``… work in Finnish.
+``kysy puoli s``, ``vastaa c``, ``ohje``… work in Finnish. A suit is its letter (S H D C), its
+symbol or its name, in English and in the active language (the ``suit`` context): ``declare
+hearts``, ``ilmoita hertta``.
 """
 
 from __future__ import annotations
@@ -31,15 +33,23 @@ QUIT: Final = NC_("command", "quit")
 UNDO: Final = NC_("command", "undo")
 YES: Final = NC_("command", "yes")
 NO: Final = NC_("command", "no")
+#: The suits' names (English forms; each is translated in the "suit" context).
+SUIT_NAMES: Final = {
+    Suit.S: NC_("suit", "spades"),
+    Suit.H: NC_("suit", "hearts"),
+    Suit.D: NC_("suit", "diamonds"),
+    Suit.C: NC_("suit", "clubs"),
+}
 
 
-def word(english: str) -> str:
-    """A command word as the player types it in the active language."""
-    return pgettext("command", english)
+def word(english: str, context: str = "command") -> str:
+    """A command word (or, in the ``suit`` context, a suit's name) as the player types it in
+    the active language."""
+    return pgettext(context, english)
 
 
-def _is(text: str, english: str) -> bool:
-    return text in (english, word(english).lower())
+def _is(text: str, english: str, context: str = "command") -> bool:
+    return text in (english, word(english, context).lower())
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +228,13 @@ def command_words() -> dict[str, str]:
 
 
 def _suit(text: str) -> Suit | None:
+    """The suit ``text`` names: a letter, a symbol or a name (in English or the active
+    language); ``None`` if none."""
     try:
         return Suit.parse(text)
     except ValueError:
-        return None
+        pass
+    return next((suit for suit, name in SUIT_NAMES.items() if _is(text, name, "suit")), None)
 
 
 def action_words(action: Action) -> str:
@@ -273,8 +286,9 @@ def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> lis
         # The English words after an English one, which every language takes.
         offered = [WHOLE, HALF] if before[0] == ASK else [word(WHOLE), word(HALF)]
     elif _is(before[0], DECLARE) or _is(before[0], ANSWER) or _is(before[-1], HALF):
-        suits = [a.suit for a in legal if a.suit is not None] + list(Suit)
-        offered = [s.name.lower() for s in dict.fromkeys(suits)]
+        suits = dict.fromkeys([a.suit for a in legal if a.suit is not None] + list(Suit))
+        # The letters, then the names in the active language (in English where that is it).
+        offered = [s.name.lower() for s in suits] + [word(SUIT_NAMES[s], "suit") for s in suits]
     else:
         return []
     return [w for w in offered if w.lower().startswith(last)]

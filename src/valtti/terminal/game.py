@@ -59,6 +59,7 @@ from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
 from valtti.terminal.screen import (
+    Keyed,
     View,
     deal_summary,
     match_table,
@@ -342,10 +343,10 @@ class Session:
         heading, key = hint_heading(explanations), hint_key(explanations)
         table = hint_lines(explanations)
         lines = [Text(line) for line in table]
-        # A small terminal leaves the key out: the header still names the columns.
+        # A small terminal has no rows for the long key: a short one goes on the frame's edge.
         return Fitted(
             Group(Text(heading), Text(key, style="dim"), *lines),
-            Group(Text(heading), *lines),
+            Keyed(Group(Text(heading), *lines), hint_key(explanations, short=True)),
             "\n".join([heading, key, *table]),
         )
 

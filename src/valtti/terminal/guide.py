@@ -7,10 +7,7 @@ declaration scores and whom a question locks is read from a copy of the deal aft
 from __future__ import annotations
 
 from valtti.engine import Action, ActionKind, Card, Deal, Phase, Seat
-from valtti.terminal.commands import (
-    action_words,
-    command_words,
-)
+from valtti.terminal.commands import SUIT_NAMES, action_words, command_words, word
 from valtti.terminal.i18n import _
 from valtti.terminal.phrases import (
     cards_text,
@@ -148,8 +145,10 @@ def explain(deal: Deal, action: Action) -> str:
 
 def usage() -> str:
     """The commands, in the words of the active language."""
+    names = {f"{suit.name.lower()}_name": word(name, "suit") for suit, name in SUIT_NAMES.items()}
     return _(
         "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
         "{answer} c; {help} [a card or declaration]; {hint}; {score}; {tricks}; {last}; "
-        "{save} FILE; {undo}; {quit}. Tab completes."
-    ).format(**command_words())
+        "{save} FILE; {undo}; {quit}. A suit is s, h, d, c, its symbol or its name "
+        "({s_name}, {h_name}, {d_name}, {c_name}). Tab completes."
+    ).format(**command_words(), **names)

@@ -14,7 +14,7 @@ from typing import Final
 from valtti.engine import Seat
 from valtti.players.explain import Explanation, Reason, ReasonCode
 from valtti.terminal.commands import action_words
-from valtti.terminal.i18n import N_, _, ngettext
+from valtti.terminal.i18n import N_, _, decimal, ngettext
 from valtti.terminal.phrases import seat_text
 
 #: The message of each reason code; ``{card}``, ``{suit}`` and ``{points}`` are its arguments.
@@ -98,24 +98,34 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
     ).format(action=action_words(explanations[0].action), n=n)
 
 
-def hint_key(explanations: Sequence[Explanation]) -> str:
-    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on."""
+def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
+    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on;
+    ``short``: on the reply frame's edge at 80 columns (``screen.Keyed``), as a terminal too
+    small for the long key shows it."""
     n = explanations[0].worlds
-    return ngettext(
-        "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: whether it is the best move in the {n} deal sampled",
-        "value: the change of your team's match equity (the chance to win less the chance to "
-        "lose); best: the share of the {n} deals sampled where it is the best move, each deal "
-        "weighted by how likely the play so far makes it",
-        n,
-    ).format(n=n)
+    if short:
+        text = ngettext(
+            "value: match equity change · best: whether best in the {n} deal sampled",
+            "value: match equity change · best: share of {n} sampled deals where best",
+            n,
+        )
+    else:
+        text = ngettext(
+            "value: the change of your team's match equity (the chance to win less the chance "
+            "to lose); best: whether it is the best move in the {n} deal sampled",
+            "value: the change of your team's match equity (the chance to win less the chance "
+            "to lose); best: the share of the {n} deals sampled where it is the best move, each "
+            "deal weighted by how likely the play so far makes it",
+            n,
+        )
+    return text.format(n=n)
 
 
 def _signed(value: float) -> str:
     """``value`` to two decimals with its sign, as the web's hint shows it: none on a value that
-    rounds to zero, which is no gain or loss (``z``: never ``-0.00``)."""
-    text = f"{value:+z.2f}"
-    return text[1:] if text == "+0.00" else text
+    rounds to zero, which is no gain or loss."""
+    text = decimal(value, 2, signed=True)
+    return text[1:] if text == decimal(0.0, 2, signed=True) else text
 
 
 def hint_lines(explanations: Sequence[Explanation]) -> list[str]:

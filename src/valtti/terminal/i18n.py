@@ -24,11 +24,13 @@ from typing import Final
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol
 
 DOMAIN: Final = "valtti"
 LANGUAGES: Final = ("en", "fi")
 
 _active: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
 
 
 @cache
@@ -47,8 +49,17 @@ def translations(language: str) -> gettext.GNUTranslations:
 
 def use(language: str) -> None:
     """Make ``language`` the one that ``_``, ``ngettext`` and ``pgettext`` answer in."""
-    global _active
+    global _active, _language
     _active = translations(language)
+    _language = language
+
+
+def decimal(value: float, places: int, signed: bool = False) -> str:
+    """``value`` with ``places`` decimals and the active language's decimal mark (Finnish
+    writes a comma, as the web's hint does); ``signed``: with ``+`` before a positive value.
+    Never ``-0``: a value that rounds to zero has no minus."""
+    text = f"{value:{'+' if signed else ''}z.{places}f}"
+    return text.replace(".", get_decimal_symbol(_language))
 
 
 def default_language() -> str:

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from valtti.terminal.i18n import _
 from valtti.terminal.phrases import trick_line, trick_lines
-from valtti.terminal.screen import View, board, compact_board, log, note_panel
+from valtti.terminal.screen import Keyed, View, board, compact_board, log, note_panel
 
 #: Below this width the full layout's columns are too narrow.
 FULL_WIDTH: Final = 72
@@ -47,7 +47,8 @@ class Fitted:
 
 @dataclass(frozen=True, slots=True)
 class Cropped:
-    """The first ``rows`` lines of ``inner`` (at least one), the last one saying what was cut."""
+    """The first ``rows`` lines of ``inner`` (at least one), the last ones saying what was cut
+    (one, or two where the saying wraps)."""
 
     inner: RenderableType
     rows: int
@@ -55,12 +56,18 @@ class Cropped:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         lines = console.render_lines(self.inner, options.update(height=None), pad=False)
         if len(lines) > self.rows:
-            cut = len(lines) - max(self.rows, 1) + 1
-            more = Text(
-                _("… {n} more lines: make the window taller to see them").format(n=cut),
-                style="dim",
-            )
-            lines = lines[: max(self.rows, 1) - 1] + console.render_lines(more, options, pad=False)
+
+            def saying(kept: int) -> list[list[Segment]]:
+                cut = len(lines) - kept
+                more = _("… {n} more lines: make the window taller to see them").format(n=cut)
+                return console.render_lines(Text(more, style="dim"), options, pad=False)
+
+            kept = max(self.rows, 1) - 1
+            more = saying(kept)
+            if len(more) > 1:  # a narrow terminal: the saying takes the rows of more lines
+                kept = max(max(self.rows, 1) - len(more), 0)
+                more = saying(kept)
+            lines = lines[:kept] + more
         for line in lines:
             yield from line
             yield Segment.line()
@@ -140,7 +147,14 @@ def screen(
         fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))
     if pane is not None and note is not None and pane_rows > left:
-        pane = note_panel(Cropped(Text(note) if isinstance(note, str) else note, left - 2))
+        cut: RenderableType = Cropped(Text(note) if isinstance(note, str) else note, left - 2)
+        if isinstance(note, Keyed):
+            # The key stays whole (on the frame's edge, or on lines of its own) where a line of
+            # the rest is left beside it: the rest is cut.
+            rest = left - 2 - (height(note_panel(Keyed(Text(""), note.key))) - 3)
+            if rest >= 1:
+                cut = Keyed(Cropped(note.body, rest), note.key)
+        pane = note_panel(cut)
         tail = [pane]
         pane_rows = height(pane)
     log_rows = left - pane_rows

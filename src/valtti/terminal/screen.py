@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from rich import box
 from rich.align import Align
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    Group,
+    JustifyMethod,
+    RenderableType,
+    RenderResult,
+)
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -32,7 +41,7 @@ from valtti.engine import (
     Trick,
 )
 from valtti.terminal.commands import action_words
-from valtti.terminal.i18n import _, ngettext
+from valtti.terminal.i18n import N_, _, ngettext
 from valtti.terminal.phrases import (
     event_text,
     played_by,
@@ -99,19 +108,61 @@ def compact_board(view: View) -> list[RenderableType]:
     return [*parts, hand(view)] if view.observation.hand else parts
 
 
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """A reply with a key to what it shows (the hint's columns): in the reply's frame, the key
+    goes on its bottom edge, where it costs no line; where the edge is too short for it, on
+    lines of its own at the end."""
+
+    body: RenderableType
+    key: str
+
+    def __rich__(self) -> RenderableType:
+        return Group(self.body, Text(self.key, style="dim"))
+
+
+@dataclass(frozen=True, slots=True)
+class _KeyedPanel:
+    note: Keyed
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        key = Text(self.note.key, style="dim")
+        edge = cell_len(key.plain) <= options.max_width - 4  # the corners and a space each side
+        body = self.note.body
+        yield Panel(
+            body if edge else Group(body, key),
+            subtitle=key if edge else None,
+            subtitle_align="left",
+            border_style="yellow",
+        )
+
+
 def note_panel(note: RenderableType) -> RenderableType:
     """The reply to the player's last input: an explanation, help, the score."""
+    if isinstance(note, Keyed):
+        return _KeyedPanel(note)
     return Panel(Text(note) if isinstance(note, str) else note, border_style="yellow")
 
 
+#: Each switch's value away from the default (RULES.md 8), as the header tells it.
+SWITCH_WORDS: Final[Mapping[tuple[str, object], str]] = {
+    ("target", 12): N_("target 12"),
+    ("first_forehand", "club_ace_holder"): N_("the holder of the ace of clubs leads deal 1"),
+    ("whole_ask_after_trump", "anyone"): N_("anyone may ask whole after trumps"),
+    ("whole_ask_after_trump", "nobody"): N_("nobody may ask whole after trumps"),
+    ("must_overtrump", False): N_("no need to overtrump"),
+    ("must_trump_if_cannot_overtrump", False): N_("any card when unable to overtrump"),
+    ("first_trick_ace", "on"): N_("trick 1 led with an ace"),
+    ("both_on_target", "continue"): N_("both on target: play on"),
+}
+
+
 def variant_text(view: View) -> str:
-    """The rule variant in play: its switches that differ from the default ones."""
+    """The rule variant in play: its switches that differ from the default ones, in words."""
     changes = view.observation.variant.changes()
     if not changes:
         return _("Rules: default")
-    # A space after each comma: a line too narrow for them all wraps between two switches, not
-    # inside one (a comma-space list is what --variant takes too).
-    switches = ", ".join(str(view.observation.variant).split(","))
+    switches = ", ".join(_(SWITCH_WORDS[change]) for change in changes.items())
     return _("Rules: {switches}").format(switches=switches)
 
 
@@ -214,7 +265,7 @@ def table(view: View) -> RenderableType:
     you, left, top, right = _places(obs.seat)
     trick, taken, played, winner = _on_table_now(view)
 
-    def seat(s: Seat) -> Text:
+    def seat(s: Seat) -> RenderableType:
         text = Text(seat_text(s), style="bold", justify="center")
         role = _role(view, s)
         if role:
@@ -228,8 +279,7 @@ def table(view: View) -> RenderableType:
         if s in obs.locked:
             text.append("\n" + _("locked"), style="magenta")
         if s in view.hands:
-            text.append("\n")
-            text.append_text(_hand_line(view.hands[s]))
+            return Group(text, _hand_line(view.hands[s], justify="center"))
         return text
 
     def card(s: Seat) -> RenderableType:
@@ -300,7 +350,7 @@ def compact_table(view: View) -> RenderableType:
     you, left, top, right = _places(obs.seat)
     trick, taken, played, winner = _on_table_now(view)
 
-    def seat(s: Seat) -> Text:
+    def seat(s: Seat) -> RenderableType:
         text = Text(seat_text(s), style="bold")
         role = _role(view, s)
         if role:
@@ -315,8 +365,7 @@ def compact_table(view: View) -> RenderableType:
             text.append(" ")
             text.append_text(face_up(played[s], s == winner))
         if s in view.hands:  # a replay: the hand face up on a line of its own
-            text.append("\n")
-            text.append_text(_hand_line(view.hands[s]))
+            return Group(text, _hand_line(view.hands[s]))
         return text
 
     grid = Table.grid(expand=True)
@@ -397,26 +446,57 @@ def team_columns(result: DealResult, you: Seat, framed: bool = True) -> Renderab
     return columns
 
 
+@dataclass(frozen=True, slots=True)
+class _Hand:
+    """Cards grouped by suit, a dim "│" between two suits on a line. Where the hand is wider
+    than its place it wraps between two suits, and the "│" goes (it would be left alone at the
+    end of a line); a suit wider than the place on its own wraps between its cards."""
+
+    suits: tuple[Text, ...]
+    justify: JustifyMethod | None = None  #: ``None``: as the place's (a table column's)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lines: list[Text] = []
+        for suit in self.suits:
+            if lines and lines[-1].cell_len + 3 + suit.cell_len <= width:
+                lines[-1].append(" │ ", style="dim")
+                lines[-1].append_text(suit)
+            else:
+                lines.extend(suit.wrap(console, width))
+        text = Text("\n").join(lines)
+        text.justify = self.justify
+        yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        if not self.suits:
+            return Measurement(0, 0)
+        one_line = sum(s.cell_len for s in self.suits) + 3 * (len(self.suits) - 1)
+        widest_card = max(len(word) for s in self.suits for word in s.plain.split())
+        return Measurement(widest_card, one_line).clamp(max_width=options.max_width)
+
+
 def _hand_line(
-    cards: CardSet, legal: frozenset[Card] = frozenset(), numbered: bool = False
-) -> Text:
+    cards: CardSet,
+    legal: frozenset[Card] = frozenset(),
+    numbered: bool = False,
+    justify: JustifyMethod | None = None,
+) -> _Hand:
     """Cards grouped by suit; with ``numbered`` each card has the number to type for it."""
-    text = Text()
+    suits = []
     number = 0
     for suit in Suit:
-        in_suit = list(cards.suit(suit))
-        if not in_suit:
-            continue
-        if text:
-            text.append(" │ ", style="dim")
-        for i, c in enumerate(in_suit):
+        text = Text()
+        for i, c in enumerate(cards.suit(suit)):
             number += 1
             if i:
                 text.append(" ")
             if numbered:
                 text.append(f"{number}:", style="cyan" if c in legal else "dim")
             text.append_text(card_text(c, "bold reverse" if c in legal else "dim" if legal else ""))
-    return text
+        if text:
+            suits.append(text)
+    return _Hand(tuple(suits), justify)
 
 
 def hand(view: View) -> RenderableType:
@@ -424,24 +504,27 @@ def hand(view: View) -> RenderableType:
     obs = view.observation
     legal = obs.legal_actions
     playable = frozenset(a.card for a in legal if a.card is not None)
-    body = _hand_line(obs.hand, playable, numbered=bool(legal))
+    body: list[RenderableType] = [_hand_line(obs.hand, playable, numbered=bool(legal))]
     if legal:
         cards = [c for c in obs.hand if c in playable]  # in the hand's order
         words = [a for a in legal if a.kind is not ActionKind.PLAY]
-        line = Text("\n" + _("Legal") + ": ", style="bold")
+        line = Text(_("Legal") + ": ", style="bold")
         line.append_text(Text(" ").join(card_text(c) for c in cards))
         if words:
             if cards:
                 line.append(" · ")
             line.append(" · ".join(action_words(a) for a in words), style="bold cyan")
-        body.append_text(line)
+        body.append(line)
     elif obs.current_player is not None and (obs.current_player != obs.seat or view.hands):
         # In a replay (every hand shown) the viewer's own seat is to play too.
         waiting = _("{seat} to play").format(seat=seat_text(obs.current_player))
-        body.append("\n" + waiting, style="dim")
+        body.append(Text(waiting, style="dim"))
     title = _("Your hand ({seat})") if view.person else _("Hand ({seat})")
     return Panel(
-        body, title=title.format(seat=seat_text(obs.seat)), title_align="left", box=box.ROUNDED
+        Group(*body),
+        title=title.format(seat=seat_text(obs.seat)),
+        title_align="left",
+        box=box.ROUNDED,
     )
 
 
