@@ -206,6 +206,20 @@ class Tab:
         expect(self.page.locator("#toasts .toast-error")).to_have_count(0)
 
 
+def open_seat(tab: Tab, server: Server, table_id: str, seat: str | None, token: str = "") -> Page:
+    """Open the table's link in ``tab``, holding ``token`` for ``seat`` (none: watching)."""
+    page = tab.page
+    page.goto(server.url + "/rules")
+    keys = {"token": token, "seat": seat} if seat else {}
+    page.evaluate(
+        "([id, keys]) => localStorage.setItem(`valtti:table:${id}`, keys)",
+        [table_id, json.dumps(keys)],
+    )
+    page.goto(f"{server.url}/t/{table_id}")
+    expect(page.locator("body")).to_have_attribute("data-you", seat or "")
+    return page
+
+
 def choose(view: dict[str, Any], prefer: tuple[str, ...] = ()) -> str:
     """The action to click: the first enabled declaration or question whose token starts with
     one of ``prefer`` (in that order), else the first legal card, else an answer."""
@@ -658,7 +672,18 @@ def refusal_text(lang: str, refusal: dict[str, str], names: dict[str, str]) -> s
     return re.sub(r"\{(\w+)\}", lambda m: fields[m.group(1)], strings[f"refusal.{refusal['code']}"])
 
 
-def test_a_dimmed_card_says_why_in_english_and_in_finnish(server: Server, browser: Browser) -> None:
+#: The seed of the dimmed cards' table: in trick 1 East leads a suit that South holds with others
+#: (on a random seed about 1 match in 200 dimmed none of South's cards in the whole first deal).
+DIMMED_SEED = 12345
+
+
+def test_a_dimmed_card_says_why_in_english_and_in_finnish(
+    tmp_path: Path, start_server: Callable[..., Server], browser: Browser
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    people = {"N": "Bertta", "S": "Aino"}
+    table_id, tokens = seeded_table(db, DIMMED_SEED, people, "random")
+    server = start_server(db)
     context = browser.new_context(
         viewport={"width": 1280, "height": 800}, locale="en-GB", has_touch=True
     )
@@ -679,10 +704,8 @@ def test_a_dimmed_card_says_why_in_english_and_in_finnish(server: Server, browse
 
     page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)
     tab = Tab(page)
-    table_id = create_in_lobby(
-        tab, server.url, "Aino", {"N": "open", "E": "random", "S": "me", "W": "random"}
-    )
-    north = server.socket(table_id, server.join(table_id, "N", "Bertta"))
+    north = server.socket(table_id, tokens["N"])
+    open_seat(tab, server, table_id, "S", tokens["S"])
     names = {"N": "Bertta (N)", "S": "Aino (S)", "E": "Bot: random (E)", "W": "Bot: random (W)"}
     why = page.locator("#hand-why")
     told_wait = told_refusal = False
@@ -744,7 +767,7 @@ def test_a_dimmed_card_says_why_in_english_and_in_finnish(server: Server, browse
             token = choose(view)
             click(tab, token)
             tab.acted = view["seq"]
-        assert told_wait and told_refusal
+        assert told_wait and told_refusal, "the seed's first deal no longer dims a card of South's"
         assert not tab.errors, tab.errors
     finally:
         north.close()

@@ -24,9 +24,10 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     Tab,
     browser,
     catalogue,
+    open_seat,
     playwright,
 )
-from tests.web.test_browser_ends import WAIT_LONG, open_seat, person  # noqa: F401
+from tests.web.test_browser_ends import WAIT_LONG, person  # noqa: F401
 from tests.web.test_browser_room import (  # noqa: F401
     FOCUSED,
     RECORD_ANNOUNCEMENTS,

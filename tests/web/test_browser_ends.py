@@ -11,13 +11,12 @@ between deals.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 from tests.web.crafted import answered_match, store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
@@ -25,6 +24,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     Tab,
     browser,
     catalogue,
+    open_seat,
     playwright,
 )
 
@@ -45,20 +45,6 @@ def person(browser: Browser) -> Iterator[Callable[..., Tab]]:  # noqa: F811
     yield make
     for context in contexts:
         context.close()
-
-
-def open_seat(tab: Tab, server: Server, table_id: str, seat: str | None, token: str = "") -> Page:
-    """Open the table's link in ``tab``, holding ``token`` for ``seat`` (none: watching)."""
-    page = tab.page
-    page.goto(server.url + "/rules")
-    keys = {"token": token, "seat": seat} if seat else {}
-    page.evaluate(
-        "([id, keys]) => localStorage.setItem(`valtti:table:${id}`, keys)",
-        [table_id, json.dumps(keys)],
-    )
-    page.goto(f"{server.url}/t/{table_id}")
-    expect(page.locator("body")).to_have_attribute("data-you", seat or "")
-    return page
 
 
 def test_the_end_of_deal_panel_explains_an_overshoot_and_a_porvoo(

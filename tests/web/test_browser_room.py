@@ -33,9 +33,9 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     choose,
     click,
     create_in_lobby,
+    open_seat,
     playwright,
 )
-from tests.web.test_browser_ends import open_seat
 from tests.web.test_server_private import serve_choice
 
 from valtti.engine import Match, Seat, Variant
