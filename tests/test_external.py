@@ -158,7 +158,10 @@ def test_a_host_that_only_asks_for_decisions_still_announces_match_and_deals(
 def test_a_faulty_answer_raises_a_clear_error_and_stops_the_bot(
     tmp_path: Path, act: str, expected: str
 ) -> None:
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=0.5)
+    # Half a second for the bot that never answers; the others answer at once, and are given
+    # long enough that a busy machine is never taken for a silent bot.
+    timeout = 0.5 if act.startswith("time.sleep") else 20.0
+    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=timeout)
     with pytest.raises(BotError) as error:
         bot.choose(forehand_deal().observation(Seat.N))
     message = str(error.value)
@@ -369,6 +372,9 @@ def test_a_second_answer_line_to_one_act_is_a_fault(tmp_path: Path) -> None:
     bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
     observation = forehand_deal().observation(Seat.N)
     bot.choose(observation)
-    time.sleep(0.3)  # the extra line is read by then
+    deadline = time.monotonic() + 20
+    while bot._lines.empty():  # until the bot's reader has the extra line
+        assert time.monotonic() < deadline, "the second line never came"
+        time.sleep(0.01)
     with pytest.raises(BotError, match=re.escape("wrote a line no request asked for: '{")):
         bot.choose(observation)

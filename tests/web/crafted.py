@@ -4,6 +4,9 @@ ends a test needs (an overshoot, a Porvoo, a match won), with no way in from the
 In every deal North holds the aces and tens of spades, hearts and diamonds and the king and
 queen of clubs, South every other club and the three other kings: North and South take every
 trick (East and West go to Porvoo), and North declares clubs when ``declare`` says so.
+
+``seeded_table`` stores a table with nothing dealt whose seed deals what a test needs, so that a
+situation the test waits for is reached every run, not only in most matches.
 """
 
 from __future__ import annotations
@@ -67,6 +70,24 @@ def answered_match(part: int = 36) -> Match:
     return match
 
 
+def seeded_table(
+    db_url: str,
+    seed: int,
+    people: Mapping[str, str],
+    player: str,
+    turn_seconds: int | None = None,
+) -> tuple[str, dict[str, str]]:
+    """Store a table of ``seed`` with nothing dealt yet (North deals first), its ``people``
+    seated and ``player`` at the other seats: the seed deals every deal and seeds every
+    computer decision, so the match goes the same way each time its people play alike (what a
+    test waits for is reached, not only likely). The table's id and each person's seat token."""
+    empty = Match(Variant(), Seat.N)
+    table_id, tokens, _ = store_match(
+        db_url, [], people, player, match=empty, seed=seed, turn_seconds=turn_seconds
+    )
+    return table_id, tokens
+
+
 def _play(match: Match, declare: bool) -> None:
     """The first legal card, or North's clubs declared where ``declare`` and it may."""
     legal = match.deals[-1].legal_actions()
@@ -82,10 +103,13 @@ def store_match(
     player: str = "heuristic",
     part: int = 0,
     match: Match | None = None,
+    seed: int = 12345,
+    turn_seconds: int | None = None,
 ) -> tuple[str, dict[str, str], Match]:
     """Store ``crafted_match(declares, part)`` (or ``match``) as a table being played whose seats in
-    ``people`` (seat → nickname; by default North, "Aino") are people, the others ``player``;
-    the table's id, each person's seat token, and the match."""
+    ``people`` (seat → nickname; by default North, "Aino") are people, the others ``player``,
+    with ``seed`` (it deals the deals after ``match``'s and seeds every computer decision) and
+    ``turn_seconds``; the table's id, each person's seat token, and the match."""
     match = match or crafted_match(declares, part)
     people = people or {"N": "Aino"}
     tokens = {seat: new_token() for seat in people}
@@ -100,9 +124,10 @@ def store_match(
         created=datetime.now(UTC),
         variant=Variant(),
         first_dealer=Seat.N,
-        seed=12345,
+        seed=seed,
         creator_hash=token_hash(new_token()),
         status="playing",
+        turn_seconds=turn_seconds,
     )
     store = Store(db_url)
     try:
