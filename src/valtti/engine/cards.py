@@ -47,7 +47,7 @@ class Seat(IntEnum):
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise ValueError(f"unknown seat {reprlib.repr(text)} (seats are N, E, S, W)") from None
+            raise ValueError(unknown_seat_text(text)) from None
 
 
 class Team(IntEnum):
@@ -196,10 +196,20 @@ class Card(int):
             s = "SHDC".find(suit_text)
             if r >= 0 and s >= 0:
                 return CARDS[s * 9 + r]
-        raise ValueError(
-            f"not a card: {reprlib.repr(text)} (write rank then suit, e.g. AS, TD, 10d; "
-            "ranks A T K Q J 9 8 7 6, suits S H D C)"
-        )
+        raise ValueError(not_a_card_text(text))
+
+
+def unknown_seat_text(text: str) -> str:
+    """``Seat.parse``'s English for ``text``, which is no seat."""
+    return f"unknown seat {reprlib.repr(text)} (seats are N, E, S, W)"
+
+
+def not_a_card_text(text: str) -> str:
+    """``Card.parse``'s English for ``text``, which is no card."""
+    return (
+        f"not a card: {reprlib.repr(text)} (write rank then suit, e.g. AS, TD, 10d; "
+        "ranks A T K Q J 9 8 7 6, suits S H D C)"
+    )
 
 
 CARDS: Final = tuple(Card(i) for i in range(NUM_CARDS))

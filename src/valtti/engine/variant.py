@@ -39,6 +39,17 @@ _YES_NO: Final[Mapping[str, tuple[Any, Any]]] = {
 _ON_OFF: Final = {"on": True, "true": True, "off": False, "false": False}
 
 
+class SwitchError(ValueError):
+    """A switch that RULES.md 8 does not have (``known`` false), or a value that one cannot
+    take (``value``); ``str()`` says it in English."""
+
+    def __init__(self, switch: str, value: Any = None, known: bool = True) -> None:
+        super().__init__(bad_value_text(switch, value) if known else unknown_switch_text(switch))
+        self.switch = switch
+        self.value = value
+        self.known = known
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One choice for every switch; the defaults are the basic game."""
@@ -57,7 +68,7 @@ class Variant:
             value = getattr(self, name)
             # bool is an int: keep True from passing as a target and 1 from passing as True.
             if not any(type(value) is type(a) and value == a for a in allowed):
-                raise ValueError(_bad_value(name, value))
+                raise SwitchError(name, value)
 
     def changes(self) -> dict[str, Any]:
         """The switches that differ from the defaults, as in a record's ``variant`` object."""
@@ -70,11 +81,11 @@ class Variant:
 
     @classmethod
     def from_mapping(cls, switches: Mapping[str, Any]) -> Variant:
-        """From a record's ``variant`` object; ``ValueError`` names an unknown switch or value."""
+        """From a record's ``variant`` object; ``SwitchError`` names an unknown switch or value."""
         values: dict[str, Any] = {}
         for name, value in switches.items():
             if name not in SWITCHES:
-                raise ValueError(_unknown_switch(name))
+                raise SwitchError(name, known=False)
             values[name] = _coerce(name, value)
         return cls(**values)
 
@@ -105,7 +116,7 @@ def _coerce(name: str, value: Any) -> Any:
             return allowed
         if isinstance(value, str) and value.strip().lower() == _text(allowed):
             return allowed
-    raise ValueError(_bad_value(name, value))
+    raise SwitchError(name, value)
 
 
 def _on_off(name: str, word: str) -> Any:
@@ -127,10 +138,14 @@ def _text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _bad_value(name: str, value: Any) -> str:
-    allowed = " | ".join(_text(a) for a in SWITCHES[name])
-    return f"variant switch {name} cannot be {reprlib.repr(value)}: allowed {allowed}"
+def allowed_text(name: str) -> str:
+    """The values that the switch ``name`` takes, as a record writes them: ``10 | 12``."""
+    return " | ".join(_text(a) for a in SWITCHES[name])
 
 
-def _unknown_switch(name: str) -> str:
+def bad_value_text(name: str, value: Any) -> str:
+    return f"variant switch {name} cannot be {reprlib.repr(value)}: allowed {allowed_text(name)}"
+
+
+def unknown_switch_text(name: str) -> str:
     return f"unknown variant switch {reprlib.repr(name)}: known are {', '.join(SWITCHES)}"
