@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from valtti.engine.record import (
     RecordFaultCode,
     RecordFormatError,
 )
+from valtti.terminal import i18n, records
 
 Spoil = Callable[[dict[str, Any]], str | bytes]
 
@@ -262,3 +264,43 @@ def test_each_fault_says_the_engines_english_and_carries_its_place(name: str) ->
         english = english.format(n=error.fault.deal)
     assert error.fault == fault
     assert str(error) == str(error.fault) == english
+
+
+@pytest.mark.parametrize("code", list(RecordFaultCode))
+def test_each_code_has_an_english_and_a_finnish_message_in_the_terminal(
+    code: RecordFaultCode,
+) -> None:
+    message = records.FAULTS[code]
+    assert i18n.translations("en").gettext(message) == message  # English is the source
+    finnish = i18n.translations("fi").gettext(message)
+    assert finnish != message and finnish
+    for example in (e for e in EXAMPLES.values() if e.fault.code is code):
+        for language in i18n.LANGUAGES:
+            i18n.use(language)
+            try:
+                said = records.fault_text(refused(example).fault)
+            finally:
+                i18n.use("en")
+            assert said and "{" not in said, said
+            assert "None" not in said or "None" in example.english, said  # an argument unset
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_terminal_names_every_fact_of_the_fault(language: str) -> None:
+    """Where the fault is (the deal, the hand, the line…) and what the file has there: none is
+    lost in the translation (the place in characters only where line and column say it)."""
+    i18n.use(language)
+    try:
+        for name, example in EXAMPLES.items():
+            fault = refused(example).fault
+            said = records.fault_text(fault)
+            facts = [fault.deal, fault.seat, fault.first, fault.dealer, fault.card, fault.count]
+            facts += [fault.line, fault.column, fault.switch]
+            if fault.code is not RecordFaultCode.BAD_JSON:
+                facts.append(fault.position)
+            shown = [str(f) for f in facts if f is not None]
+            if fault.given is not None:
+                shown.append(reprlib.repr(fault.given))
+            assert all(fact in said for fact in shown), (name, said, shown)
+    finally:
+        i18n.use("en")

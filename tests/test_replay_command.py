@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import drive, opp_sweep, rotate, to_9_6
+from test_record_faults import EXAMPLES
 from valtti.cli import main
 from valtti.engine import Card, Seat
 from valtti.engine.record import Record
@@ -132,3 +133,44 @@ def test_a_token_that_is_no_action_is_named_shortened(tmp_path: Path) -> None:
     assert out.exit_code == 1 and len(out.output) < len(str(path)) + 200, out.output[:400]
     assert ": illegal action: deal 1, action 2 (W to move): 'XXX" in out.output
     assert "XXX' is not an action; legal there: " in out.output
+
+
+@pytest.mark.parametrize(
+    ("example", "said"),
+    [
+        ("bad json", "ei kelvollista JSONia: virhe rivillä 5, sarakkeessa 15"),
+        ("dealt twice", "jako 2: kortti JS on jaettu kahdesti (käsiin N ja S)"),
+        ("wrong dealer", "jako 3: jakajan on oltava W (RULES.md 2.3), ei E"),
+        ("switch value", "sääntövalinta 'target' ei voi olla 11: sallitut 10 | 12"),
+        ("too long", "ei pöytäkirja: pidempi kuin 8 MiB, paljon enemmän kuin koko ottelu vie"),
+    ],
+)
+def test_what_is_malformed_is_said_in_finnish_with_its_place(
+    tmp_path: Path, example: str, said: str
+) -> None:
+    """It was the engine's English under Finnish: the terminal translates the fault's code."""
+    path = tmp_path / "bad.json"
+    text = EXAMPLES[example].spoil(Record.of_match(to_9_6()).to_dict())
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    out = CliRunner().invoke(main, ["replay", str(path), "--lang", "fi"])
+    assert out.exit_code == 2, out.output
+    assert out.output == f"{path}: virheellinen pöytäkirja: {said}\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["replay"], ["hint"], ["play", "--fast", "--resume"]],
+    ids=["replay", "hint", "play"],
+)
+def test_replay_hint_and_resume_say_a_repeated_card_in_finnish(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "autosave.json"
+    path.write_text(EXAMPLES["dealt twice"].spoil(Record.of_match(to_9_6()).to_dict()))
+    out = CliRunner().invoke(main, [*command, str(path)], env=FINNISH)
+    assert out.exit_code == 2, out.output
+    said = " ".join(out.output.split())
+    assert (
+        said
+        == f"{path}: virheellinen pöytäkirja: jako 2: kortti JS on jaettu kahdesti (käsiin N ja S)"
+    )

@@ -1,9 +1,11 @@
 """A record file as the terminal's commands read it (``valtti play --resume``, ``valtti replay``,
 ``valtti hint``): what is wrong with it, and ``valtti replay``'s summary, in the active language.
 
-The engine says what is wrong in English; an illegal action also as data (``IllegalRecordAction``:
-the deal, the action's number, its token, the ``Refusal``), which is told here in the player's
-words as the game tells a refused move.
+The engine says what is wrong as data, which is told here in the player's words: an illegal
+action (``IllegalRecordAction``: the deal, the action's number, its token, the ``Refusal``) as
+the game tells a refused move, what is malformed (``RecordFormatError.fault``: a
+``RecordFaultCode`` and its arguments) from ``FAULTS``. Seats, cards and values in a fault are
+written as the file has them (RECORD.md's tokens), for they are what is to be mended there.
 """
 
 from __future__ import annotations
@@ -14,8 +16,16 @@ from pathlib import Path
 from typing import Any, Final
 
 from valtti.engine import Match, RefusalCode, Seat, Team
-from valtti.engine.record import IllegalRecordAction, Record, RecordFormatError
-from valtti.terminal.i18n import NC_, _, pgettext
+from valtti.engine.record import (
+    FORMAT,
+    IllegalRecordAction,
+    Record,
+    RecordFault,
+    RecordFaultCode,
+    RecordFormatError,
+)
+from valtti.engine.variant import SWITCHES, allowed_text
+from valtti.terminal.i18n import N_, NC_, _, pgettext
 from valtti.terminal.phrases import reason_text, seat_text, team_text
 
 EXIT_ILLEGAL: Final = 1
@@ -26,6 +36,57 @@ HOWS: Final = {
     "declare": NC_("how", "declare"),
     "ask-whole": NC_("how", "ask-whole"),
     "ask-half": NC_("how", "ask-half"),
+}
+
+
+#: The message of each fault code; ``where`` is the deal (or the record) the fault is in, the
+#: other fields the fault's arguments (``known``: the switches there are, ``allowed``: the
+#: values of ``switch``, ``previous``: the deal before ``deal``).
+FAULTS: Final[dict[RecordFaultCode, str]] = {
+    RecordFaultCode.TOO_LONG: N_(
+        "not a record: longer than {count} MiB, far more than a whole match takes"
+    ),
+    RecordFaultCode.TOO_DEEP: N_("not a record: JSON nested too deep"),
+    RecordFaultCode.TOO_MANY_DIGITS: N_("not a record: a number with too many digits"),
+    RecordFaultCode.BAD_JSON: N_("not valid JSON: an error at line {line}, column {column}"),
+    RecordFaultCode.BAD_ENCODING: N_(
+        "not valid JSON: the text cannot be decoded at byte {position}"
+    ),
+    RecordFaultCode.NOT_A_NUMBER: N_("not valid JSON: {given} is no JSON number"),
+    RecordFaultCode.NUMBER_TOO_LARGE: N_("not valid JSON: the number {given} is too large"),
+    RecordFaultCode.NOT_AN_OBJECT: N_("a record is a JSON object with keys format, variant, deals"),
+    RecordFaultCode.UNKNOWN_KEY: N_(
+        '{where}: unknown key {given} (extra information belongs under "meta")'
+    ),
+    RecordFaultCode.FORMAT: N_("format must be {format}, not {given}"),
+    RecordFaultCode.VARIANT_NOT_OBJECT: N_("variant must be an object of switch names and values"),
+    RecordFaultCode.UNKNOWN_SWITCH: N_("unknown variant switch {switch}: known are {known}"),
+    RecordFaultCode.BAD_SWITCH_VALUE: N_(
+        "variant switch {switch} cannot be {given}: allowed {allowed}"
+    ),
+    RecordFaultCode.NO_DEALS: N_("deals must be a non-empty list"),
+    RecordFaultCode.NO_FIRST_DEALER: N_("{where}: dealer is required in the first deal"),
+    RecordFaultCode.DEAL_NOT_OBJECT: N_(
+        "{where}: a deal is an object with keys dealer, hands, actions"
+    ),
+    RecordFaultCode.BAD_DEALER: N_("{where}: the dealer must be one of N, E, S, W, not {given}"),
+    RecordFaultCode.HANDS: N_("{where}: hands must give the cards of each of N, E, S, W"),
+    RecordFaultCode.HAND_NOT_LIST: N_("{where}: {seat}'s hand must be a list of card tokens"),
+    RecordFaultCode.BAD_CARD: N_(
+        "{where}: {seat}'s hand: not a card: {given} (write rank then suit, e.g. AS, TD, 10d; "
+        "ranks A T K Q J 9 8 7 6, suits S H D C)"
+    ),
+    RecordFaultCode.DEALT_TWICE: N_("{where}: {card} is dealt twice (to {first} and to {seat})"),
+    RecordFaultCode.HAND_SIZE: N_("{where}: {seat}'s hand has {count} cards, not 9"),
+    RecordFaultCode.ACTIONS_NOT_LIST: N_("{where}: actions must be a list of action tokens"),
+    RecordFaultCode.META_NOT_OBJECT: N_("{where}: meta must be an object"),
+    RecordFaultCode.MATCH_OVER: N_("{where}: the match was already over"),
+    RecordFaultCode.AFTER_UNFINISHED: N_(
+        "{where}: deal {previous} stops part-way but another deal follows"
+    ),
+    RecordFaultCode.WRONG_DEALER: N_(
+        "{where}: the dealer must be {dealer} (RULES.md 2.3), not {seat}"
+    ),
 }
 
 
@@ -51,8 +112,33 @@ def read(path: Path) -> tuple[Match, Record]:
         message = _("{path}: illegal action: {error}").format(path=path, error=illegal_text(e))
         raise RecordError(message, EXIT_ILLEGAL) from None
     except RecordFormatError as e:
-        message = _("{path}: malformed record: {error}").format(path=path, error=e)
+        message = _("{path}: malformed record: {error}").format(
+            path=path, error=fault_text(e.fault)
+        )
         raise RecordError(message, EXIT_MALFORMED) from None
+
+
+def fault_text(fault: RecordFault) -> str:
+    """What is malformed in a record and where, in the active language."""
+    where = _("the record") if fault.deal is None else _("deal {deal}").format(deal=fault.deal)
+    switch = fault.switch
+    return _(FAULTS[fault.code]).format(
+        where=where,
+        seat=fault.seat,
+        first=fault.first,
+        dealer=fault.dealer,
+        card=fault.card,
+        given=reprlib.repr(fault.given),  # short: it may be huge
+        switch=None if switch is None else reprlib.repr(switch),
+        known=", ".join(SWITCHES),
+        allowed=allowed_text(switch) if switch is not None and switch in SWITCHES else None,
+        count=fault.count,
+        line=fault.line,
+        column=fault.column,
+        position=fault.position,
+        format=repr(FORMAT),
+        previous=None if fault.deal is None else fault.deal - 1,
+    )
 
 
 def illegal_text(e: IllegalRecordAction) -> str:
