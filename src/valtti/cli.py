@@ -914,7 +914,7 @@ def serve(
 
     from valtti.web import reach
     from valtti.web.app import MAX_MESSAGE, create_app, log_config
-    from valtti.web.protocol import SlowClientGuard, SocketLimits
+    from valtti.web.protocol import SlowClientGuard, SocketLimits, raise_file_limit
     from valtti.web.security import MAX_HEAD, Policy, public_origin
     from valtti.web.store import DRIVERS, Store
 
@@ -947,6 +947,7 @@ def serve(
         )
     # The database is opened (and held: one server per database) and the address bound before
     # anything says where to open the server, so that either failure is the one line printed.
+    raise_file_limit()  # every connection is a file: take as many as the system allows
     store = _open_store(url, shown)
     try:
         sock = _listen(host, port)

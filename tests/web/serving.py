@@ -84,7 +84,7 @@ class Server:
         bot_delay: float = 0.0,
         tables_per_minute: int = 0,
         options: Sequence[str] = (),
-        open_files: int | None = None,
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
@@ -106,7 +106,8 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=FRAME)
-        #: The most files (and so connections) the process may have open; ``None``: this one's.
+        #: The process's limits of open files (and so connections), soft and hard; ``None``:
+        #: this one's.
         self.open_files = open_files
         self.process: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkdtemp(prefix="valtti-serve-")) / "serve.log"
@@ -138,7 +139,7 @@ class Server:
         import resource
 
         assert self.open_files is not None
-        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind."""

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 from tests.web.serving import ALL_OPEN, FRAME, Server
 
@@ -44,7 +45,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _server(tmp_path: Path, *options: str, open_files: int | None = None) -> Server:
+def _server(tmp_path: Path, *options: str, open_files: tuple[int, int] | None = None) -> Server:
     return Server(
         f"sqlite:///{tmp_path / 'valtti.db'}", options=options, open_files=open_files
     ).start()
@@ -131,7 +132,7 @@ def test_a_normal_client_is_served_while_many_slow_ones_are_open(
             str(per_address),
             "--request-seconds",
             "60",
-            open_files=256,
+            open_files=(256, 256),
         )
     )
     server = servers[0]
@@ -158,3 +159,13 @@ def test_a_normal_client_is_served_while_many_slow_ones_are_open(
     for sockets in slow.values():
         for raw in sockets:
             raw.close()
+
+
+def test_the_server_opens_as_many_files_as_the_system_lets_it(
+    tmp_path: Path, servers: list[Server]
+) -> None:
+    # A soft limit of 256 (1024 is common) under a hard one of 4096: each connection is a file.
+    servers.append(_server(tmp_path, open_files=(256, 4096)))
+    process = servers[0].process
+    assert process is not None
+    assert psutil.Process(process.pid).rlimit(psutil.RLIMIT_NOFILE) == (4096, 4096)

@@ -19,6 +19,7 @@ application, which never hears of a connection until its request head is complet
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 from dataclasses import dataclass
 from typing import ClassVar, Final, cast
@@ -33,6 +34,8 @@ REQUEST_SECONDS: Final = 10.0
 #: HTTP connections one client address may hold open at once, by default: several browsers
 #: behind one address (a club's network) each open up to six while a page loads.
 HTTP_CONNECTIONS_PER_ADDRESS: Final = 64
+#: macOS's most open files per process (``OPEN_MAX``) where the hard limit says "unlimited".
+_OPEN_MAX: Final = 10240
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -155,3 +158,22 @@ class SlowClientGuard(H11Protocol):
         else:
             del self.open_per_address[self._counted]
         self._counted = None
+
+
+def raise_file_limit() -> None:
+    """Raise this process's limit of open files from the soft one (often 1024) to the most the
+    system lets it have (the hard limit): each connection is a file, and a few hundred slow
+    clients from addresses of their own would otherwise leave none to accept a player with.
+    The event loop (epoll, kqueue) takes any number, unlike ``select``, which nothing here uses.
+    """
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # macOS says its hard limit is infinite but refuses a soft one over OPEN_MAX.
+    wanted = _OPEN_MAX if hard == resource.RLIM_INFINITY else hard
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    with contextlib.suppress(ValueError, OSError):  # a system that refuses keeps its limit
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
