@@ -15,6 +15,8 @@ from click.core import ParameterSource
 from valtti import __version__
 
 if TYPE_CHECKING:
+    from ipaddress import IPv4Network, IPv6Network
+
     from valtti.engine import Match
     from valtti.engine.record import Record
     from valtti.web.store import Store
@@ -846,6 +848,24 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
     help="WebSockets one client address may hold open at once (0: no limit).",
 )
 @click.option(
+    "--http-connections-per-address",
+    default=64,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Other connections (HTTP, not yet a WebSocket) one client address may hold open at "
+    "once; one more is closed at once. A --trust-proxy address has no such limit "
+    "(0: no limit).",
+)
+@click.option(
+    "--request-seconds",
+    metavar="SECONDS",
+    default=10.0,
+    show_default=True,
+    type=_Seconds(MAX_WAIT_SECONDS),
+    help="Seconds a client has to send a whole request, from connecting or from the request's "
+    "first byte; a slower connection is closed (0: no limit).",
+)
+@click.option(
     "--next-deal-seconds",
     metavar="SECONDS",
     default=20.0,
@@ -878,6 +898,8 @@ def serve(
     tables_per_minute: int,
     joins_per_minute: int,
     connections_per_address: int,
+    http_connections_per_address: int,
+    request_seconds: float,
     next_deal_seconds: float,
     public_url: str | None,
     trust_proxy: str | None,
@@ -892,6 +914,7 @@ def serve(
 
     from valtti.web import reach
     from valtti.web.app import MAX_MESSAGE, create_app, log_config
+    from valtti.web.protocol import SlowClientGuard, SocketLimits, raise_file_limit
     from valtti.web.security import MAX_HEAD, Policy, public_origin
     from valtti.web.store import DRIVERS, Store
 
@@ -900,8 +923,7 @@ def serve(
             public_url = public_origin(public_url)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--public-url") from None
-    if trust_proxy is not None:
-        _check_proxies(trust_proxy)
+    proxies = () if trust_proxy is None else _proxy_networks(trust_proxy)
     forms = "give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME"
     # An empty --db is refused as an empty path is: it quietly served the default database.
     if db_url is not None and not db_url.strip():
@@ -925,6 +947,7 @@ def serve(
         )
     # The database is opened (and held: one server per database) and the address bound before
     # anything says where to open the server, so that either failure is the one line printed.
+    raise_file_limit()  # every connection is a file: take as many as the system allows
     store = _open_store(url, shown)
     try:
         sock = _listen(host, port)
@@ -960,8 +983,11 @@ def serve(
         access_log=False,
         log_config=log_config(),  # no seat token in the log
         # httptools would take a request head of any size into memory; h11 refuses one over
-        # MAX_HEAD before the application sees it.
-        http="h11",
+        # MAX_HEAD before the application sees it. Slow clients are closed below the
+        # application too, which hears of a connection only once its request head is whole.
+        http=SlowClientGuard.with_limits(
+            SocketLimits(request_seconds, http_connections_per_address, proxies)
+        ),
         h11_max_incomplete_event_size=MAX_HEAD,
         # By default no forwarded header is believed: any client could claim any address.
         proxy_headers=trust_proxy is not None,
@@ -980,23 +1006,23 @@ def serve(
         sys.exit(EXIT_STARTUP)
 
 
-def _check_proxies(addresses: str) -> None:
-    """Refuse a ``--trust-proxy`` list with an entry that is no IP address or network (which
-    uvicorn would take as a name no peer ever has)."""
+def _proxy_networks(addresses: str) -> tuple[IPv4Network | IPv6Network, ...]:
+    """The networks of a ``--trust-proxy`` list (an address is a network of one); a list with
+    an entry that is no IP address or network (which uvicorn would take as a name no peer ever
+    has) is refused."""
     import ipaddress
 
+    networks = []
     for entry in addresses.split(","):
         entry = entry.strip()
         try:
-            if "/" in entry:
-                ipaddress.ip_network(entry)
-            else:
-                ipaddress.ip_address(entry)
+            networks.append(ipaddress.ip_network(entry))
         except ValueError as e:
             why = f" ({e})" if "/" in entry else ""
             raise click.BadParameter(
                 f"{entry!r} is not an IP address or network{why}", param_hint="--trust-proxy"
             ) from None
+    return tuple(networks)
 
 
 def _open_store(url: str, shown: str) -> Store:
@@ -1044,7 +1070,7 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option(
     "--url",
     help="The server to load, e.g. http://127.0.0.1:8000, started with --tables-per-minute 0 "
-    "--joins-per-minute 0 --connections-per-address 0  "
+    "--joins-per-minute 0 --connections-per-address 0 --http-connections-per-address 0  "
     "[default: a `valtti serve` of its own on a free port, with a temporary database]",
 )
 @click.option(

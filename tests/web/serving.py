@@ -84,6 +84,7 @@ class Server:
         bot_delay: float = 0.0,
         tables_per_minute: int = 0,
         options: Sequence[str] = (),
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
@@ -96,6 +97,8 @@ class Server:
             "0",
             "--connections-per-address",
             "0",
+            "--http-connections-per-address",
+            "0",
             "--next-deal-seconds",
             "0",
             *options,
@@ -103,6 +106,9 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=FRAME)
+        #: The process's limits of open files (and so connections), soft and hard; ``None``:
+        #: this one's.
+        self.open_files = open_files
         self.process: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkdtemp(prefix="valtti-serve-")) / "serve.log"
 
@@ -113,7 +119,11 @@ class Server:
         command += ["--tables-per-minute", str(self.tables_per_minute), *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=None if self.open_files is None else self._limit_files,
             )
         deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
@@ -124,6 +134,12 @@ class Server:
             except httpx.TransportError:
                 time.sleep(0.1)
         raise AssertionError(f"valtti serve did not answer within {STARTUP} s")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind."""

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from valtti.cli import main
 from valtti.web import reach
+from valtti.web.protocol import SlowClientGuard, SocketLimits
 from valtti.web.security import MAX_HEAD, public_origin
 
 INTERFACES = [
@@ -111,9 +112,12 @@ def test_serve_on_every_interface_names_the_lan_addresses(
     assert "open http://127.0.0.1:8123/ in a browser" in said
     assert "friends on your network can open http://192.168.1.20:8123/" in said
     assert started["host"] == "0.0.0.0" and started["bound"] == ("0.0.0.0", 8123)
-    # No forwarded header is believed, and the head is limited, unless told otherwise.
+    # No forwarded header is believed, and the head is limited, unless told otherwise; slow
+    # clients are limited by default, and no address is exempt.
     assert started["proxy_headers"] is False
-    assert started["http"] == "h11" and started["h11_max_incomplete_event_size"] == MAX_HEAD
+    assert issubclass(started["http"], SlowClientGuard)
+    assert started["http"].socket_limits == SocketLimits()
+    assert started["h11_max_incomplete_event_size"] == MAX_HEAD
 
 
 def test_serve_trusts_only_the_proxies_it_is_told(
@@ -122,5 +126,12 @@ def test_serve_trusts_only_the_proxies_it_is_told(
     _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "--port", "8123")
     assert started["proxy_headers"] is True and started["forwarded_allow_ips"] == "127.0.0.1,::1"
     assert started["port"] == 8123
-    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "10.0.0.5,10.0.0.6")
-    assert started["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
+    loopback = (ipaddress.ip_network("127.0.0.1"), ipaddress.ip_network("::1"))
+    assert started["http"].socket_limits.exempt == loopback
+    _, started = _serve(monkeypatch, tmp_path, "--trust-proxy", "10.0.0.5,10.0.0.0/24")
+    assert started["forwarded_allow_ips"] == "10.0.0.5,10.0.0.0/24"
+    # The proxies' connections are not limited per address: every client comes through them.
+    limits = started["http"].socket_limits
+    assert limits.exempt == (ipaddress.ip_network("10.0.0.5"), ipaddress.ip_network("10.0.0.0/24"))
+    assert not limits.limits("10.0.0.7") and not limits.limits("::ffff:10.0.0.5")
+    assert limits.limits("10.0.1.1") and limits.limits("192.0.2.1")

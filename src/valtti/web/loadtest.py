@@ -660,8 +660,9 @@ def _free_port() -> int:
 @contextmanager
 def own_server() -> Iterator[tuple[str, int]]:
     """``valtti serve`` in a subprocess on a free port with a temporary SQLite database, no
-    pause before computer moves and no limit per client address (new tables, seats taken,
-    connections): its URL and process id, until the block ends."""
+    pause before computer moves and no limit per client address on new tables, seats taken and
+    WebSockets (the other limits as a host has them): its URL and process id, until the block
+    ends."""
     with tempfile.TemporaryDirectory(prefix="valtti-loadtest-") as folder:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"

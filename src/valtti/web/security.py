@@ -8,7 +8,8 @@ than ``Policy.connections_per_address`` WebSockets open at once from one client 
 than ``Policy.joins_per_minute`` seats taken by one in any minute, and it gives every HTTP
 response headers that keep the pages out of other sites' frames. A request's head is at most
 ``MAX_HEAD`` bytes: uvicorn's h11 parser (as ``valtti serve`` runs it) stops reading one that
-grows past that, and ``Guard`` refuses one that arrived whole.
+grows past that, and ``Guard`` refuses one that arrived whole. Slow clients (a request that
+never arrives whole) are held off below the application, by ``protocol.SlowClientGuard``.
 
 A client address is the connection's own peer unless ``valtti serve --trust-proxy`` names the
 proxy, whose ``X-Forwarded-For`` uvicorn then reads: a forwarded header is never believed from
@@ -245,11 +246,16 @@ def _own_origin(scope: Scope) -> str:
 
 
 def client_of(scope: Scope) -> str:
-    """Whom the limits per client address count a request or WebSocket for: its client's
-    address, or for an IPv6 address its /64 network, every address of which one home or host
-    is given (it could take a fresh one for each connection)."""
+    """Whom the limits per client address count a request or WebSocket for
+    (``address_key`` of its client's address)."""
     client = scope.get("client")
-    host = str(client[0]) if client else ""
+    return address_key(str(client[0]) if client else "")
+
+
+def address_key(host: str) -> str:
+    """Whom a limit per client address counts the address ``host`` as: the address, or for an
+    IPv6 address its /64 network, every address of which one home or host is given (it could
+    take a fresh one for each connection)."""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
