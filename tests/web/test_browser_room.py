@@ -396,10 +396,11 @@ def test_the_last_card_of_a_match(
     play_watching_the_play_area(tab, viewport)
     page = tab.page
     expect(page.locator("body")).to_have_attribute("data-status", "finished")
-    # The result above the table, its rematch button in sight without scrolling.
+    # The result above the table, its three actions in sight without scrolling: on a phone on
+    # its side the last deal explained pushed Replay and Download below the fold.
     width, height = VIEWPORTS[viewport]
     expect(page.locator("#rematch-btn")).to_be_visible()
-    for part in ("#result-text", "#rematch-btn"):
+    for part in ("#result-text", "#rematch-btn", "#replay-btn", "#record-link"):
         box = page.locator(part).bounding_box()
         assert box is not None and inside(
             [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]], [width, height]
