@@ -629,8 +629,8 @@ def test_play_refuses_bad_options_and_files(tmp_path: Path) -> None:
     runner = CliRunner()
     for args, says in [
         (["--resume", str(tmp_path / "none.json")], "cannot read"),
-        (["--variant", "target=11"], "variant switch target cannot be"),
-        (["--variant", "must_overtrump=no"], "must_overtrump cannot be 'no': allowed on | off"),
+        (["--variant", "target=11"], "variant switch 'target' cannot be"),
+        (["--variant", "must_overtrump=no"], "must_overtrump' cannot be 'no': allowed on | off"),
         (["--partner", "nobody"], "unknown player 'nobody'"),
         (["--resume", str(tmp_path / "none.json"), "--seed", "3"], "come from the record"),
     ]:
@@ -646,6 +646,26 @@ def test_play_refuses_bad_options_and_files(tmp_path: Path) -> None:
     bad.write_text("{}")
     result = runner.invoke(main, ["play", "--lang", "en", "--resume", str(bad)])
     assert result.exit_code == 2 and "malformed record" in result.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "variant", "says"),
+    [
+        ("en", "bogus=1", "unknown variant switch 'bogus': known are target, overshoot_to"),
+        ("en", "target=11", "variant switch 'target' cannot be '11': allowed 10 | 12"),
+        ("en", "must_overtrump=no", "switch 'must_overtrump' cannot be 'no': allowed on | off"),
+        ("fi", "bogus=1", "tuntematon sääntövalinta 'bogus': tunnetut ovat target, overshoot_to"),
+        ("fi", "target=11", "sääntövalinta 'target' ei voi olla '11': sallitut 10 | 12"),
+        ("fi", "must_overtrump=no", "sääntövalinta 'must_overtrump' ei voi olla 'no': sallitut on"),
+    ],
+)
+def test_play_says_a_bad_variant_in_the_players_language(
+    lang: str, variant: str, says: str
+) -> None:
+    # In Finnish these were the engine's English: now the words a record's switches get.
+    result = CliRunner().invoke(main, ["play", "--lang", lang, "--variant", variant])
+    assert result.exit_code == 2
+    assert says in result.output
 
 
 # -- replay --------------------------------------------------------------------------------------

@@ -41,10 +41,16 @@ _ON_OFF: Final = {"on": True, "true": True, "off": False, "false": False}
 
 class SwitchError(ValueError):
     """A switch that RULES.md 8 does not have (``known`` false), or a value that one cannot
-    take (``value``); ``str()`` says it in English."""
+    take (``value``; ``allowed``: the values it takes, spelled as the input does, a record's
+    form unless given); ``str()`` says it in English."""
 
-    def __init__(self, switch: str, value: Any = None, known: bool = True) -> None:
-        super().__init__(bad_value_text(switch, value) if known else unknown_switch_text(switch))
+    def __init__(
+        self, switch: str, value: Any = None, known: bool = True, allowed: str | None = None
+    ) -> None:
+        self.allowed = (allowed or allowed_text(switch)) if known else None
+        super().__init__(
+            bad_value_text(switch, value, self.allowed) if known else unknown_switch_text(switch)
+        )
         self.switch = switch
         self.value = value
         self.known = known
@@ -93,7 +99,9 @@ class Variant:
     def parse(cls, text: str) -> Variant:
         """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``
         (spaces around ``=`` are allowed); a yes/no switch is ``on`` or ``off`` (``true`` or
-        ``false`` too). ``ValueError`` also for a switch named twice."""
+        ``false`` too). ``SwitchError`` for an unknown switch or value (a yes/no switch's
+        allowed spelled ``on | off``), ``ValueError`` for a switch without a value or named
+        twice."""
         values: dict[str, Any] = {}
         for item in re.sub(r"\s*=\s*", "=", text).replace(",", " ").split():
             name, eq, value = item.partition("=")
@@ -123,7 +131,7 @@ def _on_off(name: str, word: str) -> Any:
     """The value of the yes/no switch ``name`` that the text form's ``word`` gives."""
     on = _ON_OFF.get(word.strip().lower())
     if on is None:
-        raise ValueError(f"variant switch {name} cannot be {reprlib.repr(word)}: allowed on | off")
+        raise SwitchError(name, word, allowed="on | off")
     return _YES_NO[name][0 if on else 1]
 
 
@@ -143,8 +151,9 @@ def allowed_text(name: str) -> str:
     return " | ".join(_text(a) for a in SWITCHES[name])
 
 
-def bad_value_text(name: str, value: Any) -> str:
-    return f"variant switch {name} cannot be {reprlib.repr(value)}: allowed {allowed_text(name)}"
+def bad_value_text(name: str, value: Any, allowed: str | None = None) -> str:
+    allowed = allowed or allowed_text(name)
+    return f"variant switch {name} cannot be {reprlib.repr(value)}: allowed {allowed}"
 
 
 def unknown_switch_text(name: str) -> str:

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
 from valtti.engine.record import Record
+from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.explain import explain
 from valtti.players.registry import starts_program
@@ -823,7 +824,9 @@ def start(
     else:
         try:
             rules = Variant.parse(variant) if variant else Variant()
-        except ValueError as e:
+        except SwitchError as e:
+            raise StartError(records.switch_text(e)) from None
+        except ValueError as e:  # a switch without a value or named twice
             raise StartError(str(e)) from None
         setup = _setup(None, {}, seat, partner, opponents, seed)
         table = setup.table(variant=rules)

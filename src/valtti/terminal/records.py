@@ -24,7 +24,7 @@ from valtti.engine.record import (
     RecordFaultCode,
     RecordFormatError,
 )
-from valtti.engine.variant import SWITCHES, allowed_text
+from valtti.engine.variant import SWITCHES, SwitchError, allowed_text
 from valtti.terminal.i18n import N_, NC_, _, pgettext
 from valtti.terminal.phrases import reason_text, seat_text, team_text
 
@@ -118,10 +118,21 @@ def read(path: Path) -> tuple[Match, Record]:
         raise RecordError(message, EXIT_MALFORMED) from None
 
 
-def fault_text(fault: RecordFault) -> str:
-    """What is malformed in a record and where, in the active language."""
+def switch_text(error: SwitchError) -> str:
+    """A switch that ``--variant`` gives and RULES.md 8 lacks, or its bad value, in the active
+    language: in the words of a record's (``valtti play`` reads both)."""
+    code = RecordFaultCode.BAD_SWITCH_VALUE if error.known else RecordFaultCode.UNKNOWN_SWITCH
+    fault = RecordFault(code, switch=error.switch, given=error.value)
+    return fault_text(fault, allowed=error.allowed)
+
+
+def fault_text(fault: RecordFault, *, allowed: str | None = None) -> str:
+    """What is malformed in a record and where, in the active language; ``allowed``: a bad
+    switch value's alternatives as the input spells them (by default as a record does)."""
     where = _("the record") if fault.deal is None else _("deal {deal}").format(deal=fault.deal)
     switch = fault.switch
+    if allowed is None and switch is not None and switch in SWITCHES:
+        allowed = allowed_text(switch)
     return _(FAULTS[fault.code]).format(
         where=where,
         seat=fault.seat,
@@ -131,7 +142,7 @@ def fault_text(fault: RecordFault) -> str:
         given=reprlib.repr(fault.given),  # short: it may be huge
         switch=None if switch is None else reprlib.repr(switch),
         known=", ".join(SWITCHES),
-        allowed=allowed_text(switch) if switch is not None and switch in SWITCHES else None,
+        allowed=allowed,
         count=fault.count,
         line=fault.line,
         column=fault.column,
