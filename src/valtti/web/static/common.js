@@ -29,14 +29,23 @@ export function i18nEl(tag, key, attrs = {}) {
   return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
 }
 
-/** Call the JSON API; a failure throws an Error with .code and .status from the server. */
+/** Call the JSON API; a failure throws an Error with .code and .status from the server, or
+ * .code "offline" when no answer came (the server or the network is down). */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    const err = new Error("no answer from the server");
+    err.code = "offline";
+    err.status = 0;
+    throw err;
+  }
   let data = null;
   try {
     data = await res.json();
