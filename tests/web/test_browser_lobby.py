@@ -1,8 +1,8 @@
 """The lobby with many tables in a real browser (Playwright, Debian's Chromium): waiting tables
 first, the filters, the pages, an idle table marked, finished ones ageing out of the list but
 opening by their link, the page staying short; the 404 page of an unknown table, and a table
-made while the server is out of reach, in English and Finnish. Needs /usr/bin/chromium: skipped
-without it, failed under CI=true.
+made while the server is out of reach (or behind a proxy, down), in English and Finnish. Needs
+/usr/bin/chromium: skipped without it, failed under CI=true.
 """
 
 from __future__ import annotations
@@ -318,3 +318,30 @@ def test_a_table_made_while_the_server_is_out_of_reach_is_said_to_be_so(
     page.click("#create")
     page.wait_for_url("**/t/*")
     assert errors == []
+
+
+def test_a_proxy_whose_server_is_down_is_said_to_be_out_of_reach(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    # Behind the README's reverse proxy, a server being restarted answers through the proxy's
+    # own "502 Bad Gateway" page: the lobby said "Something went wrong (http_502)."
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    for status in (502, 503, 504):
+        page.route("**/api/tables?*", _proxy_page(status))
+        page.click("#refresh")
+        toast = page.locator("#toasts .toast-error").last
+        expect(toast).to_have_text(catalogue("en")["error.offline"])
+        expect(toast).to_have_attribute("data-code", "offline")
+        page.unroute("**/api/tables?*")
+
+
+def _proxy_page(status: int) -> Callable[[Route], None]:
+    """A route answering as a reverse proxy does when the server behind it does not."""
+
+    def answer(route: Route) -> None:
+        route.fulfill(status=status, content_type="text/html", body="<h1>Bad Gateway</h1>")
+
+    return answer

@@ -30,7 +30,8 @@ export function i18nEl(tag, key, attrs = {}) {
 }
 
 /** Call the JSON API; a failure throws an Error with .code and .status from the server, or
- * .code "offline" when no answer came (the server or the network is down). */
+ * .code "offline" when no answer came from it (the server, the network or, behind a reverse
+ * proxy, the server behind it is down). */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
@@ -54,7 +55,9 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const err = new Error(data?.message || res.statusText);
-    err.code = data?.error || `http_${res.status}`;
+    // A reverse proxy's own page for a server behind it that does not answer (README).
+    const unreached = !data?.error && [502, 503, 504].includes(res.status);
+    err.code = data?.error || (unreached ? "offline" : `http_${res.status}`);
     err.status = res.status;
     throw err;
   }
