@@ -173,6 +173,13 @@ function who(view, seat) {
   return t("table.who", { name: seatName(seatEntry(view.table, seat)), seat: t(`seat.${seat}`) });
 }
 
+/** `who` for a narrow place: a long name is cut (.who-name), never the seat after it, which
+ * tells apart computer players of the same name. */
+function whoShort(view, seat) {
+  const name = el("span", { class: "who-name" }, seatName(seatEntry(view.table, seat)));
+  return tn("table.who", { name, seat: t(`seat.${seat}`) });
+}
+
 function positions(bottom) {
   const i = SEATS.indexOf(bottom);
   return {
@@ -762,7 +769,7 @@ function renderInfo(view) {
           "figure",
           { "data-by": play.seat, "data-winner": String(play.seat === tr.winner) },
           card(play.card),
-          el("figcaption", {}, who(view, play.seat)),
+          el("figcaption", { title: who(view, play.seat) }, whoShort(view, play.seat)),
         ),
       );
     }
