@@ -193,7 +193,7 @@ def test_a_players_fault_names_it_and_its_seat(
 def test_a_player_that_cannot_be_made_is_a_fault_at_its_seat() -> None:
     seats = {**RANDOM, Seat.W: Computer("nobody", seed=1)}
     table = Table(seats, 1)
-    with pytest.raises(PlayerFault, match="nobody at W: ValueError: unknown player 'nobody'"):
+    with pytest.raises(PlayerFault, match="nobody at W: PlayerSpecError: unknown player 'nobody'"):
         table.__enter__()
     assert table.close() is None
 

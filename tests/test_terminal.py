@@ -668,6 +668,27 @@ def test_play_says_a_bad_variant_in_the_players_language(
     assert says in result.output
 
 
+@pytest.mark.parametrize(
+    ("lang", "option", "spec", "says"),
+    [
+        ("en", "--partner", "nobody", "unknown player 'nobody': known are external, heuristic"),
+        ("en", "--opponents", "search:ultra", "unknown search level 'ultra': levels are easy"),
+        ("en", "--opponents", "random:3", "the random player has no levels"),
+        ("fi", "--partner", "nobody", "tuntematon pelaaja 'nobody': tunnetut ovat external"),
+        ("fi", "--opponents", "search:ultra", "pelaajalla search ei ole tasoa 'ultra': tasot"),
+        ("fi", "--opponents", "pimc:x", "pelaajalla pimc ei ole tasoa 'x': tasot ovat easy"),
+        ("fi", "--opponents", "heuristic:x", "pelaajalla heuristic ei ole tasoja"),
+    ],
+)
+def test_play_says_a_bad_player_in_the_players_language(
+    lang: str, option: str, spec: str, says: str
+) -> None:
+    # In Finnish an unknown player or level was the registry's English, as --variant was.
+    result = CliRunner().invoke(main, ["play", "--lang", lang, option, spec])
+    assert result.exit_code == 2
+    assert says in result.output
+
+
 # -- replay --------------------------------------------------------------------------------------
 
 

@@ -416,6 +416,30 @@ def test_a_watcher_takes_an_open_seat_from_the_table_page(
         tab.check_clean()
 
 
+def test_enter_after_the_nickname_takes_the_one_open_seat(
+    server: Server, new_context: Callable[..., BrowserContext]
+) -> None:
+    # A friend opens the link on a phone, types a nickname and presses the keyboard's Go
+    # (Enter): nothing happened, and the seat's button had to be found on the table.
+    seats = {"N": "open", "E": "open", "S": "me", "W": "random"}
+    table_id = create_in_lobby(Tab(new_context().new_page()), server.url, "Aino", seats)
+    east = Tab(new_context().new_page())
+    east.page.goto(f"{server.url}/t/{table_id}")
+    expect(east.page.locator("body")).to_have_attribute("data-status", "waiting")
+    # Two seats open: Enter leads to the first one's button (N E S W), the choice is theirs.
+    east.page.fill('#waiting input[name="nickname"]', "Eero")
+    east.page.press('#waiting input[name="nickname"]', "Enter")
+    expect(east.page.locator('button[data-take="N"]')).to_be_focused()
+    expect(east.page.locator("body")).to_have_attribute("data-you", "")
+    server.join(table_id, "N", "Noora")
+    # One seat open: Enter takes it.
+    expect(east.page.locator("button[data-take]")).to_have_count(1)
+    east.page.press('#waiting input[name="nickname"]', "Enter")
+    expect(east.page.locator("body")).to_have_attribute("data-you", "E")
+    expect(east.page.locator("body")).to_have_attribute("data-status", "playing")
+    east.check_clean()
+
+
 def south_to_move_after(seq: int) -> Callable[[dict[str, Any]], bool]:
     def done(frame: dict[str, Any]) -> bool:
         if frame["type"] != "state" or frame["seq"] <= seq or frame["observation"] is None:

@@ -1,7 +1,8 @@
 """The lobby with many tables in a real browser (Playwright, Debian's Chromium): waiting tables
 first, the filters, the pages, an idle table marked, finished ones ageing out of the list but
-opening by their link, the page staying short; and the 404 page of an unknown table, in English
-and Finnish. Needs /usr/bin/chromium: skipped without it, failed under CI=true.
+opening by their link, the page staying short; the 404 page of an unknown table, and a table
+made while the server is out of reach (or behind a proxy, down), in English and Finnish. Needs
+/usr/bin/chromium: skipped without it, failed under CI=true.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from tests.web.serving import ALL_OPEN, Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     WAIT,
@@ -281,3 +282,66 @@ def test_computer_players_go_by_their_level_with_their_name_in_a_tooltip(
             whole = "n => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight"
             assert name.evaluate(whole), (lang, name.text_content())
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_table_made_while_the_server_is_out_of_reach_is_said_to_be_so(
+    lang: str,
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    # The request never reaches the server (its machine is off, the Wi-Fi gone): the page
+    # said "Something went wrong (undefined)."
+    page = new_context("fi-FI" if lang == "fi" else "en-GB").new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    cut = True
+
+    def made(route: Route) -> None:
+        if cut and route.request.method == "POST":
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route("**/api/tables", made)
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    page.click("#create")
+    toast = page.locator("#toasts .toast-error")
+    expect(toast).to_have_count(1)
+    expect(toast).to_have_text(catalogue(lang)["error.offline"])
+    expect(toast).to_have_attribute("data-code", "offline")
+    # Nothing was made: once the server is in reach the same button makes the table.
+    cut = False
+    expect(page.locator("#create")).to_be_enabled()
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    assert errors == []
+
+
+def test_a_proxy_whose_server_is_down_is_said_to_be_out_of_reach(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    # Behind the README's reverse proxy, a server being restarted answers through the proxy's
+    # own "502 Bad Gateway" page: the lobby said "Something went wrong (http_502)."
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    for status in (502, 503, 504):
+        page.route("**/api/tables?*", _proxy_page(status))
+        page.click("#refresh")
+        toast = page.locator("#toasts .toast-error").last
+        expect(toast).to_have_text(catalogue("en")["error.offline"])
+        expect(toast).to_have_attribute("data-code", "offline")
+        page.unroute("**/api/tables?*")
+
+
+def _proxy_page(status: int) -> Callable[[Route], None]:
+    """A route answering as a reverse proxy does when the server behind it does not."""
+
+    def answer(route: Route) -> None:
+        route.fulfill(status=status, content_type="text/html", body="<h1>Bad Gateway</h1>")
+
+    return answer

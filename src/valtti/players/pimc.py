@@ -25,6 +25,7 @@ from valtti.players.base import Player
 from valtti.players.equity import match_equity
 from valtti.players.knowledge import infer
 from valtti.players.likelihood import LearnedLikelihood, Likelihood
+from valtti.players.registry import PlayerSpecError, PlayerSpecFault
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.search import Budget, SearchPlayer
 from valtti.players.worlds import rebuild
@@ -251,6 +252,6 @@ def make_pimc_player(level: str | None, seed: int | None) -> Player:
     spec = (level or "hard").lower()
     name, uniform, _ = spec.partition("-uniform")
     if name not in LEVELS or _:
-        options = ", ".join(f"{lv}, {lv}-uniform" for lv in LEVELS)
-        raise ValueError(f"unknown pimc level {level!r}: levels are {options}")
+        options = [f"{lv}{uniform}" for lv in LEVELS for uniform in ("", "-uniform")]
+        raise PlayerSpecError(PlayerSpecFault.UNKNOWN_LEVEL, "pimc", level, options)
     return PimcPlayer(LEVELS[name], seed, inference=not uniform, name=f"pimc:{spec}")

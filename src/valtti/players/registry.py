@@ -2,14 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from valtti.players.base import Player, RandomPlayer
 
 
+class PlayerSpecFault(StrEnum):
+    """What is wrong with a player's name, as data (front ends say it in their language)."""
+
+    UNKNOWN_PLAYER = "unknown_player"  #: ``player``: the spec as given; ``known``: the names
+    UNKNOWN_LEVEL = "unknown_level"  #: ``player``, the ``level`` given, ``known``: the levels
+    NO_LEVELS = "no_levels"  #: ``player`` takes no level
+
+
+class PlayerSpecError(ValueError):
+    """A player name ``make_player`` cannot make: its English text, its ``fault`` and the
+    ``player``, ``level`` and ``known`` names the fault uses."""
+
+    def __init__(
+        self,
+        fault: PlayerSpecFault,
+        player: str,
+        level: str | None = None,
+        known: Sequence[str] = (),
+    ) -> None:
+        self.fault = fault
+        self.player = player
+        self.level = level
+        self.known = tuple(known)
+        names = ", ".join(self.known)
+        super().__init__(
+            f"unknown player {player!r}: known are {names}"
+            if fault is PlayerSpecFault.UNKNOWN_PLAYER
+            else f"unknown {player} level {level!r}: levels are {names}"
+            if fault is PlayerSpecFault.UNKNOWN_LEVEL
+            else f"the {player} player has no levels"
+        )
+
+
 def _random(level: str | None, seed: int | None) -> Player:
     if level is not None:
-        raise ValueError("the random player has no levels")
+        raise PlayerSpecError(PlayerSpecFault.NO_LEVELS, "random")
     return RandomPlayer(seed)
 
 
@@ -25,7 +59,7 @@ def _heuristic(level: str | None, seed: int | None) -> Player:
     from valtti.players.heuristic import HeuristicPlayer
 
     if level is not None:
-        raise ValueError("the heuristic player has no levels")
+        raise PlayerSpecError(PlayerSpecFault.NO_LEVELS, "heuristic")
     return HeuristicPlayer(seed)
 
 
@@ -80,5 +114,5 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     name, _, level = spec.strip().partition(":")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
-        raise ValueError(f"unknown player {spec!r}: known are {', '.join(player_names())}")
+        raise PlayerSpecError(PlayerSpecFault.UNKNOWN_PLAYER, spec, known=player_names())
     return factory(level.strip() or None, seed)

@@ -25,6 +25,7 @@ from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
 from valtti.engine.solver import DealValue
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
+from valtti.players.registry import PlayerSpecError, PlayerSpecFault
 from valtti.players.sampler import Sampler
 from valtti.players.worlds import rebuild
 
@@ -187,5 +188,5 @@ class SearchPlayer(Player):
 def make_search_player(level: str | None, seed: int | None) -> Player:
     level = (level or "medium").lower()
     if level not in LEVELS:
-        raise ValueError(f"unknown search level {level!r}: levels are {', '.join(LEVELS)}")
+        raise PlayerSpecError(PlayerSpecFault.UNKNOWN_LEVEL, "search", level, list(LEVELS))
     return SearchPlayer(LEVELS[level], seed, name=f"search:{level}")

@@ -30,7 +30,7 @@ from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.explain import explain
-from valtti.players.registry import starts_program
+from valtti.players.registry import PlayerSpecError, PlayerSpecFault, starts_program
 from valtti.table import Computer, PlayerFault, Table, derive_seed
 from valtti.terminal import glyphs, guide, i18n, records, saving
 from valtti.terminal.commands import (
@@ -54,7 +54,7 @@ from valtti.terminal.commands import (
     word,
 )
 from valtti.terminal.hints import hint_heading, hint_key, hint_lines
-from valtti.terminal.i18n import _
+from valtti.terminal.i18n import N_, _
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
@@ -707,6 +707,24 @@ def _only_card(deal: Deal) -> Action | None:
 # -- starting ----------------------------------------------------------------------------------
 
 
+#: What is wrong with a player's name (``--partner``, ``--opponents``, a record's players).
+SPEC_FAULTS: Final[dict[PlayerSpecFault, str]] = {
+    PlayerSpecFault.UNKNOWN_PLAYER: N_("unknown player {spec}: known are {known}"),
+    PlayerSpecFault.UNKNOWN_LEVEL: N_("unknown {player} level {level}: levels are {known}"),
+    PlayerSpecFault.NO_LEVELS: N_("the {player} player has no levels"),
+}
+
+
+def spec_text(error: PlayerSpecError) -> str:
+    """A player name that cannot be made, in the active language."""
+    return _(SPEC_FAULTS[error.fault]).format(
+        spec=repr(error.player),
+        player=error.player,
+        level=repr(error.level),
+        known=", ".join(error.known),
+    )
+
+
 class StartError(Exception):
     """The match cannot start: a bad option or an unreadable record; ``status`` is the exit code."""
 
@@ -752,6 +770,8 @@ def _setup(
             )
         try:
             make_player(str(spec)).close()
+        except PlayerSpecError as e:
+            raise StartError(("" if chosen else where) + spec_text(e)) from None
         except ValueError as e:
             raise StartError(("" if chosen else where) + str(e)) from None
         except Exception as e:  # a program that cannot start or greet: its fault, named

@@ -29,14 +29,24 @@ export function i18nEl(tag, key, attrs = {}) {
   return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
 }
 
-/** Call the JSON API; a failure throws an Error with .code and .status from the server. */
+/** Call the JSON API; a failure throws an Error with .code and .status from the server, or
+ * .code "offline" when no answer came from it (the server, the network or, behind a reverse
+ * proxy, the server behind it is down). */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    const err = new Error("no answer from the server");
+    err.code = "offline";
+    err.status = 0;
+    throw err;
+  }
   let data = null;
   try {
     data = await res.json();
@@ -45,7 +55,9 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const err = new Error(data?.message || res.statusText);
-    err.code = data?.error || `http_${res.status}`;
+    // A reverse proxy's own page for a server behind it that does not answer (README).
+    const unreached = !data?.error && [502, 503, 504].includes(res.status);
+    err.code = data?.error || (unreached ? "offline" : `http_${res.status}`);
     err.status = res.status;
     throw err;
   }

@@ -173,6 +173,13 @@ function who(view, seat) {
   return t("table.who", { name: seatName(seatEntry(view.table, seat)), seat: t(`seat.${seat}`) });
 }
 
+/** `who` for a narrow place: a long name is cut (.who-name), never the seat after it, which
+ * tells apart computer players of the same name. */
+function whoShort(view, seat) {
+  const name = el("span", { class: "who-name" }, seatName(seatEntry(view.table, seat)));
+  return tn("table.who", { name, seat: t(`seat.${seat}`) });
+}
+
 function positions(bottom) {
   const i = SEATS.indexOf(bottom);
   return {
@@ -762,7 +769,7 @@ function renderInfo(view) {
           "figure",
           { "data-by": play.seat, "data-winner": String(play.seat === tr.winner) },
           card(play.card),
-          el("figcaption", {}, who(view, play.seat)),
+          el("figcaption", { title: who(view, play.seat) }, whoShort(view, play.seat)),
         ),
       );
     }
@@ -1269,7 +1276,17 @@ function wire() {
     render();
   });
   // Keep what was typed while the page was loading.
-  document.querySelector('#take-field input[name="nickname"]').value ||= savedNickname();
+  const nickname = document.querySelector('#take-field input[name="nickname"]');
+  nickname.value ||= savedNickname();
+  // Enter (a phone keyboard's Go) after the nickname takes the one open seat; with more open,
+  // it goes to the first one's button (N E S W), where the others are a Tab away.
+  nickname.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    const open = SEATS.filter((s) => document.querySelector(`button[data-take="${s}"]`));
+    if (open.length === 1) sitDown(open[0]);
+    else if (open.length) document.querySelector(`button[data-take="${open[0]}"]`).focus();
+  });
   // Why a card may not be played: on hover with a mouse, on a tap or a click with anything.
   const hand = document.getElementById("hand");
   hand.addEventListener("pointerover", (e) => {
