@@ -92,6 +92,15 @@ def test_parse_takes_spaces_round_the_equals_and_refuses_a_switch_twice() -> Non
         Variant.parse("target, first_trick_ace=on")
 
 
+def test_parse_reads_the_default_that_str_writes() -> None:
+    """``str(Variant())`` is ``default`` (the arena's "variant default", the terminal's
+    "Rules: default"), and ``--variant default`` was refused: "'default' needs a value"."""
+    assert str(Variant()) == "default"
+    assert Variant.parse("default") == Variant.parse(" Default ") == Variant()
+    with pytest.raises(ValueError, match="'default' needs a value"):
+        Variant.parse("default,target=12")
+
+
 # -- target ---------------------------------------------------------------------------------------
 
 
