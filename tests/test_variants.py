@@ -288,3 +288,14 @@ def test_both_on_target_draw_is_the_default() -> None:
         play_pattern(match, split_last(3))
     assert match.score == (10, 10)
     assert match.is_draw and match.is_over() and match.winner is None
+
+
+def test_a_match_refuses_a_variant_that_is_no_variant_at_once() -> None:
+    """``Match("target=12")`` was taken, and failed at ``start_deal`` with "'str' object has no
+    attribute 'target'"; ``Deal`` refuses it with a ``TypeError``, and so does ``Match`` now."""
+    for bad in ("target=12", {"target": 12}):
+        with pytest.raises(TypeError, match="variant must be a Variant, not "):
+            Match(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="answer_steps must be a bool, not int"):
+        Match(answer_steps=1)  # type: ignore[arg-type]
+    assert Match(None).variant == Variant()
