@@ -933,6 +933,10 @@ def serve(
         parsed = make_url(url)
     except ArgumentError:
         raise click.BadParameter(f"not a database URL: {forms}", param_hint="--db") from None
+    except ValueError:  # SQLAlchemy reads the port with int(): never echo the URL's password
+        raise click.BadParameter(
+            f"not a database URL: its port is not a number: {forms}", param_hint="--db"
+        ) from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.drivername not in DRIVERS:
         raise click.BadParameter(
