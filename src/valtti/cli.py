@@ -944,8 +944,9 @@ def serve(
             param_hint="--db",
         )
     if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        written = shown if parsed.password else url.strip()  # as typed, unless a password
         raise click.BadParameter(
-            f"{shown} is a database in memory, whose tables a restart loses: give a file, "
+            f"{written} is a database in memory, whose tables a restart loses: give a file, "
             "sqlite:///PATH",
             param_hint="--db",
         )

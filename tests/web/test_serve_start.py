@@ -190,6 +190,7 @@ def test_a_database_in_memory_is_a_usage_error(url: str) -> None:
     # It served, and a restart lost every table.
     line = refused(serve_on_a_taken_port("--db", url), 2)
     assert "a database in memory, whose tables a restart loses" in line
+    assert f"--db: {url} is a database in memory" in line  # as written, not sqlite:///%3Amemory%3A
 
 
 @pytest.mark.parametrize(
