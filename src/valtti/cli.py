@@ -368,11 +368,6 @@ def arena(
         raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
     if address is not None and backend != "ray":
         raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise click.BadParameter(f"{e.strerror or e}", param_hint="--records") from None
     console = Console(stderr=True)
     with Progress(
         *Progress.get_default_columns(),
