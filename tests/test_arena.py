@@ -414,6 +414,27 @@ def test_an_empty_records_folder_is_refused(
     assert not list(tmp_path.iterdir())
 
 
+def test_a_refused_run_makes_no_records_folder(tmp_path: Path) -> None:
+    """An unknown player or backend was refused (exit 2) after ``--records`` had been made: an
+    empty folder (and its parents) was left behind. A folder that cannot be made is still
+    refused, naming it."""
+    runner = CliRunner()
+    records = tmp_path / "runs" / "new"
+    for bad in (["--players", "random,nobody"], ["--players", "random,random", "--backend", "x"]):
+        out = runner.invoke(main, ["arena", *bad, "--deals", "1", "--records", str(records)])
+        assert out.exit_code == 2, out.output
+    assert not (tmp_path / "runs").exists()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    args = ["arena", "--players", "random,random", "--deals", "1", "--backend", "serial"]
+    out = runner.invoke(main, [*args, "--records", str(blocker / "rec")])
+    assert out.exit_code == 2, out.output
+    assert f"{blocker / 'rec'}: the folder cannot be made (Not a directory)" in out.output
+    made = runner.invoke(main, [*args, "--records", str(records)])
+    assert made.exit_code == 0, made.output
+    assert list(records.rglob("match-*.json"))
+
+
 @pytest.mark.parametrize("players", ["random,,heuristic", "random,heuristic,", " ,random"])
 def test_an_empty_entry_in_the_players_is_refused(players: str) -> None:
     """It was taken for a player named '' ("player '': unknown player ''")."""

@@ -53,6 +53,16 @@ def test_seen_by_hides_a_choice_of_marriage() -> None:
     assert before.seen_by(None) is before  # nothing hidden: the deal itself
 
 
+def test_seen_by_refuses_a_viewer_that_is_no_seat_in_every_phase() -> None:
+    """Out of the ANSWER phase ``seen_by(5)`` or ``seen_by("X")`` gave the deal back unsaid;
+    in it, the same viewer was refused: a bad viewer is refused always now."""
+    asked = played(TWO_MARRIAGES, (*WON_FIRST, "ask-whole"))
+    for deal in (played(TWO_MARRIAGES, WON_FIRST), asked):
+        for bad in (5, -1, "X", True):
+            with pytest.raises(ValueError, match="not a seat"):
+                deal.seen_by(bad)
+
+
 @settings(max_examples=150, deadline=None)
 @given(positions())
 def test_observation_position_rebuilds_the_deal(deal: Deal) -> None:

@@ -304,3 +304,24 @@ def test_the_terminal_names_every_fact_of_the_fault(language: str) -> None:
             assert all(fact in said for fact in shown), (name, said, shown)
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"variant": {"target": True}}, "variant switch 'target' cannot be true: allowed 10 | 12"),
+        ({"variant": {"target": None}}, "variant switch 'target' cannot be null: allowed 10 | 12"),
+        ({"format": False}, "format must be 'marjapussi-record/1', not false"),
+        ({"variant": {"target": [12, 10]}}, "variant switch 'target' cannot be [12, 10]: allowed"),
+    ],
+)
+def test_the_terminal_writes_a_json_value_as_the_file_does(
+    change: dict[str, Any], said: str
+) -> None:
+    """README: a record's faults are told "seats, cards and values as the file writes them",
+    but a JSON ``true`` was told as Python's ``True`` and ``null`` as ``None``."""
+    record = Record.of_match(to_9_6()).to_dict()
+    record.update(change)
+    with pytest.raises(RecordFormatError) as info:
+        Record.from_json(json.dumps(record)).replay()
+    assert said in records.fault_text(info.value.fault)

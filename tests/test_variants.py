@@ -92,6 +92,15 @@ def test_parse_takes_spaces_round_the_equals_and_refuses_a_switch_twice() -> Non
         Variant.parse("target, first_trick_ace=on")
 
 
+def test_parse_reads_the_default_that_str_writes() -> None:
+    """``str(Variant())`` is ``default`` (the arena's "variant default", the terminal's
+    "Rules: default"), and ``--variant default`` was refused: "'default' needs a value"."""
+    assert str(Variant()) == "default"
+    assert Variant.parse("default") == Variant.parse(" Default ") == Variant()
+    with pytest.raises(ValueError, match="'default' needs a value"):
+        Variant.parse("default,target=12")
+
+
 # -- target ---------------------------------------------------------------------------------------
 
 
@@ -279,3 +288,14 @@ def test_both_on_target_draw_is_the_default() -> None:
         play_pattern(match, split_last(3))
     assert match.score == (10, 10)
     assert match.is_draw and match.is_over() and match.winner is None
+
+
+def test_a_match_refuses_a_variant_that_is_no_variant_at_once() -> None:
+    """``Match("target=12")`` was taken, and failed at ``start_deal`` with "'str' object has no
+    attribute 'target'"; ``Deal`` refuses it with a ``TypeError``, and so does ``Match`` now."""
+    for bad in ("target=12", {"target": 12}):
+        with pytest.raises(TypeError, match="variant must be a Variant, not "):
+            Match(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="answer_steps must be a bool, not int"):
+        Match(answer_steps=1)  # type: ignore[arg-type]
+    assert Match(None).variant == Variant()

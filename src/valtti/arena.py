@@ -435,6 +435,10 @@ def run_arena(
                 f"{records} already holds records of an earlier run ({kept.relative_to(records)})"
                 ": give a new folder"
             )
+        try:  # now, after every check: a run refused leaves no folder behind
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"{records}: the folder cannot be made ({e.strerror or e})") from None
     if backend == "process":
         # No more processes than matches: the report names the processes that played.
         workers = min(workers or os.cpu_count() or 1, total)

@@ -368,11 +368,6 @@ def arena(
         raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
     if address is not None and backend != "ray":
         raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
-    if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise click.BadParameter(f"{e.strerror or e}", param_hint="--records") from None
     console = Console(stderr=True)
     with Progress(
         *Progress.get_default_columns(),
@@ -933,6 +928,10 @@ def serve(
         parsed = make_url(url)
     except ArgumentError:
         raise click.BadParameter(f"not a database URL: {forms}", param_hint="--db") from None
+    except ValueError:  # SQLAlchemy reads the port with int(): never echo the URL's password
+        raise click.BadParameter(
+            f"not a database URL: its port is not a number: {forms}", param_hint="--db"
+        ) from None
     shown = parsed.render_as_string(hide_password=True)
     if parsed.drivername not in DRIVERS:
         raise click.BadParameter(
@@ -940,8 +939,9 @@ def serve(
             param_hint="--db",
         )
     if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        written = shown if parsed.password else url.strip()  # as typed, unless a password
         raise click.BadParameter(
-            f"{shown} is a database in memory, whose tables a restart loses: give a file, "
+            f"{written} is a database in memory, whose tables a restart loses: give a file, "
             "sqlite:///PATH",
             param_hint="--db",
         )

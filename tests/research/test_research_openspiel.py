@@ -10,7 +10,7 @@ import pytest
 from research_needs import require
 from research_positions import asks_whole_of, plain_move, rich_hands
 
-from valtti.engine import Phase, Variant
+from valtti.engine import Phase, Seat, Variant
 from valtti.engine.actions import ASK_WHOLE
 
 pyspiel = require("pyspiel")
@@ -153,6 +153,14 @@ def test_a_score_no_deal_is_played_at_is_refused() -> None:
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     assert max(state.observation_tensor(0)) <= 1.0
+
+
+def test_a_dealer_that_is_no_seat_number_is_refused_naming_the_parameter() -> None:
+    """``{"dealer": 5}`` was refused with Seat's own "5 is not a valid Seat"."""
+    for dealer in (4, -1, 5):
+        with pytest.raises(ValueError, match=rf"dealer is 0 to 3 \(N E S W\), not {dealer}$"):
+            pyspiel.load_game("python_marjapussi", {"dealer": dealer})
+    assert pyspiel.load_game("python_marjapussi", {"dealer": 3}).dealer is Seat.W
 
 
 def test_while_a_partner_chooses_the_askers_strings_are_those_before_the_ask() -> None:

@@ -292,3 +292,10 @@ def test_the_turn_does_not_tell_how_many_marriages_a_partner_had(marriages: int)
     env.step(plain_move(deal))  # type: ignore[attr-defined]
     assert env.agent_selection == asker  # type: ignore[attr-defined]
     assert deal.events[-1].yes and deal.phase is Phase.PLAY
+
+
+def test_a_variant_of_the_wrong_kind_is_refused_clearly() -> None:
+    """``env(variant=5)`` (or a list) failed with "'int' object has no attribute 'items'"."""
+    for bad in (5, ["target=12"], b"target=12"):
+        with pytest.raises(TypeError, match=r"a variant is a Variant, its text .* or a mapping"):
+            marjapussi.env(variant=bad)  # type: ignore[arg-type]

@@ -222,7 +222,9 @@ def test_a_run_is_never_trained_over_and_bad_settings_are_refused(tmp_path: Path
     assert {p["against"]["random"]["pairs"] for p in saved["curve"]} == {3}
     # Settings out of range are refused before anything is done.
     new = ["train", "--out", str(tmp_path / "new"), "--deals", "5"]
+    # An unknown --backend was refused after the run's folder was made: an empty one was left.
     bads = (["--eval-every", "0"], ["--epsilon", "2"], ["--hidden", "0"], ["--eval-deals", "0"])
+    bads += (["--backend", "nonsense"],)
     for bad in bads:
         refused = runner.invoke(main, [*new, *bad])
         assert refused.exit_code == 2, (bad, refused.output)

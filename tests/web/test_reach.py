@@ -80,6 +80,14 @@ def test_a_public_url_is_its_origin() -> None:
             public_origin(bad)
 
 
+def test_a_public_url_with_a_port_out_of_range_says_so() -> None:
+    """``https://x.org:99999`` was told "the public URL's port is not a number"; and port 0,
+    which no browser opens, was taken."""
+    for bad in ("https://x.org:99999", "https://x.org:0", "https://x.org:abc"):
+        with pytest.raises(ValueError, match=r"the public URL's port is not a port \(1 to 65535\)"):
+            public_origin(bad)
+
+
 def _serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> tuple[str, Any]:
     """``valtti serve`` with these options, up to where it would start uvicorn: what it said,
     and what it would have started uvicorn with (its socket is bound, but nothing listens)."""

@@ -190,3 +190,17 @@ def test_a_database_in_memory_is_a_usage_error(url: str) -> None:
     # It served, and a restart lost every table.
     line = refused(serve_on_a_taken_port("--db", url), 2)
     assert "a database in memory, whose tables a restart loses" in line
+    assert f"--db: {url} is a database in memory" in line  # as written, not sqlite:///%3Amemory%3A
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://u:secret-42@host:notaport/db", "postgresql://u:secret-42@host:/db"],
+)
+def test_a_database_url_whose_port_is_no_number_is_a_usage_error(url: str) -> None:
+    """SQLAlchemy reads such a port with ``int()``: its ValueError went out as a traceback,
+    exit status 1, the URL with its password in the traceback's lines."""
+    result = serve("--db", url)
+    line = refused(result, 2)
+    assert "not a database URL: its port is not a number" in line
+    assert "secret-42" not in result.output

@@ -951,9 +951,11 @@ cdef class Deal:
         ANSWER phase): every other seat and a spectator see the deal before the ``ask-whole``
         (a new deal), as a partner with one marriage or none answers at once. With
         ``answer_steps`` every "yes" has an ANSWER phase, hidden alike: the seat to move is
-        then the one thing that shows the "yes" before the answer does.
+        then the one thing that shows the "yes" before the answer does. ``ValueError`` for a
+        viewer that is neither.
         """
-        if self.c.phase == P_ANSWER and (viewer is None or seat_of(viewer) != self.c.to_move):
+        seat = None if viewer is None else seat_of(viewer)  # a bad viewer in every phase
+        if self.c.phase == P_ANSWER and (seat is None or seat != self.c.to_move):
             return self.after(self.c.nactions - 1)
         return self
 

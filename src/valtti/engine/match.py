@@ -84,6 +84,12 @@ class Match:
         *,
         answer_steps: bool = False,
     ) -> None:
+        """``TypeError`` for a variant that is no ``Variant`` or ``answer_steps`` no bool, as
+        ``Deal`` says them, now rather than at the first deal."""
+        if not isinstance(variant, Variant | None):
+            raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        if not isinstance(answer_steps, bool):
+            raise TypeError(f"answer_steps must be a bool, not {type(answer_steps).__name__}")
         self.variant = variant or Variant()
         self.first_dealer = Seat(first_dealer)
         self.answer_steps = answer_steps

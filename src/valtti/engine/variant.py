@@ -99,9 +99,11 @@ class Variant:
     def parse(cls, text: str) -> Variant:
         """From ``name=value`` pairs split by commas or spaces: ``target=12,first_trick_ace=on``
         (spaces around ``=`` are allowed); a yes/no switch is ``on`` or ``off`` (``true`` or
-        ``false`` too). ``SwitchError`` for an unknown switch or value (a yes/no switch's
-        allowed spelled ``on | off``), ``ValueError`` for a switch without a value or named
-        twice."""
+        ``false`` too); ``default`` alone, as ``str`` writes it, is the basic game.
+        ``SwitchError`` for an unknown switch or value (a yes/no switch's allowed spelled
+        ``on | off``), ``ValueError`` for a switch without a value or named twice."""
+        if text.strip().lower() == "default":
+            return cls()
         values: dict[str, Any] = {}
         for item in re.sub(r"\s*=\s*", "=", text).replace(",", " ").split():
             name, eq, value = item.partition("=")

@@ -68,13 +68,19 @@ def seed_number(value: object) -> int:
 
 
 def variant_of(variant: VariantArg) -> Variant:
-    """A ``Variant`` from a ``Variant``, its text (``"target=12"``) or a switch mapping."""
+    """A ``Variant`` from a ``Variant``, its text (``"target=12"``) or a switch mapping;
+    ``TypeError`` for anything else."""
     if variant is None:
         return Variant()
     if isinstance(variant, Variant):
         return variant
     if isinstance(variant, str):
         return Variant.parse(variant)
+    if not isinstance(variant, Mapping):
+        raise TypeError(
+            f"a variant is a Variant, its text ('target=12') or a mapping of switches, "
+            f"not {variant!r}"
+        )
     return Variant.from_mapping(variant)
 
 

@@ -104,6 +104,8 @@ class MarjapussiGame(pyspiel.Game):
         super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
         values = self.get_parameters()
         self.variant = Variant.from_mapping({name: values[name] for name in SWITCHES})
+        if values["dealer"] not in range(4):
+            raise ValueError(f"dealer is 0 to 3 (N E S W), not {values['dealer']}")
         self.dealer = Seat(values["dealer"])
         self.score = (int(values["score_ns"]), int(values["score_ew"]))
         target = self.variant.target

@@ -526,12 +526,13 @@ def train(
         raise ValueError(
             f"the run has {p.deals:,} deals already: give a --deals above that to go on"
         )
+    replay = Replay(config.buffer)
+    actors = Actors(backend, workers, address)  # a backend it cannot have: no folder made yet
     try:  # now, not at the first checkpoint after a round of self-play
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        actors.close()
         raise ValueError(f"{folder}: the run's folder cannot be made ({e.strerror or e})") from None
-    replay = Replay(config.buffer)
-    actors = Actors(backend, workers, address)
     start = time.monotonic()
     base_seconds = p.seconds
     next_eval = (p.deals // config.eval_every + 1) * config.eval_every

@@ -11,6 +11,7 @@ written as the file has them (RECORD.md's tokens), for they are what is to be me
 from __future__ import annotations
 
 import dataclasses
+import json
 import reprlib
 from pathlib import Path
 from typing import Any, Final
@@ -139,7 +140,7 @@ def fault_text(fault: RecordFault, *, allowed: str | None = None) -> str:
         first=fault.first,
         dealer=fault.dealer,
         card=fault.card,
-        given=reprlib.repr(fault.given),  # short: it may be huge
+        given=_written(fault.given),
         switch=None if switch is None else reprlib.repr(switch),
         known=", ".join(SWITCHES),
         allowed=allowed,
@@ -150,6 +151,16 @@ def fault_text(fault: RecordFault, *, allowed: str | None = None) -> str:
         format=repr(FORMAT),
         previous=None if fault.deal is None else fault.deal - 1,
     )
+
+
+def _written(value: object) -> str:
+    """A value of the file as the file writes it, short (it may be huge): a text quoted, any
+    other JSON value in JSON's spelling (``true``, ``null``, not Python's ``True``, ``None``)."""
+    if isinstance(value, str):
+        return reprlib.repr(value)
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    limit = reprlib.aRepr.maxother
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def illegal_text(e: IllegalRecordAction) -> str:

@@ -67,9 +67,11 @@ def public_origin(url: str) -> str:
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise ValueError("a public URL is only the server's origin: no path, query or user")
     try:
-        parts.port  # noqa: B018 - a port that is not a number raises here
+        port = parts.port  # a port that is not a number, or past 65535, raises here
     except ValueError:
-        raise ValueError("the public URL's port is not a number") from None
+        port = 0
+    if port == 0:
+        raise ValueError("the public URL's port is not a port (1 to 65535)")
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
