@@ -25,9 +25,9 @@ from valtti.players.base import Player
 from valtti.players.equity import match_equity
 from valtti.players.knowledge import infer
 from valtti.players.likelihood import LearnedLikelihood, Likelihood
-from valtti.players.registry import PlayerSpecError, PlayerSpecFault
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.search import Budget, SearchPlayer
+from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.players.worlds import rebuild
 
 __all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "World"]

@@ -2,43 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from enum import StrEnum
+from collections.abc import Callable
 
 from valtti.players.base import Player, RandomPlayer
+from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
-
-class PlayerSpecFault(StrEnum):
-    """What is wrong with a player's name, as data (front ends say it in their language)."""
-
-    UNKNOWN_PLAYER = "unknown_player"  #: ``player``: the spec as given; ``known``: the names
-    UNKNOWN_LEVEL = "unknown_level"  #: ``player``, the ``level`` given, ``known``: the levels
-    NO_LEVELS = "no_levels"  #: ``player`` takes no level
-
-
-class PlayerSpecError(ValueError):
-    """A player name ``make_player`` cannot make: its English text, its ``fault`` and the
-    ``player``, ``level`` and ``known`` names the fault uses."""
-
-    def __init__(
-        self,
-        fault: PlayerSpecFault,
-        player: str,
-        level: str | None = None,
-        known: Sequence[str] = (),
-    ) -> None:
-        self.fault = fault
-        self.player = player
-        self.level = level
-        self.known = tuple(known)
-        names = ", ".join(self.known)
-        super().__init__(
-            f"unknown player {player!r}: known are {names}"
-            if fault is PlayerSpecFault.UNKNOWN_PLAYER
-            else f"unknown {player} level {level!r}: levels are {names}"
-            if fault is PlayerSpecFault.UNKNOWN_LEVEL
-            else f"the {player} player has no levels"
-        )
+__all__ = ["PlayerSpecError", "PlayerSpecFault", "make_player", "player_names", "starts_program"]
 
 
 def _random(level: str | None, seed: int | None) -> Player:

@@ -25,8 +25,8 @@ from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
 from valtti.engine.solver import DealValue
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
-from valtti.players.registry import PlayerSpecError, PlayerSpecFault
 from valtti.players.sampler import Sampler
+from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.players.worlds import rebuild
 
 _DECLARE_MASK = 0xF << DECLARE
