@@ -7,7 +7,7 @@ from collections.abc import Callable
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
-__all__ = ["PlayerSpecError", "PlayerSpecFault", "make_player", "player_names", "starts_program"]
+__all__ = ["make_player", "player_names", "starts_program"]
 
 
 def _random(level: str | None, seed: int | None) -> Player:

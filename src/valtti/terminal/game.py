@@ -30,7 +30,8 @@ from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.explain import explain
-from valtti.players.registry import PlayerSpecError, PlayerSpecFault, starts_program
+from valtti.players.registry import starts_program
+from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import Computer, PlayerFault, Table, derive_seed
 from valtti.terminal import glyphs, guide, i18n, records, saving
 from valtti.terminal.commands import (
