@@ -6,12 +6,18 @@ from __future__ import annotations
 import math
 import random
 
-from valtti.engine import Action, CardSet, Deal, Observation, Seat, Variant
+import numpy as np
+
+from valtti.engine import NUM_ACTIONS, Action, CardSet, Deal, Observation, Seat, Variant
 from valtti.engine.variant import SWITCHES
 from valtti.players import make_player
 from valtti.players.knowledge import infer
 from valtti.players.likelihood import LearnedLikelihood, replay_consistent
 from valtti.players.sampler import Hands, Sampler
+from valtti.research.imitate import play_deal
+
+#: The likelihoods the package ships: the learned player's policy, the self-model pimc uses.
+LIKELIHOODS = (LearnedLikelihood.shipped(), LearnedLikelihood.self_model())
 
 VARIANTS = [Variant(**{n: SWITCHES[n][i % len(SWITCHES[n])] for n in SWITCHES}) for i in range(4)]
 
@@ -51,11 +57,12 @@ def check(obs: Observation, consistent: list[Hands], contradicting: list[Hands])
         assert knowledge.consistent(hands) and replay_consistent(obs, hands) is not None
     for hands in contradicting:
         assert not knowledge.consistent(hands) and replay_consistent(obs, hands) is None
-    weights = LearnedLikelihood.shipped().weights(obs, consistent + contradicting)
-    good, bad = weights[: len(consistent)], weights[len(consistent) :]
-    assert all(w > 0 and math.isfinite(w) for w in good)
-    assert all(w == 0.0 for w in bad)
-    assert max(good) == 1.0
+    for likelihood in LIKELIHOODS:
+        weights = likelihood.weights(obs, consistent + contradicting)
+        good, bad = weights[: len(consistent)], weights[len(consistent) :]
+        assert all(w > 0 and math.isfinite(w) for w in good)
+        assert all(w == 0.0 for w in bad)
+        assert max(good) == 1.0
 
 
 def test_worlds_that_contradict_a_void_or_a_half_question_weigh_nothing() -> None:
@@ -91,8 +98,8 @@ def test_worlds_that_contradict_a_whole_question_weigh_nothing() -> None:
 
 def test_sampled_worlds_all_weigh_more_than_nothing_and_shuffled_ones_match_the_knowledge() -> None:
     rng = random.Random(8)
-    likelihood = LearnedLikelihood.shipped()
     for n in range(12):
+        likelihood = LIKELIHOODS[n % 2]
         deal = Deal.shuffled(rng, Seat(n % 4), VARIANTS[n % len(VARIANTS)])
         players = [make_player("heuristic", seed=s) for s in range(4)]
         stop = rng.randrange(2, 30)
@@ -124,3 +131,20 @@ def test_sampled_worlds_all_weigh_more_than_nothing_and_shuffled_ones_match_the_
         for hands, w in zip(shuffled, weights[len(sampled) :], strict=True):
             assert (w > 0) == knowledge.consistent(hands)
             assert math.isfinite(w)
+
+
+def test_the_self_model_predicts_pimc_hards_own_play_better_than_chance() -> None:
+    # Deals the model was not fitted to (it was fitted to seed 977's), all four seats' choices.
+    decisions = play_deal("pimc:hard-repeatable", seed=5, number=0)
+    decisions = decisions + play_deal("pimc:hard-repeatable", seed=5, number=1)
+    assert len(decisions) >= 30
+    model = LearnedLikelihood.self_model()
+    assert model.temperature == 1.0
+    bits = np.arange(NUM_ACTIONS, dtype=np.uint64)
+    allowed = ((decisions.legal[:, None] >> bits) & np.uint64(1)).astype(bool)
+    logits = np.where(allowed, model.model.values(decisions.x).astype(np.float64), -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    log_chance = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    taken = log_chance[np.arange(len(decisions)), decisions.action].mean()
+    uniform = -np.log(allowed.sum(axis=1)).mean()
+    assert taken > uniform + 0.2, (taken, uniform)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 
 import pytest
 
@@ -108,10 +109,23 @@ def test_levels_in_the_registry() -> None:
         player = make_player(f"pimc:{level}", seed=1)
         assert isinstance(player, PimcPlayer) and player.inference
         assert player.name == f"pimc:{level}"
+        assert player.clock is time.perf_counter
         uniform = make_player(f"pimc:{level}-uniform", seed=1)
         assert isinstance(uniform, PimcPlayer) and not uniform.inference
+        both = make_player(f"pimc:{level}-uniform-repeatable", seed=1)
+        assert isinstance(both, PimcPlayer) and not both.inference
+        assert both.clock is not time.perf_counter and both.clock() == 0.0
     assert make_player("pimc").name == "pimc:hard"
-    for bad in ("pimc:extreme", "pimc:hard-uniformx", "pimc:-uniform"):
+    bad_specs = (
+        "pimc:extreme",
+        "pimc:hard-uniformx",
+        "pimc:-uniform",
+        "pimc:hard-",
+        "pimc:hard-repeatable-uniform",
+        "pimc:hard-uniform-uniform",
+        "pimc:hard-fast",
+    )
+    for bad in bad_specs:
         with pytest.raises(ValueError, match="pimc level"):
             make_player(bad)
     hard = LEVELS["hard"]

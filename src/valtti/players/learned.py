@@ -34,6 +34,10 @@ Array = npt.NDArray[np.float32]
 
 #: The model that ``learned`` seats, inside the package.
 SHIPPED = "valtti-dmc.npz"
+#: The model of ``pimc:hard``'s own play that its inference uses (``LearnedLikelihood``), inside
+#: the package: fitted by imitation (``valtti.research.imitate``), its outputs are log-odds of
+#: each action, not game points.
+SELF_MODEL = "valtti-pimc-self.npz"
 #: What a model file is, as refusals say it.
 MODEL = "a model (an .npz of weight arrays)"
 
@@ -43,7 +47,15 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 #: hidden layers of 2,048 and its optimiser's moments take about 60 MiB.
 MAX_NPZ_BYTES = 256 << 20
 
-__all__ = ["SHIPPED", "LearnedPlayer", "QNetwork", "load_model", "read_npz", "shipped_path"]
+__all__ = [
+    "SELF_MODEL",
+    "SHIPPED",
+    "LearnedPlayer",
+    "QNetwork",
+    "load_model",
+    "read_npz",
+    "shipped_path",
+]
 
 
 class QNetwork:
@@ -192,8 +204,9 @@ def load_model(path: Path | str) -> QNetwork:
         raise ValueError(f"{path} is not {MODEL}: {e}") from None
 
 
-def shipped_path() -> Path:
-    return Path(str(resources.files("valtti.players") / "models" / SHIPPED))
+def shipped_path(name: str = SHIPPED) -> Path:
+    """The path of the model ``name`` shipped in the package (``SHIPPED``, ``SELF_MODEL``)."""
+    return Path(str(resources.files("valtti.players") / "models" / name))
 
 
 def _cached(path: str) -> QNetwork:

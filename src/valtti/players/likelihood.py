@@ -6,11 +6,13 @@ Otherwise its weight is the product over every earlier decision of another seat 
 opponents, not the observer's own) that had a choice, of the chance that the model of play
 takes the action actually taken, seeing what that seat saw then (its hand in this world).
 
-``LearnedLikelihood`` is that model for the shipped learned policy: a softmax of the
-``QNetwork``'s action values over the legal actions, at a temperature, mixed with a little of
-the uniform choice so that no consistent world weighs 0; the observation tensors of all the
-decisions of all the worlds go through the network as one numpy batch, each distinct (decision,
-hand) once.
+``LearnedLikelihood`` is that model for a ``QNetwork``: a softmax of its outputs over the legal
+actions, at a temperature, mixed with a little of the uniform choice so that no consistent
+world weighs 0. ``self_model()``, what ``pimc`` infers with, is a network fitted to predict
+``pimc:hard``'s own choices (``players/models/valtti-pimc-self.npz``, outputs read as log-odds,
+temperature 1); ``shipped()`` reads the learned player's action values (game points) at 0.5.
+The observation tensors of all the decisions of all the worlds go through the network as one
+numpy batch, each distinct (decision, hand) once.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy.typing as npt
 
 from valtti.engine import NUM_ACTIONS, ActionKind, Deal, Observation
 from valtti.engine.tensors import observation_tensor
-from valtti.players.learned import QNetwork, _cached, shipped_path
+from valtti.players.learned import SELF_MODEL, QNetwork, _cached, shipped_path
 from valtti.players.sampler import Hands
 
 __all__ = ["LearnedLikelihood", "Likelihood", "replay_consistent"]
@@ -88,7 +90,13 @@ class LearnedLikelihood(Likelihood):
 
     @classmethod
     def shipped(cls) -> LearnedLikelihood:
+        """The learned player's policy: its action values (game points) at temperature 0.5."""
         return cls(_cached(str(shipped_path())))
+
+    @classmethod
+    def self_model(cls) -> LearnedLikelihood:
+        """The model of ``pimc:hard``'s own play, its log-odds at temperature 1."""
+        return cls(_cached(str(shipped_path(SELF_MODEL))), temperature=1.0)
 
     def weights(self, observation: Observation, worlds: Sequence[Hands]) -> npt.NDArray[np.float64]:
         score = observation.score or (0, 0)

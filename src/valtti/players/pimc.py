@@ -2,10 +2,11 @@
 
 For a decision it deals the hidden cards many times, consistently with everything public (the
 exact ``Sampler``), weights each world by how likely the other seats' actual play was in it
-(``players.inference``), keeps the heaviest, solves each exactly with all hands open (the
-engine's double-dummy ``Solver``) for the match value of the deal (``DealValue.match`` with
-``players.equity``: near the target a team may need fewer points, not more), and plays the
-action of best weighted mean value across the worlds.
+(``players.likelihood``; by default under a model of this player's own play, fitted by
+imitation: ``LearnedLikelihood.self_model``), keeps the heaviest, solves each exactly with all
+hands open (the engine's double-dummy ``Solver``) for the match value of the deal
+(``DealValue.match`` with ``players.equity``: near the target a team may need fewer points, not
+more), and plays the action of best weighted mean value across the worlds.
 
 ``evaluate`` returns each legal action's estimate (``ActionEstimate``), best first, and keeps
 what explains it in ``PimcPlayer.last``: every world solved, its hands, weight and the value
@@ -136,7 +137,7 @@ class PimcPlayer(Player):
         self.rng = random.Random(seed)
         self.inference = inference
         self.name = name
-        self.likelihood = likelihood or (LearnedLikelihood.shipped() if inference else None)
+        self.likelihood = likelihood or (LearnedLikelihood.self_model() if inference else None)
         self.solver = Solver()
         #: The seconds the budget is counted in: the machine's, or with ``repeatable`` the
         #: solver's positions at ``NODES_PER_SECOND`` (the same worlds for a seed, whatever
@@ -247,11 +248,24 @@ class PimcPlayer(Player):
         return kept, draws
 
 
+#: What may follow a level in a spec, in this order: ``-uniform`` weights worlds uniformly (no
+#: inference); ``-repeatable`` counts time in solver positions (``PimcPlayer(repeatable=True)``),
+#: so that a seed plays the same whatever the machine's load.
+SUFFIXES = ("uniform", "repeatable")
+
+
 def make_pimc_player(level: str | None, seed: int | None) -> Player:
-    """``pimc:easy|medium|hard``, each also ``-uniform`` (no inference): ``pimc:hard-uniform``."""
+    """``pimc:LEVEL[-uniform][-repeatable]``, LEVEL ``easy|medium|hard``: ``pimc:hard-uniform``."""
     spec = (level or "hard").lower()
-    name, uniform, _ = spec.partition("-uniform")
-    if name not in LEVELS or _:
-        options = [f"{lv}{uniform}" for lv in LEVELS for uniform in ("", "-uniform")]
+    name, *rest = spec.split("-")
+    order = [SUFFIXES.index(s) if s in SUFFIXES else -1 for s in rest]
+    if name not in LEVELS or -1 in order or order != sorted(set(order)):
+        options = [f"{lv}{more}" for lv in LEVELS for more in ("", "-uniform", "-repeatable")]
         raise PlayerSpecError(PlayerSpecFault.UNKNOWN_LEVEL, "pimc", level, options)
-    return PimcPlayer(LEVELS[name], seed, inference=not uniform, name=f"pimc:{spec}")
+    return PimcPlayer(
+        LEVELS[name],
+        seed,
+        inference="uniform" not in rest,
+        name=f"pimc:{spec}",
+        repeatable="repeatable" in rest,
+    )
