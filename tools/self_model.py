@@ -26,8 +26,9 @@ def _gather(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     out = Path(args.out)
 
-    def progress(done: int, decisions: Decisions) -> None:
+    def progress(done: int, parts: list[Decisions]) -> None:
         if done % 50 == 0 or done == args.deals:
+            decisions = Decisions.join(parts)
             decisions.save(out)
             rate = (time.perf_counter() - start) / done
             print(f"{done} deals, {len(decisions)} decisions, {rate:.1f} s a deal", flush=True)
@@ -37,9 +38,7 @@ def _gather(args: argparse.Namespace) -> None:
 
 
 def _fit(args: argparse.Namespace) -> None:
-    decisions = Decisions.empty()
-    for name in args.files:
-        decisions = decisions + Decisions.load(name)
+    decisions = Decisions.join([Decisions.load(name) for name in args.files])
     print(f"{len(decisions)} decisions")
 
     def progress(epoch: int, log_loss: float, accuracy: float) -> None:

@@ -14,8 +14,9 @@ PyTorch, imported only by ``fit`` (``pip install 'valtti[train]'``).
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy.typing as npt
 from valtti.engine import NUM_ACTIONS, ActionKind, Seat
 from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
 from valtti.players.learned import QNetwork, read_npz
+from valtti.research.train import _torch, layer_arrays, mlp
 from valtti.table import Computer, Table, derive_seed
 
 #: What a decisions file is, as refusals say it.
@@ -48,19 +50,20 @@ class Decisions:
         return len(self.action)
 
     def __add__(self, other: Decisions) -> Decisions:
+        return Decisions.join([self, other])
+
+    @staticmethod
+    def join(parts: Sequence[Decisions]) -> Decisions:
+        """``parts`` as one, in order (copied once)."""
         return Decisions(
-            np.concatenate([self.x, other.x]),
-            np.concatenate([self.legal, other.legal]),
-            np.concatenate([self.action, other.action]),
+            np.concatenate([np.zeros((0, OBSERVATION_SIZE), np.float32), *(p.x for p in parts)]),
+            np.concatenate([np.zeros(0, np.uint64), *(p.legal for p in parts)]),
+            np.concatenate([np.zeros(0, np.int64), *(p.action for p in parts)]),
         )
 
     @staticmethod
     def empty() -> Decisions:
-        return Decisions(
-            np.zeros((0, OBSERVATION_SIZE), np.float32),
-            np.zeros(0, np.uint64),
-            np.zeros(0, np.int64),
-        )
+        return Decisions.join([])
 
     def save(self, path: Path | str) -> None:
         np.savez_compressed(path, x=self.x, legal=self.legal, action=self.action)
@@ -128,27 +131,25 @@ def gather(
     seed: int,
     workers: int = 1,
     first: int = 0,
-    progress: Callable[[int, Decisions], None] | None = None,
+    progress: Callable[[int, list[Decisions]], None] | None = None,
 ) -> Decisions:
     """The decisions of ``player`` in deals ``first`` … ``first + deals − 1`` (``play_deal``),
-    in that order, ``workers`` processes; ``progress(deals done, decisions so far)`` after each."""
+    in that order, ``workers`` processes; ``progress(deals done, each deal's decisions so far)``
+    after each (``Decisions.join`` makes them one)."""
     numbers = range(first, first + deals)
-    out = Decisions.empty()
-    results: Iterable[Decisions]
-    if workers <= 1:
-        results = (play_deal(player, seed, n) for n in numbers)
-        for done, part in enumerate(results, 1):
-            out = out + part
+    parts: list[Decisions] = []
+    with contextlib.ExitStack() as stack:
+        results: Iterable[Decisions]
+        if workers <= 1:
+            results = (play_deal(player, seed, n) for n in numbers)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(workers))
+            results = pool.map(play_deal, [player] * deals, [seed] * deals, numbers)
+        for part in results:
+            parts.append(part)
             if progress:
-                progress(done, out)
-        return out
-    with ProcessPoolExecutor(workers) as pool:
-        results = pool.map(play_deal, [player] * deals, [seed] * deals, numbers)
-        for done, part in enumerate(results, 1):
-            out = out + part
-            if progress:
-                progress(done, out)
-    return out
+                progress(len(parts), parts)
+    return Decisions.join(parts)
 
 
 @dataclass
@@ -197,13 +198,7 @@ def fit(
     allowed = torch.from_numpy(((decisions.legal[:, None] >> bits) & np.uint64(1)).astype(bool))
     y = torch.from_numpy(decisions.action)
 
-    widths = [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
-    layers: list[Any] = []
-    for i in range(len(widths) - 1):
-        layers.append(torch.nn.Linear(widths[i], widths[i + 1]))
-        if i < len(widths) - 2:
-            layers.append(torch.nn.ReLU())
-    net = torch.nn.Sequential(*layers)
+    net = mlp(torch, [OBSERVATION_SIZE, *hidden, NUM_ACTIONS])
     optimizer = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=weight_decay)
 
     def loss_of(index: Any) -> Any:
@@ -234,27 +229,12 @@ def fit(
         if progress:
             progress(epoch, log_loss, accuracy)
         if best is None or log_loss < best[0]:
-            linears = [m for m in net if isinstance(m, torch.nn.Linear)]
-            weights = [
-                (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-                for m in linears
-            ]
-            best = (log_loss, accuracy, weights)
+            best = (log_loss, accuracy, layer_arrays(net))
     assert best is not None
     # An input that is never non-zero here (the score, gathered at 0–0; another variant's
     # switches) has weights no step trained: zeroed, the model ignores it instead of answering
     # at random for a match score or a variant it never saw.
     unseen = ~(decisions.x != 0).any(axis=0)
     best[2][0][0][unseen] = 0.0
-    count = np.array([bin(int(m)).count("1") for m in decisions.legal[test]], dtype=np.float64)
-    return Fit(QNetwork(best[2]), len(test), best[0], best[1], float(np.log(count).mean()), curve)
-
-
-def _torch() -> Any:
-    try:
-        import torch
-    except ImportError:
-        raise RuntimeError(
-            "fitting needs PyTorch: pip install 'valtti[train]' (a CPU build)"
-        ) from None
-    return torch
+    uniform = float(np.log(allowed[test].sum(1).numpy()).mean())
+    return Fit(QNetwork(best[2]), len(test), best[0], best[1], uniform, curve)

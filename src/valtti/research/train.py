@@ -309,6 +309,27 @@ def _torch() -> Any:
     return torch
 
 
+def mlp(torch: Any, widths: list[int]) -> Any:
+    """The torch twin of a ``QNetwork``: linear layers of ``widths`` (inputs first), ReLU
+    between them."""
+    layers: list[Any] = []
+    for i in range(len(widths) - 1):
+        layers.append(torch.nn.Linear(widths[i], widths[i + 1]))
+        if i < len(widths) - 2:
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+def layer_arrays(net: Any) -> list[tuple[Any, Any]]:
+    """The (weights inputs × outputs, biases) of each linear layer of ``net``, as ``QNetwork``
+    takes them: copies, not views of the parameters."""
+    return [
+        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+        for m in net
+        if hasattr(m, "weight")
+    ]
+
+
 class Learner:
     """The torch network and its optimiser, with the checkpoint files of a run folder."""
 
@@ -330,12 +351,7 @@ class Learner:
                 OBSERVATION_SIZE,
                 *(arrays[f"b{i}"].shape[0] for i in range(len(arrays) // 2)),
             ]
-        layers: list[Any] = []
-        for i in range(len(widths) - 1):
-            layers.append(torch.nn.Linear(widths[i], widths[i + 1]))
-            if i < len(widths) - 2:
-                layers.append(torch.nn.ReLU())
-        self.net = torch.nn.Sequential(*layers)
+        self.net = mlp(torch, widths)
         self.linears = [m for m in self.net if isinstance(m, torch.nn.Linear)]
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate)
         if start is not None:
@@ -345,9 +361,8 @@ class Learner:
 
     def arrays(self) -> Arrays:
         out: Arrays = {}
-        for i, linear in enumerate(self.linears):
-            out[f"w{i}"] = linear.weight.detach().numpy().T.copy()
-            out[f"b{i}"] = linear.bias.detach().numpy().copy()
+        for i, (w, b) in enumerate(layer_arrays(self.net)):
+            out[f"w{i}"], out[f"b{i}"] = w, b
         return out
 
     def update(self, observations: Any, actions: Any, returns: Any) -> float:
