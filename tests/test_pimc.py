@@ -115,13 +115,15 @@ def test_levels_in_the_registry() -> None:
         both = make_player(f"pimc:{level}-uniform-repeatable", seed=1)
         assert isinstance(both, PimcPlayer) and not both.inference
         assert both.clock is not time.perf_counter and both.clock() == 0.0
+        swapped = make_player(f"pimc:{level}-repeatable-uniform", seed=1)
+        assert isinstance(swapped, PimcPlayer) and not swapped.inference
+        assert swapped.clock is not time.perf_counter
     assert make_player("pimc").name == "pimc:hard"
     bad_specs = (
         "pimc:extreme",
         "pimc:hard-uniformx",
         "pimc:-uniform",
         "pimc:hard-",
-        "pimc:hard-repeatable-uniform",
         "pimc:hard-uniform-uniform",
         "pimc:hard-fast",
     )

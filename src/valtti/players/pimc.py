@@ -248,9 +248,9 @@ class PimcPlayer(Player):
         return kept, draws
 
 
-#: What may follow a level in a spec, in this order: ``-uniform`` weights worlds uniformly (no
-#: inference); ``-repeatable`` counts time in solver positions (``PimcPlayer(repeatable=True)``),
-#: so that a seed plays the same whatever the machine's load.
+#: What may follow a level in a spec, each at most once, in either order: ``-uniform`` weights
+#: worlds uniformly (no inference); ``-repeatable`` counts time in solver positions
+#: (``PimcPlayer(repeatable=True)``), so that a seed plays the same whatever the machine's load.
 SUFFIXES = ("uniform", "repeatable")
 
 
@@ -258,9 +258,9 @@ def make_pimc_player(level: str | None, seed: int | None) -> Player:
     """``pimc:LEVEL[-uniform][-repeatable]``, LEVEL ``easy|medium|hard``: ``pimc:hard-uniform``."""
     spec = (level or "hard").lower()
     name, *rest = spec.split("-")
-    order = [SUFFIXES.index(s) if s in SUFFIXES else -1 for s in rest]
-    if name not in LEVELS or -1 in order or order != sorted(set(order)):
-        options = [f"{lv}{more}" for lv in LEVELS for more in ("", "-uniform", "-repeatable")]
+    if name not in LEVELS or len(set(rest)) < len(rest) or not set(rest) <= set(SUFFIXES):
+        more = ("", "-uniform", "-repeatable", "-uniform-repeatable")
+        options = [f"{lv}{m}" for lv in LEVELS for m in more]
         raise PlayerSpecError(PlayerSpecFault.UNKNOWN_LEVEL, "pimc", level, options)
     return PimcPlayer(
         LEVELS[name],
