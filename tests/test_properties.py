@@ -746,6 +746,29 @@ def test_non_actions_are_refused() -> None:
         assert snapshot(deal) == snap
 
 
+def test_parsers_given_no_text_raise_type_error() -> None:
+    """Every notation parser refuses a value that is not text with a ``TypeError`` naming what
+    it was to read (not an ``AttributeError`` from inside it); text still parses."""
+    parsers = (
+        (Card.parse, "a card", "AS"),
+        (Suit.parse, "a suit", "H"),
+        (Seat.parse, "a seat", "N"),
+        (Team.parse, "a team", "EW"),
+        (ACTIONS[0].parse, "an action", "ask-whole"),
+        (Variant.parse, "a variant", "target=12"),
+    )
+    for parse, what, text in parsers:
+        parse(text)
+        for junk in (5, None, 1.5, b"AS", ["AS"]):
+            with pytest.raises(TypeError, match=f"{what} must be given as text"):
+                parse(junk)  # type: ignore[arg-type]
+    assert CardSet.parse(["AS", "KH"]) == CardSet.parse("AS KH")
+    with pytest.raises(TypeError, match="cards must be given"):
+        CardSet.parse(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a card must be given"):
+        CardSet.parse([1, 2])  # type: ignore[list-item]
+
+
 # -- 5: copies and pickles ---------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ import reprlib
 from enum import Enum
 from typing import Final
 
-from valtti.engine.cards import CARDS, NUM_CARDS, SUITS, Card, Suit
+from valtti.engine.cards import CARDS, NUM_CARDS, SUITS, Card, Suit, text_of
 
 DECLARE: Final = 36
 ASK_WHOLE: Final = 40
@@ -95,7 +95,7 @@ class Action(int):
 
         ``ValueError`` names the bad token and the accepted forms.
         """
-        words = token.lower().split()
+        words = text_of(token, "an action").lower().split()
         if len(words) == 1:
             if words[0] == "ask-whole":
                 return ACTIONS[ASK_WHOLE]

@@ -17,6 +17,14 @@ NUM_CARDS: Final = 36
 FULL_DECK: Final = (1 << NUM_CARDS) - 1
 
 
+def text_of(value: object, what: str) -> str:
+    """``value`` when it is a ``str``; else ``TypeError`` naming what was to be parsed, so that
+    a parser given a number or ``None`` says so rather than failing inside itself."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be given as text (str), not {type(value).__name__}")
+    return value
+
+
 class Seat(IntEnum):
     """A seat at the table, clockwise: N, E, S, W."""
 
@@ -45,7 +53,7 @@ class Seat(IntEnum):
     def parse(cls, text: str) -> Seat:
         """``"N"``/``"n"`` → ``Seat.N``; ``ValueError`` names the bad text."""
         try:
-            return cls[text.strip().upper()]
+            return cls[text_of(text, "a seat").strip().upper()]
         except KeyError:
             raise ValueError(unknown_seat_text(text)) from None
 
@@ -75,7 +83,7 @@ class Team(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Team:
         try:
-            return cls[text.strip().upper()]
+            return cls[text_of(text, "a team").strip().upper()]
         except KeyError:
             raise ValueError(f"unknown team {reprlib.repr(text)} (teams are NS, EW)") from None
 
@@ -107,7 +115,7 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        t = text.strip().upper()
+        t = text_of(text, "a suit").strip().upper()
         t = _SUIT_SYMBOLS.get(t, t)
         try:
             return cls[t]
@@ -187,7 +195,7 @@ class Card(int):
     @staticmethod
     def parse(text: str) -> Card:
         """Parse ``AS``, ``td``, ``10d`` (or ``A♠``); ``ValueError`` names the bad text."""
-        t = text.strip().upper()
+        t = text_of(text, "a card").strip().upper()
         if len(t) >= 2:
             rank_text, suit_text = t[:-1], t[-1]
             rank_text = "T" if rank_text == "10" else rank_text
@@ -248,8 +256,11 @@ class CardSet:
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> CardSet:
         """From tokens, as one string (``"AS TD 10c"``) or a list of them."""
-        tokens = text.replace(",", " ").split() if isinstance(text, str) else text
-        return cls(Card.parse(t) for t in tokens)
+        if isinstance(text, str):
+            return cls(Card.parse(t) for t in text.replace(",", " ").split())
+        if not isinstance(text, Iterable):
+            raise TypeError(f"cards must be given as text or tokens, not {type(text).__name__}")
+        return cls(Card.parse(t) for t in text)
 
     def __iter__(self) -> Iterator[Card]:
         for suit in range(4):

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from valtti.engine.cards import text_of
+
 FirstForehand = Literal["left_of_dealer", "club_ace_holder"]
 WholeAskAfterTrump = Literal["not_trump_team", "anyone", "nobody"]
 OnOff = Literal["off", "on"]
@@ -102,7 +104,7 @@ class Variant:
         ``false`` too); ``default`` alone, as ``str`` writes it, is the basic game.
         ``SwitchError`` for an unknown switch or value (a yes/no switch's allowed spelled
         ``on | off``), ``ValueError`` for a switch without a value or named twice."""
-        if text.strip().lower() == "default":
+        if text_of(text, "a variant").strip().lower() == "default":
             return cls()
         values: dict[str, Any] = {}
         for item in re.sub(r"\s*=\s*", "=", text).replace(",", " ").split():
