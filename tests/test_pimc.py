@@ -156,3 +156,28 @@ def test_a_decision_that_cannot_solve_a_world_in_time_is_the_search_players(
     assert player.opening.budget == Budget(200, 0.5)  # the search's own budget is kept
     # Without a deadline (the hint), evaluate still solves its worlds.
     assert player.evaluate(obs) and player.last.worlds
+
+
+def test_on_a_slow_machine_the_cap_holds_once_the_solver_is_timed() -> None:
+    """The solves' position limit follows the rate the player measures: on a machine a tenth
+    as fast as ``NODES_PER_SECOND`` assumes, decisions after the first keep near the cap."""
+    import valtti.players.pimc as pimc
+
+    slow = pimc.NODES_PER_SECOND / 10
+    player = PimcPlayer(PimcBudget((0, 0, 64, 64, 64, 64, 64, 64, 64), 0.2, Budget(50, 0.2)), 4)
+    player.clock = lambda: player.solver.searched / slow  # this machine's seconds
+    deal = Deal.shuffled(random.Random(6), Seat.E)
+    while len(deal.tricks) < 2:
+        deal.apply(deal.legal_actions()[0])
+    spent = []
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        obs = deal.observation(seat)
+        before = player.clock()
+        action = player.choose(obs)
+        if player.last is not None:
+            spent.append(player.clock() - before)
+        deal.apply(action)
+    assert player.rate == pytest.approx(slow)
+    assert len(spent) > 5 and max(spent[1:]) <= 0.2 * 1.05

@@ -35,10 +35,13 @@ __all__ = ["LEVELS", "ActionEstimate", "Decision", "PimcBudget", "PimcPlayer", "
 
 #: Values closer than this count as equal (the best action of a world may be several).
 _TIE = 1e-9
-#: Positions the solver is taken to search a second: a decision's solves are given up where
-#: they would run past its time cap. ``valtti bench`` measures 10–12 million on a quiet core;
-#: about half that keeps the cap on a machine loaded twice over.
+#: Positions the solver is taken to search a second until it has been timed: a decision's
+#: solves are given up where they would run past its time cap. ``valtti bench`` measures 10–12
+#: million on a quiet core; about half that keeps the cap on a machine loaded twice over. After
+#: each solve long enough to time, the player counts with the rate it saw (``PimcPlayer.rate``).
 NODES_PER_SECOND = 6_000_000
+#: Positions a solve must search before its rate is trusted (a few milliseconds' worth).
+_TIMED_POSITIONS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,12 @@ class PimcPlayer(Player):
         #: The seconds the budget is counted in: the machine's, or with ``repeatable`` the
         #: solver's positions at ``NODES_PER_SECOND`` (the same worlds for a seed, whatever
         #: the machine's speed or load).
+        self.repeatable = repeatable
         self.clock: Callable[[], float] = self._positions if repeatable else time.perf_counter
+        #: Positions the solver searches a second on ``self.clock``, as last timed: on a slow or
+        #: loaded machine fewer, so that a solve given up at the cap ends near it, not past it.
+        #: With ``repeatable`` it stays ``NODES_PER_SECOND``.
+        self.rate = float(NODES_PER_SECOND)
         self.opening = SearchPlayer(budget.opening, self.rng.randrange(1 << 62))
         #: The last decision evaluated (``None`` before the first, or after a forced move).
         self.last: Decision | None = None
@@ -201,12 +209,15 @@ class PimcPlayer(Player):
             if solved and start + slowest > deadline:
                 break
             world = base.with_hands(hands)
-            limit = int(max(deadline - start, 0.0) * NODES_PER_SECOND) + 1 if bounded else 0
+            limit = int(max(deadline - start, 0.0) * self.rate) + 1 if bounded else 0
             solved_here = self.solver.solve_within(world, value, limit)
+            took = self.clock() - start
+            if self.solver.nodes >= _TIMED_POSITIONS and took > 0 and not self.repeatable:
+                self.rate = self.solver.nodes / took
             if solved_here is None:
                 break  # this world would have run past the deadline
             values = {a: v for a, v in solved_here if a in total}
-            slowest = max(slowest, self.clock() - start)
+            slowest = max(slowest, took)
             top = max(values.values())
             for a, v in values.items():
                 total[a] += weight * v
