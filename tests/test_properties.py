@@ -24,6 +24,7 @@ from tests.strategies import marriage_hands, variants
 from valtti.engine import (
     ACTIONS,
     NUM_ACTIONS,
+    Action,
     Card,
     CardSet,
     Deal,
@@ -754,7 +755,7 @@ def test_parsers_given_no_text_raise_type_error() -> None:
         (Suit.parse, "a suit", "H"),
         (Seat.parse, "a seat", "N"),
         (Team.parse, "a team", "EW"),
-        (ACTIONS[0].parse, "an action", "ask-whole"),
+        (Action.parse, "an action", "ask-whole"),
         (Variant.parse, "a variant", "target=12"),
     )
     for parse, what, text in parsers:
