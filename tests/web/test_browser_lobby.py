@@ -281,6 +281,24 @@ def test_computer_players_go_by_their_level_with_their_name_in_a_tooltip(
             expect(name).to_have_text(catalogue(lang)[f"player.short.{player}"])
             whole = "n => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight"
             assert name.evaluate(whole), (lang, name.text_content())
+    # So does the lobby's seat picker: its widest option fits inside it, beside the arrow (at
+    # 390 px the Finnish "Botti: nyrkkisäännöt" showed as "Botti: nyrkkisäänn").
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-seat-player="N"] option', state="attached")
+    fits = """select => {
+        const style = getComputedStyle(select);
+        const pen = document.createElement("canvas").getContext("2d");
+        pen.font = style.font;
+        const widest = Math.max(...[...select.options].map(o => pen.measureText(o.text).width));
+        const inside = select.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+        return inside - 16 >= widest;  // the arrow
+    }"""
+    for lang in ("en", "fi"):
+        page.select_option("#lang", lang)
+        for seat in ("N", "E", "W"):
+            picker = page.locator(f'select[data-seat-player="{seat}"]')
+            assert picker.evaluate(fits), (lang, seat, picker.evaluate("s => s.clientWidth"))
     assert errors == []
 
 
