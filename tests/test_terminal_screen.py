@@ -436,6 +436,34 @@ def test_finnish_seat_letters_and_team_names() -> None:
     assert [phrases.seat_text(s) for s in Seat] == ["N", "E", "S", "W"]
 
 
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [("en", ("rules of thumb", "hard (PIMC)")), ("fi", ("nyrkkisäännöt", "vaikea (PIMC)"))],
+)
+def test_the_table_names_computer_players_by_their_level(
+    language: str, names: tuple[str, str]
+) -> None:
+    # The table said "heuristic" under a seat, in Finnish too: a program's name, not a level.
+    i18n.use(language)
+    out = io.StringIO()
+    con = Console(file=out, width=100, height=40, color_system=None, highlight=False)
+    s = start(
+        seed=2,
+        partner="heuristic",
+        opponents="pimc:hard",
+        fast=True,
+        console=con,
+        language=language,
+    )
+    scripted(s, [])
+    s.run()
+    shown = out.getvalue()
+    assert names[0] in shown and names[1] in shown
+    assert "heuristic" not in shown and "pimc:" not in shown
+    # A player the game does not offer by a level goes by the name it was given.
+    assert phrases.player_text("learned:model.npz") == "learned:model.npz"
+
+
 def test_a_bad_seat_in_a_record_names_the_file(tmp_path: object) -> None:
     from pathlib import Path
 

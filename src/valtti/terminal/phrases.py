@@ -89,6 +89,29 @@ SEAT_LETTERS: Final = (NC_("seat", "N"), NC_("seat", "E"), NC_("seat", "S"), NC_
 TEAM_NAMES: Final = (NC_("team", "NS"), NC_("team", "EW"))
 
 
+#: The computer players ``valtti play`` offers, by their level, as the web table names them:
+#: "heuristic" says nothing to a player. Any other player (a model's file, a program) goes by
+#: the name it was given.
+PLAYER_NAMES: Final[dict[str, str]] = {
+    "random": NC_("player", "random"),
+    "heuristic": NC_("player", "rules of thumb"),
+    "learned": NC_("player", "learned"),
+    "search:easy": NC_("player", "easy"),
+    "search:medium": NC_("player", "medium"),
+    "search:hard": NC_("player", "hard"),
+    "pimc:easy": NC_("player", "easy (PIMC)"),
+    "pimc:medium": NC_("player", "medium (PIMC)"),
+    "pimc:hard": NC_("player", "hard (PIMC)"),
+}
+
+
+def player_text(spec: str) -> str:
+    """What a seat's computer player is called at the table: ``heuristic`` is "rules of
+    thumb", "nyrkkisäännöt"; a spec the game does not offer stays as it was given."""
+    name = PLAYER_NAMES.get(spec.strip().lower())
+    return spec if name is None else pgettext("player", name)
+
+
 def seat_text(seat: Seat) -> str:
     """A seat's letter in the active language."""
     return pgettext("seat", SEAT_LETTERS[seat])

@@ -45,6 +45,7 @@ from valtti.terminal.i18n import N_, _, ngettext
 from valtti.terminal.phrases import (
     event_text,
     played_by,
+    player_text,
     points_text,
     score_text,
     seat_text,
@@ -273,7 +274,7 @@ def table(view: View) -> RenderableType:
         if obs.current_player == s:
             text.append(" ◀", style="bold yellow")
         if view.labels.get(s):
-            text.append("\n" + view.labels[s], style="dim")
+            text.append("\n" + player_text(view.labels[s]), style="dim")
         count = obs.hand_sizes[s]
         text.append("\n" + ngettext("{n} card", "{n} cards", count).format(n=count), style="dim")
         if s in obs.locked:
