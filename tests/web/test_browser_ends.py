@@ -426,6 +426,24 @@ def test_on_a_phone_on_its_side_the_deal_end_is_in_reach_and_goes_with_the_next_
         button = page.locator("#ready-btn")
         box = button.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 390, box
+        # The countdown stays in sight above it, and what scrolls goes under the two, never
+        # through them (the button used to float over the line of who is ready).
+        for part in ("#next-deal", "#ready-btn"):
+            seen = """(selector) => {
+                const part = document.querySelector(selector);
+                const r = part.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+                return r.top >= 0 && r.bottom <= innerHeight && part.contains(hit);
+            }"""
+            assert page.evaluate(seen, part), part
+        beside = """() => {
+            const b = document.getElementById("ready-btn").getBoundingClientRect();
+            const panel = document.getElementById("deal-over").getBoundingClientRect();
+            const x = (b.right + panel.right) / 2;
+            const hit = document.elementFromPoint(x, b.top + b.height / 2);
+            return Boolean(hit?.closest(".deal-over-foot"));
+        }"""
+        assert page.evaluate(beside), "the panel shows through beside Ready"
         # Ready, and the next deal is dealt at once: the panel goes with it, not seconds later
         # (the page keeps a deal's end 5 s when the next deal comes without a wait). Read as soon
         # as the page has drawn the new deal, not within a time a busy machine could run past.

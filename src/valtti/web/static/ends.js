@@ -162,9 +162,12 @@ export function renderEnds(view, send, redraw) {
       };
       tick();
       countdown = setInterval(tick, 1000);
-      box.append(next, readySeats(view, between, "ready-seats"));
+      // The countdown and Ready share the panel's foot, which a phone on its side holds in
+      // sight while the rest of the panel scrolls under it.
+      const foot = el("div", { class: "deal-over-foot" }, next);
+      box.append(readySeats(view, between, "ready-seats"), foot);
       if (view.you) {
-        box.append(
+        foot.append(
           el(
             "button",
             {
