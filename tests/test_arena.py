@@ -7,6 +7,7 @@ import math
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -171,6 +172,34 @@ def test_an_option_the_backend_does_not_use_is_refused(option: list[str], backen
     args = ["arena", "--players", "random,random", "--deals", "1", "--backend", backend, *option]
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 2 and f"{option[0]} " in out.output and backend in out.output
+
+
+@pytest.mark.parametrize("command", ["arena", "train"])
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:{port}", "no Ray cluster answers at 127.0.0.1:{port}"),
+        ("ray://127.0.0.1:{port}", "no Ray cluster answers at ray://127.0.0.1:{port}"),
+        ("nonsense", "'nonsense' is no Ray cluster's address"),
+        ("127.0.0.1:99999", "'127.0.0.1:99999' is no Ray cluster's address"),
+    ],
+)
+def test_a_ray_address_nothing_answers_at_is_refused_at_once(
+    command: str, address: str, said: str, tmp_path: Path
+) -> None:
+    # `--backend ray --address 127.0.0.1:1` waited for the cluster for ever, saying nothing.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, not listening: connections are refused
+        given = address.format(port=port)
+        args = {
+            "arena": ["arena", "--players", "random,random", "--deals", "1"],
+            "train": ["train", "--out", str(tmp_path / "run"), "--deals", "64"],
+        }[command]
+        out = CliRunner().invoke(main, [*args, "--backend", "ray", "--address", given])
+    assert out.exit_code == 2, out.output
+    assert said.format(port=port) in " ".join(out.output.split()), out.output
+    assert not (tmp_path / "run").exists()
 
 
 HANGING_BOT = """

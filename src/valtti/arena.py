@@ -576,7 +576,10 @@ def _run_ray(
         raise ValueError("the ray backend needs Ray: pip install 'valtti[ray]'") from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address)
+        try:
+            ray.init(address=address)
+        except (ConnectionError, RuntimeError) as e:  # what ray says of a cluster not there
+            raise ValueError(f"no Ray cluster at {address}: {e}") from None
     try:
         task = ray.remote(play_match)
         pending = [task.remote(job) for job in itertools.islice(jobs, RAY_IN_FLIGHT)]

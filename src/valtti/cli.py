@@ -274,6 +274,30 @@ def _bench_research(r: Any) -> dict[str, float]:
     return figures
 
 
+#: Seconds to wait for a Ray cluster's head to take a connection: ``ray.init`` given an address
+#: that nothing listens on retries without end, and the command would never say why.
+RAY_CONNECT_SECONDS = 5.0
+
+
+def ray_cluster_answers(address: str) -> None:
+    """Refuse ``--address`` (``HOST:PORT`` or ``ray://HOST:PORT``; ``auto`` and ``local`` are
+    Ray's own) when nothing there takes a connection within ``RAY_CONNECT_SECONDS``."""
+    if address in ("auto", "local"):
+        return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise click.BadParameter(
+            f"{address!r} is no Ray cluster's address: HOST:PORT, ray://HOST:PORT or auto",
+            param_hint="--address",
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), RAY_CONNECT_SECONDS).close()
+    except OSError as e:
+        raise click.BadParameter(
+            f"no Ray cluster answers at {address} ({e.strerror or e})", param_hint="--address"
+        ) from None
+
+
 @main.command()
 @click.option(
     "--players",
@@ -368,6 +392,8 @@ def arena(
         raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
     if address is not None and backend != "ray":
         raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
+    if address is not None:
+        ray_cluster_answers(address)
     console = Console(stderr=True)
     with Progress(
         *Progress.get_default_columns(),
@@ -548,6 +574,8 @@ def train(
 
     if deals is None and minutes is None:
         raise click.UsageError("say how long to train: --minutes or --deals")
+    if address is not None:
+        ray_cluster_answers(address)
     try:
         widths = tuple(int(w) for w in hidden)
     except ValueError:

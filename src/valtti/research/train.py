@@ -244,7 +244,10 @@ class Actors:
                 raise ValueError("the ray backend needs Ray: pip install 'valtti[ray]'") from None
             self.ray = ray
             if not ray.is_initialized():
-                ray.init(address=address)
+                try:
+                    ray.init(address=address)
+                except (ConnectionError, RuntimeError) as e:  # a cluster not there
+                    raise ValueError(f"no Ray cluster at {address}: {e}") from None
                 self.started_ray = True
             self.task = ray.remote(self_play)
         elif workers > 1:
