@@ -138,6 +138,31 @@ def test_keeping_the_ace_for_the_last_trick() -> None:
     assert str(said["6H"]) == "keeps AS for the last trick"
 
 
+@pytest.mark.parametrize(("behind", "named"), [(0.004, False), (0.006, True)])
+def test_a_move_the_hint_shows_at_the_best_value_is_as_good_as_the_best(
+    behind: float, named: bool
+) -> None:
+    # Two moves shown at the same value (-0,14) had one "give up the last trick": what a few
+    # worlds said, where the estimates, shown to the hundredth, differed by less than that.
+    deal = position(LAST_TRICK)
+    observation = deal.observation(Seat.N)
+    value = DealValue.match((0, 0), deal.variant, match_equity(deal.variant))
+    solver = Solver(table_bits=16)
+    solved = dict(solver.solve(deal, value))
+    keep, lead = Action.parse("6H"), Action.parse("AS")
+    assert solved[keep] > solved[lead]  # in this world leading the ace loses the last trick
+    estimates = [Exact(keep, -0.14, 0.9), Exact(lead, -0.14 - behind, 0.9)]
+    world = OpenWorld(deal.hands, 1.0, solved)
+    line = lambda d: solver.line(d, value)  # noqa: E731
+    said = reasons(explain_worlds(observation, estimates, [world], line, value))
+    if named:
+        assert said["6H"].code is ReasonCode.KEEPS_LAST
+        assert said["AS"].code is ReasonCode.GIVES_UP_LAST
+    else:
+        assert said["6H"].code is ReasonCode.BEST_ON_AVERAGE
+        assert said["AS"].code is ReasonCode.AS_GOOD
+
+
 def test_near_the_target_taking_fewer_points_avoids_overshooting() -> None:
     # NS at 7 with trumps (2) and the victory point (1) made: the last trick would be one too
     # many, so giving it up is best.

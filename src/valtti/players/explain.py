@@ -56,6 +56,10 @@ _SWING_POINTS: Final = 10
 _OWN_SHARE: Final = 0.5
 #: Values closer than this are equal.
 _TIE: Final = 1e-9
+#: Hints show values to the hundredth: an action worth less than the best by less than half of
+#: one is as good as it to the reader, and no one difference should be named as its loss (it
+#: said "gives up the last trick" of a move that showed the best move's value).
+NEGLIGIBLE: Final = 0.005
 
 
 class ReasonCode(StrEnum):
@@ -270,8 +274,9 @@ def explain_worlds(
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
-    The best action is set against the best one worth less (when all are tied, nothing stands
-    out); every other against the best, and one tied with the best is as good. Only worlds in
+    The best action is set against the best one worth less by ``NEGLIGIBLE`` or more (when
+    there is none, nothing stands out); every other against the best, and one within
+    ``NEGLIGIBLE`` of the best is as good. Only worlds in
     which the two differ in value account for the gap: for each action, those that account
     for most of it (weight times the difference) are played out first after both actions
     along ``line``, taking turns between the actions, until ``lines`` lines are played; with
@@ -290,12 +295,12 @@ def explain_worlds(
     variant = observation.variant
     compare = _Comparison(mover, before, variant, value)
     best = estimates[0]
-    worse = next((e for e in estimates if e.value < best.value - _TIE), None)
+    worse = next((e for e in estimates if e.value < best.value - NEGLIGIBLE), None)
     pairs: dict[Action, tuple[Estimate, Estimate]] = {}
     if worse is not None:
         pairs[best.action] = (best, worse)
     for e in estimates:
-        if e is not best and e.value < best.value - _TIE:
+        if e is not best and e.value < best.value - NEGLIGIBLE:
             pairs[e.action] = (e, best)
     total = sum(w.weight for w in worlds) or 1.0
 
