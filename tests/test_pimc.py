@@ -91,6 +91,50 @@ def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> 
     assert top.value == pytest.approx(sum(w.weight * w.values[top.action] for w in worlds) / mass)
 
 
+def test_a_blend_is_the_weighted_mean_of_pimcs_and_the_search_players_estimates() -> None:
+    deal = Deal.shuffled(random.Random(2), Seat.S)
+    while len(deal.tricks) < 4 or len(deal.legal_actions()) < 3:
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.current_player
+    assert seat is not None
+    obs = deal.observation(seat).with_score((3, 6))
+    budget = PimcBudget((8,) * 9, 30.0, Budget(400, 30.0), blend=0.5, decision=30.0)
+    player = PimcPlayer(budget, seed=3)
+    pimc = {e.action: e for e in player.evaluate(obs)}
+    blended = player.blended(obs, list(pimc.values()), 30.0)
+    assert [e.value for e in blended] == sorted((e.value for e in blended), reverse=True)
+    assert player.last is not None and list(player.last.estimates) == blended
+    # The search player's means, valued as the solver values a deal, by the same seed again.
+    search = PimcPlayer(budget, seed=3).second
+    searched = {a: mean for a, mean, visits in search.evaluate(obs) if visits >= 30}
+    least = min(searched.values())
+    for e in blended:
+        assert e.best_share == pimc[e.action].best_share and e.worlds == pimc[e.action].worlds
+        other = searched.get(e.action, least)
+        assert e.value == pytest.approx((pimc[e.action].value + 0.5 * other) / 1.5)
+    # choose plays the best of the blend (the same seed: the same worlds and iterations).
+    assert PimcPlayer(budget, seed=3).choose(obs) == blended[0].action
+
+
+def test_hard_blends_and_its_decisions_stay_within_a_second() -> None:
+    hard = LEVELS["hard"]
+    assert hard.blend > 0 and hard.seconds < hard.decision <= 0.95
+    player = PimcPlayer(hard, seed=5)
+    deal = Deal.shuffled(random.Random(8), Seat.W)
+    while len(deal.tricks) < 2:
+        deal.apply(deal.legal_actions()[0])
+    slowest = 0.0
+    while not deal.is_over():
+        seat = deal.current_player
+        assert seat is not None
+        started = time.perf_counter()
+        action = player.choose(deal.observation(seat))
+        slowest = max(slowest, time.perf_counter() - started)
+        deal.apply(action)
+    # The caps, with room for a loaded test machine (a measure of speed is the arena's).
+    assert slowest < 3.0
+
+
 def test_one_legal_action_is_returned_at_once() -> None:
     deal = Deal.shuffled(random.Random(4), Seat.N)
     player = PimcPlayer(TINY, seed=0)

@@ -614,7 +614,8 @@ def explain(
     early in a deal, few or none are, and the reasons say only how the values compare).
 
     ``value`` is the PIMC player's: the expected change of the mover's team's match equity
-    (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2.
+    (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2;
+    where the level blends the search player's estimate with PIMC's, their weighted mean.
     ``repeatable`` counts the seconds in solver positions (``PimcPlayer``): for a seed, the
     same hint on any machine. ``ValueError`` when the seat is not to move or the level is
     unknown.
@@ -633,6 +634,8 @@ def explain(
     player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed, repeatable=repeatable)
     started = player.clock()
     estimates = player.evaluate(observation)
+    if budget.blend and not dear and player.last is not None and player.last.worlds:
+        estimates = player.blended(observation, estimates, budget.decision)
     decision = player.last
     solved = () if decision is None else decision.worlds
     # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear

@@ -12,6 +12,7 @@ import functools
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from valtti.engine import (
@@ -91,8 +92,16 @@ def rollout(deal: Deal, rng: random.Random) -> None:
         deal.apply((mask & -mask).bit_length() - 1)
 
 
+#: What a finished deal is worth to NS, given the match score before it and the variant.
+DealValuer = Callable[[tuple[int, int], Variant], DealValue]
+
+
 class SearchPlayer(Player):
-    """Information-set MCTS within a budget of iterations and seconds per decision."""
+    """Information-set MCTS within a budget of iterations and seconds per decision.
+
+    ``value`` says what a finished deal is worth (by default ``DealValue.match``'s plain
+    default, the change of the score difference); ``evaluate`` reports means in its terms.
+    """
 
     def __init__(
         self,
@@ -100,11 +109,13 @@ class SearchPlayer(Player):
         seed: int | None = None,
         exploration: float = 0.7,
         name: str = "search",
+        value: DealValuer = match_value,
     ) -> None:
         self.budget = budget
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.name = name
+        self.value = value
         self.iterations = 0  #: iterations of the last decision
 
     def choose(self, observation: Observation) -> Action:
@@ -130,7 +141,7 @@ class SearchPlayer(Player):
         sampler = Sampler(infer(observation))
         rng = self.rng
         base = rebuild(observation, sampler.sample(rng))
-        value_of = match_value(observation.score or (0, 0), observation.variant)
+        value_of = self.value(observation.score or (0, 0), observation.variant)
         root = _Node(None, -1, -1)
         c = self.exploration
         deadline = time.perf_counter() + self.budget.seconds
