@@ -615,27 +615,25 @@ def explain(
 
     ``value`` is the PIMC player's: the expected change of the mover's team's match equity
     (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2;
-    where the level blends the search player's estimate with PIMC's, their weighted mean.
-    ``repeatable`` counts the seconds in solver positions (``PimcPlayer``): for a seed, the
+    where the level blends the search player's estimate with PIMC's, their weighted mean (the
+    reasons and best shares stay PIMC's, found in its worlds). ``repeatable`` counts the seconds in solver positions (``PimcPlayer``): for a seed, the
     same hint on any machine. ``ValueError`` when the seat is not to move or the level is
     unknown.
     """
-    from valtti.players.equity import match_equity
-    from valtti.players.pimc import LEVELS, PimcPlayer
+    from valtti.players.pimc import LEVELS, PimcPlayer, equity_value
 
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: levels are {', '.join(LEVELS)}")
     # The match equity first: computing it once a process is not the player's decision time.
-    value = DealValue.match(
-        observation.score or (0, 0), observation.variant, match_equity(observation.variant)
-    )
+    value = equity_value(observation.score or (0, 0), observation.variant)
     budget = LEVELS[level]
     dear = not budget.worlds_at(len(observation.tricks))
     player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed, repeatable=repeatable)
     started = player.clock()
     estimates = player.evaluate(observation)
     if budget.blend and not dear and player.last is not None and player.last.worlds:
-        estimates = player.blended(observation, estimates, budget.decision)
+        left = budget.decision - (player.clock() - started)
+        estimates = player.blended(observation, estimates, left)
     decision = player.last
     solved = () if decision is None else decision.worlds
     # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear

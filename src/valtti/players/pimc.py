@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from valtti.engine import Action, Deal, Observation, Variant
-from valtti.engine.actions import ACTIONS
 from valtti.engine.solver import DealValue, Solver
 from valtti.players.base import Player
 from valtti.players.equity import match_equity
@@ -46,7 +45,7 @@ _TIE = 1e-9
 NODES_PER_SECOND = 6_000_000
 #: Positions a solve must search before its rate is trusted (a few milliseconds' worth).
 _TIMED_POSITIONS = 20_000
-#: Iterations of the blended search after which an action's mean value is trusted.
+#: Visits of the blended search to an action after which its mean value is trusted.
 _TRIED = 30
 
 
@@ -86,10 +85,10 @@ class PimcBudget:
         return replace(self, worlds=(a, b, c, d, e, f, g, h, i))
 
 
-# PIMC and the search player err differently: from trick 3 on, the mean of their two estimates
-# gained +0.11 game points a position [+0.03, +0.19] over PIMC's alone in 400 positions played
-# twice with the teams swapped (tools/phase_duel.py, README, Measured). PIMC's cap leaves the
-# search its share of the second.
+# PIMC and the search player err differently: from trick 3 on, a prototype adding the two
+# estimates gained +0.11 game points and +0.029 match value a position [+0.012, +0.046] over
+# PIMC's alone, in 400 positions played twice with the teams swapped (tools/phase_duel.py,
+# README, Measured). PIMC's cap leaves the search its share of the second.
 # Solving a whole deal for the match takes the solver about 0.1–3 s in trick 1 (median 0.35 s)
 # and up to 1.2 s in trick 2 (median 0.1 s), 5–45 ms a world in trick 3 and under 5 ms from
 # trick 4 on (one core). In tricks 1–2 only 1 to 6 worlds would fit in the hard cap, and
@@ -183,8 +182,12 @@ class PimcPlayer(Player):
         self.rate = float(NODES_PER_SECOND)
         self.opening = SearchPlayer(budget.opening, self.rng.randrange(1 << 62))
         #: The search player whose estimates are blended with PIMC's, valuing a deal for the
-        #: match as the solver does (``budget.blend``).
-        self.second = SearchPlayer(budget.opening, self.rng.randrange(1 << 62), value=equity_value)
+        #: match as the solver does; ``None`` where the budget does not blend.
+        self.second = (
+            SearchPlayer(budget.opening, self.rng.randrange(1 << 62), value=equity_value)
+            if budget.blend
+            else None
+        )
         #: The last decision evaluated (``None`` before the first, or after a forced move).
         self.last: Decision | None = None
 
@@ -272,21 +275,26 @@ class PimcPlayer(Player):
         self, observation: Observation, estimates: list[ActionEstimate], seconds: float
     ) -> list[ActionEstimate]:
         """``estimates`` (PIMC's) with each value the weighted mean of PIMC's and the search
-        player's (weight ``budget.blend``), the search having at most ``seconds`` (at least
-        0.05) and its budget's iterations; best value first. An action it tried fewer than
-        ``_TRIED`` times counts at the least of its values. ``last`` keeps them."""
+        player's (weight ``budget.blend``), best value first. The search has its budget's
+        iterations within ``seconds`` (at least 0.05; with ``repeatable`` the iterations alone
+        bound it). An action it tried fewer than ``_TRIED`` times counts at the least of its
+        trusted values; if it trusts none, PIMC's estimates stand. ``last`` keeps the result.
+        ``ValueError`` where the budget does not blend."""
+        if self.second is None:
+            raise ValueError("this player's budget does not blend (blend is 0)")
         budget = self.budget.opening
         # Repeatable: the iterations alone bound the search, so that a seed searches alike on
         # any machine (on this one 10,000 take about a quarter of a second).
         cap = 60.0 if self.repeatable else min(budget.seconds, max(seconds, 0.05))
         self.second.budget = Budget(budget.iterations, cap)
-        root = self.second.search(observation)
         means = {
-            ACTIONS[node.action]: node.total / node.visits
-            for node in root.children.values()
-            if node.visits >= _TRIED
+            action: mean
+            for action, mean, visits in self.second.evaluate(observation)
+            if visits >= _TRIED
         }
-        least = min(means.values(), default=0.0)
+        if not means:
+            return estimates
+        least = min(means.values())
         weight = self.budget.blend
         out = sorted(
             (
