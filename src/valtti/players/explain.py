@@ -616,9 +616,9 @@ def explain(
     ``value`` is the PIMC player's: the expected change of the mover's team's match equity
     (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2;
     where the level blends the search player's estimate with PIMC's, their weighted mean (the
-    reasons and best shares stay PIMC's, found in its worlds). ``repeatable`` counts the seconds in solver positions (``PimcPlayer``): for a seed, the
-    same hint on any machine. ``ValueError`` when the seat is not to move or the level is
-    unknown.
+    reasons and best shares stay PIMC's, found in its worlds). ``repeatable`` counts the seconds
+    in solver positions (``PimcPlayer``): for a seed, the same hint on any machine.
+    ``ValueError`` when the seat is not to move or the level is unknown.
     """
     from valtti.players.pimc import LEVELS, PimcPlayer, equity_value
 
