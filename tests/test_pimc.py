@@ -65,13 +65,19 @@ def test_the_same_seed_plays_the_same_deal() -> None:
         assert games[0] == games[1]
 
 
-def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> None:
+def _position(tricks: int, choices: int, score: tuple[int, int]) -> Observation:
+    """The seat to move in deal 2 (always its first legal action played), once ``tricks`` are
+    done and it has at least ``choices``, at match score ``score``."""
     deal = Deal.shuffled(random.Random(2), Seat.S)
-    while len(deal.tricks) < 3 or len(deal.legal_actions()) < 2:
+    while len(deal.tricks) < tricks or len(deal.legal_actions()) < choices:
         deal.apply(deal.legal_actions()[0])
     seat = deal.current_player
     assert seat is not None
-    obs = deal.observation(seat).with_score((9, 5))
+    return deal.observation(seat).with_score(score)
+
+
+def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> None:
+    obs = _position(tricks=3, choices=2, score=(9, 5))
     player = PimcPlayer(PimcBudget((6,) * 9, 30.0, TINY.opening), seed=1)
     estimates = player.evaluate(obs)
     assert sorted(e.action for e in estimates) == sorted(obs.legal_actions)
@@ -84,7 +90,7 @@ def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> 
     assert all(0.0 <= e.best_share <= 1.0 and -2.0 <= e.value <= 2.0 for e in estimates)
     for world in worlds:
         assert world.weight > 0 and set(world.values) == set(obs.legal_actions)
-        assert world.deal(obs).hand(seat) == obs.hand
+        assert world.deal(obs).hand(obs.seat) == obs.hand
     # The value is the weighted mean of the worlds' values.
     mass = sum(w.weight for w in worlds)
     top = estimates[0]
@@ -92,12 +98,7 @@ def test_evaluate_gives_every_legal_action_best_first_and_keeps_the_worlds() -> 
 
 
 def test_a_blend_is_the_weighted_mean_of_pimcs_and_the_search_players_estimates() -> None:
-    deal = Deal.shuffled(random.Random(2), Seat.S)
-    while len(deal.tricks) < 4 or len(deal.legal_actions()) < 3:
-        deal.apply(deal.legal_actions()[0])
-    seat = deal.current_player
-    assert seat is not None
-    obs = deal.observation(seat).with_score((3, 6))
+    obs = _position(tricks=4, choices=3, score=(3, 6))
     budget = PimcBudget((8,) * 9, 30.0, Budget(400, 30.0), blend=0.5, decision=30.0)
     player = PimcPlayer(budget, seed=3)
     pimc = {e.action: e for e in player.evaluate(obs)}
