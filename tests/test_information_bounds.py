@@ -26,3 +26,25 @@ def test_one_pair_against_random(sees: str, tricks: str) -> None:
         r" \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\] over 2 pairs, \d+ s",
         line,
     ), line
+
+
+def test_a_match_pair_against_random() -> None:
+    options = ["--sees", "all", "--tricks", "late", "--against", "random", "--matches", "1"]
+    run = subprocess.run(
+        [sys.executable, str(TOOL), *options, "--workers", "1", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    line = run.stdout.strip()
+    found = re.fullmatch(
+        r"seeing all in tricks late vs random: [+-]\d+\.\d\d game points a deal"
+        r" \[no interval\] over 1 pairs of matches, won / drawn / lost (\d)/(\d)/(\d),"
+        r" match score (\d+) % \[no interval\], \d+ s",
+        line,
+    )
+    assert found, line
+    won, drawn, lost, score = map(int, found.groups())
+    assert won + drawn + lost == 2
+    assert score == round(100 * (won + drawn / 2) / 2)

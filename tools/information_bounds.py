@@ -12,31 +12,37 @@ match (``DealValue.match`` with the match equity), the same value ``pimc:hard`` 
 plays the rest. ``--sees partner``: ``pimc:hard`` that is told its partner's hand: every
 world it and its opening search draw agrees with it; ``--sees all-told``: told every hand.
 
+``--matches N`` plays whole duplicate matches instead (``valtti arena --matches N``'s cards,
+stopped as a draw after 200 deals) and prints the seeing team's matches won, drawn and lost
+and its match score: what perfect inference could win in matches, not only in points.
+
     PYTHONPATH=src python tools/information_bounds.py --sees all --against search:hard --pairs 60
+    PYTHONPATH=src python tools/information_bounds.py --sees all --matches 40 --seed 2026
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
-import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 import valtti.players.pimc
 import valtti.players.search
 from valtti.arena import MatchJob
-from valtti.engine import CardSet, Observation, Seat, Suit, Variant
+from valtti.engine import Action, CardSet, Deal, Observation, Seat, Suit, Team, Variant
 from valtti.engine.solver import DealValue, Solver
 from valtti.players import make_player
 from valtti.players.equity import match_equity
 from valtti.players.knowledge import Knowledge, infer
+from valtti.players.stats import Estimate, mean_interval
 from valtti.table import Computer, Table
 
 _READERS = (valtti.players.pimc, valtti.players.search)
 SEEING = "pimc:hard"  #: the player of the seeing team where it does not see (or is told)
+MAX_DEALS = 200  #: a match still unfinished after so many deals is stopped, a draw (as the arena)
 
 
 def told(hands: dict[Seat, CardSet]) -> Callable[[Observation], Knowledge]:
@@ -67,48 +73,68 @@ def told(hands: dict[Seat, CardSet]) -> Callable[[Observation], Knowledge]:
     return infer_told
 
 
-def play_half(job: MatchJob, sees: str, tricks: str) -> tuple[int, int]:
-    """One single-deal match: (pair number, game points of the seeing team minus the other's)."""
+@dataclass(frozen=True, slots=True)
+class Half:
+    """One half of a duplicate pair from the seeing team's side: its game points minus the
+    other team's over the deals played, the deals, and the match's result (``None`` for a
+    single deal, which ends no match)."""
+
+    number: int
+    gained: int
+    deals: int
+    result: float | None  #: 1 won, 0.5 drawn or stopped at 200 deals, 0 lost
+
+
+def play_half(job: MatchJob, sees: str, tricks: str) -> Half:
+    """One half: a single deal where ``job.max_deals`` is 1, else the whole match."""
     seeing_team = job.first_team()
     seats = {
         seat: Computer(SEEING if seat.team == seeing_team else job.second, job.player_seed(seat))
         for seat in Seat
     }
     table = Table(seats, job.match_seed, variant=job.variant)
+    match = table.match
     solver = Solver(20)
     with table:
-        table.start_deal()
-        deal = table.match.deal
-        assert deal is not None
-        while not deal.is_over():
-            seat = deal.current_player
-            assert seat is not None
-            early = deal.tricks_played < 2
-            sees_now = seat.team == seeing_team and tricks in ("all", "early" if early else "late")
-            if sees_now and sees == "all":
-                legal = deal.legal_actions()
-                if len(legal) == 1:
-                    action = legal[0]
-                else:
-                    value = DealValue.match(
-                        table.match.score, deal.variant, match_equity(deal.variant)
-                    )
-                    action = max(solver.solve(deal.copy(), value), key=lambda av: av[1])[0]
-            elif sees_now:
-                shown = [Seat((seat + 2) % 4)] if sees == "partner" else [*seat.team.other.seats]
-                # The players read the hands through ``infer``, bound in their modules.
-                for module in _READERS:
-                    vars(module)["infer"] = told({s: deal.hand(s) for s in shown})
-                try:
-                    action = table.decide()
-                finally:
-                    for module in _READERS:
-                        vars(module)["infer"] = infer
-            else:
-                action = table.decide()
-            table.apply(action)
-        points = deal.result().game_points
-    return job.number, points[seeing_team] - points[seeing_team.other]
+        while table.needs_deal and len(match.deals) < job.max_deals:
+            deal = table.start_deal()
+            while not deal.is_over():
+                table.apply(_action(table, deal, seeing_team, solver, sees, tricks))
+    finished = [deal.result().game_points for deal in match.deals]
+    gained = sum(points[seeing_team] - points[seeing_team.other] for points in finished)
+    if job.max_deals == 1:
+        result = None
+    else:
+        winner = match.winner
+        result = 0.5 if winner is None else 1.0 if winner == seeing_team else 0.0
+    return Half(job.number, gained, len(finished), result)
+
+
+def _action(
+    table: Table, deal: Deal, seeing_team: Team, solver: Solver, sees: str, tricks: str
+) -> Action:
+    """The action of the seat to move: seeing, told, or honest."""
+    seat = deal.current_player
+    assert seat is not None
+    early = deal.tricks_played < 2
+    sees_now = seat.team == seeing_team and tricks in ("all", "early" if early else "late")
+    if sees_now and sees == "all":
+        legal = deal.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        value = DealValue.match(table.match.score, deal.variant, match_equity(deal.variant))
+        return max(solver.solve(deal.copy(), value), key=lambda av: av[1])[0]
+    if not sees_now:
+        return table.decide()
+    shown = [Seat((seat + 2) % 4)] if sees == "partner" else [*seat.team.other.seats]
+    # The players read the hands through ``infer``, bound in their modules.
+    for module in _READERS:
+        vars(module)["infer"] = told({s: deal.hand(s) for s in shown})
+    try:
+        return table.decide()
+    finally:
+        for module in _READERS:
+            vars(module)["infer"] = infer
 
 
 def main() -> None:
@@ -116,31 +142,57 @@ def main() -> None:
     parser.add_argument("--sees", choices=("all", "partner", "all-told"), default="all")
     parser.add_argument("--tricks", choices=("all", "early", "late"), default="all")
     parser.add_argument("--against", default="search:hard")
-    parser.add_argument("--pairs", type=int, default=40)
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--pairs", type=int, help="duplicate pairs of single deals (default 40)")
+    count.add_argument("--matches", type=int, help="instead: duplicate pairs of whole matches")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     make_player(args.against)  # a bad spec fails here, not in a worker
+    pairs, max_deals = (args.matches, MAX_DEALS) if args.matches else (args.pairs or 40, 1)
     jobs = [
-        MatchJob(0, SEEING, args.against, i, swapped, args.seed, Variant(), 1, False)
-        for i in range(args.pairs)
+        MatchJob(0, SEEING, args.against, i, swapped, args.seed, Variant(), max_deals, False)
+        for i in range(pairs)
         for swapped in (False, True)
     ]
-    halves: dict[int, list[int]] = {}
-    pairs: list[float] = []
+    halves: dict[int, list[Half]] = {}
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        done = pool.map(play_half, jobs, [args.sees] * len(jobs), [args.tricks] * len(jobs))
-        for number, gained in done:
-            halves.setdefault(number, []).append(gained)
-            if len(halves[number]) == 2:
-                pairs.append(sum(halves[number]) / 2)
-    mean = statistics.mean(pairs)
-    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.nan
+        for half in pool.map(play_half, jobs, [args.sees] * len(jobs), [args.tricks] * len(jobs)):
+            halves.setdefault(half.number, []).append(half)
+    # A pair's figure is its game points a deal: the two halves of a match pair may differ in
+    # length, and a deal is what the single-deal figure counts too.
+    gained = mean_interval(
+        [sum(h.gained for h in p) / sum(h.deals for h in p) for p in halves.values()]
+    )
     print(
-        f"seeing {args.sees} in tricks {args.tricks} vs {args.against}: {mean:+.2f} game points"
-        f" a deal [{mean - half:+.2f}, {mean + half:+.2f}] over {len(pairs)} pairs,"
-        f" {time.perf_counter() - start:.0f} s"
+        f"seeing {args.sees} in tricks {args.tricks} vs {args.against}:"
+        f" {gained.mean:+.2f} game points a deal {_interval(gained)} over {len(halves)} pairs"
+        + (f" of matches, {_won(halves)}" if args.matches else "")
+        + f", {time.perf_counter() - start:.0f} s"
+    )
+
+
+def _interval(estimate: Estimate) -> str:
+    """``[-0.03, +0.27]``; ``[no interval]`` from one pair."""
+    if estimate.low is None or estimate.high is None:
+        return "[no interval]"
+    return f"[{estimate.low:+.2f}, {estimate.high:+.2f}]"
+
+
+def _won(halves: dict[int, list[Half]]) -> str:
+    """``won / drawn / lost W/D/L, match score 61 % [52 %, 70 %]`` of the seeing team."""
+    results = [h.result for pair in halves.values() for h in pair if h.result is not None]
+    won, drawn = results.count(1.0), results.count(0.5)
+    score = mean_interval([sum(h.result or 0.0 for h in pair) / 2 for pair in halves.values()])
+    interval = (
+        "[no interval]"
+        if score.low is None or score.high is None
+        else f"[{100 * score.low:.0f} %, {100 * score.high:.0f} %]"
+    )
+    return (
+        f"won / drawn / lost {won}/{drawn}/{len(results) - won - drawn},"
+        f" match score {100 * (score.mean or 0.0):.0f} % {interval}"
     )
 
 
