@@ -23,11 +23,10 @@ and its match score: what perfect inference could win in matches, not only in po
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import valtti.players.pimc
 import valtti.players.search
@@ -62,7 +61,7 @@ def told(hands: dict[Seat, CardSet]) -> Callable[[Observation], Knowledge]:
         voids = tuple(
             frozenset(suit for suit in Suit if not possible[seat].mask & suit.mask) for seat in Seat
         )
-        return dataclasses.replace(
+        return replace(
             knowledge,
             possible=(possible[0], possible[1], possible[2], possible[3]),
             known=(known[0], known[1], known[2], known[3]),
