@@ -10,9 +10,8 @@ import pytest
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "information_bounds.py"
 
 
-@pytest.mark.parametrize("sees, tricks", [("all", "late"), ("partner", "all")])
-def test_one_pair_against_random(sees: str, tricks: str) -> None:
-    options = ["--sees", sees, "--tricks", tricks, "--against", "random", "--pairs", "2"]
+def _report(*options: str) -> str:
+    """The tool's one-line report for ``options`` (one worker, seed 3); it must exit 0."""
     run = subprocess.run(
         [sys.executable, str(TOOL), *options, "--workers", "1", "--seed", "3"],
         capture_output=True,
@@ -20,7 +19,12 @@ def test_one_pair_against_random(sees: str, tricks: str) -> None:
         timeout=300,
     )
     assert run.returncode == 0, run.stderr
-    line = run.stdout.strip()
+    return run.stdout.strip()
+
+
+@pytest.mark.parametrize("sees, tricks", [("all", "late"), ("partner", "all")])
+def test_one_pair_against_random(sees: str, tricks: str) -> None:
+    line = _report("--sees", sees, "--tricks", tricks, "--against", "random", "--pairs", "2")
     assert re.fullmatch(
         rf"seeing {sees} in tricks {tricks} vs random: [+-]\d+\.\d\d game points a deal"
         r" \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\] over 2 pairs, \d+ s",
@@ -29,15 +33,7 @@ def test_one_pair_against_random(sees: str, tricks: str) -> None:
 
 
 def test_a_match_pair_against_random() -> None:
-    options = ["--sees", "all", "--tricks", "late", "--against", "random", "--matches", "1"]
-    run = subprocess.run(
-        [sys.executable, str(TOOL), *options, "--workers", "1", "--seed", "3"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    line = run.stdout.strip()
+    line = _report("--sees", "all", "--tricks", "late", "--against", "random", "--matches", "1")
     found = re.fullmatch(
         r"seeing all in tricks late vs random: [+-]\d+\.\d\d game points a deal"
         r" \[no interval\] over 1 pairs of matches, won / drawn / lost (\d)/(\d)/(\d),"
