@@ -689,6 +689,30 @@ def test_play_says_a_bad_player_in_the_players_language(
     assert says in result.output
 
 
+@pytest.mark.parametrize(
+    ("lang", "option", "given", "says"),
+    [
+        ("en", "--seat", "X", "unknown seat 'X': seats are N, E, S, W (north, east, south, west)"),
+        ("en", "--seed", "abc", "--seed takes a whole number, not 'abc'"),
+        ("fi", "--seat", "P", "tuntematon paikka 'P': paikat ovat N, E, S, W (pohjoinen, itä"),
+        ("fi", "--seed", "1.5", "--seed on kokonaisluku, ei '1.5'"),
+    ],
+)
+def test_play_says_a_bad_seat_or_seed_in_the_players_language(
+    lang: str, option: str, given: str, says: str
+) -> None:
+    # Click checked these and answered in English whatever --lang; the game checks them now.
+    result = CliRunner().invoke(main, ["play", "--lang", lang, option, given])
+    assert result.exit_code == 2
+    assert says in result.output
+
+
+def test_a_seat_and_seed_given_as_the_command_lines_text() -> None:
+    session = start(seat="e", seed=" 12 ", partner="random", opponents="random", fast=True,
+                    console=Console(file=io.StringIO()))  # fmt: skip
+    assert session.setup.you == Seat.E and session.setup.seed == 12
+
+
 # -- replay --------------------------------------------------------------------------------------
 
 

@@ -693,10 +693,13 @@ def train(
 
 
 @main.command()
-@click.option("--seat", type=click.Choice("NESW", case_sensitive=False), help="[default: S]")
+# --seat and --seed are checked by the game, not by click, so that a bad one is told in --lang.
+@click.option("--seat", metavar="N|E|S|W", help="Your seat.  [default: S]")
 @click.option("--partner", metavar="PLAYER", help="e.g. search:hard  [default: heuristic]")
 @click.option("--opponents", metavar="PLAYER", help="e.g. random  [default: heuristic]")
-@click.option("--seed", type=int, help="Seed of the cards and the players.  [default: new]")
+@click.option(
+    "--seed", metavar="INTEGER", help="Seed of the cards and the players.  [default: new]"
+)
 @click.option("--variant", metavar="SWITCHES", help=VARIANT_HELP)
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 @click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
@@ -723,7 +726,7 @@ def play(
     seat: str | None,
     partner: str | None,
     opponents: str | None,
-    seed: int | None,
+    seed: str | None,
     variant: str | None,
     lang: str | None,
     fast: bool,

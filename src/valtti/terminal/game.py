@@ -748,10 +748,16 @@ def _setup(
     """
     # A bad value read from the record names the file it comes from.
     where = f"{source}: " if source is not None else ""
+    given = seat or str(meta.get("seat", "S"))
     try:
-        you = Seat.parse(seat or str(meta.get("seat", "S")))
-    except ValueError as e:
-        raise StartError(("" if seat else where) + str(e)) from None
+        you = Seat.parse(given)
+    except ValueError:
+        raise StartError(
+            ("" if seat else where)
+            + _("unknown seat {given}: seats are N, E, S, W (north, east, south, west)").format(
+                given=repr(given)
+            )
+        ) from None
     known = meta.get("players")
     known = known if isinstance(known, dict) else {}
     players = {}
@@ -790,6 +796,20 @@ def _setup(
     return Setup(you, players, seed)
 
 
+def _seed(given: int | str | None) -> int | None:
+    """A seed given as a number or as the command line's text; ``StartError`` for text that is
+    no whole number, in the active language (the text is parsed here, not by the command line,
+    so that the message can be)."""
+    if given is None or isinstance(given, int):
+        return given
+    try:
+        return int(given.strip())
+    except ValueError:
+        raise StartError(
+            _("--seed takes a whole number, not {given}").format(given=repr(given))
+        ) from None
+
+
 def _resume(path: Path) -> tuple[Match, Record]:
     try:
         return records.read(path)
@@ -802,7 +822,7 @@ def start(
     seat: str | None = None,
     partner: str | None = None,
     opponents: str | None = None,
-    seed: int | None = None,
+    seed: int | str | None = None,
     variant: str | None = None,
     language: str | None = None,
     fast: bool = False,
@@ -815,7 +835,8 @@ def start(
     """A session ready to ``run``: a new match, or the one saved in ``resume``.
 
     A resumed match keeps its record's variant, seed and count of take-backs; ``StartError``
-    for a bad option or file. ``ascii_only`` draws with plain characters (so does a terminal
+    for a bad option or file, in ``language``: ``seat`` and ``seed`` may be the command line's
+    text, checked here. ``ascii_only`` draws with plain characters (so does a terminal
     that cannot show Unicode); ``plain`` is the line mode for screen readers. ``autosave``: the
     file to keep the match in as it goes (``saving.autosave_path()`` for ``valtti play``); a
     new match, or one resumed from another file, moves an autosave already there aside, to
@@ -823,6 +844,7 @@ def start(
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only)
+    seed = _seed(seed)
     if resume is not None:
         if variant is not None or seed is not None:
             raise StartError(_("--variant and --seed come from the record when resuming"))
