@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import reprlib
 import secrets
 import shlex
 import signal
@@ -755,7 +756,7 @@ def _setup(
         raise StartError(
             ("" if seat else where)
             + _("unknown seat {given}: seats are N, E, S, W (north, east, south, west)").format(
-                given=repr(given)
+                given=reprlib.repr(given)  # a record's meta may hold anything
             )
         ) from None
     known = meta.get("players")
@@ -806,7 +807,7 @@ def _seed(given: int | str | None) -> int | None:
         return int(given.strip())
     except ValueError:
         raise StartError(
-            _("--seed takes a whole number, not {given}").format(given=repr(given))
+            _("--seed takes a whole number, not {given}").format(given=reprlib.repr(given))
         ) from None
 
 
