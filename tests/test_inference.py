@@ -127,8 +127,12 @@ def test_the_first_trick_ace() -> None:
 # -- what declarations, questions and answers prove ----------------------------------------------
 
 
-HALF_NO = ("AC 6C 7C 8C 9C JC KH 9H AS", "QC 6S 7S 8S 6D 7D 8D QH JD",
-           "KC JH 9D TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
+HALF_NO = (
+    "AC 6C 7C 8C 9C JC KH 9H AS",
+    "QC 6S 7S 8S 6D 7D 8D QH JD",
+    "KC JH 9D TH AH 9S JS TS QD",
+    "TC 6H 7H 8H QS KS KD TD AD",
+)
 
 
 def test_ask_half_no_shows_exactly_one_and_partner_neither() -> None:
@@ -144,8 +148,12 @@ def test_ask_half_no_shows_exactly_one_and_partner_neither() -> None:
 
 
 def test_declare_shows_the_unplayed_marriage_cards() -> None:
-    hands = ("AC 6C 7C 8C 9C JC KH QH AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-             "KC JH 9H TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
+    hands = (
+        "AC 6C 7C 8C 9C JC KH QH AS",
+        "QC 6S 7S 8S 6D 7D 8D 9D JD",
+        "KC JH 9H TH AH 9S JS TS QD",
+        "TC 6H 7H 8H QS KS KD TD AD",
+    )
     deal = play(deal_of(*hands), "AC, QC, KC, TC, declare H")
     assert constraints(deal.observation(E)).present[N] == cards("KH QH")
     play(deal, "KH")
@@ -168,8 +176,12 @@ def test_the_club_ace_is_known_on_the_first_deal_of_a_match_only() -> None:
 
 
 def test_window_actions_are_those_a_window_allows() -> None:
-    hands = ("AC 6C 7C 8C 9C JC KH QH AS", "QC 6S 7S 8S 6D 7D 8D 9D JD",
-             "KC JH 9H TH AH 9S JS TS QD", "TC 6H 7H 8H QS KS KD TD AD")
+    hands = (
+        "AC 6C 7C 8C 9C JC KH QH AS",
+        "QC 6S 7S 8S 6D 7D 8D 9D JD",
+        "KC JH 9H TH AH 9S JS TS QD",
+        "TC 6H 7H 8H QS KS KD TD AD",
+    )
     deal = deal_of(*hands)
     before = [str(a) for a in window_actions(deal.observation(N))]
     assert before == ["declare H", "ask-whole"]  # what N could do if it won a trick
@@ -234,8 +246,13 @@ def assert_like_old(observation: Observation) -> None:
 
 @pytest.mark.parametrize(("switch", "value"), SWITCH_VALUES)
 @RANDOM
-@given(variant=variants, dealer=st.sampled_from(list(Seat)), first=hands_st, second=hands_st,
-       choices=choices_st)
+@given(
+    variant=variants,
+    dealer=st.sampled_from(list(Seat)),
+    first=hands_st,
+    second=hands_st,
+    choices=choices_st,
+)
 def test_constraints_hold_agree_between_seats_and_lose_nothing(
     switch: str,
     value: object,

@@ -1,4 +1,4 @@
-"""The package passes ruff and mypy --strict, as configured in pyproject.toml."""
+"""The package passes ruff (lint and format) and mypy --strict, as configured in pyproject.toml."""
 
 import subprocess
 import sys
@@ -13,6 +13,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff() -> None:
     run = _run("ruff", "check", "src", "tests", "tools")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_ruff_format() -> None:
+    run = _run("ruff", "format", "--check", "src", "tests", "tools")
     assert run.returncode == 0, run.stdout + run.stderr
 
 

@@ -248,8 +248,13 @@ def test_deal_values_of_finished_deals() -> None:
         equity = DealValue.match(before, variant, lambda s: (s[0] - s[1]) / 100)
         on = (after[0] == variant.target, after[1] == variant.target)
         expected = (
-            0.0 if all(on)  # a draw; under "continue" the equity of a level score, here 0
-            else 1.0 if on[0] else -1.0 if on[1] else (after[0] - after[1]) / 100
+            0.0
+            if all(on)  # a draw; under "continue" the equity of a level score, here 0
+            else 1.0
+            if on[0]
+            else -1.0
+            if on[1]
+            else (after[0] - after[1]) / 100
         )
         assert equity(deal) == pytest.approx(expected - (before[0] - before[1]) / 100)
 

@@ -351,7 +351,7 @@ def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path)
     (tmp_path / "autosave.json").write_text("in progress\n")
     resumed, _out, _prompts = session(
         tmp_path, [], seed=None, resume=record, partner=None, opponents=None  # type: ignore[arg-type]
-    )
+    )  # fmt: skip
     assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
     resumed.run()
     assert Record.from_json((tmp_path / "autosave.json").read_text()).deals

@@ -537,9 +537,7 @@ def _play_in_pool(job: MatchJob) -> MatchOutcome:
     return play_match(job)
 
 
-def _run_pool(
-    jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutcome], None]
-) -> None:
+def _run_pool(jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
     # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(

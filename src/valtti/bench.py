@@ -128,9 +128,7 @@ def solver_rates(deals: int = 3, seed: int = 1) -> SolverResult:
             times[trick].append(time.perf_counter() - start)
             nodes += solver.nodes
     seconds = sum(sum(t) for t in times)
-    return SolverResult(
-        nodes / seconds, tuple(statistics.mean(t) * 1e3 for t in times), deals
-    )
+    return SolverResult(nodes / seconds, tuple(statistics.mean(t) * 1e3 for t in times), deals)
 
 
 # -- the research front ends (valtti.research) ---------------------------------------------------
@@ -265,7 +263,12 @@ def run_research(seed: int = 1, scale: float = 1.0) -> ResearchResult:
         import pyspiel  # noqa: F401
     except ImportError as error:
         return ResearchResult(
-            costs, deals / seconds, actions / seconds, None, None, None,
+            costs,
+            deals / seconds,
+            actions / seconds,
+            None,
+            None,
+            None,
             missing=f"{error.name} is not installed: pip install 'valtti[research]'",
         )
     return ResearchResult(

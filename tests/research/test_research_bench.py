@@ -29,9 +29,22 @@ def test_bench_command_prints_the_research_lines() -> None:
     for name in ("gymnasium", "pettingzoo", "pyspiel"):
         require(name)
     out = subprocess.run(
-        [sys.executable, "-m", "valtti", "bench", "--runs", "1", "--deals", "200",
-         "--no-search", "--json"],
-        capture_output=True, text=True, check=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "valtti",
+            "bench",
+            "--runs",
+            "1",
+            "--deals",
+            "200",
+            "--no-search",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     ).stdout
     for word in ("tensors:", "PettingZoo:", "Gymnasium:", "OpenSpiel:", "observation_tensor_us"):
         assert word in out

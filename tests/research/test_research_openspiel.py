@@ -29,8 +29,12 @@ def test_random_sim_test() -> None:
     [
         {"target": 12, "first_forehand": "club_ace_holder", "dealer": 2},
         {"whole_ask_after_trump": "anyone", "first_trick_ace": "on", "score_ns": 9},
-        {"whole_ask_after_trump": "nobody", "must_overtrump": False,
-         "must_trump_if_cannot_overtrump": False, "both_on_target": "continue"},
+        {
+            "whole_ask_after_trump": "nobody",
+            "must_overtrump": False,
+            "must_trump_if_cannot_overtrump": False,
+            "both_on_target": "continue",
+        },
     ],
 )
 def test_variants_are_game_parameters(params: dict[str, object]) -> None:

@@ -103,7 +103,10 @@ def test_rewards_are_the_teams_game_point_difference() -> None:
         final = dict(_play(env, random.Random(seed))[-4:])
         ns, ew = deal.result().game_points
         assert final == {
-            "player_0": ns - ew, "player_1": ew - ns, "player_2": ns - ew, "player_3": ew - ns,
+            "player_0": ns - ew,
+            "player_1": ew - ns,
+            "player_2": ns - ew,
+            "player_3": ew - ns,
         }
 
 

@@ -38,7 +38,7 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 def test_docs_table_is_the_layout() -> None:
     assert DOCS.read_text(encoding="utf-8") == markdown(), (
         "regenerate: python -c 'from valtti.engine.tensors import markdown; "
-        "print(markdown(), end=\"\")' > docs/TENSORS.md"
+        'print(markdown(), end="")\' > docs/TENSORS.md'
     )
 
 
@@ -221,21 +221,27 @@ def test_answers_are_not_encoded_only_their_events() -> None:
     asker the same information state when the named suit is the same."""
     # W deals, N leads. S holds K+Q of hearts and of clubs; in the second deal only hearts.
     many = Deal(
-        [CardSet.parse(h) for h in (
-            "AS TS 9S 8S AD TD 9D 8D 7D",
-            "KS QS JS 7S 6S KD QD JD 6D",
-            "KH QH KC QC AH TH 9H 8H 7H",
-            "AC TC JC 9C 8C 7C 6C JH 6H",
-        )],
+        [
+            CardSet.parse(h)
+            for h in (
+                "AS TS 9S 8S AD TD 9D 8D 7D",
+                "KS QS JS 7S 6S KD QD JD 6D",
+                "KH QH KC QC AH TH 9H 8H 7H",
+                "AC TC JC 9C 8C 7C 6C JH 6H",
+            )
+        ],
         Seat.W,
     )
     one = Deal(
-        [CardSet.parse(h) for h in (
-            "AS TS 9S 8S AD TD 9D 8D 7D",
-            "KS QS JS 7S 6S KD QD JD 6D",
-            "KH QH JC QC AH TH 9H 8H 7H",
-            "AC TC KC 9C 8C 7C 6C JH 6H",
-        )],
+        [
+            CardSet.parse(h)
+            for h in (
+                "AS TS 9S 8S AD TD 9D 8D 7D",
+                "KS QS JS 7S 6S KD QD JD 6D",
+                "KH QH JC QC AH TH 9H 8H 7H",
+                "AC TC KC 9C 8C 7C 6C JH 6H",
+            )
+        ],
         Seat.W,
     )
     for deal in (many, one):

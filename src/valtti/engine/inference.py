@@ -55,8 +55,7 @@ class Constraints:
     def holds(self, hands: Sequence[CardSet]) -> bool:
         """Whether the four hands now (N E S W) meet every constraint."""
         return all(
-            not hand.mask & self.absent[seat].mask
-            and not self.present[seat].mask & ~hand.mask
+            not hand.mask & self.absent[seat].mask and not self.present[seat].mask & ~hand.mask
             for seat, hand in zip(Seat, hands, strict=True)
         ) and all(p.holds(hands[p.seat]) for p in self.pairs)
 
