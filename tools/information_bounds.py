@@ -9,7 +9,9 @@ sees here.
 ``--sees all``: every hand; the team plays the double-dummy solver's best action for the
 match (``DealValue.match`` with the match equity), the same value ``pimc:hard`` solves for.
 ``--tricks early`` sees only in tricks 1-2 and ``late`` only from trick 3, where ``pimc:hard``
-plays the rest. ``--sees partner``: ``pimc:hard`` that is told its partner's hand: every
+plays the rest. ``--decisions windows`` sees only in the declaration windows (a decision where
+a declaration or a question is legal: seeing, the team knows when to ask and what), ``cards``
+only in the others. ``--sees partner``: ``pimc:hard`` that is told its partner's hand: every
 world it and its opening search draw agrees with it; ``--sees all-told``: told every hand.
 
 ``--matches N`` plays whole duplicate matches instead (``valtti arena --matches N``'s cards,
@@ -31,7 +33,7 @@ from dataclasses import dataclass, replace
 import valtti.players.pimc
 import valtti.players.search
 from valtti.arena import MatchJob
-from valtti.engine import Action, CardSet, Deal, Observation, Seat, Suit, Team, Variant
+from valtti.engine import Action, ActionKind, CardSet, Deal, Observation, Seat, Suit, Team, Variant
 from valtti.engine.solver import DealValue, Solver
 from valtti.players import make_player
 from valtti.players.equity import match_equity
@@ -41,6 +43,7 @@ from valtti.table import Computer, Table
 
 _READERS = (valtti.players.pimc, valtti.players.search)
 SEEING = "pimc:hard"  #: the player of the seeing team where it does not see (or is told)
+_WINDOW = (ActionKind.DECLARE, ActionKind.ASK_WHOLE, ActionKind.ASK_HALF)
 MAX_DEALS = 200  #: a match still unfinished after so many deals is stopped, a draw (as the arena)
 
 
@@ -84,7 +87,7 @@ class Half:
     result: float | None  #: 1 won, 0.5 drawn or stopped at 200 deals, 0 lost
 
 
-def play_half(job: MatchJob, sees: str, tricks: str) -> Half:
+def play_half(job: MatchJob, sees: str, tricks: str, decisions: str = "all") -> Half:
     """One half: a single deal where ``job.max_deals`` is 1, else the whole match."""
     seeing_team = job.first_team()
     seats = {
@@ -98,7 +101,7 @@ def play_half(job: MatchJob, sees: str, tricks: str) -> Half:
         while table.needs_deal and len(match.deals) < job.max_deals:
             deal = table.start_deal()
             while not deal.is_over():
-                table.apply(_action(table, deal, seeing_team, solver, sees, tricks))
+                table.apply(_action(table, deal, seeing_team, solver, sees, tricks, decisions))
     finished = [deal.result().game_points for deal in match.deals]
     gained = sum(points[seeing_team] - points[seeing_team.other] for points in finished)
     if job.max_deals == 1:
@@ -110,13 +113,24 @@ def play_half(job: MatchJob, sees: str, tricks: str) -> Half:
 
 
 def _action(
-    table: Table, deal: Deal, seeing_team: Team, solver: Solver, sees: str, tricks: str
+    table: Table,
+    deal: Deal,
+    seeing_team: Team,
+    solver: Solver,
+    sees: str,
+    tricks: str,
+    decisions: str = "all",
 ) -> Action:
     """The action of the seat to move: seeing, told, or honest."""
     seat = deal.current_player
     assert seat is not None
     early = deal.tricks_played < 2
-    sees_now = seat.team == seeing_team and tricks in ("all", "early" if early else "late")
+    window = any(action.kind in _WINDOW for action in deal.legal_actions())
+    sees_now = (
+        seat.team == seeing_team
+        and tricks in ("all", "early" if early else "late")
+        and decisions in ("all", "windows" if window else "cards")
+    )
     if sees_now and sees == "all":
         legal = deal.legal_actions()
         if len(legal) == 1:
@@ -140,6 +154,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sees", choices=("all", "partner", "all-told"), default="all")
     parser.add_argument("--tricks", choices=("all", "early", "late"), default="all")
+    parser.add_argument("--decisions", choices=("all", "windows", "cards"), default="all")
     parser.add_argument("--against", default="search:hard")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--pairs", type=int, help="duplicate pairs of single deals (default 40)")
@@ -157,7 +172,8 @@ def main() -> None:
     halves: dict[int, list[Half]] = {}
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        for half in pool.map(play_half, jobs, [args.sees] * len(jobs), [args.tricks] * len(jobs)):
+        plays = [args.sees] * len(jobs), [args.tricks] * len(jobs), [args.decisions] * len(jobs)
+        for half in pool.map(play_half, jobs, *plays):
             halves.setdefault(half.number, []).append(half)
     # A pair's figure is its game points a deal: the two halves of a match pair may differ in
     # length, and a deal is what the single-deal figure counts too.
@@ -165,7 +181,8 @@ def main() -> None:
         [sum(h.gained for h in p) / sum(h.deals for h in p) for p in halves.values()]
     )
     print(
-        f"seeing {args.sees} in tricks {args.tricks} vs {args.against}:"
+        f"seeing {args.sees} in tricks {args.tricks}, decisions {args.decisions}"
+        f" vs {args.against}:"
         f" {gained.mean:+.2f} game points a deal {_interval(gained)} over {len(halves)} pairs"
         + (f" of matches, {_won(halves)}" if args.matches else "")
         + f", {time.perf_counter() - start:.0f} s"
