@@ -22,7 +22,7 @@ from valtti.engine import (
     Observation,
     Variant,
 )
-from valtti.engine.actions import ACTIONS, ANSWER, ASK_WHOLE, DECLARE
+from valtti.engine.actions import ACTIONS, DECLARE
 from valtti.engine.solver import DealValue
 from valtti.players.base import Player
 from valtti.players.knowledge import infer
@@ -31,7 +31,6 @@ from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.players.worlds import rebuild
 
 _DECLARE_MASK = 0xF << DECLARE
-_QUESTION_MASK = ((1 << (ANSWER + 4)) - 1) & ~((1 << ASK_WHOLE) - 1)
 _CARD_MASK = (1 << NUM_CARDS) - 1
 
 
