@@ -112,6 +112,11 @@ def play_half(job: MatchJob, sees: str, tricks: str, decisions: str = "all") -> 
     return Half(job.number, gained, len(finished), result)
 
 
+def _is_window(deal: Deal) -> bool:
+    """Whether the mover may declare or ask now: a declaration window (RULES.md 4.1-4.2)."""
+    return any(action.kind in _WINDOW for action in deal.legal_actions())
+
+
 def _action(
     table: Table,
     deal: Deal,
@@ -125,11 +130,10 @@ def _action(
     seat = deal.current_player
     assert seat is not None
     early = deal.tricks_played < 2
-    window = any(action.kind in _WINDOW for action in deal.legal_actions())
     sees_now = (
         seat.team == seeing_team
         and tricks in ("all", "early" if early else "late")
-        and decisions in ("all", "windows" if window else "cards")
+        and decisions in ("all", "windows" if _is_window(deal) else "cards")
     )
     if sees_now and sees == "all":
         legal = deal.legal_actions()
