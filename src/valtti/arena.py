@@ -7,7 +7,15 @@ at a ``Table`` (``valtti.table``) with the same seed, derived from (arena seed, 
 which gives the first dealer and each deal's cards.
 
 Players are made by ``make_player(spec, seed)`` inside the worker, fresh for every match and
-every seat: nothing a player learnt in one half of a pair can help it in the other.
+every seat: nothing one of the project's players learnt in one half of a pair can help it in the
+other. (A bot that runs as a program of its own could keep notes in a file: docs/PROTOCOL.md
+says how to run a competition where none can.)
+
+Whoever knows the arena's seed knows every card of the run, so a bot must learn nothing it could
+work the seed out from: by default the seed is drawn afresh (``fresh_seed``) and told only with
+the results; a program of its own is seeded from a secret of its match (``MatchJob.secret``),
+never from the arena's seed; and a half's record is written only once the other half of its
+pair is played.
 """
 
 from __future__ import annotations
@@ -28,9 +36,9 @@ from typing import Any, Final, Literal
 
 from valtti.engine import Seat, Team, Variant
 from valtti.engine.record import Record
-from valtti.players.registry import make_player
+from valtti.players.registry import make_player, starts_program
 from valtti.players.stats import Estimate, mean_interval
-from valtti.table import Computer, PlayerFault, Table, derive_seed
+from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
 
 BACKENDS: Final = ("process", "ray", "serial")
 #: Deals after which a match is stopped and counted as a draw: no match runs forever.
@@ -52,10 +60,12 @@ class MatchJob:
     second: str
     number: int  #: the duplicate pair, from 0
     swapped: bool  #: False: ``first`` sits NS (half A); True: ``first`` sits EW (half B)
-    seed: int  #: the arena's seed
+    seed: int  #: the arena's seed: the cards, and the seeds of the project's own players
     variant: Variant
     max_deals: int
     keep_record: bool
+    #: The seeds of the players that run as programs of their own come from this secret.
+    secret: int = field(default_factory=fresh_seed, repr=False)
 
     @property
     def half(self) -> str:
@@ -77,7 +87,10 @@ class MatchJob:
         return derive_seed(self.seed, "match", self.number)
 
     def player_seed(self, seat: Seat) -> int:
-        return derive_seed(self.seed, "player", self.number, self.half, str(seat))
+        """A program of its own is seeded from the match's secret: from a seed derived from the
+        arena's it could find the arena's seed by trying those it might be, and deal the cards."""
+        root = self.secret if starts_program(self.spec(seat)) else self.seed
+        return derive_seed(root, "player", self.number, self.half, str(seat))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +140,8 @@ def play_match(job: MatchJob) -> MatchOutcome:
     if job.keep_record:
         meta = {
             "players": {str(t): job.spec(t.seats[0]) for t in Team},
+            # Not the arena's seed: a bot that read this record would know every later deal.
             "seeds": {
-                "arena": job.seed,
                 "match": job.number + 1,
                 "half": job.half,
                 "table": job.match_seed,
@@ -297,6 +310,7 @@ class ArenaResult:
     workers: int | None  #: processes of the process backend: at most one per match
     seconds: float
     pairings: tuple[PairingResult, ...] = field(default=())
+    seed_drawn: bool = False  #: the seed was drawn at random (``fresh_seed``), not given
 
     @property
     def single_deals(self) -> bool:
@@ -338,6 +352,8 @@ class ArenaResult:
             f"{len(self.players)} players, {pairs} per pairing ({played}), "
             f"seed {self.seed}, variant {self.variant}, {where}, {self.seconds:.1f} s"
         ]
+        if self.seed_drawn:
+            lines.append(f"(a new seed, secret until now: --seed {self.seed} deals the same again)")
         for p in self.pairings:
             a, b = p.first.spec, p.second.spec
             d = p.difference
@@ -388,7 +404,7 @@ def _number(value: float | None, spec: str) -> str:
 def run_arena(
     players: Sequence[str],
     matches: int,
-    seed: int,
+    seed: int | None = None,
     workers: int | None = None,
     backend: str = "process",
     *,
@@ -400,6 +416,9 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``matches`` duplicate pairs for every pairing of ``players`` (round robin).
 
+    ``seed``: the cards (and the project's own players' seeds); ``None``, a new one that no
+    player can guess, given in the result. A seed others know lets a bot look its cards up:
+    a fair competition of others' bots keeps it secret until the run is over (docs/PROTOCOL.md).
     ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
     Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
     ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in
@@ -409,6 +428,9 @@ def run_arena(
     """
     variant = variant or Variant()
     _check(players, matches, max_deals, backend, workers)
+    seed_drawn = seed is None
+    if seed is None:
+        seed = fresh_seed()
     pairings = list(itertools.combinations(range(len(players)), 2))
     total = 2 * matches * len(pairings)
     # Made as they are played: a list of every job would take memory without bound.
@@ -443,13 +465,26 @@ def run_arena(
         # No more processes than matches: the report names the processes that played.
         workers = min(workers or os.cpu_count() or 1, total)
     outcomes: list[MatchOutcome] = []
+    # A half's record waits for the other half of its pair: a bot that could read the folder
+    # would find there every hand of the match it is playing.
+    waiting: dict[tuple[int, int], MatchOutcome] = {}
+
+    def write(outcome: MatchOutcome) -> None:
+        assert outcome.record is not None
+        path = record_path(outcome.job)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(outcome.record + "\n", encoding="utf-8")
 
     def done(outcome: MatchOutcome) -> None:
         if records is not None and outcome.record is not None:
-            path = record_path(outcome.job)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(outcome.record + "\n", encoding="utf-8")
-            outcome = dataclasses.replace(outcome, record=None)  # on disk: not kept in memory
+            pair = (outcome.job.pairing, outcome.job.number)
+            other = waiting.pop(pair, None)
+            if other is None:
+                waiting[pair] = outcome
+            else:
+                write(other)
+                write(outcome)
+            outcome = dataclasses.replace(outcome, record=None)  # kept once, in ``waiting``
         outcomes.append(outcome)
         if progress is not None:
             progress(len(outcomes), total)
@@ -457,14 +492,19 @@ def run_arena(
     if progress is not None:
         progress(0, total)
     start = time.perf_counter()
-    if backend == "serial":
-        for job in jobs:
-            done(play_match(job))
-    elif backend == "process":
-        assert workers is not None
-        _run_pool(jobs, workers, done)
-    else:
-        _run_ray(jobs, address, done)
+    try:
+        if backend == "serial":
+            for job in jobs:
+                done(play_match(job))
+        elif backend == "process":
+            assert workers is not None
+            _run_pool(jobs, workers, done)
+        else:
+            _run_ray(jobs, address, done)
+    finally:
+        # A run stopped part-way keeps the records of the halves it played.
+        for outcome in waiting.values():
+            write(outcome)
     seconds = time.perf_counter() - start
     return ArenaResult(
         tuple(players),
@@ -479,6 +519,7 @@ def run_arena(
             summarize(players[a], players[b], [o for o in outcomes if o.job.pairing == k])
             for k, (a, b) in enumerate(pairings)
         ),
+        seed_drawn,
     )
 
 

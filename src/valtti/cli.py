@@ -102,6 +102,9 @@ def replay(file: Path, as_json: bool, show: bool, ascii_only: bool, lang: str | 
     """Check a game record (RECORD.md) and print each deal's columns and the match score.
 
     Exit status 1 when an action is illegal, 2 when the file is malformed.
+
+    The record format: docs/RECORD.md in the source; the rules it is checked against:
+    docs/RULES.md.
     """
     if as_json and show:
         raise click.UsageError("--json and --show do not go together: give one of them")
@@ -319,7 +322,12 @@ def ray_cluster_answers(address: str) -> None:
     help="Instead of matches: duplicate pairs of single deals (the evaluation set of the seed; "
     "the same as --matches N --max-deals 1).",
 )
-@click.option("--seed", default=1, show_default=True)
+@click.option(
+    "--seed",
+    type=int,
+    help="The cards: the same seed deals the same again. A seed a bot could know lets it look "
+    "its cards up: keep it secret in a competition.  [default: new, printed with the results]",
+)
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
@@ -355,7 +363,7 @@ def arena(
     specs: list[str],
     matches: int,
     deals: int | None,
-    seed: int,
+    seed: int | None,
     workers: int | None,
     backend: str,
     address: str | None,
@@ -737,7 +745,9 @@ def play(
     """Play a match to the target in the terminal, with a computer partner against two computer
     opponents. Type `help` at any prompt. The match in progress is kept in the autosave
     (`valtti play --resume` goes on with it); exit status 130 when Ctrl-C leaves, 3 when a
-    computer player fails."""
+    computer player fails.
+
+    The rules: docs/RULES.md in the source; a saved match is a record (docs/RECORD.md)."""
     from valtti.terminal.game import StartError, start
     from valtti.terminal.saving import autosave_path
 

@@ -2,7 +2,7 @@
 every seed of a match from one function. Imports only the engine and the players."""
 
 from valtti.table.driver import Clock, Computer, Occupant, PlayerFault, Table, decide_once
-from valtti.table.seeds import deal_cards, decision_seed, derive_seed, first_dealer
+from valtti.table.seeds import deal_cards, decision_seed, derive_seed, first_dealer, fresh_seed
 
 __all__ = [
     "Clock",
@@ -15,4 +15,5 @@ __all__ = [
     "decision_seed",
     "derive_seed",
     "first_dealer",
+    "fresh_seed",
 ]

@@ -3,12 +3,15 @@
 A match is reproducible from one integer: the first dealer, each deal's cards and each computer
 decision have a seed of their own, ``derive_seed(match seed, what, where…)``. The same parts give
 the same seed in every process, on every machine and every run.
+
+Whoever knows a match's seed knows every hand of it: a seed nobody chose is ``fresh_seed()``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 
 from valtti.engine import CardSet, Seat, deal_hands
 
@@ -20,6 +23,13 @@ def derive_seed(*parts: object) -> int:
     """
     digest = hashlib.sha256(repr(parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 11
+
+
+def fresh_seed() -> int:
+    """A seed from the operating system's randomness, of ``derive_seed``'s 53 bits: too many to
+    try, so that nobody, a bot at the table included, can guess it or work it out from a seed
+    derived from it."""
+    return secrets.randbits(53)
 
 
 def first_dealer(seed: int) -> Seat:

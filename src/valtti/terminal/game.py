@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import reprlib
-import secrets
 import shlex
 import signal
 import time
@@ -33,7 +32,7 @@ from valtti.players import make_player
 from valtti.players.explain import explain
 from valtti.players.registry import starts_program
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
-from valtti.table import Computer, PlayerFault, Table, derive_seed
+from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
 from valtti.terminal import glyphs, guide, i18n, records, saving
 from valtti.terminal.commands import (
     NO,
@@ -793,7 +792,7 @@ def _setup(
         players[s] = str(spec)
     stored = meta.get("seed")
     if seed is None:
-        seed = stored if isinstance(stored, int) else secrets.randbits(32)
+        seed = stored if isinstance(stored, int) else fresh_seed()
     return Setup(you, players, seed)
 
 

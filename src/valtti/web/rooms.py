@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from valtti.engine import Seat, Variant
-from valtti.table import first_dealer
+from valtti.table import first_dealer, fresh_seed
 from valtti.web.bots import Bots
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
@@ -84,7 +84,7 @@ class Rooms:
         ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
         time for a turn (``None``: no limit); ``hints`` whether people may ask for hints. The
         room, the creator's token and the creator's seat token (or ``None``)."""
-        seed = secrets.randbits(53)
+        seed = fresh_seed()
         creator_token = new_token()
         table = TableRow(
             id=secrets.token_urlsafe(8),
@@ -119,7 +119,7 @@ class Rooms:
         """Begin the rematch of ``room``'s finished match, once it is due (``Room.rematch``):
         a new table with its seats, chat and creator, live before its link is announced."""
         stored = await room.rematch(
-            secrets.token_urlsafe(8), secrets.randbits(53), datetime.now(UTC)
+            secrets.token_urlsafe(8), fresh_seed(), datetime.now(UTC)
         )
         if stored is None:
             return
