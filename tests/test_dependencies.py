@@ -1,5 +1,5 @@
 """Every library the package imports outside its optional parts is a dependency it declares
-(pyproject.toml's ``dependencies``; README "Design", Dependencies): an install of
+(pyproject.toml's ``dependencies``; docs/DESIGN.md, Dependencies): an install of
 ``valtti`` alone must seat every player and serve every table."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "valtti"
 
-#: The modules of the optional extras (README: `[research]`, `[train]`, `[ray]`): imported
+#: The modules of the optional extras (docs/RESEARCH.md: `[research]`, `[train]`, `[ray]`): imported
 #: only in ``valtti.research``, by the benchmark where installed, and by the Ray backends.
 OPTIONAL = {"gymnasium", "pettingzoo", "pyspiel", "open_spiel", "torch", "ray"}
 #: Modules that come with a declared distribution as part of it: FastAPI is Starlette and

@@ -1,4 +1,4 @@
-"""The package's layers (GUIDE.md, README "Design"): each imports only those below it, no circles.
+"""The package's layers (docs/DESIGN.md): each imports only those below it, no circles.
 
 Every module of ``src/valtti`` is read with ``ast`` (the Cython engine's import lines by pattern)
 and every import counts, wherever it stands: one inside a function is a dependency all the same.

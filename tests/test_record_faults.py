@@ -318,8 +318,8 @@ def test_the_terminal_names_every_fact_of_the_fault(language: str) -> None:
 def test_the_terminal_writes_a_json_value_as_the_file_does(
     change: dict[str, Any], said: str
 ) -> None:
-    """README: a record's faults are told "seats, cards and values as the file writes them",
-    but a JSON ``true`` was told as Python's ``True`` and ``null`` as ``None``."""
+    """docs/PLAYING.md: a record's faults are told "seats, cards and values as the file writes
+    them", but a JSON ``true`` was told as Python's ``True`` and ``null`` as ``None``."""
     record = Record.of_match(to_9_6()).to_dict()
     record.update(change)
     with pytest.raises(RecordFormatError) as info:

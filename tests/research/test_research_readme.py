@@ -1,5 +1,5 @@
-"""The examples for researchers (README, docs/TENSORS.md, the research modules' docstrings) run
-as written."""
+"""The examples for researchers (docs/RESEARCH.md, docs/TENSORS.md, the research modules'
+docstrings) run as written."""
 
 from __future__ import annotations
 
@@ -10,29 +10,30 @@ from pathlib import Path
 
 from research_needs import require
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-TENSORS = README.parent / "docs" / "TENSORS.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+RESEARCH = DOCS / "RESEARCH.md"
+TENSORS = DOCS / "TENSORS.md"
 
 
 def test_research_examples_run() -> None:
     for name in ("gymnasium", "pettingzoo", "pyspiel"):
         require(name)
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## For researchers") : text.index("## Design")]
+    text = RESEARCH.read_text(encoding="utf-8")
+    section = text[text.index("## Environments") : text.index("## The computer players")]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) == 3
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "docs/RESEARCH.md", "exec"), {})
 
 
 def test_the_engine_example_runs_and_says_what_it_does() -> None:
-    """README "The engine in Python": the block runs as written (it played a card N does not
-    hold, and its comments showed legal actions that deal does not have)."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## The engine in Python") : text.index("## For researchers")]
+    """docs/RESEARCH.md "The engine in Python": the block runs as written (it played a card N
+    does not hold, and its comments showed legal actions that deal does not have)."""
+    text = RESEARCH.read_text(encoding="utf-8")
+    section = text[text.index("## The engine in Python") : text.index("## Environments")]
     (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
     names: dict[str, object] = {}
-    exec(compile(block, "README.md", "exec"), names)
+    exec(compile(block, "docs/RESEARCH.md", "exec"), names)
     from valtti.engine import Action, Deal, RefusalCode, Seat
 
     shown = re.search(r"deal\.legal_actions\(\) +# \[(.*), \.\.\.\]", block)
@@ -64,8 +65,8 @@ def test_the_research_modules_examples_run() -> None:
 
 
 def test_the_openspiel_module_names_the_bot_that_plays_it() -> None:
-    """The C++ ``pyspiel.ISMCTSBot`` crashes on Python games (README); the module said it plays
-    the game."""
+    """The C++ ``pyspiel.ISMCTSBot`` crashes on Python games (docs/RESEARCH.md); the module said
+    it plays the game."""
     import valtti.research.openspiel
 
     doc = valtti.research.openspiel.__doc__

@@ -6,7 +6,7 @@ pages' own test hooks (static/table.js and static/lobby.js), never on fixed slee
 showed is compared afterwards with the true hands the server stored.
 
 Needs /usr/bin/chromium (Debian's ``chromium`` package): skipped without it, failed under CI=true.
-``VALTTI_SCREENSHOT=1`` also writes docs/table.png, the README's picture of the table.
+``VALTTI_SCREENSHOT=1`` also writes docs/table.png, a picture of the table.
 """
 
 from __future__ import annotations
@@ -650,7 +650,7 @@ def test_a_screenshot_of_a_table_mid_deal(
     tmp_path: Path, start_server: Callable[..., Server], new_context: Callable[..., BrowserContext]
 ) -> None:
     """A lively table (trumps made, cards on the table, the person to follow); written to
-    docs/table.png for the README when VALTTI_SCREENSHOT is set."""
+    docs/table.png when VALTTI_SCREENSHOT is set."""
     db = f"sqlite:///{tmp_path / 'valtti.db'}"
     table_id, tokens = seeded_table(db, SCREENSHOT_SEED, {"S": "Aino"}, "heuristic")
     server = start_server(db)

@@ -342,8 +342,8 @@ def test_a_proxy_whose_server_is_down_is_said_to_be_out_of_reach(
     server: Server,
     new_context: Callable[..., BrowserContext],  # noqa: F811
 ) -> None:
-    # Behind the README's reverse proxy, a server being restarted answers through the proxy's
-    # own "502 Bad Gateway" page: the lobby said "Something went wrong (http_502)."
+    # Behind the reverse proxy of docs/HOSTING.md, a server being restarted answers through the
+    # proxy's own "502 Bad Gateway" page: the lobby said "Something went wrong (http_502)."
     page = new_context().new_page()
     page.goto(server.url + "/")
     page.wait_for_selector('select[data-variant="target"]', state="attached")
