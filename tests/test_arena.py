@@ -399,9 +399,9 @@ def test_json_of_single_deals_counts_deals_not_matches(how: list[str]) -> None:
     assert f"random − heuristic: {mean:+.3f}" in text.output
 
 
-def test_the_readme_shows_the_json_as_it_is() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("`valtti arena` plays") : text.index("## Play in the browser")]
+def test_the_research_doc_shows_the_json_as_it_is() -> None:
+    text = (ROOT / "docs" / "RESEARCH.md").read_text(encoding="utf-8")
+    section = text[text.index("## The arena") : text.index("## The evaluation set")]
     (block,) = re.findall(r"```json\n(.*?)```", section, re.S)
     shown = json.loads(block)
     real = run_arena(["random", "random"], 1, 1, backend="serial").to_dict()
@@ -409,7 +409,7 @@ def test_the_readme_shows_the_json_as_it_is() -> None:
     assert list(shown["pairings"][0]) == list(real["pairings"][0])
     assert list(shown["pairings"][0]["players"][0]) == list(real["pairings"][0]["players"][0])
     single = run_arena(["random", "random"], 1, 1, backend="serial", max_deals=1).to_dict()
-    # As the README says: deals for matches and max_deals, deals for the match counts.
+    # As docs/RESEARCH.md says: deals for matches and max_deals, deals for the match counts.
     assert set(real) - set(single) == {"matches", "max_deals"}
     assert set(single) - set(real) == {"deals"}
     assert (real["mode"], single["mode"]) == ("matches", "deals")

@@ -319,7 +319,7 @@ class ArenaResult:
         return self.max_deals == 1
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``arena --json`` object (README, "valtti arena"): ``mode`` ``"matches"``, with
+        """The ``arena --json`` object (docs/RESEARCH.md, "The arena"): ``mode`` ``"matches"``, with
         ``matches`` (duplicate pairs) and ``max_deals``, or ``"deals"``, with ``deals``
         (duplicate deal pairs) and no match counts."""
         size: dict[str, Any] = (

@@ -356,8 +356,8 @@ def ray_cluster_answers(address: str) -> None:
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the figures as one JSON object (its shape: README, valtti arena); with --deals "
-    'its "mode" is "deals" and it counts the deals played, not matches.',
+    help="Print the figures as one JSON object (its shape: docs/RESEARCH.md, The arena); with "
+    '--deals its "mode" is "deals" and it counts the deals played, not matches.',
 )
 def arena(
     specs: list[str],

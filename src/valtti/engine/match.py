@@ -280,7 +280,8 @@ class Match:
 
     def summary(self) -> dict[str, Any]:
         """Each deal's public columns (``deal_summary``), the winner, and who is to move with
-        which actions. The ``valtti replay --json`` object (README)."""
+        which actions. The ``valtti replay --json`` object (docs/PLAYING.md, "Records and
+        replays")."""
         to_move = self.current_player
         return {
             "deals": [self.deal_summary(i) for i in range(len(self.deals))],

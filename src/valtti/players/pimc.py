@@ -88,11 +88,11 @@ class PimcBudget:
 # PIMC and the search player err differently: from trick 3 on, a prototype adding the two
 # estimates gained +0.11 game points and +0.029 match value a position [+0.012, +0.046] over
 # PIMC's alone, in 400 positions played twice with the teams swapped (tools/phase_duel.py,
-# README, Measured). PIMC's cap leaves the search its share of the second.
+# docs/MEASUREMENTS.md). PIMC's cap leaves the search its share of the second.
 # Solving a whole deal for the match takes the solver about 0.1–3 s in trick 1 (median 0.35 s)
 # and up to 1.2 s in trick 2 (median 0.1 s), 5–45 ms a world in trick 3 and under 5 ms from
 # trick 4 on (one core). In tricks 1–2 only 1 to 6 worlds would fit in the hard cap, and
-# deciding there by so few measured no better than the search player (README, Measured).
+# deciding there by so few measured no better than the search player (docs/MEASUREMENTS.md).
 # Twice the worlds of trick 3 and after (the cap binding where they cost too much) scored
 # +0.10 game points a deal over 400 single-deal pairs against the budget before.
 LEVELS: dict[str, PimcBudget] = {

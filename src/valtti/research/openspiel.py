@@ -27,7 +27,7 @@ the other team's (zero-sum). Observation and information-state tensors are the e
 follow RULES.md 7 (7.2 included). ``resample_from_infostate`` draws the hidden hands uniformly
 among those agreeing with the player's knowledge (``valtti.players.sampler``), so OpenSpiel's
 Python ISMCTS bot (``open_spiel.python.algorithms.ismcts``) plays it; the C++
-``pyspiel.ISMCTSBot`` crashes on every game written in Python (README).
+``pyspiel.ISMCTSBot`` crashes on every game written in Python (docs/RESEARCH.md).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ Moves = list[dict[str, Any]]
 
 #: The computer players a table may seat (not ``external:``, which would run a program here).
 #: ``search:hard`` is the hard level people are offered: ``pimc:hard``, offered beside it, was
-#: not stronger over 200 duplicate matches (README, Measured).
+#: not stronger over 200 duplicate matches (docs/MEASUREMENTS.md).
 PLAYERS: Final = (
     "random",
     "heuristic",

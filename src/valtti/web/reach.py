@@ -1,5 +1,5 @@
 """Who can open a ``valtti serve``: the addresses of this machine that others on the network
-reach it at, and the start message that tells them (README, "Friends on a network")."""
+reach it at, and the start message that tells them (docs/HOSTING.md, "Friends on your network")."""
 
 from __future__ import annotations
 

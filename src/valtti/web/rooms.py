@@ -118,9 +118,7 @@ class Rooms:
     async def rematch(self, room: Room) -> None:
         """Begin the rematch of ``room``'s finished match, once it is due (``Room.rematch``):
         a new table with its seats, chat and creator, live before its link is announced."""
-        stored = await room.rematch(
-            secrets.token_urlsafe(8), fresh_seed(), datetime.now(UTC)
-        )
+        stored = await room.rematch(secrets.token_urlsafe(8), fresh_seed(), datetime.now(UTC))
         if stored is None:
             return
         new = self._room(stored)

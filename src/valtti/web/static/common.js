@@ -55,7 +55,7 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const err = new Error(data?.message || res.statusText);
-    // A reverse proxy's own page for a server behind it that does not answer (README).
+    // A reverse proxy's own page for a server behind it that does not answer (docs/HOSTING.md).
     const unreached = !data?.error && [502, 503, 504].includes(res.status);
     err.code = data?.error || (unreached ? "offline" : `http_${res.status}`);
     err.status = res.status;
