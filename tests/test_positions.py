@@ -1,6 +1,6 @@
 """Positions after any number of actions (``Deal.after``, ``Match.after``), what each viewer
 may see of them (``seen_by``, RULES.md 7.2) and a public history replayed on other hands
-(``Observation.position``)."""
+(``Deal.of_observation``)."""
 
 from __future__ import annotations
 

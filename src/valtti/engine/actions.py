@@ -87,7 +87,7 @@ class Action(int):
         return _TOKENS[self]
 
     def __repr__(self) -> str:
-        return f"Action({_TOKENS[self]!r})"
+        return f"Action.parse({_TOKENS[self]!r})"
 
     @staticmethod
     def parse(token: str) -> Action:

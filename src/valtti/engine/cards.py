@@ -185,7 +185,7 @@ class Card(int):
         return RANK_CHARS[self % 9] + "SHDC"[self // 9]
 
     def __repr__(self) -> str:
-        return f"Card({self})"
+        return f"Card.parse({str(self)!r})"
 
     def unicode(self) -> str:
         """Display form: ``A♠``, ``10♦``."""

@@ -4,7 +4,7 @@ A team at 9 of 10 wants exactly one game point: three would send it back to 7 (R
 ``match_equity(variant)`` says what each match score is worth: NS's chance of winning the
 match minus EW's (+1 NS has won, −1 EW has, 0 even or a draw), with every deal from then on
 drawn from one table of deal outcomes. The table (``data/outcomes.json``, written by
-``python -m valtti.players.equity_table``) holds how often each outcome class came up in
+``python tools/equity_table.py``) holds how often each outcome class came up in
 heuristic matches: (game points NS, game points EW, NS took a trick, EW took a trick),
 symmetric between the teams. The match is then a Markov chain over the scores, with cycles
 (overshoot, Porvoo), whose values are the solution of one linear system: the fixed point value

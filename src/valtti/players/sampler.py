@@ -1,6 +1,6 @@
 """Hidden hands drawn uniformly from every assignment that agrees with what one seat knows.
 
-``python -m valtti.players.sampler_bench`` measures the draw rate on random positions.
+``python tools/sampler_bench.py`` measures the draw rate on random positions.
 """
 
 from __future__ import annotations

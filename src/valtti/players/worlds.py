@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from valtti.engine import CardSet, Deal, Observation, Seat
+from valtti.engine import CardSet, Deal, Observation
 
 
 def rebuild(observation: Observation, hands: Sequence[CardSet]) -> Deal:
     """The deal at the observed point if the seats hold ``hands`` now (N E S W).
 
     The observer's own hand must be the observed one. The public history is replayed
-    (``Observation.position``), so ``IllegalActionError`` (a ``ValueError``) means the hands
+    (``Deal.of_observation``), so ``IllegalActionError`` (a ``ValueError``) means the hands
     contradict what was seen.
     """
     if hands[observation.seat] != observation.hand:
@@ -20,8 +20,3 @@ def rebuild(observation: Observation, hands: Sequence[CardSet]) -> Deal:
     if deal.current_player != observation.current_player:
         raise ValueError("the rebuilt deal does not reach the observed position")
     return deal
-
-
-def hidden_seats(observation: Observation) -> tuple[Seat, ...]:
-    """The seats whose cards the observer cannot see."""
-    return tuple(s for s in Seat if s != observation.seat)

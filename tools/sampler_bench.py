@@ -1,4 +1,4 @@
-"""How fast hidden hands are inferred and drawn: ``python -m valtti.players.sampler_bench``."""
+"""How fast hidden hands are inferred and drawn: ``python tools/sampler_bench.py``."""
 
 from __future__ import annotations
 

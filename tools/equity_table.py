@@ -1,10 +1,11 @@
 """The per-deal outcome table behind the match equity, measured from heuristic play.
 
-``python -m valtti.players.equity_table [MATCHES] [SEED]`` plays heuristic-against-heuristic
+``python tools/equity_table.py [MATCHES] [SEED]`` plays heuristic-against-heuristic
 matches (every seat the heuristic player, which aims at the target as a club player does) and
-writes how often each deal outcome class came up to ``players/data/outcomes.json``. A class is
-(game points NS, game points EW, NS took a trick, EW took a trick); every deal is counted once
-as played and once with the teams swapped, so the table is symmetric between teams.
+writes how often each deal outcome class came up to the package's data,
+``valtti/players/data/outcomes.json``. A class is (game points NS, game points EW, NS took a
+trick, EW took a trick); every deal is counted once as played and once with the teams swapped,
+so the table is symmetric between teams.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import valtti.players
 from valtti.engine import Match, Seat, Variant
 from valtti.players.heuristic import HeuristicPlayer
 
 #: Where the shipped table lives, inside the package.
-TABLE = Path(__file__).with_name("data") / "outcomes.json"
+TABLE = Path(valtti.players.__file__).with_name("data") / "outcomes.json"
 
 Outcome = tuple[int, int, bool, bool]
 
