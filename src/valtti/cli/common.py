@@ -1,0 +1,94 @@
+"""What the commands of ``valtti`` share: the click group, the exit statuses, the option types,
+the help of ``--variant``, and a failure said in one line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+from valtti import __version__
+
+if TYPE_CHECKING:
+    from valtti.engine import Match
+    from valtti.engine.record import Record
+
+#: Exit status of ``hint`` for a record where nobody is to move and of ``loadtest`` when it
+#: cannot run: as for a malformed record (``valtti.terminal.records``).
+EXIT_MALFORMED = 2
+#: Exit status of ``arena`` stopped by Ctrl-C (128 + SIGINT, as ``play``).
+EXIT_INTERRUPTED = 130
+#: The help of ``--variant``: the text form of ``Variant.parse``, a yes/no switch spelled as its
+#: errors spell it.
+VARIANT_HELP = (
+    "Rule variant (RULES.md 8): name=value pairs, e.g. target=12,must_overtrump=off; a yes/no "
+    "switch is on or off (true and false are taken too)."
+)
+
+
+class Seconds(click.FloatRange):
+    """Seconds from 0 to ``max``; ``nan``, which every comparison lets through, is refused."""
+
+    name = "number of seconds"
+
+    def __init__(self, max: float) -> None:
+        super().__init__(min=0, max=max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
+class NonEmptyPath(click.Path):
+    """A ``click.Path`` that refuses an empty one, which ``Path("")`` would make the current
+    folder: ``--records ""`` wrote its records there, ``--out ""`` its run."""
+
+    def __init__(
+        self, *, file_okay: bool = True, dir_okay: bool = True, exists: bool = False
+    ) -> None:
+        super().__init__(exists=exists, file_okay=file_okay, dir_okay=dir_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not str(value):
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def comma_list(ctx: click.Context, param: click.Parameter, text: str) -> list[str]:
+    """The entries of a comma-separated option, stripped. An empty one (``a,,b``, a comma at an
+    end) is refused, neither dropped nor taken as a name: it is a slip, and what would run is
+    not what was meant."""
+    entries = [entry.strip() for entry in text.split(",")]
+    if "" in entries:
+        raise click.BadParameter(
+            f"{text!r} has an empty entry (entries are separated by single commas)", ctx, param
+        )
+    return entries
+
+
+def fail(message: str, status: int) -> NoReturn:
+    """End the command with ``message`` on the standard error and exit status ``status``."""
+    click.echo(message, err=True)
+    sys.exit(status)
+
+
+def read_record(file: Path, lang: str | None) -> tuple[Match, Record]:
+    """The record in ``file`` and its match, in the language ``lang`` (else the environment's)
+    from here on; what is wrong with it ends the command in that language."""
+    from valtti.terminal import i18n, records
+
+    i18n.use(lang or i18n.default_language())
+    try:
+        return records.read(file)
+    except records.RecordError as e:
+        fail(str(e), e.status)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="valtti")
+def main() -> None:
+    """valtti: Marjapussi, the Finnish partnership trick-taking game."""

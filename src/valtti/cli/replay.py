@@ -1,0 +1,46 @@
+"""``valtti replay``: check a game record, print its summary or step through it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from valtti.cli.common import NonEmptyPath, main, read_record
+
+
+@main.command()
+@click.argument("file", type=NonEmptyPath(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--show", is_flag=True, help="Step through the match trick by trick on the screen.")
+@click.option(
+    "--ascii", "ascii_only", is_flag=True, help="With --show: plain characters only (S H D C)."
+)
+@click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
+def replay(file: Path, as_json: bool, show: bool, ascii_only: bool, lang: str | None) -> None:
+    """Check a game record (RECORD.md) and print each deal's columns and the match score.
+
+    Exit status 1 when an action is illegal, 2 when the file is malformed.
+
+    The record format: docs/RECORD.md in the source; the rules it is checked against:
+    docs/RULES.md.
+    """
+    if as_json and show:
+        raise click.UsageError("--json and --show do not go together: give one of them")
+    if ascii_only and not show:
+        raise click.UsageError("--ascii is for --show: the summary has no suit symbols")
+    match, record = read_record(file, lang)
+    if show:
+        from valtti.terminal.glyphs import console
+        from valtti.terminal.replay import show as show_match
+
+        show_match(match, record.meta, console(ascii_only))
+        return
+    summary = match.summary()
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        from valtti.terminal.records import summary_text
+
+        click.echo(summary_text(summary))
