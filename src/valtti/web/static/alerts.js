@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Telling a person what happens at the table when they are not looking at it:
  *   - the tab's title starts with a mark on your turn (t("alert.title.turn"));
@@ -13,12 +14,19 @@ import { onLangChange, t } from "/static/i18n.js";
 import { el } from "/static/common.js";
 import { cardName } from "/static/names.js";
 
+/**
+ * @import { Seat, Observation, Trick } from "/static/protocol.js"
+ * @import { View } from "/static/table-state.js"
+ */
+
 const SOUND_KEY = "valtti:sound";
 const KEEP = 12; // announcements kept in the live region
 
+/** @type {AudioContext | null} */
 let audio = null;
 let wasMyTurn = false;
-let heard = { deal: null, plays: 0 }; // plays of the deal already announced
+/** @type {{deal: number | null, plays: number}} plays of the deal already announced */
+let heard = { deal: null, plays: 0 };
 let lastTurnLine = "";
 
 export function soundOn() {
@@ -34,9 +42,15 @@ function drawSoundToggle() {
   button.title = t("alert.sound.title");
 }
 
+/** The browser's AudioContext (older Safari's is webkitAudioContext). */
+function audioContext() {
+  const old = /** @type {Window & {webkitAudioContext?: typeof AudioContext}} */ (window);
+  return window.AudioContext || old.webkitAudioContext;
+}
+
 /** A short rising two-note chime. */
 export function chime() {
-  const Context = window.AudioContext || window.webkitAudioContext;
+  const Context = audioContext();
   if (!Context) return;
   audio ??= new Context();
   if (audio.state === "suspended") audio.resume();
@@ -57,7 +71,7 @@ export function chime() {
 }
 
 /** Say text to screen readers: politely, or at once when it is `urgent` (it stops the person
- * from playing). */
+ * from playing). @param {string} text @param {boolean} [urgent] */
 export function announce(text, urgent = false) {
   if (!text) return;
   const box = document.getElementById(urgent ? "alerter" : "announcer");
@@ -65,7 +79,10 @@ export function announce(text, urgent = false) {
   while (box.childElementCount > KEEP) box.firstElementChild.remove();
 }
 
-/** The plays of the deal in order: [{seat, card}]. */
+/** @typedef {(trick: Trick) => {seat: Seat, card: string}[]} Order a trick's plays in order */
+
+/** The plays of the deal in order: [{seat, card}]. @param {Observation | null} obs
+ * @param {Order} order */
 function dealPlays(obs, order) {
   const tricks = [...(obs?.tricks ?? [])];
   if (obs?.current_trick?.cards?.length) tricks.push(obs.current_trick);
@@ -76,6 +93,8 @@ function dealPlays(obs, order) {
  * Call after every redraw of a live view (not a replay).
  * view: the page's view; who(seat): a seat's name for text; order(trick): its plays in order;
  * turnLine: what the turn line says now.
+ * @param {View} view @param {(seat: Seat) => string} who @param {Order} order
+ * @param {string} turnLine
  */
 export function alertView(view, who, order, turnLine) {
   const obs = view.obs;
@@ -89,14 +108,16 @@ export function alertView(view, who, order, turnLine) {
   drawSoundToggle();
   if (view.replay || !obs) return;
 
-  const say = (play) =>
+  const say = (/** @type {{seat: Seat, card: string}} */ play) =>
     announce(t("log.plays", { seat: who(play.seat), card: cardName(play.card) }));
   const plays = dealPlays(obs, order);
   if (heard.deal !== view.deal || plays.length < heard.plays) {
     // The deal's last plays may reach the page only as the next deal's last trick.
     const missing = 36 - heard.plays;
     if (view.deal === heard.deal + 1 && view.lastTrick?.number === 9 && missing <= 4)
-      order(view.lastTrick).slice(4 - missing).forEach(say);
+      order(view.lastTrick)
+        .slice(4 - missing)
+        .forEach(say);
     heard = { deal: view.deal, plays: 0 };
   }
   plays.slice(heard.plays).forEach(say);
@@ -136,7 +157,7 @@ export function initAlerts() {
   // A page reloaded with the sound on may start audio only after the person's first gesture.
   const wake = () => {
     if (soundOn() && audio?.state !== "running") {
-      audio ??= new (window.AudioContext || window.webkitAudioContext)();
+      audio ??= new (audioContext())();
       audio.resume();
     }
   };

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The project's own card drawings, as SVG built in the page (no images, no fonts to fetch).
  *
@@ -15,7 +16,9 @@ export const HAND_SUIT_ORDER = ["S", "H", "C", "D"];
 /** Ranks from high to low (RULES.md 1.2). */
 export const RANKS = ["A", "T", "K", "Q", "J", "9", "8", "7", "6"];
 
-/** The four suit shapes, each in a 100 × 100 box. */
+/** @import { Suit } from "/static/protocol.js" */
+
+/** The four suit shapes, each in a 100 × 100 box. @type {Record<string, string>} */
 const SUIT_PATHS = {
   S:
     "M50 4C62 22 94 40 94 62C94 76 84 84 72 84C63 84 56 80 53 74C54 84 58 91 66 96L34 96" +
@@ -32,12 +35,14 @@ const SUIT_PATHS = {
     "M46 56C46 78 42 88 30 96L70 96C58 88 54 78 54 56Z",
 };
 
+/** @type {Record<string, string>} */
 const GLYPHS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-/** Pip centres on the 100 × 140 card for the number cards, as [x, y]. */
 const L = 31;
 const M = 50;
 const R = 69;
+/** Pip centres on the 100 × 140 card for the number cards, as [x, y].
+ * @type {Record<number, number[][]>} */
 const PIPS = {
   6: [
     [L, 36],
@@ -91,50 +96,56 @@ const PIPS = {
   ],
 };
 
+/** @param {string} tag @param {Record<string, string | number>} [attrs] @returns {SVGElement} */
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 
-/** True for the red suits, hearts and diamonds. */
+/** True for the red suits, hearts and diamonds. @param {string} suit */
 export function isRed(suit) {
   return suit === "H" || suit === "D";
 }
 
-/** Split a card token into [rank, suit], accepting "10" for "T"; null when it is not a card. */
+/** Split a card token into [rank, suit], accepting "10" for "T"; null when it is not a card.
+ * @param {string} token @returns {[string, Suit] | null} */
 export function parseCard(token) {
   const m = /^(10|[AKQJT98765])([SHDC])$/i.exec(String(token).trim());
   if (!m) return null;
   const rank = m[1] === "10" ? "T" : m[1].toUpperCase();
-  return [rank, m[2].toUpperCase()];
+  return [rank, /** @type {Suit} */ (m[2].toUpperCase())];
 }
 
-/** The rank as printed on a card: "10" for T. */
+/** The rank as printed on a card: "10" for T. @param {string} rank */
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
-/** A card in words for text: "10♥". */
+/** A card in words for text: "10♥". @param {string} token */
 export function cardText(token) {
   const parsed = parseCard(token);
   return parsed ? rankLabel(parsed[0]) + GLYPHS[parsed[1]] : String(token);
 }
 
-/** The suit glyph for text that cannot hold an element (attributes, titles). */
+/** The suit glyph for text that cannot hold an element (attributes, titles).
+ * @param {string} suit */
 export function suitGlyph(suit) {
   return GLYPHS[suit] ?? suit;
 }
 
-/** Sort card tokens for a hand: by suit (colours alternating), then from high to low. */
+/** Sort card tokens for a hand: by suit (colours alternating), then from high to low.
+ * @param {string[]} tokens */
 export function sortHand(tokens) {
-  const key = (t) => {
+  const key = (/** @type {string} */ t) => {
     const [rank, suit] = parseCard(t) ?? ["6", "S"];
     return HAND_SUIT_ORDER.indexOf(suit) * 10 + RANKS.indexOf(rank);
   };
   return [...tokens].sort((a, b) => key(a) - key(b));
 }
 
+/** @param {string} suit @param {number} cx @param {number} cy @param {number} size
+ * @param {boolean} upsideDown */
 function pip(suit, cx, cy, size, upsideDown) {
   const s = size / 100;
   const turn = upsideDown ? ` rotate(180 50 50)` : "";
@@ -144,6 +155,7 @@ function pip(suit, cx, cy, size, upsideDown) {
   });
 }
 
+/** @param {string} rank @param {string} suit */
 function cornerIndex(rank, suit) {
   const g = svg("g", { class: "index" });
   const label = rankLabel(rank);
@@ -160,7 +172,8 @@ function cornerIndex(rank, suit) {
   return g;
 }
 
-/** The face of one card as an SVG element (100 × 140 units, scaled by CSS). */
+/** The face of one card as an SVG element (100 × 140 units, scaled by CSS).
+ * @param {string} token */
 export function card(token) {
   const parsed = parseCard(token);
   if (!parsed) throw new Error(`not a card: ${token}`);
@@ -224,7 +237,8 @@ export function cardBack() {
   return root;
 }
 
-/** A suit as a small inline icon (for buttons, the log and the trump indicator). */
+/** A suit as a small inline icon (for buttons, the log and the trump indicator).
+ * @param {string} suit */
 export function suitIcon(suit) {
   const root = svg("svg", {
     viewBox: "0 0 100 100",
@@ -237,7 +251,7 @@ export function suitIcon(suit) {
   return root;
 }
 
-/** A card as a small inline element for text: rank then suit icon. */
+/** A card as a small inline element for text: rank then suit icon. @param {string} token */
 export function cardInline(token) {
   const parsed = parseCard(token);
   const span = document.createElement("span");

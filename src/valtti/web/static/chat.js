@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The table chat (docs/WEB.md): seated people write texts and quick emotes, everyone reads.
  * Every message is set as text (textContent), never as markup; emotes are named by the
@@ -12,19 +13,29 @@
  */
 
 import { t, onLangChange } from "/static/i18n.js";
-import { el } from "/static/common.js";
+import { byId, el } from "/static/common.js";
 import { seatLetter } from "/static/names.js";
+import { MESSAGE } from "/static/protocol.js";
+
+/**
+ * @import { ChatFrame, ChatHistoryFrame, Seat, Send } from "/static/protocol.js"
+ * @import { View } from "/static/table-state.js"
+ */
 
 export const EMOTES = ["good", "thanks", "oops", "wow", "hurry"];
 const MUTED_KEY = "valtti:chat:muted";
 
+/** @type {ChatFrame[]} */
 let messages = [];
+/** @type {View | null} */
 let view = null;
+/** @type {Send | null} */
 let sender = null;
-// What this page sent, oldest first, until the table shows each or refuses it: a text, or null
-// for an emote.
+/** What this page sent, oldest first, until the table shows each or refuses it: a text, or null
+ * for an emote. @type {(string | null)[]} */
 let unsent = [];
 
+/** @returns {string[]} */
 function muted() {
   try {
     const list = JSON.parse(localStorage.getItem(MUTED_KEY));
@@ -34,22 +45,25 @@ function muted() {
   }
 }
 
+/** @param {string} key @param {boolean} on */
 function setMuted(key, on) {
   const list = muted().filter((n) => n !== key);
   if (on) list.push(key);
   localStorage.setItem(MUTED_KEY, JSON.stringify(list));
 }
 
-/** Who a mute names: the seat and its nickname. */
+/** Who a mute names: the seat and its nickname. @param {Seat | null} seat @param {string} name */
 function muteKey(seat, name) {
   return `${seat}:${name}`;
 }
 
-/** Whether message `m` is shown: your own seat's always are, a muted person's not. */
+/** Whether message `m` is shown: your own seat's always are, a muted person's not.
+ * @param {ChatFrame} m @param {Set<string>} [hidden] */
 function shown(m, hidden = new Set(muted())) {
   return m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name));
 }
 
+/** @param {ChatFrame} m */
 function item(m) {
   return el(
     "li",
@@ -68,7 +82,7 @@ function drawLog() {
 }
 
 /** Add one message to the log: the log is a live region, and a screen reader reads what is
- * added, so the messages already there are kept, not drawn again. */
+ * added, so the messages already there are kept, not drawn again. @param {ChatFrame} m */
 function addToLog(m) {
   const log = document.getElementById("chat-log");
   const hidden = new Set(muted());
@@ -107,15 +121,21 @@ function drawMutes() {
   );
 }
 
-/** Wire the chat form; `send(message)` sends to the server and says whether it could. */
+/** @returns {NodeListOf<HTMLButtonElement>} */
+function emoteButtons() {
+  return document.querySelectorAll("#chat-emotes button[data-emote]");
+}
+
+/** Wire the chat form; `send(message)` sends to the server and says whether it could.
+ * @param {Send} send */
 export function initChat(send) {
   sender = send;
   const form = document.getElementById("chat-form");
-  const input = document.getElementById("chat-input");
+  const input = byId("chat-input", HTMLInputElement);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text || !sender({ type: "chat", text })) return; // unsent: the text stays typed
+    if (!text || !sender({ type: MESSAGE.CHAT, text })) return; // unsent: the text stays typed
     unsent.push(text);
     input.value = "";
   });
@@ -129,7 +149,7 @@ export function initChat(send) {
           class: "small",
           dataset: { emote: name },
           onclick: () => {
-            if (sender({ type: "chat", emote: name })) unsent.push(null);
+            if (sender({ type: MESSAGE.CHAT, emote: name })) unsent.push(null);
           },
         },
         "",
@@ -137,13 +157,13 @@ export function initChat(send) {
     );
   }
   onLangChange(() => {
-    for (const b of emotes.querySelectorAll("button[data-emote]")) {
+    for (const b of emoteButtons()) {
       b.textContent = t(`chat.emote.${b.dataset.emote}`);
     }
     drawLog();
     drawMutes();
   });
-  for (const b of emotes.querySelectorAll("button[data-emote]")) {
+  for (const b of emoteButtons()) {
     b.textContent = t(`chat.emote.${b.dataset.emote}`);
   }
 }
@@ -152,11 +172,12 @@ export function initChat(send) {
  * put back in the box unless something else is being typed there. The server answers a
  * connection's messages in order. */
 export function chatRefused() {
-  const input = document.getElementById("chat-input");
+  const input = byId("chat-input", HTMLInputElement);
   const text = unsent.shift();
   if (text && !input.value) input.value = text;
 }
 
+/** A chat message said at the table. @param {ChatFrame} message */
 export function onChat(message) {
   const sent = message.emote ? null : message.text;
   const mine = message.seat === view?.you ? unsent.indexOf(sent) : -1;
@@ -166,13 +187,15 @@ export function onChat(message) {
   addToLog(message);
 }
 
+/** The table's last messages, on a new connection. @param {ChatHistoryFrame} message */
 export function onChatHistory(message) {
   unsent = []; // a new connection: nothing sent on the old one is awaited
   messages = [...(message.messages ?? [])];
   drawLog();
 }
 
-/** Redraw what depends on the table: who may be muted, whether this page may write. */
+/** Redraw what depends on the table: who may be muted, whether this page may write.
+ * @param {View} current */
 export function renderChat(current) {
   if (current.replay) return;
   const sameSeat = view?.you === current.you;
@@ -182,9 +205,11 @@ export function renderChat(current) {
   document.getElementById("chat-form").hidden = !seated;
   document.getElementById("chat-emotes").hidden = !seated;
   document.getElementById("chat-watching").hidden = seated;
-  // While the connection is lost nothing can be sent (table.js marks the page stale).
+  // While the connection is lost nothing can be sent (table-socket.js marks the page stale).
   const lost = document.body.dataset.stale === "true";
-  document.getElementById("chat-send").disabled = lost;
-  for (const b of document.querySelectorAll("#chat-emotes button")) b.disabled = lost;
+  byId("chat-send", HTMLButtonElement).disabled = lost;
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const emotes = document.querySelectorAll("#chat-emotes button");
+  for (const b of emotes) b.disabled = lost;
   drawMutes();
 }

@@ -1,20 +1,40 @@
+// @ts-check
 /** Helpers shared by the lobby and the table page. Server text is only ever set as text. */
 
 import { has, t } from "/static/i18n.js";
 
 /**
+ * @import { Options, Seat, SeatEntry } from "/static/protocol.js"
+ */
+
+/** @typedef {Node | string | null | undefined | false} Child what `el` takes as a child */
+/** @typedef {Error & {code: string, status: number}} ApiError a failed API call */
+/**
+ * @typedef {object} TableKeys what this browser holds for a table
+ * @property {string | null} [token] the seat's token
+ * @property {Seat | null} [seat]
+ * @property {string} [creator_token]
+ */
+
+/**
  * Build an element. attrs: "class", "text" (textContent), "dataset" (object), "on<event>"
  * (listener), anything else as an attribute (true → empty, null/false → left out).
  * Children may be nodes or strings (strings become text nodes, never markup).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
+    if (k === "class") node.className = /** @type {string} */ (v);
+    else if (k === "text") node.textContent = /** @type {string} */ (v);
     else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on") && typeof v === "function")
+      node.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
     else node.setAttribute(k, v === true ? "" : String(v));
   }
   for (const child of children.flat()) {
@@ -24,15 +44,32 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** An element with a catalogue string that is redrawn on a language change (data-i18n). */
+/**
+ * The page's element with id `id`, as the kind of element its markup makes it: `type` (e.g.
+ * HTMLInputElement) is for the type check only, and nothing is checked as the page runs.
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {new () => T} _type
+ * @returns {T}
+ */
+export function byId(id, _type) {
+  return /** @type {T} */ (document.getElementById(id));
+}
+
+/** An element with a catalogue string that is redrawn on a language change (data-i18n).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {string} key @param {Record<string, unknown>} [attrs] */
 export function i18nEl(tag, key, attrs = {}) {
   return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
 }
 
 /** Call the JSON API; a failure throws an Error with .code and .status from the server, or
  * .code "offline" when no answer came from it (the server, the network or, behind a reverse
- * proxy, the server behind it is down). */
+ * proxy, the server behind it is down).
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @returns {Promise<any>} the answer's JSON */
 export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -42,7 +79,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    const err = new Error("no answer from the server");
+    const err = /** @type {ApiError} */ (new Error("no answer from the server"));
     err.code = "offline";
     err.status = 0;
     throw err;
@@ -54,7 +91,7 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!res.ok) {
-    const err = new Error(data?.message || res.statusText);
+    const err = /** @type {ApiError} */ (new Error(data?.message || res.statusText));
     // A reverse proxy's own page for a server behind it that does not answer (docs/HOSTING.md).
     const unreached = !data?.error && [502, 503, 504].includes(res.status);
     err.code = data?.error || (unreached ? "offline" : `http_${res.status}`);
@@ -64,7 +101,7 @@ export async function api(method, path, body) {
   return data;
 }
 
-/** A catalogue text for a server error code (HTTP or WebSocket). */
+/** A catalogue text for a server error code (HTTP or WebSocket). @param {string} code */
 export function errorText(code) {
   return has(`error.${code}`) ? t(`error.${code}`) : t("error.other", { code });
 }
@@ -72,12 +109,15 @@ export function errorText(code) {
 /** Show a brief message at the bottom of the page (#toasts, in the page's markup, over an open
  * modal dialog too: placeToasts); kind "error" (what the person tried did not happen: a
  * refused action, no connection), said to a screen reader at once (its role="alert" region),
- * or "info", said politely (role="status"). */
+ * or "info", said politely (role="status").
+ * @param {string} text @param {"error" | "info"} [kind] @param {string} [code] */
 export function toast(text, kind = "error", code = "") {
   placeToasts();
   const box = document.getElementById("toasts");
   // The same message again replaces the one showing instead of piling up over the page.
-  for (const old of box.querySelectorAll(".toast")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const shown = box.querySelectorAll(".toast");
+  for (const old of shown) {
     if (code && old.dataset.code === code && old.textContent === text) old.remove();
   }
   const item = el("div", { class: `toast toast-${kind}`, dataset: { code } }, text);
@@ -92,6 +132,7 @@ export function toast(text, kind = "error", code = "") {
  * top layer, over everything else and its backdrop, and makes the rest of the page inert: a
  * toast outside it could be neither read nor heard by a screen reader. (The toasts keep their
  * place on the screen: a dialog is no containing block of a fixed element.)
+ * @param {HTMLDialogElement | null} [opened]
  */
 function placeToasts(opened = null) {
   const box = document.getElementById("toasts");
@@ -111,13 +152,15 @@ for (const type of ["toggle", "close"]) {
     (event) => {
       const dialog = event.target;
       if (!(dialog instanceof HTMLDialogElement)) return;
-      placeToasts(event.newState === "open" && dialog.matches(":modal") ? dialog : null);
+      const state = /** @type {ToggleEvent} */ (event).newState; // a close event has none
+      placeToasts(state === "open" && dialog.matches(":modal") ? dialog : null);
     },
     true,
   );
 }
 
-/** What this browser holds for a table: {token, seat, creator_token}. */
+/** What this browser holds for a table: {token, seat, creator_token}.
+ * @param {string} id @returns {TableKeys} */
 export function tableKeys(id) {
   try {
     return JSON.parse(localStorage.getItem(`valtti:table:${id}`)) ?? {};
@@ -126,7 +169,8 @@ export function tableKeys(id) {
   }
 }
 
-/** Merge fields into what this browser holds for a table. */
+/** Merge fields into what this browser holds for a table.
+ * @param {string} id @param {TableKeys} fields */
 export function saveTableKeys(id, fields) {
   localStorage.setItem(`valtti:table:${id}`, JSON.stringify({ ...tableKeys(id), ...fields }));
 }
@@ -136,11 +180,13 @@ export function savedNickname() {
   return localStorage.getItem("valtti:nickname") ?? "";
 }
 
+/** @param {string} name */
 export function saveNickname(name) {
   localStorage.setItem("valtti:nickname", name);
 }
 
-/** Take `seat` at table `id` under `nickname` and keep its token; rejects with the API error. */
+/** Take `seat` at table `id` under `nickname` and keep its token; rejects with the API error.
+ * @param {string} id @param {Seat} seat @param {string} nickname */
 export async function takeSeat(id, seat, nickname) {
   const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
     nickname,
@@ -150,9 +196,11 @@ export async function takeSeat(id, seat, nickname) {
 }
 
 /** A nickname as the server accepts it (web/seats.py): 1–24 characters after trimming, no
- * control, format (but the zero-width joiner) or line-breaking characters, and something to see. */
+ * control, format (but the zero-width joiner) or line-breaking characters, and something to see.
+ * @param {string} raw @returns {string | null} the catalogue key of what is wrong */
 export function nicknameProblem(raw) {
   // trim() and the spaces Python's strip() adds (web/seats.py trim_nickname).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the separators Python strips
   const name = raw.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
   if (!name) return "nickname.empty";
   if ([...name].length > 24) return "nickname.long";
@@ -161,10 +209,12 @@ export function nicknameProblem(raw) {
   return null;
 }
 
+/** @type {Promise<Options> | null} */
 let options = null;
 
 /** What a table may be made of, from the server (GET /api/options): the engine's variant
- * switches `[{name, values}]` (default first) and the computer players' names. */
+ * switches `[{name, values}]` (default first) and the computer players' names.
+ * @returns {Promise<Options>} */
 export function tableOptions() {
   options ??= api("GET", "/api/options");
   return options;
@@ -172,12 +222,13 @@ export function tableOptions() {
 
 /** A seat's tooltip from a table summary's seat entry: a computer player's name as the
  * server, a record and the command line know it ("pimc:hard"), beside the level its name
- * says; null for the others. */
+ * says; null for the others. @param {SeatEntry | undefined} entry */
 export function seatTitle(entry) {
   return entry?.kind === "computer" ? String(entry.name) : null;
 }
 
-/** The display name of a seat from a table summary's seat entry. */
+/** The display name of a seat from a table summary's seat entry.
+ * @param {SeatEntry | undefined} entry */
 export function seatName(entry) {
   if (!entry || entry.kind === "open") return t("seat.open");
   if (entry.kind === "computer") {
@@ -187,7 +238,8 @@ export function seatName(entry) {
   return String(entry.name);
 }
 
-/** Copy text to the clipboard, also on plain http where the clipboard API is missing. */
+/** Copy text to the clipboard, also on plain http where the clipboard API is missing.
+ * @param {string} text @param {HTMLInputElement} [input] */
 export async function copyText(text, input) {
   try {
     await navigator.clipboard.writeText(text);
@@ -199,14 +251,20 @@ export async function copyText(text, input) {
   }
 }
 
-/** The address of a table page at `base` (an origin: this page's by default). */
+/** The address of a table page at `base` (an origin: this page's by default).
+ * @param {string} id @param {string} [base] */
 export function tableLink(id, base = location.origin) {
   return `${base}/t/${encodeURIComponent(id)}`;
 }
 
+/** @typedef {{public_url: string | null, lan_urls: string[]}} Reach GET /api/server */
+/** @type {Reach} */
+const UNREACHED = { public_url: null, lan_urls: [] };
+/** @type {Promise<Reach> | null} */
 let reach = null;
 
-/** Whether a host name is this computer only (localhost, 127.x.x.x, ::1, 0.0.0.0). */
+/** Whether a host name is this computer only (localhost, 127.x.x.x, ::1, 0.0.0.0).
+ * @param {string} hostname */
 export function isLoopback(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   return (
@@ -221,9 +279,9 @@ export function isLoopback(hostname) {
 /** The origin others open this server at (GET /api/server), as {base, onlyHere}: the
  * configured public URL; else the address this browser used unless it is a loopback one; else
  * the first address friends on the local network can open; else this page's own, which only
- * this computer can open (onlyHere). */
+ * this computer can open (onlyHere). @returns {Promise<{base: string, onlyHere: boolean}>} */
 export async function shareBase() {
-  reach ??= api("GET", "/api/server").catch(() => ({ public_url: null, lan_urls: [] }));
+  reach ??= api("GET", "/api/server").catch(() => UNREACHED);
   const { public_url: publicUrl, lan_urls: lan } = await reach;
   if (publicUrl) return { base: publicUrl, onlyHere: false };
   if (!isLoopback(location.hostname)) return { base: location.origin, onlyHere: false };
@@ -232,7 +290,8 @@ export async function shareBase() {
 }
 
 /** Put the share link of table `id` into `input`; show the element with id `warningId` only
- * when nobody but this computer could open it. */
+ * when nobody but this computer could open it.
+ * @param {string} id @param {HTMLInputElement} input @param {string} warningId */
 export async function showShareLink(id, input, warningId) {
   const { base, onlyHere } = await shareBase();
   input.value = tableLink(id, base);
@@ -240,7 +299,7 @@ export async function showShareLink(id, input, warningId) {
 }
 
 /** Show the element with id `warningId` only when nobody but this computer could open this
- * server's links. */
+ * server's links. @param {string} warningId */
 export async function showLoopbackWarning(warningId) {
   document.getElementById(warningId).hidden = !(await shareBase()).onlyHere;
 }

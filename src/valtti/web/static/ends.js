@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Deal and match ends on the table page: the end-of-deal panel, the ready button and the
  * rematch. Every fact comes from the state (docs/WEB.md): a deal's columns in `deals[i]`
@@ -22,17 +23,28 @@ import { announce } from "/static/alerts.js";
 import { el, seatName } from "/static/common.js";
 import { suitGlyph } from "/static/cards.js";
 import { seatLetter, teamName } from "/static/names.js";
+import { MESSAGE } from "/static/protocol.js";
 
+/**
+ * @import { Between, DealSummary, Seat, Send, Team } from "/static/protocol.js"
+ * @import { View } from "/static/table-state.js"
+ */
+
+/** @type {Team[]} */
 const TEAMS = ["NS", "EW"];
+/** @type {Seat[]} */
 const SEATS = ["N", "E", "S", "W"];
 const SHOWN_MS = 5000; // a deal's end shown this long when the next deal came at once
 
+/** @type {number | null} */
 let countdown = null;
 let shownUntil = 0;
+/** @type {number | null} */
 let shownTimer = null;
 let said = ""; // the table and deal whose end was last said to screen readers
 
-/** How a team's game points were made: "♥ trumps 2 + last trick 1 = 3". */
+/** How a team's game points were made: "♥ trumps 2 + last trick 1 = 3".
+ * @param {DealSummary} d @param {Team} team */
 function madeOf(d, team) {
   const parts = [];
   for (const m of d.marriages ?? []) {
@@ -46,7 +58,8 @@ function madeOf(d, team) {
   return t("ends.made", { team: teamName(team), made, total: d.game_points[team] });
 }
 
-/** How a team's match score moved: with the overshoot and Porvoo spelled out. */
+/** How a team's match score moved: with the overshoot and Porvoo spelled out.
+ * @param {DealSummary} d @param {Team} team @param {number} target */
 function scoreChange(d, team, target) {
   const args = {
     team: teamName(team),
@@ -61,7 +74,8 @@ function scoreChange(d, team, target) {
   return t("ends.change.plain", args);
 }
 
-/** Deal `number` (from 1) of `deals` explained: the three columns, the points, the score. */
+/** Deal `number` (from 1) of `deals` explained: the three columns, the points, the score.
+ * @param {DealSummary[]} deals @param {number} number @param {number} target the match's */
 export function explainDeal(deals, number, target) {
   const d = deals[number - 1];
   const rows = TEAMS.map((team) =>
@@ -105,6 +119,7 @@ export function explainDeal(deals, number, target) {
   );
 }
 
+/** @param {View} view @param {Between} between @param {string} id */
 function readySeats(view, between, id) {
   return el(
     "p",
@@ -121,6 +136,7 @@ function readySeats(view, between, id) {
   );
 }
 
+/** @param {number} at */
 function seconds(at) {
   return Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
@@ -140,6 +156,7 @@ export function nextDealAfterWait() {
  * Draw the end-of-deal panel and the rematch controls for `view` (the live state's, or a
  * replay's: then nothing is shown). `send(message)` sends to the server; `redraw()` draws
  * the page again.
+ * @param {View} view @param {Send} send @param {() => void} redraw
  */
 export function renderEnds(view, send, redraw) {
   const box = document.getElementById("deal-over");
@@ -177,7 +194,7 @@ export function renderEnds(view, send, redraw) {
               // Said once: aria-disabled, not disabled, keeps the keyboard's focus on it.
               "aria-disabled": String(Boolean(mine)),
               dataset: { ready: String(Boolean(mine)) },
-              onclick: () => mine || send({ type: "ready" }),
+              onclick: () => mine || send({ type: MESSAGE.READY }),
             },
             t(mine ? "ends.ready_said" : "ends.ready_button"),
           ),
@@ -193,6 +210,8 @@ export function renderEnds(view, send, redraw) {
   renderRematch(view, between, deals, target, send);
 }
 
+/** @param {View} view @param {Between | null} between @param {DealSummary[]} deals
+ * @param {number} target @param {Send} send */
 function renderRematch(view, between, deals, target, send) {
   const final = document.getElementById("final-deal");
   const controls = document.getElementById("rematch");
@@ -200,7 +219,7 @@ function renderRematch(view, between, deals, target, send) {
   final.replaceChildren(finished && deals.length ? explainDeal(deals, deals.length, target) : "");
   controls.replaceChildren();
   if (finished && view.table.rematch) {
-    // Only a page that stays on its finished match sees this: the others went on (table.js).
+    // Only a page that stays on its finished match sees this: the others went on (table-control.js).
     const href = `/t/${encodeURIComponent(view.table.rematch)}`;
     controls.append(el("a", { class: "button", id: "rematch-link", href }, t("ends.rematch_link")));
     return;
@@ -217,7 +236,7 @@ function renderRematch(view, between, deals, target, send) {
           class: "primary",
           "aria-disabled": String(Boolean(mine)),
           dataset: { ready: String(Boolean(mine)) },
-          onclick: () => mine || send({ type: "ready" }),
+          onclick: () => mine || send({ type: MESSAGE.READY }),
         },
         t(mine ? "ends.rematch_asked" : "ends.rematch"),
       ),
@@ -227,22 +246,26 @@ function renderRematch(view, between, deals, target, send) {
 }
 
 /** The words of a deal explained (explainDeal): its title, how the points were made, the
- * score; each suit by its name in the page's language (a reader says a glyph in its own). */
+ * score; each suit by its name in the page's language (a reader says a glyph in its own).
+ * @param {Element | null} node */
 function explainedText(node) {
   const parts = node ? [...node.querySelectorAll("h3, p.made, p.change")] : [];
   let text = parts.map((p) => p.textContent.trim()).join(". ");
-  for (const suit of ["S", "H", "D", "C"]) text = text.replaceAll(suitGlyph(suit), t(`suit.${suit}`));
+  for (const suit of ["S", "H", "D", "C"])
+    text = text.replaceAll(suitGlyph(suit), t(`suit.${suit}`));
   return text;
 }
 
 /**
  * Say a deal's end, or the match's, to screen readers once, as the page shows it (call after
  * the plays and the turn are said, so that it comes after them).
+ * @param {View} view
  */
 export function announceEnds(view) {
   if (view.replay || !view.table) return;
   const finished = view.table.status === "finished";
   const box = document.getElementById(finished ? "result" : "deal-over");
+  /** @type {HTMLElement | null} */
   const explained = box.querySelector(".deal-explained");
   if (box.hidden || !explained) return;
   const key = `${view.table.id}:${finished ? "match" : explained.dataset.deal}`;

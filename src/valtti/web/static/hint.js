@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The hint (docs/WEB.md, Hints): on your turn, at a table that gives hints, #hint-btn asks the
  * server what the PIMC computer player (pimc:hard) makes of each of your legal moves. #hint lists them
@@ -20,22 +21,35 @@
  */
 
 import { currentLang, has, t, tn, tp } from "/static/i18n.js";
-import { el, toast } from "/static/common.js";
+import { byId, el, toast } from "/static/common.js";
 import { cardInline, parseCard, suitIcon } from "/static/cards.js";
 import { labelCards } from "/static/names.js";
+import { MESSAGE } from "/static/protocol.js";
 
+/**
+ * @import { HintFrame, HintMove, HintReason, Send } from "/static/protocol.js"
+ * @import { View } from "/static/table-state.js"
+ */
+
+/** @type {Send | null} */
 let send = null;
-let label = null; // an action token's label (table.js's actionLabel)
-let acting = () => false; // whether an action of yours is on its way (table.js's pending)
-let offline = () => false; // whether the page's connection is lost (table.js's lost)
-let asked = null; // the seq a hint was asked at and has not come yet
-let hint = null; // the latest hint message
-let closedAt = null; // the seq whose hint was closed
+/** @type {((token: string) => Node) | null} an action token's label (table-words.js) */
+let label = null;
+let acting = () => false; // whether an action of yours is on its way (the page's pending)
+let offline = () => false; // whether the page's connection is lost
+/** @type {number | null} the seq a hint was asked at and has not come yet */
+let asked = null;
+/** @type {HintFrame | null} the latest hint message */
+let hint = null;
+/** @type {number | null} the seq whose hint was closed */
+let closedAt = null;
 
 /** Wire the button and the panel: `sender` sends a message (false when offline), `labeller`
  * names an action token that is not a card, `pending` says whether an action of yours is on
  * its way (after your ask-whole, until your partner has answered), `lost` whether the page's
- * connection is lost (nothing may be asked until a state comes on a new one). */
+ * connection is lost (nothing may be asked until a state comes on a new one).
+ * @param {Send} sender @param {(token: string) => Node} labeller @param {() => boolean} pending
+ * @param {() => boolean} lost */
 export function initHint(sender, labeller, pending, lost) {
   send = sender;
   label = labeller;
@@ -52,23 +66,25 @@ export function initHint(sender, labeller, pending, lost) {
   });
 }
 
-let current = null; // the view last drawn
-let drawnFor = { hint: null, lang: "" }; // what the panel was last drawn with
+/** @type {View | null} the view last drawn */
+let current = null;
+/** @type {{hint: HintFrame | null, lang: string}} what the panel was last drawn with */
+let drawnFor = { hint: null, lang: "" };
 
 function ask() {
   if (!current || asked === current.seq || !mayAsk(current) || offline()) return;
   closedAt = null;
   if (hint && hint.seq === current.seq) {
-    drawPanel(current);
+    drawPanel();
     return;
   }
-  if (send({ type: "hint", seq: current.seq })) {
+  if (send({ type: MESSAGE.HINT, seq: current.seq })) {
     asked = current.seq;
     drawButton(current);
   } else toast(t("error.offline"), "error", "offline");
 }
 
-/** A hint from the server. */
+/** A hint from the server. @param {HintFrame} message */
 export function onHint(message) {
   if (hint && message.seq < hint.seq) return; // an older turn's, come late
   hint = message;
@@ -89,6 +105,7 @@ export function resetHint() {
   closedAt = null;
 }
 
+/** @param {View} view */
 function mayAsk(view) {
   const obs = view.obs;
   return (
@@ -104,6 +121,7 @@ function mayAsk(view) {
   );
 }
 
+/** @param {View} view */
 function drawButton(view) {
   const button = document.getElementById("hint-btn");
   button.hidden = !mayAsk(view);
@@ -116,7 +134,7 @@ function drawButton(view) {
   button.textContent = t(busy ? "hint.busy" : "hint.ask");
 }
 
-/** The reason `reason` (Reason.to_dict()) in the page's language. */
+/** The reason `reason` (Reason.to_dict()) in the page's language. @param {HintReason} reason */
 function reasonText(reason) {
   let key = `hint.reason.${reason.code}`;
   if (reason.code === "declares" && reason.points === 1) key = "hint.reason.declares_little";
@@ -129,11 +147,13 @@ function reasonText(reason) {
   });
 }
 
+/** @param {string} token */
 function moveLabel(token) {
   return parseCard(token) ? cardInline(token) : label(token);
 }
 
-function drawPanel(view) {
+/** The panel: the hint's moves, best first. */
+function drawPanel() {
   const panel = document.getElementById("hint");
   const list = document.getElementById("hint-moves");
   const moves = hint?.moves ?? [];
@@ -158,13 +178,19 @@ function drawPanel(view) {
         el("span", { class: "hint-move" }, moveLabel(move.action)),
         el("span", { class: "hint-value" }, value.format(move.value)),
         el("span", { class: "hint-share" }, share.format(move.best_share)),
-        el("span", { class: "hint-reason", dataset: { code: move.reason.code } }, reasonText(move.reason)),
+        el(
+          "span",
+          { class: "hint-reason", dataset: { code: move.reason.code } },
+          reasonText(move.reason),
+        ),
       ),
     ),
   );
-  document.getElementById("hint-heading").replaceChildren(
-    moves.length ? tn("hint.heading", { action: moveLabel(moves[0].action) }) : "",
-  );
+  document
+    .getElementById("hint-heading")
+    .replaceChildren(
+      moves.length ? tn("hint.heading", { action: moveLabel(moves[0].action) }) : "",
+    );
   // How far to trust it: early in a deal the solver has time for a few sampled deals only.
   document.getElementById("hint-worlds").textContent = moves.length
     ? tp("hint.worlds", moves[0].worlds)
@@ -174,32 +200,41 @@ function drawPanel(view) {
   markBest(moves);
 }
 
-/** Mark the hint's best move among the hand's cards and the action buttons (drawn afresh). */
+/** The page's elements marked as a hint's best move. @returns {NodeListOf<HTMLElement>} */
+function hinted() {
+  return document.querySelectorAll("[data-hinted]");
+}
+
+/** Mark the hint's best move among the hand's cards and the action buttons (drawn afresh).
+ * @param {HintMove[]} moves */
 function markBest(moves) {
-  for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
+  for (const node of hinted()) delete node.dataset.hinted;
   if (moves.length) {
     const best = moves[0].action;
-    for (const node of document.querySelectorAll(
+    /** @type {NodeListOf<HTMLElement>} */
+    const nodes = document.querySelectorAll(
       `#hand [data-card="${CSS.escape(best)}"], [data-action="${CSS.escape(best)}"]`,
-    )) {
+    );
+    for (const node of nodes) {
       if (!node.closest("#hint")) node.dataset.hinted = "true";
     }
   }
 }
 
-/** Draw the button and the panel for `view` (after the hand and the actions are drawn). */
+/** Draw the button and the panel for `view` (after the hand and the actions are drawn).
+ * @param {View} view */
 export function renderHint(view) {
   current = view;
   // A modal answer dialog leaves the rest of the page inert: the hint goes into it meanwhile.
-  const dialog = document.getElementById("answer-dialog");
+  const dialog = byId("answer-dialog", HTMLDialogElement);
   const slot = document.getElementById(dialog.open ? "answer-hint-slot" : "hint-slot");
   const box = document.getElementById("hint-box");
   if (box.parentElement !== slot) slot.append(box);
   drawButton(view);
   const shown = mayAsk(view) && hint && hint.seq === view.seq && closedAt !== view.seq;
-  if (shown) drawPanel(view);
+  if (shown) drawPanel();
   else {
     document.getElementById("hint").hidden = true;
-    for (const node of document.querySelectorAll("[data-hinted]")) delete node.dataset.hinted;
+    for (const node of hinted()) delete node.dataset.hinted;
   }
 }

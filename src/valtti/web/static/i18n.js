@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Catalogues: every visible string of the pages comes from static/i18n/{lang}.json.
  *
@@ -14,8 +15,10 @@
 export const LANGS = ["en", "fi"];
 const STORAGE_KEY = "valtti:lang";
 
+/** @type {Record<string, string>} */
 let catalogue = {};
 let lang = "en";
+/** @type {(() => void)[]} */
 const listeners = [];
 
 /** The language in use: "en" or "fi". */
@@ -34,30 +37,36 @@ function initialLang() {
   return "en";
 }
 
-/** True when the catalogue has this key. */
+/** True when the catalogue has this key. @param {string} key */
 export function has(key) {
-  return Object.prototype.hasOwnProperty.call(catalogue, key);
+  return Object.hasOwn(catalogue, key);
 }
 
+/** @param {string} key */
 function lookup(key) {
   if (has(key)) return catalogue[key];
   console.warn(`valtti: no catalogue entry ${key}`);
   return key;
 }
 
-/** The string for key, with {name} placeholders filled from params as text. */
+/** @typedef {Record<string, unknown>} Params a string's placeholders by name */
+
+/** The string for key, with {name} placeholders filled from params as text.
+ * @param {string} key @param {Params} [params] */
 export function t(key, params = {}) {
   return lookup(key).replace(/\{(\w+)\}/g, (m, name) =>
     name in params ? String(params[name]) : m,
   );
 }
 
-/** The plural form of key for n (key_one or key_other), with n also given as {n}. */
+/** The plural form of key for n (key_one or key_other), with n also given as {n}.
+ * @param {string} key @param {number} n @param {Params} [params] */
 export function tp(key, n, params = {}) {
   return t(`${key}_${n === 1 ? "one" : "other"}`, { n, ...params });
 }
 
-/** Like t, but the result is a fragment: element parameters are inserted as elements. */
+/** Like t, but the result is a fragment: element parameters are inserted as elements.
+ * @param {string} key @param {Params} [params] */
 export function tn(key, params = {}) {
   const text = lookup(key);
   const frag = document.createDocumentFragment();
@@ -82,26 +91,33 @@ export function tn(key, params = {}) {
   return frag;
 }
 
-/** Fill every data-i18n* attribute under root from the catalogue. */
+/** Fill every data-i18n* attribute under root from the catalogue.
+ * @param {Document | Element} [root] */
 export function applyI18n(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  /** @type {NodeListOf<HTMLElement>} */
+  const texts = root.querySelectorAll("[data-i18n]");
+  for (const node of texts) node.textContent = t(node.dataset.i18n);
   for (const [attr, data] of [
     ["placeholder", "i18nPlaceholder"],
     ["title", "i18nTitle"],
     ["aria-label", "i18nAriaLabel"],
   ]) {
-    for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+    /** @type {NodeListOf<HTMLElement>} */
+    const nodes = root.querySelectorAll(`[data-i18n-${attr}]`);
+    for (const node of nodes) {
       node.setAttribute(attr, t(node.dataset[data]));
     }
   }
 }
 
-/** Call fn after every language change (to re-render what scripts drew). */
+/** Call fn after every language change (to re-render what scripts drew).
+ * @param {() => void} fn */
 export function onLangChange(fn) {
   listeners.push(fn);
 }
 
-/** Load the catalogue of a language, remember the choice and redraw the page in it. */
+/** Load the catalogue of a language, remember the choice and redraw the page in it.
+ * @param {string} next */
 export async function setLang(next) {
   const res = await fetch(`/static/i18n/${next}.json`);
   if (!res.ok) throw new Error(`catalogue ${next}: HTTP ${res.status}`);
@@ -109,7 +125,7 @@ export async function setLang(next) {
   lang = next;
   localStorage.setItem(STORAGE_KEY, next);
   document.documentElement.lang = next;
-  const select = document.getElementById("lang");
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
   if (select) select.value = next;
   applyI18n(document);
   for (const fn of listeners) fn();
@@ -117,7 +133,7 @@ export async function setLang(next) {
 
 /** Load the first catalogue and wire the language switch. */
 export async function initI18n() {
-  const select = document.getElementById("lang");
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
   if (select) select.addEventListener("change", () => setLang(select.value));
   await setLang(initialLang());
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Keyboard play at the table. The hand is one tab stop: the arrow keys (and Home/End) move
  * among the cards that may be played now, Enter or Space plays the focused one (a button).
@@ -8,13 +9,19 @@
  * which would drop focus to the page) the hand, or the answer dialog's question, holds it.
  */
 
+import { byId } from "/static/common.js";
+
 const PLAYABLE = "#hand button[data-card]:not([disabled])";
 const CONTROLS = "#hand, #actions, #answer-dialog, #deal-over, #rematch";
 const ENDS = ["ready-btn", "rematch-btn"]; // drawn afresh each time: found again by id
 
-let inPlay = false; // the keyboard was last among the cards and the action buttons
-let lastKey = null; // {card} | {action} | {id}: what had focus there
+/** @typedef {{card?: string, action?: string, id?: string}} FocusKey */
 
+let inPlay = false; // the keyboard was last among the cards and the action buttons
+/** @type {FocusKey | null} what had focus there: {card} | {action} | {id} */
+let lastKey = null;
+
+/** @param {HTMLElement | null} node @returns {FocusKey | null} */
 function keyOf(node) {
   if (node?.dataset?.card) return { card: node.dataset.card };
   if (node?.dataset?.action) return { action: node.dataset.action };
@@ -22,27 +29,37 @@ function keyOf(node) {
   return null;
 }
 
+/** The card or button `key` names (a button: the focus goes only to buttons here).
+ * @param {FocusKey | null} key @returns {HTMLButtonElement | null} */
 function find(key) {
   if (key?.card) return document.querySelector(`#hand button[data-card="${key.card}"]`);
   if (key?.action) return document.querySelector(`[data-action="${CSS.escape(key.action)}"]`);
-  if (key?.id) return document.getElementById(key.id);
+  if (key?.id) return byId(key.id, HTMLButtonElement);
   return null;
 }
 
+/** @param {HTMLButtonElement | null} node */
 function usable(node) {
   return !!node && !node.disabled && node.offsetParent !== null;
 }
 
+/** @returns {HTMLButtonElement[]} */
 function focusable() {
-  const cards = [...document.querySelectorAll(PLAYABLE)];
-  const actions = [...document.querySelectorAll("#actions [data-action]:not([disabled])")];
-  const ends = ENDS.map((id) => document.getElementById(id));
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const playable = document.querySelectorAll(PLAYABLE);
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const enabled = document.querySelectorAll("#actions [data-action]:not([disabled])");
+  const cards = [...playable];
+  const actions = [...enabled];
+  const ends = ENDS.map((id) => byId(id, HTMLButtonElement));
   return [...cards, ...actions, ...ends].filter(usable);
 }
 
 /** One tab stop in the hand: the focused card, or the first playable one. */
 function rove() {
-  const cards = [...document.querySelectorAll("#hand button[data-card]")];
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const all = document.querySelectorAll("#hand button[data-card]");
+  const cards = [...all];
   const current = cards.find((c) => c === document.activeElement && !c.disabled);
   const stop = current ?? cards.find((c) => !c.disabled);
   for (const c of cards) c.tabIndex = c === stop ? 0 : -1;
@@ -53,7 +70,7 @@ function rove() {
 /** Call before an action's buttons are disabled: the focus waits in the hand (or the answer
  * dialog) for the next state, not on the page's body. */
 export function holdFocus() {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!active?.closest?.(CONTROLS) || active.closest("#deal-over, #rematch")) return;
   // Not the dialog itself: it takes no focus of its own (with a tabindex it hands it on to
   // its first button, the one about to be disabled).
@@ -68,14 +85,16 @@ export function keepFocus() {
   if (!inPlay) return;
   // A focused button just hidden (the deal's end giving way to the next deal) still holds the
   // focus here, but the browser drops it to the page after this: it is lost already.
-  const focused = document.activeElement;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement);
   const active = focused && focused !== document.body && focused.checkVisibility() ? focused : null;
   if (active?.closest(CONTROLS)) {
     if (active.id === "hand") focusable()[0]?.focus({ preventScroll: true });
     else if (active.id === "answer-text") {
       // The answer was refused or is still on its way: back on it once it may be chosen.
       const again = find(lastKey);
-      const answers = [...document.querySelectorAll("#answer-dialog [data-action]")].filter(usable);
+      /** @type {NodeListOf<HTMLButtonElement>} */
+      const buttons = document.querySelectorAll("#answer-dialog [data-action]");
+      const answers = [...buttons].filter(usable);
       (answers.includes(again) ? again : answers[0])?.focus({ preventScroll: true });
     }
     return;
@@ -88,10 +107,13 @@ export function keepFocus() {
   rove();
 }
 
+/** @param {KeyboardEvent} event */
 function move(event) {
-  const cards = [...document.querySelectorAll(PLAYABLE)];
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const playable = document.querySelectorAll(PLAYABLE);
+  const cards = [...playable];
   if (!cards.length) return;
-  const i = cards.indexOf(document.activeElement);
+  const i = cards.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   let next = null;
   if (event.key === "ArrowRight" || event.key === "ArrowDown") next = cards[(i + 1) % cards.length];
   else if (event.key === "ArrowLeft" || event.key === "ArrowUp")
@@ -109,12 +131,12 @@ export function initKeyboard() {
   hand.setAttribute("role", "group"); // its aria-label, "Your hand", names the cards' group
   hand.addEventListener("keydown", move);
   document.addEventListener("focusin", (event) => {
-    const node = event.target;
+    const node = /** @type {HTMLElement} */ (event.target);
     inPlay = !!node.closest?.(CONTROLS);
     if (inPlay) lastKey = keyOf(node) ?? lastKey;
   });
   // A click elsewhere on the page ends keyboard play: focus is no longer carried back.
   document.addEventListener("pointerdown", (event) => {
-    inPlay = !!event.target.closest?.(CONTROLS);
+    inPlay = !!(/** @type {Element} */ (event.target).closest?.(CONTROLS));
   });
 }

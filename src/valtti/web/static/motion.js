@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Cards that move: a played card slides from its player (your own card: from its place in your
  * hand) into the trick, and a completed trick slides to its winner as it is cleared. Web
@@ -7,6 +8,15 @@
  *   const shot = snapshot();  ... redraw ...  animate(shot);
  */
 
+/** @typedef {{left: number, top: number, width: number, height: number}} Box */
+/**
+ * @typedef {object} Shot where the cards were before a redraw
+ * @property {Map<string, Box>} hand your hand's cards by token
+ * @property {{card: string, rect: Box, node: SVGElement}[]} played the trick's cards
+ * @property {boolean} complete the trick was complete
+ * @property {string | null} winner its winner's seat
+ */
+
 const PLAY_MS = 260;
 const GATHER_MS = 420;
 
@@ -14,15 +24,18 @@ function still() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** @param {Box} rect */
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
+/** @param {string} seat @returns {Box | undefined} */
 function seatRect(seat) {
   return document.querySelector(`.felt .seat[data-seat="${seat}"]`)?.getBoundingClientRect();
 }
 
-/** A small card's box at the middle of a seat: where another player's card comes from. */
+/** A small card's box at the middle of a seat: where another player's card comes from.
+ * @param {Box | undefined} seat @param {Element | null} node @returns {Box | null} */
 function cardAt(seat, node) {
   if (!seat || !node) return null;
   const card = node.getBoundingClientRect();
@@ -32,36 +45,45 @@ function cardAt(seat, node) {
   return { left: c.x - width / 2, top: c.y - height / 2, width, height };
 }
 
-/** Where the cards are before a redraw. */
+/** Where the cards are before a redraw. @returns {Shot | null} */
 export function snapshot() {
   // Nothing moves on the first drawing of a page: its cards were already where they are.
   if (still() || !document.body.dataset.seq) return null;
+  /** @type {Map<string, Box>} */
   const hand = new Map();
-  for (const b of document.querySelectorAll("#hand button[data-card]"))
-    hand.set(b.dataset.card, b.getBoundingClientRect());
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const cards = document.querySelectorAll("#hand button[data-card]");
+  for (const b of cards) hand.set(b.dataset.card, b.getBoundingClientRect());
   const box = document.getElementById("trick");
-  const played = [...box.querySelectorAll("[data-played]")].map((p) => ({
+  /** @type {NodeListOf<HTMLElement>} */
+  const plays = box.querySelectorAll("[data-played]");
+  const played = [...plays].map((p) => ({
     card: p.dataset.played,
     rect: p.getBoundingClientRect(),
     node: p.querySelector("svg"),
   }));
   const complete = box.dataset.complete === "true" && played.length > 0;
-  const winner = box.querySelector('[data-winner="true"]')?.dataset.by ?? null;
+  /** @type {HTMLElement | null} */
+  const won = box.querySelector('[data-winner="true"]');
+  const winner = won?.dataset.by ?? null;
   return { hand, played, complete, winner };
 }
 
-/** The transform that draws a node resting at `at` over the box `over` instead. */
+/** The transform that draws a node resting at `at` over the box `over` instead.
+ * @param {Box} over @param {Box} at */
 function offset(over, at) {
   const a = centre(over);
   const b = centre(at);
   return `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${over.width / (at.width || 1)})`;
 }
 
-/** Move what changed since `shot`. */
+/** Move what changed since `shot`. @param {Shot | null} shot */
 export function animate(shot) {
   if (!shot || still()) return;
   const before = new Set(shot.played.map((p) => p.card));
-  for (const p of document.querySelectorAll("#trick [data-played]")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const shown = document.querySelectorAll("#trick [data-played]");
+  for (const p of shown) {
     if (before.has(p.dataset.played)) continue;
     const node = p.querySelector("svg");
     const from = shot.hand.get(p.dataset.played) ?? cardAt(seatRect(p.dataset.by), node);
@@ -69,14 +91,13 @@ export function animate(shot) {
     const frames = [{ transform: offset(from, p.getBoundingClientRect()) }, { transform: "none" }];
     node.animate(frames, { duration: PLAY_MS, easing: "ease-out" });
   }
-  const shown = document.querySelectorAll("#trick [data-played]");
   const now = new Set([...shown].map((p) => p.dataset.played));
   const gone = shot.played.filter((p) => !now.has(p.card));
   const target = shot.complete && shot.winner ? seatRect(shot.winner) : null;
   if (!target || !gone.length) return;
   // The cleared trick's cards, drawn over the page for the moment they take to reach the winner.
   for (const p of gone) {
-    const ghost = p.node.cloneNode(true);
+    const ghost = /** @type {SVGElement} */ (p.node.cloneNode(true));
     ghost.removeAttribute("data-token");
     ghost.setAttribute("aria-hidden", "true");
     ghost.classList.add("flying-card");

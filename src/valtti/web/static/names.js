@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Seats, teams and cards in the page's language. The protocol always says N E S W, NS EW and
  * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patarouva").
@@ -11,19 +12,23 @@
 import { t } from "/static/i18n.js";
 import { parseCard } from "/static/cards.js";
 
+/** @param {string} seat */
 export function seatLetter(seat) {
   return t(`seat.${seat}`);
 }
 
+/** @param {string} seat */
 export function seatWord(seat) {
   return t(`seat.${seat}.name`);
 }
 
+/** @param {string} team */
 export function teamName(team) {
   return t(`team.${team}`);
 }
 
-/** A card in words: "queen of spades", "patarouva"; the token itself when it is none. */
+/** A card in words: "queen of spades", "patarouva"; the token itself when it is none.
+ * @param {string} token */
 export function cardName(token) {
   const parsed = parseCard(token);
   if (!parsed) return String(token);
@@ -31,19 +36,28 @@ export function cardName(token) {
 }
 
 /** Name every drawn card face, card in text, suit icon and hand button under root for screen
- * readers, in the page's language ("hearts", not the glyph ♥ a reader says in its own). */
+ * readers, in the page's language ("hearts", not the glyph ♥ a reader says in its own).
+ * @param {Document | Element} [root] */
 export function labelCards(root = document) {
-  for (const face of root.querySelectorAll("svg.card-face[data-token]")) {
+  /** @type {NodeListOf<SVGElement>} */
+  const faces = root.querySelectorAll("svg.card-face[data-token]");
+  for (const face of faces) {
     face.setAttribute("aria-label", cardName(face.dataset.token));
   }
-  for (const icon of root.querySelectorAll("svg.suit[data-suit]")) {
+  /** @type {NodeListOf<SVGElement>} */
+  const icons = root.querySelectorAll("svg.suit[data-suit]");
+  for (const icon of icons) {
     icon.setAttribute("aria-label", t(`suit.${icon.dataset.suit}`));
   }
-  for (const inline of root.querySelectorAll(".card-inline[data-token]")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const inlines = root.querySelectorAll(".card-inline[data-token]");
+  for (const inline of inlines) {
     inline.setAttribute("role", "img");
     inline.setAttribute("aria-label", cardName(inline.dataset.token));
   }
-  for (const button of root.querySelectorAll("button[data-card]")) {
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const buttons = root.querySelectorAll("button[data-card]");
+  for (const button of buttons) {
     button.setAttribute("aria-label", cardName(button.dataset.card));
     button.querySelector("svg")?.setAttribute("aria-hidden", "true");
   }

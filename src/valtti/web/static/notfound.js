@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The page of an unknown table or address (answered with HTTP 404): its texts in the page's
  * language and a link to the lobby. Hooks: #notfound, #to-lobby.

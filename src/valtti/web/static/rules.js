@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The rules page (/rules): RULES.md sections 1–6 and the variants, written for players, in the
  * page's language. Each section is a heading and paragraphs (or a list) of catalogue keys.
@@ -24,7 +25,13 @@ function draw() {
     const section = el("section", { dataset: { section: name } }, i18nEl("h2", `rules.${name}`));
     for (const part of parts) {
       if (Array.isArray(part)) {
-        section.append(el("ul", {}, part.map((p) => i18nEl("li", `rules.${name}.${p}`))));
+        section.append(
+          el(
+            "ul",
+            {},
+            part.map((p) => i18nEl("li", `rules.${name}.${p}`)),
+          ),
+        );
       } else section.append(i18nEl("p", `rules.${name}.${part}`));
     }
     box.append(section);

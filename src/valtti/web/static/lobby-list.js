@@ -1,0 +1,311 @@
+// @ts-check
+/**
+ * The lobby's list of tables (#tables): one page at a time, filtered by status, refreshed by
+ * lobby.js; and the dialog that takes an open seat (#join-dialog). Its hooks are listed in
+ * lobby.js.
+ */
+
+import { currentLang, t, tp } from "/static/i18n.js";
+import {
+  api,
+  byId,
+  el,
+  errorText,
+  nicknameProblem,
+  savedNickname,
+  seatName,
+  seatTitle,
+  tableKeys,
+  takeSeat,
+  toast,
+} from "/static/common.js";
+import { typedNickname } from "/static/lobby-form.js";
+
+/** @import { Seat, TableSummary, VariantChanges } from "/static/protocol.js" */
+
+const FILTERS = ["all", "waiting", "playing", "finished"];
+
+/** The list as shown, and the seat being taken. */
+const listing = {
+  /** @type {TableSummary[]} the page of tables the server answered */
+  tables: [],
+  /** the list's filter: "all" or a status */
+  filter: "all",
+  /** the page shown and the page count the server answered */
+  page: 1,
+  pages: 1,
+  /** the number of the latest list request: an older answer arriving later is dropped */
+  asked: 0,
+  /** @type {{id: string, seat: Seat} | null} while the nickname dialog is open */
+  joining: null,
+};
+
+/** When a table was made, in the page's language. @param {number | string | null} created */
+function formatCreated(created) {
+  if (created === null || created === undefined) return "";
+  const date = typeof created === "number" ? new Date(created * 1000) : new Date(created);
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleString(currentLang() === "fi" ? "fi-FI" : "en-GB", {
+    dateStyle: "short",
+    timeStyle: "short",
+  });
+}
+
+/** A table's variant in words. @param {VariantChanges} variant */
+function variantSummary(variant) {
+  const parts = [];
+  for (const [name, value] of Object.entries(variant ?? {})) {
+    const key = `variant.${name}.${String(value)}`;
+    parts.push(t("lobby.variant.switch", { name: t(`variant.${name}`), value: t(key) }));
+  }
+  return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
+}
+
+/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit").
+ * @param {number | null} seconds */
+function clockSummary(seconds) {
+  if (!seconds) return t("lobby.clock.none");
+  if (seconds % 60 === 0) return tp("lobby.clock.minutes", seconds / 60);
+  return tp("lobby.clock.seconds", seconds);
+}
+
+/** Draw the page of the list the server answered, the filters and the pager. */
+export function renderTables() {
+  const list = document.getElementById("tables");
+  list.replaceChildren();
+  const empty = document.getElementById("tables-empty");
+  empty.hidden = listing.tables.length > 0;
+  empty.textContent = t(listing.filter === "all" ? "lobby.tables.empty" : "lobby.tables.none");
+  for (const table of listing.tables) list.append(tableItem(table));
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const filters = document.querySelectorAll("#filters [data-filter]");
+  for (const button of filters) {
+    button.setAttribute("aria-pressed", String(button.dataset.filter === listing.filter));
+  }
+  document.getElementById("pager").hidden = listing.pages <= 1;
+  document.getElementById("page-info").textContent = t("lobby.page", {
+    page: listing.page,
+    pages: listing.pages,
+  });
+  byId("page-prev", HTMLButtonElement).disabled = listing.page <= 1;
+  byId("page-next", HTMLButtonElement).disabled = listing.page >= listing.pages;
+}
+
+/** The list's filters (all, waiting, playing, finished) and the pager's buttons. */
+export function buildFilters() {
+  const box = document.getElementById("filters");
+  box.replaceChildren();
+  for (const name of FILTERS) {
+    box.append(
+      el("button", {
+        type: "button",
+        class: "small",
+        dataset: { filter: name },
+        "aria-pressed": String(name === listing.filter),
+        "data-i18n": `lobby.filter.${name}`,
+        text: t(`lobby.filter.${name}`),
+        onclick: () => {
+          listing.filter = name;
+          listing.page = 1;
+          refreshTables();
+        },
+      }),
+    );
+  }
+  document.getElementById("page-prev").addEventListener("click", () => turnPage(-1));
+  document.getElementById("page-next").addEventListener("click", () => turnPage(1));
+}
+
+/** @param {number} by pages forward (back: negative) */
+function turnPage(by) {
+  const next = Math.min(Math.max(listing.page + by, 1), listing.pages);
+  if (next === listing.page) return;
+  listing.page = next;
+  refreshTables();
+}
+
+/** One table of the list: its status, score, seats and what can be done there.
+ * @param {TableSummary} table */
+function tableItem(table) {
+  const id = String(table.id);
+  const mine = tableKeys(id);
+  const link = `/t/${encodeURIComponent(id)}`;
+  const seats = el("ul", { class: "seat-list" });
+  for (const s of table.seats ?? []) {
+    if (table.status === "waiting" && s.kind === "open") {
+      // An open seat of a waiting table is its own button: the list stays a line per table.
+      seats.append(
+        el(
+          "li",
+          { class: "seat-chip kind-open join", dataset: { seat: s.seat, kind: s.kind } },
+          el(
+            "button",
+            { type: "button", "data-join": s.seat, onclick: () => openJoin(id, s.seat) },
+            t("lobby.join", { seat: t(`seat.${s.seat}`) }),
+          ),
+        ),
+      );
+      continue;
+    }
+    // A person seated but not connected (a creator who never came to the table): whoever
+    // joins should know the match may start with them away.
+    const away = s.kind === "human" && !s.connected && table.status !== "finished";
+    seats.append(
+      el(
+        "li",
+        {
+          class: `seat-chip kind-${s.kind}`,
+          dataset: { seat: s.seat, kind: s.kind, ...(away ? { away: "" } : {}) },
+        },
+        el("b", {}, t(`seat.${s.seat}`)),
+        " ", // read out as "S Aino", not "SAino"
+        el("span", { class: "name", title: seatTitle(s) }, seatName(s)),
+        ...(away
+          ? [
+              " ",
+              el("span", { class: "away", title: t("lobby.seat.away.hint") }, t("lobby.seat.away")),
+            ]
+          : []),
+      ),
+    );
+  }
+  const actions = el("div", { class: "table-actions" });
+  if (mine.token) {
+    actions.append(
+      el("a", { class: "button primary", href: link, "data-open": "" }, t("lobby.resume")),
+    );
+  }
+  if (table.status === "waiting") {
+    if (!mine.token)
+      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
+  } else if (table.status === "playing") {
+    if (!mine.token)
+      actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
+  } else {
+    // #replay: the table page shows this match's replay, not the rematch it may have led to.
+    actions.append(
+      el("a", { class: "button", href: `${link}#replay`, "data-open": "" }, t("lobby.replay")),
+    );
+    actions.append(
+      el(
+        "a",
+        {
+          class: "button",
+          href: `/api/tables/${encodeURIComponent(id)}/record`,
+          download: `valtti-${id}.json`,
+          "data-record": "",
+        },
+        t("lobby.record"),
+      ),
+    );
+  }
+  const score = table.score ?? { NS: 0, EW: 0 };
+  let status = t(`status.${table.status}`);
+  const idle = table.idle
+    ? [el("span", { class: "badge badge-idle", title: t("lobby.idle.hint") }, t("lobby.idle"))]
+    : [];
+  if (table.status === "finished" && table.winner) {
+    status =
+      table.winner === "draw"
+        ? t("lobby.result.draw")
+        : t("lobby.result.won", { team: t(`team.${table.winner}`) });
+  }
+  return el(
+    "li",
+    {
+      class: `table-item status-${table.status}`,
+      dataset: { table: id, status: table.status, ...(table.idle ? { idle: "" } : {}) },
+    },
+    el(
+      "div",
+      { class: "table-head" },
+      el("span", { class: `badge badge-${table.status}` }, status),
+      ...idle,
+      el("span", { class: "table-id" }, t("lobby.table.id", { id })),
+      el("span", { class: "table-created" }, formatCreated(table.created)),
+      el(
+        "span",
+        { class: "table-meta" },
+        t("lobby.meta", {
+          score: t("lobby.score", { ns: score.NS, ew: score.EW }),
+          deals: tp("lobby.deals", table.deals ?? 0),
+          clock: clockSummary(table.turn_seconds),
+          hints: t(table.hints === false ? "lobby.hints.off" : "lobby.hints.on"),
+          variant: variantSummary(table.variant),
+        }),
+      ),
+    ),
+    seats,
+    actions,
+  );
+}
+
+/** Ask the server for the list's page, and draw it. @returns {Promise<void>} */
+export async function refreshTables() {
+  try {
+    const query = new URLSearchParams({ page: String(listing.page) });
+    if (listing.filter !== "all") query.set("status", listing.filter);
+    const mine = ++listing.asked;
+    const data = await api("GET", `/api/tables?${query}`);
+    if (mine !== listing.asked) return;
+    if (data.page > data.pages && listing.page > 1) {
+      // The list got shorter since: show its last page.
+      listing.page = data.pages;
+      return refreshTables();
+    }
+    listing.tables = data.tables ?? [];
+    listing.pages = data.pages ?? 1;
+    renderTables();
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  }
+}
+
+/** Ask for a nickname to take `seat` at table `id`. @param {string} id @param {Seat} seat */
+function openJoin(id, seat) {
+  listing.joining = { id, seat };
+  const dialog = byId("join-dialog", HTMLDialogElement);
+  document.getElementById("join-title").textContent = t("lobby.join.title", {
+    seat: t(`seat.${seat}`),
+  });
+  /** @type {HTMLInputElement} */
+  const input = dialog.querySelector('input[name="join-nickname"]');
+  input.value = typedNickname() || savedNickname();
+  dialog.showModal();
+  input.focus();
+}
+
+/** Take the seat under the nickname given, and go to the table. @param {SubmitEvent} event */
+async function join(event) {
+  event.preventDefault();
+  if (!listing.joining) return;
+  const dialog = byId("join-dialog", HTMLDialogElement);
+  /** @type {HTMLInputElement} */
+  const input = dialog.querySelector('input[name="join-nickname"]');
+  const problem = nicknameProblem(input.value);
+  if (problem) {
+    toast(t(problem), "error", problem);
+    input.focus();
+    return;
+  }
+  const { id, seat } = listing.joining;
+  const nickname = input.value.trim();
+  try {
+    await takeSeat(id, seat, nickname);
+    location.assign(`/t/${encodeURIComponent(id)}`);
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+    dialog.close();
+    listing.joining = null;
+    refreshTables();
+  }
+}
+
+/** Wire the join dialog's buttons. */
+export function initJoin() {
+  byId("join-form", HTMLFormElement).addEventListener("submit", join);
+  document.getElementById("join-cancel").addEventListener("click", () => {
+    listing.joining = null;
+    byId("join-dialog", HTMLDialogElement).close();
+  });
+}

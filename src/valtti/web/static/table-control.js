@@ -1,0 +1,132 @@
+// @ts-check
+/**
+ * What the table page does with the server's state and error frames, and with a person's
+ * moves: play an action, take a seat, hand one to a computer player. It changes `page`
+ * (table-state.js) and asks for a drawing; it draws nothing itself.
+ */
+
+import { t } from "/static/i18n.js";
+import {
+  errorText,
+  nicknameProblem,
+  saveTableKeys,
+  tableKeys,
+  takeSeat,
+  toast,
+} from "/static/common.js";
+import { holdFocus } from "/static/keyboard.js";
+import { noteState } from "/static/absence.js";
+import { dealEnded, nextDealAfterWait } from "/static/ends.js";
+import { chatRefused } from "/static/chat.js";
+import { hintRefused } from "/static/hint.js";
+import { MESSAGE } from "/static/protocol.js";
+import { currentView, page, render, stale } from "/static/table-state.js";
+import { connectionBack, reconnectNow, send } from "/static/table-socket.js";
+import { startReplay } from "/static/table-replay.js";
+import { refusalText } from "/static/table-words.js";
+
+/** @import { ErrorFrame, Seat, StateFrame } from "/static/protocol.js" */
+
+const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
+
+/** A state frame: the table as it is now. @param {StateFrame} message */
+export function onState(message) {
+  const previous = page.state;
+  page.state = message;
+  page.pending = false;
+  connectionBack();
+  noteState(message);
+  if (previous) {
+    const key = (/** @type {StateFrame} */ s) =>
+      s.last_trick ? `${s.deal}:${s.last_trick.number}` : null;
+    const newKey = key(message);
+    if (newKey && newKey !== key(previous)) {
+      page.hold = { trick: message.last_trick, until: Date.now() + HOLD_TRICK_MS };
+      clearTimeout(page.holdTimer);
+      page.holdTimer = setTimeout(() => {
+        page.hold = null;
+        render();
+      }, HOLD_TRICK_MS);
+    }
+    // A deal's end is shown a while when the page did not show it yet: the next deal came at
+    // once. After the wait between deals, the next deal replaces it at once.
+    const shown = previous.observation?.phase === "over";
+    const next = message.deal && previous.deal && message.deal > previous.deal;
+    if (next && shown) nextDealAfterWait();
+    else if (next || (message.observation?.phase === "over" && !shown)) dealEnded();
+  }
+  if (message.table?.rematch && message.table.id === page.id) {
+    // The match was played again at a new table: go on there, holding the same keys (a page
+    // that stays for the replay gives them to its link to the rematch, unless keys are held
+    // there already).
+    const there = tableKeys(message.table.rematch);
+    if (!page.replayAsked || !Object.keys(there).length) {
+      saveTableKeys(message.table.rematch, tableKeys(page.id));
+    }
+    if (!page.replayAsked) {
+      page.id = message.table.rematch;
+      reconnectNow();
+      return;
+    }
+  }
+  if (message.you) saveTableKeys(page.id, { seat: message.you });
+  render();
+  if (page.replayAsked && !page.replayOpened && message.table?.status === "finished") {
+    page.replayOpened = true;
+    startReplay();
+  }
+}
+
+/** An error frame: what this page sent was refused. @param {ErrorFrame} message */
+export function onError(message) {
+  page.pending = false;
+  hintRefused();
+  if (message.code === "chat_throttled" || message.code === "bad_chat") chatRefused();
+  const refused = message.code === "illegal" && message.refusal && page.state;
+  const text = refused ? refusalText(currentView(), message.refusal) : errorText(message.code);
+  toast(text, "error", message.code ?? "");
+  render();
+}
+
+/** Play action `token` for your seat (a card, a declaration, a question, an answer).
+ * @param {string} token */
+export function act(token) {
+  if (page.pending || !page.state || stale(currentView())) return;
+  if (send({ type: MESSAGE.ACTION, action: token, seq: page.state.seq })) {
+    page.pending = true;
+    holdFocus();
+    /** @type {NodeListOf<HTMLButtonElement>} */
+    const buttons = document.querySelectorAll("[data-card], [data-action]");
+    for (const b of buttons) b.disabled = true;
+  } else {
+    toast(t("error.offline"), "error", "offline");
+  }
+}
+
+/** The creator hands `seat` to the computer player `player`.
+ * @param {Seat} seat @param {string} player */
+export function replaceSeat(seat, player) {
+  const creator = tableKeys(page.id).creator_token;
+  if (!send({ type: MESSAGE.REPLACE, seat, player, creator_token: creator })) {
+    toast(t("error.offline"), "error", "offline");
+  }
+}
+
+/** Take `seat` under the nickname typed in #take-field, and play it. @param {Seat} seat */
+export async function sitDown(seat) {
+  /** @type {HTMLInputElement} */
+  const input = document.querySelector('#take-field input[name="nickname"]');
+  const problem = nicknameProblem(input.value);
+  if (problem) {
+    toast(t(problem), "error", problem);
+    input.focus();
+    return;
+  }
+  const nickname = input.value.trim();
+  try {
+    await takeSeat(page.id, seat, nickname);
+    reconnectNow();
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  }
+}

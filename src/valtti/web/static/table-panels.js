@@ -1,0 +1,203 @@
+// @ts-check
+/**
+ * The panels beside the felt: waiting for players (the share link, taking a seat), the
+ * finished match's result, the deal's facts (trumps, locks, events, the last trick), the
+ * score, the score sheet and the deal's log.
+ */
+
+import { t, tn } from "/static/i18n.js";
+import { byId, el, showShareLink } from "/static/common.js";
+import { card, cardInline, suitIcon } from "/static/cards.js";
+import { TEAM_OF, page, trickPlays } from "/static/table-state.js";
+import { eventNode, resultText, teamOfNames, who, whoShort } from "/static/table-words.js";
+
+/**
+ * @import { TeamFigures } from "/static/protocol.js"
+ * @import { View } from "/static/table-state.js"
+ */
+
+/** While the table waits for players: the share link, and taking a seat. @param {View} view */
+export function renderWaiting(view) {
+  const waiting = !view.replay && view.table?.status === "waiting";
+  document.getElementById("waiting").hidden = !waiting;
+  showShareLink(page.id, byId("share-link", HTMLInputElement), "share-warning");
+  const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
+  document.getElementById("take-field").hidden = !(waiting && canTake);
+}
+
+/** @param {View} view */
+export function renderResult(view) {
+  const box = document.getElementById("result");
+  const finished = view.table?.status === "finished";
+  box.hidden = !finished || view.replay;
+  if (!finished) return;
+  document.getElementById("result-text").textContent = resultText(view);
+  const link = byId("record-link", HTMLAnchorElement);
+  link.href = `/api/tables/${encodeURIComponent(page.id)}/record`;
+  link.setAttribute("download", `valtti-${page.id}.json`);
+}
+
+/** The deal's facts: trumps, dealer, locks, events and the last trick. @param {View} view */
+export function renderInfo(view) {
+  const obs = view.obs;
+  const trumps = document.getElementById("trumps");
+  trumps.replaceChildren();
+  trumps.dataset.trump = obs?.trump ?? "";
+  if (obs?.trump) {
+    const icon = suitIcon(obs.trump);
+    icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
+    trumps.append(icon, " ", t(`suit.${obs.trump}`));
+  } else trumps.append(t("table.trumps.none"));
+
+  document.getElementById("deal-label").textContent = view.deal
+    ? t("table.deal", { n: view.deal })
+    : "";
+  document.getElementById("dealer-label").textContent = obs
+    ? t("table.dealer", { name: who(view, obs.dealer) })
+    : "";
+  const locked = obs?.locked ?? [];
+  document.getElementById("locks").textContent = locked.length
+    ? locked.map((s) => who(view, s)).join(", ")
+    : t("table.nobody");
+
+  const events = document.getElementById("events");
+  events.replaceChildren();
+  for (const e of obs?.events ?? []) {
+    events.append(
+      el("li", { dataset: { how: e.how, yes: String(e.yes), seat: e.seat } }, eventNode(view, e)),
+    );
+  }
+  if (!(obs?.events ?? []).length)
+    events.append(el("li", { class: "empty" }, t("table.events.none")));
+
+  const open = page.lastTrickOpen;
+  const button = byId("last-trick-btn", HTMLButtonElement);
+  button.disabled = !view.lastTrick;
+  button.textContent = t(open ? "table.last_trick.hide" : "table.last_trick.show");
+  button.setAttribute("aria-expanded", String(open && !!view.lastTrick));
+  const box = document.getElementById("last-trick");
+  box.hidden = !(open && view.lastTrick);
+  box.replaceChildren();
+  if (view.lastTrick) {
+    const tr = view.lastTrick;
+    box.append(
+      el("p", {}, t("table.last_trick.caption", { number: tr.number, name: who(view, tr.winner) })),
+    );
+    const row = el("div", { class: "last-trick-cards" });
+    for (const play of trickPlays(tr)) {
+      row.append(
+        el(
+          "figure",
+          { "data-by": play.seat, "data-winner": String(play.seat === tr.winner) },
+          card(play.card),
+          el("figcaption", { title: who(view, play.seat) }, whoShort(view, play.seat)),
+        ),
+      );
+    }
+    box.append(row);
+  }
+}
+
+/** @param {View} view @returns {TeamFigures} */
+function matchScore(view) {
+  if (view.replay) return view.deals.at(-1)?.score ?? { NS: 0, EW: 0 };
+  return view.table?.score ?? { NS: 0, EW: 0 };
+}
+
+/** The match score and the deal's three columns. @param {View} view */
+export function renderScore(view) {
+  const score = matchScore(view);
+  const box = document.getElementById("score");
+  box.dataset.ns = String(score.NS);
+  box.dataset.ew = String(score.EW);
+  const target = view.table?.variant?.target ?? 10;
+  document.getElementById("match-score").textContent = t("table.match_score", {
+    ns: score.NS,
+    ew: score.EW,
+    target,
+  });
+  const body = document.getElementById("columns");
+  body.replaceChildren();
+  const obs = view.obs;
+  for (const team of /** @type {const} */ (["NS", "EW"])) {
+    const mine = view.you && TEAM_OF[view.you] === team;
+    body.append(
+      el(
+        "tr",
+        { dataset: { team }, class: mine ? "mine" : "" },
+        el("th", {}, el("b", {}, t(`team.${team}`)), el("small", {}, teamOfNames(view, team))),
+        el("td", { "data-col": "tricks" }, String(obs?.tricks_won?.[team] ?? 0)),
+        el("td", { "data-col": "card_points" }, String(obs?.card_points?.[team] ?? 0)),
+        el("td", { "data-col": "game_points" }, String(obs?.game_points?.[team] ?? 0)),
+      ),
+    );
+  }
+}
+
+/** NS's and EW's figures of a column: "9–0". @param {TeamFigures | undefined} figures */
+function pair(figures) {
+  return t("table.sheet.score_value", { ns: figures?.NS ?? 0, ew: figures?.EW ?? 0 });
+}
+
+/** The score sheet: a row per deal. @param {View} view */
+export function renderSheet(view) {
+  const body = document.getElementById("sheet");
+  body.replaceChildren();
+  view.deals.forEach((d, i) => {
+    const trump = el("span", {}, d.trump ? suitIcon(d.trump) : t("table.sheet.no_trumps"));
+    const inPlay = i === view.deals.length - 1 && view.obs && view.obs.phase !== "over";
+    body.append(
+      el(
+        "tr",
+        { dataset: { deal: String(i + 1) }, class: inPlay ? "current" : "" },
+        el("td", {}, String(i + 1)),
+        el("td", {}, t(`seat.${d.dealer}`)),
+        el("td", {}, trump),
+        el("td", { "data-col": "tricks" }, pair(d.tricks)),
+        el("td", { "data-col": "card_points" }, pair(d.card_points)),
+        el("td", { "data-col": "game_points" }, pair(d.game_points)),
+        el(
+          "td",
+          {},
+          inPlay
+            ? ""
+            : t("table.sheet.score_value", { ns: d.score?.NS ?? 0, ew: d.score?.EW ?? 0 }),
+        ),
+      ),
+    );
+  });
+  if (!view.deals.length)
+    body.append(el("tr", {}, el("td", { colspan: "7", class: "empty" }, t("table.sheet.none"))));
+}
+
+/** The deal's plays, tricks and events in words. @param {View} view */
+export function renderLog(view) {
+  const log = document.getElementById("log");
+  log.replaceChildren();
+  const obs = view.obs;
+  if (!obs) return;
+  const line = (/** @type {string | Node} */ node, /** @type {string} */ kind) =>
+    log.append(el("li", { class: `log-${kind}` }, node));
+  line(
+    t("log.deal", {
+      n: view.deal ?? 1,
+      dealer: who(view, obs.dealer),
+      forehand: who(view, obs.forehand),
+    }),
+    "deal",
+  );
+  const tricks = [...(obs.tricks ?? [])];
+  if (obs.current_trick?.cards.length) tricks.push(obs.current_trick);
+  for (const trick of tricks) {
+    for (const play of trickPlays(trick)) {
+      line(tn("log.plays", { seat: who(view, play.seat), card: cardInline(play.card) }), "play");
+    }
+    if (trick.winner)
+      line(t("log.takes", { seat: who(view, trick.winner), number: trick.number }), "trick");
+    for (const e of obs.events ?? []) {
+      if (trick.winner && e.after_trick === trick.number) line(eventNode(view, e), "event");
+    }
+  }
+  if (obs.phase === "over") line(t("log.deal_over", { n: view.deal ?? 1 }), "deal");
+  log.scrollTop = log.scrollHeight;
+}

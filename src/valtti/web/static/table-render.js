@@ -1,0 +1,68 @@
+// @ts-check
+/**
+ * Drawing the table page: everything afresh from the view shown (table-state.js), each part by
+ * its module, then the cards' motion, the keyboard's focus and what screen readers hear.
+ */
+
+import { t } from "/static/i18n.js";
+import { alertView } from "/static/alerts.js";
+import { keepFocus } from "/static/keyboard.js";
+import { animate, snapshot } from "/static/motion.js";
+import { labelCards } from "/static/names.js";
+import { renderAbsence } from "/static/absence.js";
+import { announceEnds, renderEnds } from "/static/ends.js";
+import { renderChat } from "/static/chat.js";
+import { renderHint } from "/static/hint.js";
+import { currentView, page, trickPlays } from "/static/table-state.js";
+import { who } from "/static/table-words.js";
+import { renderConnection, sendOrSay } from "/static/table-socket.js";
+import { renderReplayBar } from "/static/table-replay.js";
+import { renderSeats, renderTrick, renderTurn } from "/static/table-felt.js";
+import { renderActions, renderHand } from "/static/table-hand.js";
+import {
+  renderInfo,
+  renderLog,
+  renderResult,
+  renderScore,
+  renderSheet,
+  renderWaiting,
+} from "/static/table-panels.js";
+
+/** Draw the page from the view it shows now (nothing but the banner before the first state). */
+export function render() {
+  renderConnection();
+  const view = currentView();
+  if (!view) return;
+  const shot = snapshot();
+  const status = view.table?.status ?? "";
+  document.body.dataset.status = status;
+  document.body.dataset.you = view.you ?? "";
+  document.body.dataset.phase = view.obs?.phase ?? "";
+  document.body.dataset.seq = String(view.seq ?? "");
+  document.body.dataset.replay = String(view.replay);
+  document.getElementById("table-label").textContent = view.you
+    ? t("table.label.seated", { id: page.id, seat: t(`seat.${view.you}`) })
+    : t("table.label.watching", { id: page.id });
+  renderWaiting(view);
+  renderResult(view);
+  renderSeats(view);
+  renderTrick(view);
+  renderTurn(view);
+  renderActions(view);
+  renderHand(view);
+  renderHint(view);
+  renderInfo(view);
+  renderScore(view);
+  renderSheet(view);
+  renderLog(view);
+  renderReplayBar(view);
+  renderAbsence(view);
+  renderEnds(view, sendOrSay, render);
+  renderChat(view);
+  labelCards(document.body);
+  animate(shot);
+  keepFocus();
+  const turnLine = document.getElementById("turn").textContent;
+  alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
+  announceEnds(view);
+}
