@@ -302,3 +302,31 @@ def test_once_answered_nobody_else_can_tell_there_was_a_choice() -> None:
     assert twin.events == deal.events and twin.history != deal.history
     for seat in (Seat.N, Seat.E):
         assert twin.observation(seat) == deal.observation(seat)
+
+
+def test_the_public_actions_each_viewer_may_count() -> None:
+    """RULES.md 7.2, as the web table counts moves (``seq``): the match's public actions are
+    every action but the answers; while a partner chooses, the ask-whole counts for that
+    partner alone, and once answered it counts for everyone, the answer never."""
+    match = Match(first_dealer=Seat.W)
+    match.start_deal([CardSet.parse(h) for h in TWO_MARRIAGES])
+    for token in (*WON_FIRST, "ask-whole"):
+        match.apply(Action.parse(token))
+    deal = match.deal
+    assert deal is not None and deal.phase is Phase.ANSWER
+    assert (
+        deal.public_history
+        == deal.history
+        == tuple(Action.parse(t) for t in (*WON_FIRST, "ask-whole"))
+    )
+    assert match.public_action_count() == 5
+    assert match.seen_by(Seat.S).public_action_count() == 5  # the partner choosing
+    for viewer in (Seat.N, Seat.E, Seat.W, None):
+        assert match.seen_by(viewer).public_action_count() == 4
+    match.apply(Action.parse("answer D"))
+    assert deal.public_history == deal.history[:-1]
+    assert deal.observation(Seat.E).history == deal.public_history
+    for viewer in (*Seat, None):
+        assert match.seen_by(viewer).public_action_count() == 5
+    match.apply(deal.legal_actions()[0])
+    assert match.public_action_count() == 6

@@ -26,8 +26,10 @@ from valtti.engine.record import (
     FORMAT,
     MAX_RECORD_BYTES,
     IllegalRecordAction,
+    MatchSeeds,
     Record,
     RecordFormatError,
+    RecordMeta,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -630,3 +632,107 @@ def test_a_number_json_has_not_is_refused(number: str) -> None:
     message = rejected_format(spoiled)
     assert message.startswith("not valid JSON") and number.lstrip("-")[:3] in message
     assert Record.from_json(spoiled.replace(number, "1.5e300")).meta == {"time": 1.5e300}
+
+
+# -- meta: what valtti's programs write there -----------------------------------------------------
+
+#: The ``meta`` each program writes (RECORD.md, "What each program puts under meta").
+HOST_METAS: list[dict[str, Any]] = [
+    {
+        "program": "valtti play",
+        "seat": "S",
+        "seed": 7,
+        "players": {"N": "random", "E": "search:easy", "W": "external:bot.py"},
+        "takebacks": 2,
+    },
+    {
+        "players": {"NS": "heuristic", "EW": "search:easy"},
+        "seeds": {
+            "match": 3,
+            "half": "B",
+            "table": 11,
+            "players": {"N": 1, "E": 2, "S": 3, "W": 4},
+        },
+        "capped": False,
+        "failure": None,
+    },
+    {
+        "program": "valtti serve",
+        "table": "abc",
+        "created": "2025-01-02T03:04:05+00:00",
+        "seed": 5,
+        "players": {"N": "random", "E": "heuristic", "S": "Aino", "W": "random"},
+        "seats": {"N": "computer", "E": "computer", "S": "human", "W": "computer"},
+    },
+]
+
+
+@pytest.mark.parametrize("meta", HOST_METAS, ids=["terminal", "arena", "web"])
+def test_each_programs_meta_reads_into_fields_and_back_as_it_was(meta: dict[str, Any]) -> None:
+    fields = RecordMeta.from_dict(meta)
+    assert fields.extra == {}
+    assert list(fields.to_dict().items()) == list(meta.items())  # the keys in their order too
+    assert RecordMeta.from_dict(json.loads(json.dumps(fields.to_dict()))) == fields
+
+
+def test_meta_fields_as_the_programs_read_them() -> None:
+    terminal, arena, web = (RecordMeta.from_dict(m) for m in HOST_METAS)
+    assert terminal.seat is Seat.S and terminal.seed == 7 and terminal.takebacks == 2
+    assert terminal.player_at(Seat.W) == "external:bot.py" and terminal.player_at(Seat.S) is None
+    assert arena.seeds == MatchSeeds(3, "B", 11, {"N": 1, "E": 2, "S": 3, "W": 4})
+    assert arena.capped is False and arena.failure is None and arena.player_at(Seat.N) is None
+    assert web.player_at(Seat.S) == "Aino" and web.seats is not None
+    assert RecordMeta.from_dict(None) == RecordMeta() and RecordMeta().to_dict() == {}
+    assert RecordMeta(capped=True).to_dict() == {"capped": True, "failure": None}
+
+
+def test_meta_keeps_unknown_and_unreadable_keys_as_written() -> None:
+    """A record from others may hold anything under meta: nothing is refused or lost, a known
+    key of the wrong type reads as None and is written back as it came."""
+    meta = {
+        "comment": "club night",
+        "seat": "X",
+        "seed": "12",
+        "players": {"N": 5},
+        "seeds": {"match": 1},
+        "takebacks": True,
+        "capped": "no",
+        "program": None,
+        "created": ["today"],
+    }
+    fields = RecordMeta.from_dict(meta)
+    assert fields.seat is None and fields.seed is None and fields.players is None
+    assert fields.seeds is None and fields.takebacks is None and fields.capped is None
+    assert fields.program is None and fields.created is None
+    assert fields.extra == meta
+    assert fields.to_dict() == meta
+    mixed = {**HOST_METAS[0], "event": {"name": "club night"}, "seed": 1.5}
+    again = RecordMeta.from_dict(mixed)
+    assert again.seat is Seat.S and again.seed is None
+    assert again.extra == {"event": {"name": "club night"}, "seed": 1.5}
+    assert again.to_dict() == mixed
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+META_KEYS = st.sampled_from(
+    ["program", "table", "created", "seat", "seed", "players", "seeds", "seats", "takebacks",
+     "capped", "failure", "comment"]
+) | st.text(max_size=4)  # fmt: skip
+
+
+@given(st.dictionaries(META_KEYS, JSON_VALUES | st.sampled_from(["N", "s", "NS"]), max_size=8))
+def test_any_meta_reads_without_error_and_writes_back(meta: dict[str, Any]) -> None:
+    fields = RecordMeta.from_dict(meta)
+    out = fields.to_dict()
+    if isinstance(meta.get("capped"), bool) and "failure" not in meta:
+        assert out.pop("failure") is None  # the arena writes the two together
+    assert set(out) == set(meta)
+    for key, value in meta.items():
+        assert out[key] == value or key == "seat"  # a seat is written as its name: "s" as "S"
+    assert RecordMeta.from_dict(fields.to_dict()) == fields

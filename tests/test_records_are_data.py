@@ -3,16 +3,22 @@ run programs). Only a player named on the command line may be a program."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shlex
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from valtti.cli import main
 from valtti.engine import Match, Seat
 from valtti.engine.record import Record
+from valtti.players import make_player
+from valtti.players.registry import untrusted_spec
+from valtti.players.spec import PlayerSpecError, PlayerSpecFault
+from valtti.web.bots import PLAYERS
 
 
 def _record(path: Path, players: dict[str, str]) -> Path:
@@ -84,3 +90,23 @@ def test_resume_refuses_a_model_named_by_the_record_that_is_no_model(tmp_path: P
         output = " ".join(result.output.split())
         assert f"{record}: {model} is not a model (an .npz of weight arrays): " in output
         assert "allow_pickle" not in output and "Traceback" not in output
+
+
+def test_a_spec_from_others_never_starts_a_program(tmp_path: Path) -> None:
+    """The one check every host that reads a spec from others makes (a record's meta in the
+    terminal, a request at the web table): ``untrusted_spec``, or ``make_player`` untrusted."""
+    marker = tmp_path / "ran"
+    for spec in (_touch(marker), " External:" + _touch(marker)[len("external:") :]):
+        with pytest.raises(PlayerSpecError) as refused:
+            untrusted_spec(spec)
+        assert refused.value.fault is PlayerSpecFault.STARTS_PROGRAM
+        with pytest.raises(PlayerSpecError) as refused:
+            make_player(spec, 1, trusted=False)
+        assert refused.value.fault is PlayerSpecFault.STARTS_PROGRAM
+    assert not marker.exists()
+    for name in PLAYERS:  # what the web table offers passes the same check
+        assert untrusted_spec(name) == name
+    make_player("random", 1, trusted=False).close()
+    with contextlib.suppress(Exception):  # the control: a person's own option starts it
+        make_player(_touch(marker), 1).close()  # (a program that never greets: refused after)
+    assert marker.exists()

@@ -20,7 +20,25 @@ from helpers import (
     tokens,
     trick_points,
 )
-from valtti.engine import CARDS, Deal, DealResult, Match, Seat, Team, Variant, score_deal
+from valtti.engine import (
+    CARDS,
+    DECK_POINTS,
+    HALF_DECK_POINTS,
+    LITTLE_TRUMP_POINTS,
+    TRUMP_MARRIAGE_POINTS,
+    Deal,
+    DealResult,
+    Match,
+    Seat,
+    Suit,
+    Team,
+    Variant,
+    marriage_worth,
+    match_outcome,
+    match_score_after,
+    score_deal,
+    takes_victory,
+)
 
 # Two deals found by random legal play (no declarations), kept as they were played.
 DEAL_60_60 = (
@@ -53,7 +71,14 @@ def result(game_points: tuple[int, int], tricks: tuple[int, int] = (5, 4)) -> De
 def test_card_points_and_deck_total() -> None:
     points = {str(c)[0]: c.points for c in CARDS}
     assert points == {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0, "6": 0}
-    assert sum(c.points for c in CARDS) == 120
+    assert sum(c.points for c in CARDS) == 120 == DECK_POINTS == 2 * HALF_DECK_POINTS
+
+
+def test_the_engine_scores_the_victory_point_and_marriages_in_one_place() -> None:
+    """RULES.md 5.1 and 4.4 as the engine's functions, which the players ask."""
+    assert [takes_victory(p) for p in (0, 59, 60, 61, 120)] == [False, False, False, True, True]
+    assert marriage_worth(None) == TRUMP_MARRIAGE_POINTS == 2
+    assert all(marriage_worth(suit) == LITTLE_TRUMP_POINTS == 1 for suit in Suit)
 
 
 @pytest.mark.parametrize("spec", [DEAL_60_60, DEAL_61_59], ids=["60-60", "61-59"])
@@ -236,3 +261,32 @@ def test_a_deal_summary_says_how_the_deal_was_scored() -> None:
             seen["porvoo"] |= scored.porvoo[team]
             seen["overshoot"] |= scored.overshoot[team]
     assert all(seen.values()), seen  # the seed's match shows both
+
+
+@pytest.mark.parametrize(
+    ("score", "points", "took", "variant", "after", "outcome"),
+    [
+        ((3, 4), (2, 1), (True, True), Variant(), (5, 5), None),  # 6.2: adding up
+        ((9, 6), (4, 0), (True, False), Variant(), (7, 0), None),  # 6.2 overshoot, 6.1 Porvoo
+        ((8, 9), (2, 0), (True, True), Variant(), (10, 9), "NS"),  # 6.3: exactly on target
+        ((9, 6), (0, 4), (True, True), Variant(), (9, 10), "EW"),
+        ((9, 6), (1, 4), (True, True), Variant(), (10, 10), "draw"),  # both on it
+        ((9, 6), (1, 4), (True, True), Variant(both_on_target="continue"), (10, 10), None),
+        ((9, 9), (2, 3), (True, True), Variant(target=12), (11, 12), "EW"),
+    ],
+)
+def test_what_a_deal_does_to_the_match(
+    score: tuple[int, int],
+    points: tuple[int, int],
+    took: tuple[bool, bool],
+    variant: Variant,
+    after: tuple[int, int],
+    outcome: str | None,
+) -> None:
+    """RULES.md 6.1 to 6.3 as one engine function (the heuristic player's, too), agreeing
+    with ``score_deal`` and the match's own outcome."""
+    assert match_score_after(score, points, took, variant) == (after, outcome)
+    assert match_outcome(after, variant) == outcome
+    result = DealResult((int(took[0]), int(took[1])), (0, 0), (0, 0), None, points)
+    scored = score_deal(score, result, variant)
+    assert (scored.after, scored.outcome) == (after, outcome)

@@ -310,7 +310,7 @@ def test_the_screen_shows_trumps_marriages_questions_and_locks() -> None:
 
 def test_the_end_of_a_deal_spells_out_overshoot_and_porvoo() -> None:
     # RULES.md 9, case 10: NS 9, EW 6; NS take every trick with one marriage, last and victory.
-    result = DealResult((9, 0), (120, 0), (2, 0), Team.NS, (4, 0))
+    result = DealResult((9, 0), (120, 0), (2, 0), Team.NS, (4, 0), Team.NS)
     events = [Event(2, Seat.N, "declare", Suit.H, True, 2)]
     score = score_deal((9, 6), result, Variant())
     shown = flat(text_of(deal_summary(3, result, score, events, Seat.S, 10)))

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from valtti.engine import Seat, Team, Variant
-from valtti.engine.record import Record
+from valtti.engine.record import MatchSeeds, Record, RecordMeta
 from valtti.players.registry import make_player, starts_program
 from valtti.players.stats import Estimate, mean_interval
 from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
@@ -138,18 +138,18 @@ def play_match(job: MatchJob) -> MatchOutcome:
     failure = None if fault is None else str(fault)
     record = None
     if job.keep_record:
-        meta = {
-            "players": {str(t): job.spec(t.seats[0]) for t in Team},
+        meta = RecordMeta(
+            players={str(t): job.spec(t.seats[0]) for t in Team},
             # Not the arena's seed: a bot that read this record would know every later deal.
-            "seeds": {
-                "match": job.number + 1,
-                "half": job.half,
-                "table": job.match_seed,
-                "players": {str(s): job.player_seed(s) for s in Seat},
-            },
-            "capped": capped,
-            "failure": failure,
-        }
+            seeds=MatchSeeds(
+                match=job.number + 1,
+                half=job.half,
+                table=job.match_seed,
+                players={str(s): job.player_seed(s) for s in Seat},
+            ),
+            capped=capped,
+            failure=failure,
+        )
         record = Record.of_match(match, meta).to_json()
     clocks = [[table.clocks[s] for s in Seat if job.side(s) == side] for side in (0, 1)]
     decisions = [sum(c.decisions for c in side) for side in clocks]

@@ -10,14 +10,36 @@ from valtti.engine._deal import (
     beats_card,
     deal_hands,
     marriage_suits,
+    marriage_worth,
     play_shows,
+    takes_victory,
     trick_winner,
     window_actions,
 )
 from valtti.engine.actions import ACTIONS, NUM_ACTIONS, Action, ActionKind
-from valtti.engine.cards import CARDS, NUM_CARDS, Card, CardSet, Rank, Seat, Suit, Team
+from valtti.engine.cards import (
+    CARDS,
+    DECK_POINTS,
+    HALF_DECK_POINTS,
+    LITTLE_TRUMP_POINTS,
+    NUM_CARDS,
+    TRUMP_MARRIAGE_POINTS,
+    Card,
+    CardSet,
+    Rank,
+    Seat,
+    Suit,
+    Team,
+)
 from valtti.engine.inference import Constraints, PairConstraint, constraints
-from valtti.engine.match import DealScore, Match, score_deal
+from valtti.engine.match import (
+    DealScore,
+    Match,
+    Outcome,
+    match_outcome,
+    match_score_after,
+    score_deal,
+)
 from valtti.engine.observation import Observation
 from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.solver import DealValue, Solver
@@ -27,8 +49,12 @@ from valtti.engine.views import DealResult, Event, IllegalActionError, Marriage,
 __all__ = [
     "ACTIONS",
     "CARDS",
+    "DECK_POINTS",
+    "HALF_DECK_POINTS",
+    "LITTLE_TRUMP_POINTS",
     "NUM_ACTIONS",
     "NUM_CARDS",
+    "TRUMP_MARRIAGE_POINTS",
     "Action",
     "ActionKind",
     "Card",
@@ -44,6 +70,7 @@ __all__ = [
     "Marriage",
     "Match",
     "Observation",
+    "Outcome",
     "PairConstraint",
     "Phase",
     "Rank",
@@ -59,8 +86,12 @@ __all__ = [
     "constraints",
     "deal_hands",
     "marriage_suits",
+    "marriage_worth",
+    "match_outcome",
+    "match_score_after",
     "play_shows",
     "score_deal",
+    "takes_victory",
     "trick_winner",
     "window_actions",
 ]

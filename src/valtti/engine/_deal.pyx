@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """One deal of Marjapussi as a state machine: the rules of RULES.md sections 2.4, 3, 4 and 5.
 
-This module is the one place where the rules of play live. The whole state is one C struct, so
-a copy is a ``memcpy`` and ``legal_actions()``/``apply()`` make no objects beyond their result.
-Cards and actions use the numbering of ``cards.py`` and ``actions.py``.
+This module is the one place where the rules of play live, deal scoring (5.1) included: the
+solver and the tensors (the included .pxi files) score a deal with its ``game_points``. The
+whole state is one C struct, so a copy is a ``memcpy`` and ``legal_actions()``/``apply()`` make
+no objects beyond their result. Cards and actions use the numbering of ``cards.py`` and
+``actions.py``; the numbers of scoring (card points, marriage worths) are ``cards.py``'s.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t
@@ -11,6 +13,11 @@ from libc.string cimport memcpy
 
 from valtti.engine.actions import ACTIONS
 from valtti.engine.cards import CARDS, SEATS, SUITS, TEAMS, CardSet
+from valtti.engine.cards import DECK_POINTS as _DECK_POINTS
+from valtti.engine.cards import HALF_DECK_POINTS as _HALF_DECK_POINTS
+from valtti.engine.cards import LITTLE_TRUMP_POINTS as _LITTLE_TRUMP_POINTS
+from valtti.engine.cards import RANK_POINTS as _RANK_POINTS
+from valtti.engine.cards import TRUMP_MARRIAGE_POINTS as _TRUMP_MARRIAGE_POINTS
 from valtti.engine.refusal import Refusal, RefusalCode
 from valtti.engine.variant import Variant
 from valtti.engine.views import (
@@ -125,7 +132,20 @@ cdef struct Core:
 cdef uint64_t SUIT_BITS = 0x1FF
 cdef uint64_t DECK = (<uint64_t>1 << NCARDS) - 1
 cdef uint64_t ACES = (<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
-cdef uint8_t[9] RANK_POINTS = [0, 0, 0, 0, 2, 3, 4, 10, 11]
+# The numbers of scoring, as cards.py has them (its table of card points is the only one).
+cdef uint8_t RANK_POINTS[9]
+cdef int DECK_POINTS = _DECK_POINTS
+cdef int HALF_DECK_POINTS = _HALF_DECK_POINTS
+cdef int TRUMP_MARRIAGE_POINTS = _TRUMP_MARRIAGE_POINTS
+cdef int LITTLE_TRUMP_POINTS = _LITTLE_TRUMP_POINTS
+
+
+cdef int _rank_points_init() except -1:
+    cdef int rank
+    for rank in range(9):
+        RANK_POINTS[rank] = _RANK_POINTS[rank]
+    return 0
+_rank_points_init()
 
 PHASES = tuple(Phase)
 HOW = ("declare", "ask-whole", "ask-half")
@@ -137,6 +157,30 @@ CHECK_CODES = (None, *[RefusalCode(v) for v in (
     "trump_beat", "before_first_trick", "window_used", "not_window", "declared", "no_marriage",
     "locked", "whole_trump_team", "whole_nobody", "half_not_one", "no_question", "not_eligible",
 )])
+
+
+cdef inline int victory_point(int card_points) noexcept nogil:
+    """1 if a team with ``card_points`` card points has the victory point (RULES.md 5.1):
+    more than half the deck's; at 60-60 neither team has it."""
+    return card_points > HALF_DECK_POINTS
+
+
+cdef inline int game_points(int marriage_points, int took_last, int card_points) noexcept nogil:
+    """A team's game points for a deal (RULES.md 5.1): its marriage points, 1 for the last
+    trick, 1 for the victory point. The one place a deal is scored: the solver's leaves and
+    bounds and the tensors' columns come here too."""
+    return marriage_points + took_last + victory_point(card_points)
+
+
+cdef inline int team_game_points(const Core* c, int team) noexcept nogil:
+    """Team's game points in c so far (RULES.md 5.1)."""
+    return game_points(c.marriage_points[team], c.last_team == team, c.card_points[team])
+
+
+cdef inline int marriage_worth_of(int trump) noexcept nogil:
+    """What a marriage scores with trumps ``trump`` (-1: none yet): 2 when it makes trumps,
+    1 for a little trump (RULES.md 4.4)."""
+    return LITTLE_TRUMP_POINTS if trump >= 0 else TRUMP_MARRIAGE_POINTS
 
 
 cdef inline uint64_t suit_mask(int suit) noexcept nogil:
@@ -348,12 +392,11 @@ cdef inline void add_event(Core* c, int seat, int how, int suit, int yes, int po
 
 cdef void marry(Core* c, int seat, int suit, int how) noexcept nogil:
     """Suit becomes a declared marriage of seat's team (RULES.md 4.4)."""
-    cdef int team = seat & 1, points = 1
+    cdef int team = seat & 1, points = marriage_worth_of(c.trump)
     c.declared |= 1 << suit
     if c.trump < 0:
         c.trump = suit
         c.trump_team = team
-        points = 2
     c.marriage_points[team] += points
     add_event(c, seat, how, suit, 1, points)
 
@@ -474,6 +517,18 @@ cdef void random_playout(Core* c) noexcept nogil:
             m &= m - 1
             k -= 1
         apply_action(c, ctz64(m))
+
+
+def takes_victory(card_points):
+    """Whether a team that took ``card_points`` card points has the victory point
+    (RULES.md 5.1): more than half the deck's."""
+    return bool(victory_point(card_points))
+
+
+def marriage_worth(trump):
+    """The game points a marriage made now scores, with trumps ``trump`` (a ``Suit``, or
+    ``None`` while there are none): 2 when it makes trumps, 1 for a little trump (RULES.md 4.4)."""
+    return marriage_worth_of(suit_number(trump))
 
 
 def deal_hands(rng):
@@ -1156,6 +1211,15 @@ cdef class Deal:
         return tuple([ACTIONS[self.c.actions[i]] for i in range(self.c.nactions)])
 
     @property
+    def public_history(self):
+        """The history as every seat may know it (RULES.md 7.1, 7.2): every action but the
+        ``answer``s, since which of several marriages a partner named is private (the events
+        show the suit named). What ``Observation.history`` holds; while a partner chooses, a
+        seat other than that partner sees the deal before the ``ask-whole`` (``seen_by``)."""
+        return tuple([ACTIONS[self.c.actions[i]] for i in range(self.c.nactions)
+                      if self.c.actions[i] < A_ANSWER])
+
+    @property
     def answer_steps(self):
         """Whether every "yes" to ``ask-whole`` is answered as a step of its own (the class)."""
         return bool(self.c.answer_steps)
@@ -1182,14 +1246,16 @@ cdef class Deal:
         """The three columns per team and the game points (RULES.md 5.1), so far."""
         cdef Core* c = &self.c
         last = TEAMS[c.last_team] if c.last_team >= 0 else None
-        game = tuple([c.marriage_points[t] + (c.last_team == t) + (c.card_points[t] > 60)
-                      for t in range(2)])
+        game = (team_game_points(c, 0), team_game_points(c, 1))
+        victory = (TEAMS[0] if victory_point(c.card_points[0])
+                   else TEAMS[1] if victory_point(c.card_points[1]) else None)
         return DealResult(
             (c.tricks_won[0], c.tricks_won[1]),
             (c.card_points[0], c.card_points[1]),
             (c.marriage_points[0], c.marriage_points[1]),
             last,
             game,
+            victory,
         )
 
     def observation(self, seat):

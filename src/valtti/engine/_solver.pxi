@@ -64,7 +64,7 @@ cdef inline uint64_t trick_cards(const Core* c) noexcept nogil:
 
 cdef inline int remaining_points(const Core* c) noexcept nogil:
     """Card points not yet in a completed trick."""
-    return 120 - c.card_points[0] - c.card_points[1]
+    return DECK_POINTS - c.card_points[0] - c.card_points[1]
 
 
 cdef uint8_t PEXT4[16][16]   # PEXT4[live][held]: held's bits among live's, packed low
@@ -117,10 +117,11 @@ cdef uint64_t position_key(const Core* c) noexcept nogil:
     # how they were decided.
     rem = remaining_points(c)
     cp = c.card_points[0]
-    ns_open = cp <= 60 and cp + rem > 60
-    ew_open = c.card_points[1] <= 60 and c.card_points[1] + rem > 60
+    ns_open = not victory_point(cp) and victory_point(cp + rem)
+    ew_open = not victory_point(c.card_points[1]) and victory_point(c.card_points[1] + rem)
     if not ns_open and not ew_open:
-        cp = 121 + (c.card_points[0] > 60) * 2 + (c.card_points[1] > 60)
+        cp = (DECK_POINTS + 1 + victory_point(c.card_points[0]) * 2
+              + victory_point(c.card_points[1]))
     w = (<uint64_t>c.leader | (<uint64_t>c.to_move << 2) | (<uint64_t>c.phase << 4)
          | (<uint64_t>(c.trump + 1) << 6) | (<uint64_t>(c.trump_team + 1) << 9)
          | (<uint64_t>c.declared << 11) | (<uint64_t>c.locked << 15)
@@ -314,9 +315,8 @@ cdef class _DoubleDummy:
         return ilo
 
     cdef inline int leaf(self, const Core* c) noexcept nogil:
-        cdef int g0 = c.marriage_points[0] + (c.last_team == 0) + (c.card_points[0] > 60)
-        cdef int g1 = c.marriage_points[1] + (c.last_team == 1) + (c.card_points[1] > 60)
-        return self.table_rank[table_index(g0, g1, c.tricks_won[0] > 0, c.tricks_won[1] > 0)]
+        return self.table_rank[table_index(team_game_points(c, 0), team_game_points(c, 1),
+                                           c.tricks_won[0] > 0, c.tricks_won[1] > 0)]
 
     cdef inline int box(self, const Core* c) noexcept nogil:
         """The index of the box of outcomes still reachable from c."""
@@ -326,13 +326,16 @@ cdef class _DoubleDummy:
         cdef int took[2]
         for t in range(2):
             took[t] = 1 if c.tricks_won[t] > 0 else 2
-            lo[t] = c.marriage_points[t] + (c.card_points[t] > 60)
+            lo[t] = game_points(c.marriage_points[t], 0, c.card_points[t])
             m = team_marriages_possible(c, t)
             if m > w:
                 m = w
+            # Each marriage still possible scores a little trump, the first one trumps while
+            # there are none (RULES.md 4.4); then the last trick and every card point still out.
+            m *= LITTLE_TRUMP_POINTS
             if m > 0 and c.trump < 0:
-                m += 1
-            hi[t] = c.marriage_points[t] + m + 1 + (c.card_points[t] + rem > 60)
+                m += TRUMP_MARRIAGE_POINTS - LITTLE_TRUMP_POINTS
+            hi[t] = game_points(c.marriage_points[t] + m, 1, c.card_points[t] + rem)
             if hi[t] > 7:
                 hi[t] = 7
         return ((took[0] * TOOK_SETS + took[1]) * GP_RANGES + lo[0] * 8 + hi[0]) * GP_RANGES \

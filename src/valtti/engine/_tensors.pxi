@@ -183,7 +183,7 @@ cdef void encode_observation(const Core* c, int seat, int target, int score_own,
     for i in range(c.nevents):
         e = &c.events[i]
         rel = (e.seat - seat) & 3
-        if e.yes and e.points == 2:
+        if e.yes and e.points == TRUMP_MARRIAGE_POINTS:
             t[O_MAKER + rel] = 1.0
         if e.how == H_DECLARE:
             t[O_DECLARE + 4 * rel + e.suit] = 1.0
@@ -200,10 +200,9 @@ cdef void encode_observation(const Core* c, int seat, int target, int score_own,
     for r in range(2):
         i = team ^ r
         t[O_COLUMNS + 5 * r] = c.tricks_won[i] / 9.0
-        t[O_COLUMNS + 5 * r + 1] = c.card_points[i] / 120.0
+        t[O_COLUMNS + 5 * r + 1] = c.card_points[i] / <double>DECK_POINTS
         t[O_COLUMNS + 5 * r + 2] = c.marriage_points[i] / 5.0
-        t[O_COLUMNS + 5 * r + 3] = (c.marriage_points[i] + (c.last_team == i)
-                                    + (c.card_points[i] > 60)) / 7.0
+        t[O_COLUMNS + 5 * r + 3] = team_game_points(c, i) / 7.0
         t[O_COLUMNS + 5 * r + 4] = c.last_team == i
     t[O_SCORE] = score_own / <float>target
     t[O_SCORE + 1] = score_other / <float>target

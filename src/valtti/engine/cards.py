@@ -148,7 +148,18 @@ class Rank(IntEnum):
 
 
 RANK_CHARS: Final = "6789JQKTA"
+#: The card points of each rank (RULES.md 1.3): the one table of them, which the deal's C
+#: core reads too.
 RANK_POINTS: Final = (0, 0, 0, 0, 2, 3, 4, 10, 11)
+#: The deck's card points (RULES.md 1.3): 120.
+DECK_POINTS: Final = 4 * sum(RANK_POINTS)
+#: Half the deck's card points, 60: a team that takes more has the victory point (RULES.md
+#: 5.1, which the engine's deal scoring applies: ``takes_victory``).
+HALF_DECK_POINTS: Final = DECK_POINTS // 2
+#: What a marriage scores (RULES.md 4.4): 2 when it makes trumps, 1 (a little trump) after
+#: (the engine's ``marriage_worth``).
+TRUMP_MARRIAGE_POINTS: Final = 2
+LITTLE_TRUMP_POINTS: Final = 1
 
 
 class Card(int):

@@ -29,26 +29,59 @@ class DealScore:
     after: tuple[int, int]
     porvoo: tuple[bool, bool]  #: took no trick: score to 0 (6.1)
     overshoot: tuple[bool, bool]  #: went past the target: score to overshoot_to (6.2)
+    outcome: Outcome = None  #: how the match stands after it (6.3, ``match_outcome``)
+
+
+def _team_score(
+    before: int, game_points: int, took_a_trick: bool, variant: Variant
+) -> tuple[int, bool]:
+    """One team's match score after a deal and whether it overshot (RULES.md 6.1, 6.2): 0
+    without a trick (Porvoo), else the sum, or ``overshoot_to`` when that is past the target."""
+    score = before + game_points if took_a_trick else 0
+    overshot = score > variant.target
+    return (variant.overshoot_to if overshot else score), overshot
+
+
+def match_outcome(score: tuple[int, int], variant: Variant) -> Outcome:
+    """How a match standing at ``score`` (NS, EW) after a deal has ended (RULES.md 6.3): the
+    team exactly on the target alone has won, both on it is a draw (``both_on_target=draw``);
+    ``None`` otherwise (the match goes on, or under ``continue`` both go on from the target)."""
+    ns, ew = score[0] == variant.target, score[1] == variant.target
+    if ns and ew:
+        return "draw" if variant.both_on_target == "draw" else None
+    return "NS" if ns else "EW" if ew else None
+
+
+def match_score_after(
+    score: tuple[int, int],
+    game_points: tuple[int, int],
+    took_a_trick: tuple[bool, bool],
+    variant: Variant,
+) -> tuple[tuple[int, int], Outcome]:
+    """What a deal does to a match standing at ``score``: the score after it and the match's
+    outcome then (``match_outcome``), for a deal in which the teams made ``game_points`` and
+    took a trick or not (``took_a_trick``), each indexed by ``Team`` (RULES.md 6.1 to 6.3).
+    ``score_deal`` is this for a deal's result; a player weighing outcomes asks here."""
+    after = (
+        _team_score(score[0], game_points[0], took_a_trick[0], variant)[0],
+        _team_score(score[1], game_points[1], took_a_trick[1], variant)[0],
+    )
+    return after, match_outcome(after, variant)
 
 
 def score_deal(before: tuple[int, int], result: DealResult, variant: Variant) -> DealScore:
-    """Apply one finished deal's result to the match score (RULES.md 6.1, 6.2)."""
-    after: list[int] = []
-    porvoo: list[bool] = []
-    overshoot: list[bool] = []
-    for team in Team:
-        went_to_porvoo = result.tricks[team] == 0
-        score = 0 if went_to_porvoo else before[team] + result.game_points[team]
-        overshot = score > variant.target
-        after.append(variant.overshoot_to if overshot else score)
-        porvoo.append(went_to_porvoo)
-        overshoot.append(overshot)
+    """Apply one finished deal's result to the match score (RULES.md 6.1 to 6.3)."""
+    points, tricks = result.game_points, result.tricks
+    ns = _team_score(before[0], points[0], tricks[0] > 0, variant)
+    ew = _team_score(before[1], points[1], tricks[1] > 0, variant)
+    after = (ns[0], ew[0])
     return DealScore(
         before,
-        result.game_points,
-        (after[0], after[1]),
-        (porvoo[0], porvoo[1]),
-        (overshoot[0], overshoot[1]),
+        points,
+        after,
+        (tricks[0] == 0, tricks[1] == 0),
+        (ns[1], ew[1]),
+        match_outcome(after, variant),
     )
 
 
@@ -56,10 +89,7 @@ def match_goes_on(score: tuple[int, int], variant: Variant) -> bool:
     """Whether a match standing at ``score`` (NS, EW) deals again (RULES.md 6.3): both teams
     from 0 to the target, and not one alone on it, nor both where that is a draw."""
     target = variant.target
-    if not all(0 <= s <= target for s in score):
-        return False
-    on = sum(s == target for s in score)
-    return on == 0 or (on == 2 and variant.both_on_target == "continue")
+    return all(0 <= s <= target for s in score) and match_outcome(score, variant) is None
 
 
 def forehand_of(dealer: Seat, hands: Sequence[CardSet], variant: Variant, first_deal: bool) -> Seat:
@@ -123,13 +153,12 @@ class Match:
     @property
     def winner(self) -> Team | None:
         """The team exactly on the target alone after a deal (RULES.md 6.3)."""
-        on_target = [t for t in Team if self.score[t] == self.variant.target]
-        return on_target[0] if len(on_target) == 1 else None
+        outcome = self.outcome
+        return None if outcome is None or outcome == "draw" else Team[outcome]
 
     @property
     def is_draw(self) -> bool:
-        s = self.score
-        return self.variant.both_on_target == "draw" and s[0] == s[1] == self.variant.target
+        return self.outcome == "draw"
 
     def is_over(self) -> bool:
         return not match_goes_on(self.score, self.variant)
@@ -137,10 +166,7 @@ class Match:
     @property
     def outcome(self) -> Outcome:
         """``"NS"`` or ``"EW"`` for the winner, ``"draw"``, or ``None`` while unfinished."""
-        if self.is_draw:
-            return "draw"
-        winner = self.winner
-        return None if winner is None else "NS" if winner is Team.NS else "EW"
+        return match_outcome(self.score, self.variant)
 
     def start_deal(
         self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None
@@ -241,6 +267,14 @@ class Match:
         if deal is None or deal.seen_by(viewer) is deal:
             return self
         return self.after(len(self.deals) - 1, len(deal.history) - 1)
+
+    def public_action_count(self) -> int:
+        """How many of the match's actions are public (RULES.md 7.1, 7.2): every action of
+        every deal but the ``answer``s (``Deal.public_history``), the table's count of moves.
+        What a viewer (a seat, or ``None``: a spectator) may know of is that of the match it
+        sees, ``seen_by(viewer).public_action_count()``: while a partner chooses which marriage
+        to name, the ``ask-whole`` counts for that partner alone."""
+        return sum(len(deal.public_history) for deal in self.deals)
 
     def deal_summary(self, index: int) -> dict[str, Any]:
         """The public columns of deal ``index`` (from 0): dealer, trumps, marriages, tricks,

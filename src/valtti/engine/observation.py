@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from valtti.engine.actions import Action, ActionKind
+from valtti.engine.actions import Action
 from valtti.engine.cards import Card, CardSet, Seat, Suit, Team
 from valtti.engine.refusal import Refusal
 from valtti.engine.variant import Variant
@@ -89,7 +89,7 @@ class Observation:
             ),
             result=deal.result(),
             legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
-            history=tuple(a for a in deal.history if a.kind is not ActionKind.ANSWER),
+            history=deal.public_history,
             refusals=deal.refusals(seat),
             answer_steps=deal.answer_steps,
         )

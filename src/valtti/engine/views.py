@@ -86,21 +86,19 @@ class Marriage:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The three columns per team (RULES.md 5), indexed by ``Team``; valid at any point."""
+    """The three columns per team (RULES.md 5), indexed by ``Team``; valid at any point.
+
+    ``game_points`` and ``victory`` are the engine's deal scoring (RULES.md 5.1, ``Deal.result``);
+    a result made up elsewhere (a player weighing outcomes) says what it needs of them.
+    """
 
     tricks: tuple[int, int]
     card_points: tuple[int, int]
     marriage_points: tuple[int, int]
     last: Team | None  #: who took trick 9 (``None`` before it is played)
     game_points: tuple[int, int]
-
-    @property
-    def victory(self) -> Team | None:
-        """The team with more than 60 card points, if any."""
-        for team in Team:
-            if self.card_points[team] > 60:
-                return team
-        return None
+    #: The team with the victory point, more than 60 card points (``takes_victory``), if any.
+    victory: Team | None = None
 
 
 class IllegalActionError(ValueError):

@@ -498,6 +498,7 @@ def _moved(result: DealResult, team: Team, change: tuple[int, int]) -> DealResul
         result.marriage_points,
         result.last,
         (points[0], points[1]),
+        result.victory,
     )
 
 

@@ -33,11 +33,15 @@ from typing import Final
 
 from valtti.engine import (
     CARDS,
+    DECK_POINTS,
+    HALF_DECK_POINTS,
+    LITTLE_TRUMP_POINTS,
     Action,
     ActionKind,
     CardSet,
     Deal,
     Observation,
+    Outcome,
     Phase,
     Rank,
     Seat,
@@ -45,7 +49,10 @@ from valtti.engine import (
     Team,
     beats_card,
     marriage_suits,
+    marriage_worth,
+    match_score_after,
     score_deal,
+    takes_victory,
     trick_winner,
     window_actions,
 )
@@ -135,7 +142,8 @@ class _Plan:
     """What the team plays for in the rest of the deal.
 
     ``points``: what one card point is worth now, in card points far from the target: what it
-    adds to the chance of the victory point (over 60) times what that is worth when the last
+    adds to the chance of the victory point (over half the card points) times what that is
+    worth when the last
     trick goes as aimed; 0 once the victory point is settled, negative when it would overshoot.
     """
 
@@ -146,55 +154,67 @@ class _Plan:
 class _Outlook:
     """The match around the deal: the team's standing as a function of the points it makes.
 
-    The standing is 1 when the team reaches exactly the target, 0 when the other team does, and
-    otherwise leans by ``_STEP`` per game point of distance from the target. Aims are whether
-    to play for the victory point and for the last trick, or to leave them.
+    What a deal's points do to the match is the engine's (``match_score_after``: Porvoo,
+    overshoot, the target, a draw); the standing is 1 when the team has won, 0 when the other
+    team has, ``_DRAW`` for a draw, and otherwise leans by ``_STEP`` per game point of distance
+    between the scores. Aims are whether to play for the victory point and for the last trick,
+    or to leave them.
     """
 
     def __init__(self, observation: Observation, team: Team) -> None:
-        variant = observation.variant
-        self.target = variant.target
-        self.overshoot_to = variant.overshoot_to
-        # Both on the target: a draw is no win; with "continue" the match goes on even.
-        self.draw = _DRAW if variant.both_on_target == "draw" else 0.5
-        score = observation.score or (0, 0)
+        self.variant = observation.variant
+        self.team = team
+        self.score = observation.score or (0, 0)
         result = observation.result
-        self.us = score[team] + result.marriage_points[team]
-        self.them = score[team.other] + result.marriage_points[team.other]
+        self.marriages = result.marriage_points
         ours, theirs = result.card_points[team], result.card_points[team.other]
-        #: Whether the victory point is decided: more than 60 taken, or 60 lost.
-        self.settled = ours > 60 or theirs >= 60
-        won = 1.0 if ours > 60 else 0.0
+        #: Whether the victory point is decided: taken, or out of reach.
+        self.settled = takes_victory(ours) or not takes_victory(DECK_POINTS - theirs)
+        won = 1.0 if takes_victory(ours) else 0.0
         #: By aim (0 shed card points, 1 take them): the chance of the victory point now and at
         #: the start of the deal, and what one card point more adds to it now.
         self.victory, self.density = ((won, won), (0.0, 0.0))
         self.prior = self.victory
         if not self.settled:
-            self.victory, self.density = self._victory(ours, 120 - ours - theirs)
-            self.prior, _ = self._victory(0, 120)
+            self.victory, self.density = self._victory(ours, DECK_POINTS - ours - theirs)
+            self.prior, _ = self._victory(0, DECK_POINTS)
+        #: ``_after`` by its arguments: the same few outcomes are weighed over and over.
+        self._afters: dict[tuple[int, int, int], float] = {}
 
     @staticmethod
     def _victory(ours: int, left: int) -> tuple[tuple[float, float], tuple[float, float]]:
-        """The chances of over 60 card points when shedding them and when taking them, and
-        their rise per card point, with ``ours`` taken and ``left`` still out."""
+        """The chances of the victory point (more than half the card points) when shedding
+        them and when taking them, and their rise per card point, with ``ours`` taken and
+        ``left`` still out."""
         spread = _SPREAD * math.sqrt(left) + 1.0
-        shed, take = ((ours + share * left - 60.5) / spread for share in _SHARE)
+        shed, take = ((ours + share * left - (HALF_DECK_POINTS + 0.5)) / spread for share in _SHARE)
         return (_normal(shed), _normal(take)), (_bell(shed) / spread, _bell(take) / spread)
 
-    def standing(self, us: int, them: int) -> float:
-        """The standing when the match score becomes ``us`` to ``them`` (before overshoot)."""
-        us = self.overshoot_to if us > self.target else us
-        them = self.overshoot_to if them > self.target else them
-        if us == self.target:
-            return self.draw if them == self.target else 1.0
-        if them == self.target:
-            return 0.0
-        return 0.5 + _STEP * (us - them)
+    def standing(self, after: tuple[int, int], outcome: Outcome) -> float:
+        """The standing when the match score becomes ``after`` (by team) with ``outcome``, as
+        the engine scores a deal (``match_score_after``)."""
+        if outcome == "draw":
+            return _DRAW
+        if outcome is not None:
+            return 1.0 if outcome == self.team.name else 0.0
+        return 0.5 + _STEP * (after[self.team] - after[self.team.other])
 
     def _after(self, extra: int, victory: int, last: int) -> float:
         """The standing when the team makes ``extra`` marriage points and the victory and last
-        trick go as given (each to the other team when not to this one)."""
-        return self.standing(self.us + extra + victory + last, self.them + 2 - victory - last)
+        trick go as given (each to the other team when not to this one), both teams taking a
+        trick."""
+        key = (extra, victory, last)
+        standing = self._afters.get(key)
+        if standing is None:
+            team = self.team
+            points = [0, 0]
+            points[team] = self.marriages[team] + extra + victory + last
+            points[team.other] = self.marriages[team.other] + (1 - victory) + (1 - last)
+            after, outcome = match_score_after(
+                self.score, (points[0], points[1]), (True, True), self.variant
+            )
+            standing = self._afters[key] = self.standing(after, outcome)
+        return standing
 
     def _expect(self, extra: int, p_victory: float, lasts: tuple[float, float]) -> float:
         """The expected standing; ``lasts``: the chances of the last trick without and with the
@@ -453,13 +473,13 @@ class _Judge:
     def declarations(self) -> list[tuple[float, Action]]:
         """The declaration actions open at a window now, each with the expected standing after
         it (by the chance of "yes", less what the locks break); compare ``unmoved``."""
-        points = 2 if self.trump is None else 1
+        points = marriage_worth(self.trump)
         later = len(self.mine)
         made, unmade = self._worth(points, 0), self._worth(0, 0)
         out: list[tuple[float, Action]] = []
         for suit in self.mine:
             value = self._worth(points, later - 1)
-            if points == 2:
+            if self.trump is None:
                 value += 1e-6 * self.strength(suit)  # trumps in the longest, strongest suit
             out.append((value, Action.declare(suit)))
         if self.may_ask_whole:
@@ -492,15 +512,15 @@ class _Judge:
         pair = _MARRIAGES[suit]
         if self.number <= 8 and (1 << card) & pair and suit not in self.declared:
             if suit in self.mine:
-                gain = self._gain(2 if self.trump is None else 1)
+                gain = self._gain(marriage_worth(self.trump))
                 if self.trump is None:
                     # The other team may make trumps first: then it is a little trump.
-                    gain = max(gain, 0.3 * self._gain(1))
+                    gain = max(gain, 0.3 * self._gain(LITTLE_TRUMP_POINTS))
                 value += 0.8 * max(0.0, gain) * _GAME_POINT
             elif pair & ~self.hand:
                 # Half of a marriage partner may hold the other half of (RULES.md 4.2c).
                 p = self.p_holds(self.partner, _cards(pair & ~self.hand)[0])
-                value += 0.3 * p * max(0.0, self._gain(1)) * _GAME_POINT
+                value += 0.3 * p * max(0.0, self._gain(LITTLE_TRUMP_POINTS)) * _GAME_POINT
         return value
 
     def card_value(self, card: int) -> float:
@@ -581,8 +601,8 @@ class _Judge:
         """The expected standing after ``deal``: this player's best, the others' average (from
         trick ``exact`` on; before it one card drawn at random)."""
         if deal.is_over():
-            after = score_deal(before, deal.result(), deal.variant).after
-            return self.outlook.standing(after[self.team], after[self.team.other])
+            scored = score_deal(before, deal.result(), deal.variant)
+            return self.outlook.standing(scored.after, scored.outcome)
         plays = [a for a in deal.legal_actions() if a < 36]
         if deal.current_player != self.me and deal.tricks_played + 1 < exact:
             plays = [plays[rng.randrange(len(plays))]]

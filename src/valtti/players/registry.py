@@ -7,7 +7,7 @@ from collections.abc import Callable
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
-__all__ = ["make_player", "player_names", "starts_program"]
+__all__ = ["make_player", "player_names", "starts_program", "untrusted_spec"]
 
 
 def _random(level: str | None, seed: int | None) -> Player:
@@ -68,18 +68,33 @@ def player_names() -> list[str]:
 def starts_program(spec: str) -> bool:
     """Whether making the player ``spec`` would start a program (``external:COMMAND``).
 
-    Specs read from others (a record's ``meta``, a web request) must never do that.
+    Specs read from others (a record's ``meta``, a web request) must never do that: they go
+    through ``untrusted_spec``.
     """
     name, _, _level = spec.strip().partition(":")
     return name.strip().lower() == "external"
 
 
-def make_player(spec: str, seed: int | None = None) -> Player:
+def untrusted_spec(spec: str) -> str:
+    """``spec``, read from others (a record's ``meta``, a web request), if it may be made:
+    ``PlayerSpecError`` (``STARTS_PROGRAM``) for one that would start a program. The one check
+    that a record or a request never starts a program: every host that reads a spec from
+    others asks here (or makes it with ``make_player(..., trusted=False)``), and only a
+    person's own options (the command line) may name a program."""
+    if starts_program(spec):
+        raise PlayerSpecError(PlayerSpecFault.STARTS_PROGRAM, spec)
+    return spec
+
+
+def make_player(spec: str, seed: int | None = None, *, trusted: bool = True) -> Player:
     """A player from ``name`` or ``name:level``; ``ValueError`` names the known players.
 
     The name is case-insensitive; the level is passed on as written, since for ``external`` it
-    is a command line (``external:path/to/bot.py``, docs/PROTOCOL.md).
+    is a command line (``external:path/to/bot.py``, docs/PROTOCOL.md). ``trusted=False`` for a
+    spec read from others: one that would start a program is refused (``untrusted_spec``).
     """
+    if not trusted:
+        untrusted_spec(spec)
     name, _, level = spec.strip().partition(":")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:

@@ -15,6 +15,9 @@ class PlayerSpecFault(StrEnum):
     UNKNOWN_PLAYER = "unknown_player"  #: ``player``: the spec as given; ``known``: the names
     UNKNOWN_LEVEL = "unknown_level"  #: ``player``, the ``level`` given, ``known``: the levels
     NO_LEVELS = "no_levels"  #: ``player`` takes no level
+    #: ``player`` (the spec as given) would start a program, and it was read from others (a
+    #: record's ``meta``, a web request): ``registry.untrusted_spec``.
+    STARTS_PROGRAM = "starts_program"
 
 
 class PlayerSpecError(ValueError):
@@ -38,5 +41,7 @@ class PlayerSpecError(ValueError):
             if fault is PlayerSpecFault.UNKNOWN_PLAYER
             else f"unknown {player} level {level!r}: levels are {names}"
             if fault is PlayerSpecFault.UNKNOWN_LEVEL
+            else f"{player!r} starts a program, which a player named by others never does"
+            if fault is PlayerSpecFault.STARTS_PROGRAM
             else f"the {player} player has no levels"
         )

@@ -26,7 +26,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
-from valtti.engine.record import Record
+from valtti.engine.record import Record, RecordMeta
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.explain import explain
@@ -91,13 +91,16 @@ class Setup:
     players: Mapping[Seat, str]  #: the computer seats' player specs (``make_player``)
     seed: int
 
-    def meta(self) -> dict[str, Any]:
-        return {
-            "program": PROGRAM,
-            "seat": str(self.you),
-            "seed": self.seed,
-            "players": {str(s): spec for s, spec in sorted(self.players.items())},
-        }
+    def meta(self, takebacks: int = 0) -> dict[str, Any]:
+        """The record's ``meta`` (``RecordMeta``), with the number of take-backs if there were
+        any (a match with take-backs is not played straight)."""
+        return RecordMeta(
+            program=PROGRAM,
+            seat=self.you,
+            seed=self.seed,
+            players={str(s): spec for s, spec in sorted(self.players.items())},
+            takebacks=takebacks or None,
+        ).to_dict()
 
     def table(self, match: Match | None = None, variant: Variant | None = None) -> Table:
         """The seats, and the person, whose moves the session applies. The project's players
@@ -376,16 +379,9 @@ class Session:
             return Text(line + " " + _("No deal has been scored yet."))
         return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
 
-    def _meta(self) -> dict[str, Any]:
-        """The record's ``meta``: the setup's, and the number of take-backs if there were any
-        (a match with take-backs is not played straight)."""
-        meta = self.setup.meta()
-        if self.takebacks:
-            meta["takebacks"] = self.takebacks
-        return meta
-
     def _record(self) -> str:
-        record = Record.of_match(self.match, meta=self._meta(), kept=self.resumed)
+        meta = self.setup.meta(self.takebacks)
+        record = Record.of_match(self.match, meta=meta, kept=self.resumed)
         return record.to_json() + "\n"
 
     def _save(self, path: Path) -> str:
@@ -736,7 +732,7 @@ class StartError(Exception):
 
 def _setup(
     source: Path | None,
-    meta: Mapping[str, Any],
+    meta: RecordMeta,
     seat: str | None,
     partner: str | None,
     opponents: str | None,
@@ -744,11 +740,18 @@ def _setup(
 ) -> Setup:
     """The options given win; what they leave open comes from a record's meta, then defaults.
 
-    ``source`` is the record's file; an ``external:`` player in its meta is refused.
+    ``source`` is the record's file; a player in its meta that would start a program is
+    refused (``make_player(..., trusted=False)``): only the options may name one.
     """
     # A bad value read from the record names the file it comes from.
     where = f"{source}: " if source is not None else ""
-    given = seat or str(meta.get("seat", "S"))
+    if seat:
+        given = seat
+    elif meta.seat is not None:
+        given = str(meta.seat)
+    else:
+        # A seat the record writes that is no seat is refused, not taken as the default.
+        given = str(meta.extra.get("seat", "S"))
     try:
         you = Seat.parse(given)
     except ValueError:
@@ -758,26 +761,25 @@ def _setup(
                 given=reprlib.repr(given)  # a record's meta may hold anything
             )
         ) from None
-    known = meta.get("players")
-    known = known if isinstance(known, dict) else {}
     players = {}
     for s in Seat:
         if s == you:
             continue
         chosen = partner if s == you.partner else opponents
-        spec = chosen or known.get(str(s)) or DEFAULT_PLAYER
-        if not chosen and starts_program(str(spec)):
-            # A record is data from whoever wrote it: it never chooses a program to run.
-            option = "--partner" if s == you.partner else "--opponents"
-            raise StartError(
-                _(
-                    "{path} names the program {spec} as the player at {seat}. A record never "
-                    "starts a program: to let it play, name it yourself with {option} '{spec}'."
-                ).format(path=source, spec=spec, seat=s, option=option)
-            )
+        spec = chosen or meta.player_at(s) or DEFAULT_PLAYER
         try:
-            make_player(str(spec)).close()
+            # A record is data from whoever wrote it: it never chooses a program to run.
+            make_player(spec, trusted=bool(chosen)).close()
         except PlayerSpecError as e:
+            if e.fault is PlayerSpecFault.STARTS_PROGRAM:
+                option = "--partner" if s == you.partner else "--opponents"
+                raise StartError(
+                    _(
+                        "{path} names the program {spec} as the player at {seat}. A record "
+                        "never starts a program: to let it play, name it yourself with "
+                        "{option} '{spec}'."
+                    ).format(path=source, spec=spec, seat=s, option=option)
+                ) from None
             raise StartError(("" if chosen else where) + spec_text(e)) from None
         except ValueError as e:
             raise StartError(("" if chosen else where) + str(e)) from None
@@ -789,10 +791,9 @@ def _setup(
                 ),
                 EXIT_PLAYER_FAULT,
             ) from fault
-        players[s] = str(spec)
-    stored = meta.get("seed")
+        players[s] = spec
     if seed is None:
-        seed = stored if isinstance(stored, int) else fresh_seed()
+        seed = meta.seed if meta.seed is not None else fresh_seed()
     return Setup(you, players, seed)
 
 
@@ -855,10 +856,10 @@ def start(
                 )
             )
         match, record = _resume(resume)
-        meta = dict(record.meta or {})
+        meta = RecordMeta.from_dict(record.meta)
         setup = _setup(resume, meta, seat, partner, opponents, None)
-        takebacks = meta.get("takebacks")
-        counted = takebacks if isinstance(takebacks, int) and takebacks > 0 else 0
+        takebacks = meta.takebacks
+        counted = takebacks if takebacks is not None and takebacks > 0 else 0
         session = Session(
             setup.table(match), setup, out, fast=fast, plain=plain, autosave=autosave,
             takebacks=counted, resumed=record,
@@ -871,7 +872,7 @@ def start(
             raise StartError(records.switch_text(e)) from None
         except ValueError as e:  # a switch without a value or named twice
             raise StartError(str(e)) from None
-        setup = _setup(None, {}, seat, partner, opponents, seed)
+        setup = _setup(None, RecordMeta(), seat, partner, opponents, seed)
         table = setup.table(variant=rules)
         session = Session(table, setup, out, fast=fast, plain=plain, autosave=autosave)
     if autosave is not None and resume != autosave and autosave.exists():

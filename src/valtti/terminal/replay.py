@@ -15,6 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from valtti.engine import Match, Seat
+from valtti.engine.record import RecordMeta
 from valtti.terminal import glyphs
 from valtti.terminal.commands import HELP, QUIT, word
 from valtti.terminal.i18n import NC_, _, ngettext
@@ -219,11 +220,9 @@ def _means(answer: str, english: str) -> bool:
 def show(match: Match, meta: Mapping[str, Any] | None, console: Console | None = None) -> None:
     """Step through ``match`` on the terminal, from the side of the seat a ``valtti play``
     record was played from (S for another record), in the active language."""
-    meta = meta or {}
-    players = meta.get("players")
-    players = players if isinstance(players, dict) else {}
-    labels = {s: str(players.get(str(s), "")) for s in Seat}
-    person = str(meta.get("seat")) in Seat.__members__
-    seat = Seat[str(meta["seat"])] if person else Seat.S
+    fields = RecordMeta.from_dict(meta)
+    labels = {s: fields.player_at(s) or "" for s in Seat}
+    person = fields.seat is not None
+    seat = Seat.S if fields.seat is None else fields.seat
     out = console or glyphs.console()
     Viewer(match, seat, labels, person).run(out, lambda prompt: out.input(prompt))

@@ -26,9 +26,11 @@ T = TypeVar("T")
 #: A hint: each legal action's ``Explanation.to_dict()``, best first.
 Moves = list[dict[str, Any]]
 
-#: The computer players a table may seat (not ``external:``, which would run a program here).
-#: ``search:hard`` is the hard level people are offered: ``pimc:hard``, offered beside it, was
-#: not stronger over 200 duplicate matches (docs/MEASUREMENTS.md).
+#: The computer players a table may seat, as the lobby offers them. A request naming one is
+#: from others, so it is also checked as such (``registry.untrusted_spec``: never ``external:``,
+#: which would run a program here). ``search:hard`` is the hard level people are offered:
+#: ``pimc:hard``, offered beside it, was not stronger over 200 duplicate matches
+#: (docs/MEASUREMENTS.md).
 PLAYERS: Final = (
     "random",
     "heuristic",

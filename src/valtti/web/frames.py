@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from valtti.engine import CardSet, Match, Seat
-from valtti.engine.actions import ActionKind
 from valtti.web.store import SeatRow, TableRow
 
 
@@ -87,17 +86,16 @@ class Frames:
         self,
         summary: str,
         match: Match | None,
-        seq: int,
         viewers: Iterable[Seat | None],
         clock: str = "null",
         between: str = "null",
     ) -> dict[Seat | None, str]:
-        """Each viewer's state frame; ``seq``: the match's public actions, of which a viewer
-        may not have seen the last (an ``ask-whole`` whose choice it may not know of);
-        ``clock``: the turn clock's JSON, the same for every viewer (web/turns.py);
-        ``between``: who is ready for the next deal or a rematch, as JSON (``ends.Waiting``)."""
+        """Each viewer's state frame, with the count of the public actions it may know of
+        (``seq``: the engine's ``public_action_count`` of the match it sees); ``clock``: the
+        turn clock's JSON, the same for every viewer (web/turns.py); ``between``: who is ready
+        for the next deal or a rematch, as JSON (``ends.Waiting``)."""
         head = f'{{"type":"state","table":{summary},"clock":{clock},"between":{between},'
-        bodies = _bodies(match, viewers, seq, self.columns)
+        bodies = _bodies(match, viewers, self.columns)
         return {viewer: head + body for viewer, body in bodies.items()}
 
 
@@ -175,24 +173,27 @@ def _hand_json(mask: int) -> str:
 
 
 def _bodies(
-    match: Match | None, viewers: Iterable[Seat | None], seq: int, columns: DealColumns
+    match: Match | None, viewers: Iterable[Seat | None], columns: DealColumns
 ) -> dict[Seat | None, str]:
     """For each viewer, its state frame after ``"table": summary,`` (docs/WEB.md);
     ``columns``: the match's."""
     if match is None or match.deal is None:
         tail = '"deal":0,"observation":null,"last_trick":null,"deals":[]}'
-        return {v: f'"seq":{seq},"you":{_seat_json(v)},{tail}' for v in viewers}
+        return {v: f'"seq":0,"you":{_seat_json(v)},{tail}' for v in viewers}
     tail = (
         f'"deal":{len(match.deals)},"last_trick":{json.dumps(_last_trick(match))},'
         f'"deals":{columns.json(match)}}}'
     )
     deal = match.deal
     views = observations_json(match, viewers)
+    counts: dict[bool, int] = {}  #: by whether the viewer sees the match itself
     out = {}
     for v, view in views.items():
         # The ask-whole a viewer may not know of yet is not counted for it (RULES.md 7.2).
-        shown = seq - (len(deal.history) - len(deal.seen_by(v).history))
-        out[v] = f'"seq":{shown},"you":{_seat_json(v)},"observation":{view},{tail}'
+        itself = deal.seen_by(v) is deal
+        if itself not in counts:
+            counts[itself] = (match if itself else match.seen_by(v)).public_action_count()
+        out[v] = f'"seq":{counts[itself]},"you":{_seat_json(v)},"observation":{view},{tail}'
     return out
 
 
@@ -219,19 +220,16 @@ def replay_steps(match: Match) -> list[dict[str, Any]]:
     every hand and the public part of the position, a partner's choice of marriage included
     (``Match.replay_view``)."""
     steps: list[dict[str, Any]] = []
-    seq = 0
     for index, deal in enumerate(match.deals):
         for n in range(len(deal.history) + 1):
             action = deal.history[n - 1] if n else None
-            if action is not None and action.kind is not ActionKind.ANSWER:
-                seq += 1
             at = match.after(index, n)
             shown = at.deal
             assert shown is not None
             steps.append(
                 {
                     "deal": index + 1,
-                    "seq": seq,
+                    "seq": at.public_action_count(),
                     "action": None if action is None else str(action),
                     "hands": {str(s): shown.hand(s).tokens() for s in Seat},
                     "observation": at.replay_view(),

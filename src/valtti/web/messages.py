@@ -26,6 +26,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from valtti.engine import Seat, Variant
+from valtti.players.registry import untrusted_spec
+from valtti.players.spec import PlayerSpecError
 from valtti.web.bots import PLAYERS
 from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
@@ -61,8 +63,14 @@ def _seat(value: object) -> Seat:
 
 
 def _player(value: object) -> str:
-    name = value.strip().lower() if isinstance(value, str) else None
-    if name not in PLAYERS:
+    """A computer player the lobby offers (``PLAYERS``), named in a request: from others, so
+    never one that would start a program (``untrusted_spec``)."""
+    name = value.strip().lower() if isinstance(value, str) else ""
+    try:
+        offered = untrusted_spec(name) in PLAYERS
+    except PlayerSpecError:
+        offered = False
+    if not offered:
         known = ", ".join(PLAYERS)
         raise _refuse("bad_player", f"unknown computer player {value!r}: one of {known}")
     return name

@@ -17,8 +17,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat
-from valtti.engine.actions import ActionKind
-from valtti.engine.record import Record
+from valtti.engine.record import Record, RecordMeta
 from valtti.engine.views import Phase
 from valtti.table import Table
 from valtti.web import computer
@@ -45,9 +44,9 @@ PRESENCE_SECONDS: Final = 0.25
 class Room:
     """The referee of one table: seats, match, connections; every change under ``lock``.
 
-    ``seq`` counts the match's public actions: every accepted action but ``answer`` (which of
-    several marriages a partner chose is private, RULES.md 7.2). While a partner chooses (the
-    ANSWER phase) every other seat and a spectator see the match before the ``ask-whole``
+    A viewer's ``seq`` counts the public actions of the match it may see, as the engine counts
+    them (``seen.public_action_count()``, RULES.md 7.2). While a partner chooses (the ANSWER
+    phase) every other seat and a spectator see the match before the ``ask-whole``
     (``Match.seen_by``), and each of their actions is answered as it would have been then.
     ``on_idle`` is called with the room once it is finished and nobody watches it.
 
@@ -90,8 +89,6 @@ class Room:
             else stored.record.replay()
         )
         self.driver = Table({r.seat: occupant(r) for r in self.seats}, self.table.seed, match)
-        histories = [d.history for d in match.deals]
-        self.seq = sum(1 for h in histories for a in h if a.kind is not ActionKind.ANSWER)
         #: Seconds from a deal's end to the next deal (0: at once, nobody is asked).
         self.next_deal_seconds = next_deal_seconds
         #: Between deals, or after a match that has no rematch yet: who is ready (ends.py).
@@ -487,8 +484,6 @@ class Room:
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
         self.driver.apply(action)
-        if action.kind is not ActionKind.ANSWER:
-            self.seq += 1
         answering = self._answering()
         if cancelled:
             raise asyncio.CancelledError
@@ -505,14 +500,6 @@ class Room:
             return None
         return deal.current_player
 
-    def _seq_seen_in(self, seen: Match) -> int:
-        """The ``seq`` of the match as ``seen`` by a viewer: an ask-whole it may not know of
-        yet is not counted."""
-        assert self.match is not None
-        if seen is self.match:
-            return self.seq
-        return self.seq - 1
-
     def _seen_in_play(self, seat: Seat, seq: int | None) -> tuple[Match, Deal, int]:
         """The match as ``seat`` may see it (RULES.md 7.2), its deal and its ``seq``, while a
         deal is in play and ``seq`` (when given) is that one; else the RoomError of
@@ -520,7 +507,7 @@ class Room:
         self._deal_in_play()
         assert self.match is not None
         seen = self.match.seen_by(seat)
-        shown = self._seq_seen_in(seen)
+        shown = seen.public_action_count()
         if seq is not None and seq != shown:
             raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
         deal = seen.deal
@@ -604,7 +591,7 @@ class Room:
         seat = seen.current_player
         if seat is None or not is_person(self.seats[seat]):
             return None
-        return (self._seq_seen_in(seen), seat)
+        return (seen.public_action_count(), seat)
 
     async def _play_computer(
         self, seat: Seat, spec: str, point: int, action: Action | None
@@ -642,7 +629,7 @@ class Room:
         clock = json.dumps(self._clock.frame())
         waiting = self.waiting
         between = "null" if waiting is None else waiting.to_json(self.seats, self._connected())
-        return self._frames.states(summary, self.match, self.seq, viewers, clock, between)
+        return self._frames.states(summary, self.match, viewers, clock, between)
 
     def _broadcast(self, only: Seat | None = None) -> None:
         """Send each connection its state (``only``: the connections of that seat alone)."""
@@ -687,14 +674,14 @@ class Room:
         assert self.match is not None
         return Record.of_match(
             self.match,
-            {
-                "program": "valtti serve",
-                "table": self.id,
-                "created": self.table.created.isoformat(),
-                "seed": self.table.seed,
-                "players": {str(r.seat): r.name for r in self.seats},
-                "seats": {str(r.seat): r.kind for r in self.seats},
-            },
+            RecordMeta(
+                program="valtti serve",
+                table=self.id,
+                created=self.table.created.isoformat(),
+                seed=self.table.seed,
+                players={str(r.seat): r.name for r in self.seats},
+                seats={str(r.seat): r.kind for r in self.seats},
+            ),
         )
 
     async def replay_json(self) -> str:
