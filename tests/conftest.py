@@ -1,10 +1,36 @@
-"""Fixtures for every test: nothing a test runs writes into the user's own data directory."""
+"""Fixtures for every test: nothing a test runs writes into the user's own data directory.
+
+And the test tiers (CONTRIBUTING.md): a test of one of the slow ``KINDS`` is ``slow`` too, and
+plain ``pytest`` leaves ``slow`` tests out (``addopts`` in pyproject.toml); ``pytest -m ""``
+runs every test. A test is of a kind by its marker (``pytestmark`` in its module, a decorator,
+a marked parameter) or by the fixtures it uses (``FIXTURE_KINDS``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+
+#: The kinds of test that need more than this process and its files, or long: each is ``slow``.
+KINDS = ("browser", "postgres", "serve", "e2e", "tools")
+
+#: Fixtures that make a test of a kind, wherever it asks for them (directly or through another
+#: fixture): real ``valtti serve`` processes (tests/web/conftest.py), and Playwright's Chromium
+#: (tests/web/test_browser.py, test_browser_reach.py).
+FIXTURE_KINDS = {"server": "serve", "start_server": "serve", "browser": "browser"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = {mark.name for mark in item.iter_markers()}
+        fixtures = getattr(item, "fixturenames", ())
+        kinds = {kind for name, kind in FIXTURE_KINDS.items() if name in fixtures} - names
+        for kind in sorted(kinds):
+            item.add_marker(kind)
+        if "slow" not in names and kinds | (names & set(KINDS)):
+            item.add_marker("slow")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from valtti.arena import run_arena
@@ -20,6 +21,7 @@ def _figures(result: dict[str, Any]) -> list[Any]:
     return out
 
 
+@pytest.mark.slow  # four arenas, two of them in worker processes
 def test_the_evaluation_set_gives_the_same_figures_for_any_number_of_workers() -> None:
     players = ["learned", "random", "heuristic"]
     one = run_arena(players, 6, seed=2026, workers=1, max_deals=1).to_dict()

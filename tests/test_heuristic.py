@@ -208,6 +208,7 @@ def test_choices_are_reproducible_from_the_seed() -> None:
     assert history(4) == history(4)
 
 
+@pytest.mark.slow  # a strength test: 20 matches
 def test_wins_most_duplicate_matches_against_random() -> None:
     result = run_arena(["heuristic", "random"], matches=10, seed=2024, backend="serial")
     pairing = result.pairings[0]

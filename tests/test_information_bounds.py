@@ -30,6 +30,7 @@ def _report(*options: str) -> str:
     return run.stdout.strip()
 
 
+@pytest.mark.tools
 @pytest.mark.parametrize(
     "sees, tricks, decisions",
     [("all", "late", "all"), ("partner", "all", "all"), ("partner", "all", "windows")],
@@ -47,6 +48,7 @@ def test_one_pair_against_random(sees: str, tricks: str, decisions: str) -> None
     ), line
 
 
+@pytest.mark.tools
 def test_a_match_pair_against_random() -> None:
     line = _report("--sees", "all", "--tricks", "late", "--against", "random", "--matches", "1")
     found = re.fullmatch(

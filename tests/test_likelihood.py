@@ -7,6 +7,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 
 from valtti.engine import NUM_ACTIONS, Action, CardSet, Deal, Observation, Seat, Variant
 from valtti.engine.variant import SWITCHES
@@ -133,6 +134,7 @@ def test_sampled_worlds_all_weigh_more_than_nothing_and_shuffled_ones_match_the_
             assert math.isfinite(w)
 
 
+@pytest.mark.slow  # two deals of pimc:hard
 def test_the_self_model_predicts_pimc_hards_own_play_better_than_chance() -> None:
     # Deals the model was not fitted to (it was fitted to seed 977's), all four seats' choices.
     decisions = play_deal("pimc:hard-repeatable", seed=5, number=0)

@@ -62,6 +62,7 @@ def test_a_player_against_itself_gains_nothing_in_any_position(records: Path) ->
     assert all(sum(p.decisions) > 0 for p in playouts)
 
 
+@pytest.mark.tools
 def test_the_report(records: Path) -> None:
     options = ["--a", "heuristic", "--b", "random", "--trick", "6", "--positions", "3"]
     run = subprocess.run(

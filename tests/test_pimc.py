@@ -40,6 +40,7 @@ def play(deal: Deal, players: list[PimcPlayer], score: tuple[int, int]) -> list[
     return actions
 
 
+@pytest.mark.slow  # many deals of every variant
 def test_only_legal_actions_over_many_deals_of_every_variant() -> None:
     rng = random.Random(13)
     variants = all_variants()
@@ -144,16 +145,20 @@ def test_the_search_player_values_on_pimcs_scale_and_side() -> None:
     assert largest > 0.5
 
 
+@pytest.mark.slow  # a deal of pimc:hard
 def test_hard_blends_in_what_is_left_of_its_second(monkeypatch: pytest.MonkeyPatch) -> None:
     hard = LEVELS["hard"]
     assert hard.blend > 0 and hard.seconds < hard.decision <= 0.95
     player = PimcPlayer(hard, seed=5)
     assert player.second is not None
     evaluate = player.evaluate
+    # The player's clock: this machine's, but 0.3 s later after each evaluation.
+    skew = [0.0]
+    player.clock = lambda: time.perf_counter() + skew[0]
 
     def slow_evaluate(obs: Observation, deadline: float | None = None) -> list[ActionEstimate]:
         estimates = evaluate(obs, deadline)
-        time.sleep(0.3)  # PIMC as if on a slow machine: the search must get the less
+        skew[0] += 0.3  # PIMC as if on a slow machine: the search must get the less
         return estimates
 
     monkeypatch.setattr(player, "evaluate", slow_evaluate)

@@ -119,7 +119,10 @@ def check(solver: Solver, deal: Deal, value: DealValue) -> None:
     assert deal == before and deal.hands == before.hands
 
 
-@pytest.mark.parametrize(("tricks_left", "positions"), [(1, 600), (2, 900), (3, 250), (4, 6)])
+@pytest.mark.parametrize(
+    ("tricks_left", "positions"),
+    [(1, 600), (2, 900), (3, 250), pytest.param(4, 6, marks=pytest.mark.slow)],
+)
 def test_solver_agrees_with_minimax(tricks_left: int, positions: int) -> None:
     rng = random.Random(13_000 + tricks_left)
     solver = Solver(table_bits=14)

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+#: A real terminal session each: the full tier (CONTRIBUTING.md).
+pytestmark = pytest.mark.e2e
+
 pexpect = pytest.importorskip("pexpect")
 
 from valtti.engine import Seat, Team  # noqa: E402 - after the skip

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: A real terminal session each: the full tier (CONTRIBUTING.md).
+pytestmark = pytest.mark.e2e
+
 pexpect = pytest.importorskip("pexpect")
 
 from test_terminal_e2e_small import (  # noqa: E402 - after the skip
@@ -102,19 +105,22 @@ def _play_moves(child: pexpect.spawn, moves: int | None) -> int:
     return made
 
 
-def _save_at_deal_end(child: pexpect.spawn, path: Path) -> Record:
-    assert _play_moves(child, None) >= 0
+def _save_at_deal_end(child: pexpect.spawn, path: Path) -> tuple[Record, int]:
+    """Play the first legal move until the deal is over, save there and quit: the record, and
+    how many moves were typed."""
+    made = _play_moves(child, None)
     child.sendline(f"save {path}")
     child.expect(DEAL_OVER)
     child.sendline("quit")
     child.expect_exact("(y/n) > ")
     child.sendline("y")
     child.expect(pexpect.EOF)
-    return Record.from_json(path.read_text())
+    return Record.from_json(path.read_text()), made
 
 
 def test_ctrl_d_leaves_a_record_that_resumes_exactly(tmp_path: Path, data_home: Path) -> None:
-    straight = _save_at_deal_end(play("--seed", "5"), tmp_path / "straight.json")
+    straight, moves = _save_at_deal_end(play("--seed", "5"), tmp_path / "straight.json")
+    assert moves > 3  # South has more turns in the deal than the three played before Ctrl-D
 
     child = play("--seed", "5")
     assert _play_moves(child, 3) == 3
@@ -128,7 +134,8 @@ def test_ctrl_d_leaves_a_record_that_resumes_exactly(tmp_path: Path, data_home: 
     kept = Record.from_json(autosave(data_home).read_text())
     assert kept.meta is not None and kept.meta["seed"] == 5 and "takebacks" not in kept.meta
 
-    resumed = _save_at_deal_end(resume(), tmp_path / "resumed.json")
+    resumed, rest = _save_at_deal_end(resume(), tmp_path / "resumed.json")
+    assert rest == moves - 3  # the resume asks again at the fourth turn, and for no other
     # The computer players' moves after the resume are those of the match played straight.
     assert resumed.to_dict()["deals"] == straight.to_dict()["deals"]
     assert Record.from_json(autosave(data_home).read_text()).deals == resumed.deals  # still kept

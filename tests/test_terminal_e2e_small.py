@@ -21,6 +21,9 @@ from valtti.engine.record import Record
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
 
+#: A real terminal session each: the full tier (CONTRIBUTING.md).
+pytestmark = pytest.mark.e2e
+
 pexpect = pytest.importorskip("pexpect")
 
 ROWS, COLUMNS = 24, 80

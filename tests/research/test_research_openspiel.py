@@ -19,6 +19,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import valtti.research.openspiel  # noqa: E402, F401 - registers python_marjapussi
 
 
+@pytest.mark.slow  # OpenSpiel's simulation of many random games
 def test_random_sim_test() -> None:
     game = pyspiel.load_game("python_marjapussi")
     pyspiel.random_sim_test(game, num_sims=200, serialize=True, verbose=False)

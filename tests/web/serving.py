@@ -1,4 +1,5 @@
-"""Real ``valtti serve`` processes for the web table's tests, and WebSocket clients to them."""
+"""Real ``valtti serve`` processes for the web table's tests, the application in this process
+(``App``, the same API through FastAPI's TestClient), and WebSocket clients to either."""
 
 from __future__ import annotations
 
@@ -10,18 +11,32 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
+from anyio.streams.memory import MemoryObjectReceiveStream
+from starlette.types import Message
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import Close
 from websockets.sync.client import ClientConnection, connect
 
 from valtti.engine import Action, Seat
 from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
+from valtti.web import reach
+from valtti.web.app import create_app
+from valtti.web.security import Policy
 from valtti.web.store import Store
+
+with warnings.catch_warnings():
+    # Starlette would rather its client were httpx2's (not installed): httpx's works the same.
+    warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient, WebSocketTestSession
 
 SEATS = ("N", "E", "S", "W")
 ALL_OPEN = dict.fromkeys(SEATS, "open")
@@ -75,7 +90,32 @@ def free_port() -> int:
         return port
 
 
-class Server:
+class Site:
+    """What a test talks to: a web table's HTTP API (``http``, at ``url``) and WebSockets to
+    its tables, over the database at ``db_url``."""
+
+    db_url: str
+    url: str
+    http: httpx.Client
+
+    def create(self, seats: dict[str, str], **body: Any) -> dict[str, Any]:
+        """A new table (POST /api/tables) with these seats; its answer."""
+        answer = self.http.post("/api/tables", json={"variant": {}, "seats": seats, **body})
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+    def join(self, table_id: str, seat: str, nickname: str = "Aino") -> str:
+        answer = self.http.post(f"/api/tables/{table_id}/seats/{seat}", json={"nickname": nickname})
+        assert answer.status_code == 200, answer.text
+        token: str = answer.json()["token"]
+        return token
+
+    def socket(self, table_id: str, token: str | None = None) -> Player:
+        raise NotImplementedError
+
+
+class Server(Site):
     """A ``valtti serve`` process on a free port of this machine, with its HTTP client."""
 
     def __init__(
@@ -157,19 +197,6 @@ class Server:
                 self.process.wait()
         self.http.close()
 
-    def create(self, seats: dict[str, str], **body: Any) -> dict[str, Any]:
-        """A new table (POST /api/tables) with these seats; its answer."""
-        answer = self.http.post("/api/tables", json={"variant": {}, "seats": seats, **body})
-        assert answer.status_code == 201, answer.text
-        created: dict[str, Any] = answer.json()
-        return created
-
-    def join(self, table_id: str, seat: str, nickname: str = "Aino") -> str:
-        answer = self.http.post(f"/api/tables/{table_id}/seats/{seat}", json={"nickname": nickname})
-        assert answer.status_code == 200, answer.text
-        token: str = answer.json()["token"]
-        return token
-
     def socket(self, table_id: str, token: str | None = None) -> Player:
         query = "" if token is None else f"?token={token}"
         url = f"ws://127.0.0.1:{self.port}/api/tables/{table_id}/ws{query}"
@@ -177,10 +204,103 @@ class Server:
         return Player(connect(url, open_timeout=FRAME, close_timeout=FRAME).__enter__())
 
 
+class App(Site):
+    """The web table's application in this process, through FastAPI's ``TestClient``: the
+    API of ``Server`` (the same routes, frames and refusals, computer players in a worker
+    process), without a ``valtti serve`` process, a port or uvicorn in between. For tests of
+    what the application does; what serving adds (request heads, slow clients, the start
+    message and the log, signals and restarts, real sockets' timing) is ``Server``'s.
+
+    The same options as ``Server`` gives ``valtti serve``: no limits per client address, the
+    next deal at once, and the names of a server on 127.0.0.1.
+    """
+
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        tables_per_minute: int = 0,
+        next_deal_seconds: float = 0.0,
+    ) -> None:
+        self.db_url = db_url
+        #: Where the client says it is: nothing listens there.
+        self.url = "http://127.0.0.1:8000"
+        policy = Policy(None, 0, 0, reach.own_names("127.0.0.1"))
+        application = create_app(
+            db_url,
+            bot_delay=bot_delay,
+            bot_workers=1,
+            tables_per_minute=tables_per_minute,
+            policy=policy,
+            next_deal_seconds=next_deal_seconds,
+        )
+        self.http = TestClient(application, base_url=self.url)
+        self.sockets: list[_TestSocket] = []  #: every WebSocket opened, closed by ``stop``
+
+    def start(self) -> App:
+        """Start the application (open its database, resume its unfinished tables)."""
+        self.http.__enter__()
+        return self
+
+    def stop(self) -> None:
+        """Close the WebSockets a test left open (the application waits for them), then
+        stop the application."""
+        for socket_ in self.sockets:
+            socket_.close()
+        self.http.__exit__(None, None, None)
+
+    def socket(self, table_id: str, token: str | None = None) -> Player:
+        assert isinstance(self.http, TestClient)
+        query = "" if token is None else f"?token={token}"
+        # A whole URL: the client's own base for WebSockets is another name (testserver).
+        url = f"ws{self.url.removeprefix('http')}/api/tables/{table_id}/ws{query}"
+        session = self.http.websocket_connect(url)
+        self.sockets.append(_TestSocket(session.__enter__()))
+        return Player(self.sockets[-1])
+
+
+async def _receive(stream: MemoryObjectReceiveStream[Message], timeout: float | None) -> Message:
+    with anyio.fail_after(timeout):
+        return await stream.receive()
+
+
+class _TestSocket:
+    """A TestClient WebSocket as ``Player`` uses a websockets connection: ``recv`` with a
+    timeout (``TimeoutError``), and ``ConnectionClosed`` (with the code received) once the
+    application closed it."""
+
+    def __init__(self, session: WebSocketTestSession) -> None:
+        self.session = session
+        self.closed: Close | None = None  #: the application's close frame, once received
+        self.open = True  #: until ``close``
+
+    def send(self, data: str | bytes) -> None:
+        if isinstance(data, str):
+            self.session.send_text(data)
+        else:
+            self.session.send_bytes(data)
+
+    def recv(self, timeout: float | None = None) -> str | bytes:
+        if self.closed is None:
+            # The session's own receive has no timeout: a frame that never comes would hang.
+            message = self.session.portal.call(_receive, self.session._send_rx, timeout)
+            if message["type"] != "websocket.close":
+                text: str | None = message.get("text")
+                data: str | bytes = message["bytes"] if text is None else text
+                return data
+            self.closed = Close(message.get("code", 1000), message.get("reason") or "")
+        raise ConnectionClosed(self.closed, None)
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            self.session.__exit__(None, None, None)
+
+
 class Player:
     """One WebSocket to a table, keeping every frame it received."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection | _TestSocket) -> None:
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
         self._sent: deque[float] = deque(maxlen=RATE)
@@ -223,7 +343,7 @@ class Player:
 class Table:
     """A table of people at the server, each with an open WebSocket, and a spectator."""
 
-    def __init__(self, server: Server, table_id: str, tokens: dict[str, str]) -> None:
+    def __init__(self, server: Site, table_id: str, tokens: dict[str, str]) -> None:
         self.server = server
         self.id = table_id
         self.tokens = tokens
@@ -237,7 +357,7 @@ class Table:
         self.seq: int = self.spectator.frames[-1]["seq"]
 
     @classmethod
-    def new(cls, server: Server, seats: dict[str, str] | None = None) -> Table:
+    def new(cls, server: Site, seats: dict[str, str] | None = None) -> Table:
         """A new table whose open seats are taken by people (all four by default)."""
         created = server.create(seats or ALL_OPEN)
         people = [s for s, kind in (seats or ALL_OPEN).items() if kind == "open"]

@@ -52,6 +52,7 @@ def test_the_report_counts_in_words(tables: int, matches: int, said: str) -> Non
     assert figures.report().splitlines()[1] == f"clients   {said}"
 
 
+@pytest.mark.serve  # the command starts a server of its own
 def test_a_short_run_against_its_own_server_plays_without_errors() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "valtti", "loadtest", "--clients", "8", "--seconds", "3", "--json"],

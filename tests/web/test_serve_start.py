@@ -102,6 +102,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(
 
 
 @pytest.mark.parametrize("url", ["", " "])
+@pytest.mark.serve  # valtti serve processes (refusing to start)
 def test_an_empty_database_url_is_refused(url: str) -> None:
     """``--db ""`` started a server on the default database, as if no --db were given."""
     command = [sys.executable, "-m", "valtti", "serve", "--port", str(free_port()), "--db", url]

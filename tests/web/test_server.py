@@ -1,4 +1,5 @@
-"""The web server through its real protocol (docs/WEB.md): HTTP and WebSockets to `valtti serve`.
+"""The web server through its real protocol (docs/WEB.md): HTTP and WebSockets to the application
+in this process (``site``, the fast tier) and to `valtti serve` (the full tier).
 
 Every frame a seat receives is checked against the true hands in the server's database: no
 frame may name a card that another seat still holds.
@@ -20,6 +21,7 @@ from tests.web.serving import (
     SEATS,
     Player,
     Server,
+    Site,
     Table,
     _all_connected,
     hands_by_seq,
@@ -37,7 +39,7 @@ from valtti.web.bots import PLAYERS
 JSON = {"Content-Type": "application/json"}
 
 
-def stored_match(server: Server, table_id: str) -> Record:
+def stored_match(server: Site, table_id: str) -> Record:
     return stored_record(server.db_url, table_id)
 
 
@@ -71,13 +73,13 @@ def assert_no_hidden_cards(player: Player, seat: str | None, record: Record) -> 
 # -- HTTP ------------------------------------------------------------------------------------------
 
 
-def test_lobby_creates_lists_and_seats(server: Server) -> None:
-    created = server.create(
+def test_lobby_creates_lists_and_seats(site: Site) -> None:
+    created = site.create(
         {"N": "open", "E": "random", "S": "open", "W": "heuristic"}, nickname="Aino", seat="S"
     )
     assert created["seat"] == "S" and created["token"] and created["creator_token"]
-    assert created["link"] == f"{server.url}/t/{created['id']}"
-    summary = server.http.get(f"/api/tables/{created['id']}").json()
+    assert created["link"] == f"{site.url}/t/{created['id']}"
+    summary = site.http.get(f"/api/tables/{created['id']}").json()
     assert summary["status"] == "waiting" and summary["deals"] == 0
     assert [(s["seat"], s["kind"], s["name"]) for s in summary["seats"]] == [
         ("N", "open", None),
@@ -85,14 +87,14 @@ def test_lobby_creates_lists_and_seats(server: Server) -> None:
         ("S", "human", "Aino"),
         ("W", "computer", "heuristic"),
     ]
-    listed = server.http.get("/api/tables").json()["tables"]
+    listed = site.http.get("/api/tables").json()["tables"]
     assert listed[0]["id"] == created["id"]
 
-    answer = server.http.post(f"/api/tables/{created['id']}/seats/S", json={"nickname": "Eino"})
+    answer = site.http.post(f"/api/tables/{created['id']}/seats/S", json={"nickname": "Eino"})
     assert answer.status_code == 409 and answer.json()["error"] == "taken"
-    token = server.join(created["id"], "n", "  Eino  ")
+    token = site.join(created["id"], "n", "  Eino  ")
     assert token != created["token"]
-    summary = server.http.get(f"/api/tables/{created['id']}").json()
+    summary = site.http.get(f"/api/tables/{created['id']}").json()
     assert summary["status"] == "playing" and summary["deals"] == 1
     assert summary["seats"][0]["name"] == "Eino"
 
@@ -113,27 +115,27 @@ def test_lobby_creates_lists_and_seats(server: Server) -> None:
         None,
     ],
 )
-def test_bad_nicknames_are_refused(server: Server, nickname: object) -> None:
-    table = server.create(ALL_OPEN)
-    answer = server.http.post(f"/api/tables/{table['id']}/seats/N", json={"nickname": nickname})
+def test_bad_nicknames_are_refused(site: Site, nickname: object) -> None:
+    table = site.create(ALL_OPEN)
+    answer = site.http.post(f"/api/tables/{table['id']}/seats/N", json={"nickname": nickname})
     assert answer.status_code == 400 and answer.json()["error"] == "bad_nickname"
-    answer = server.http.post(
+    answer = site.http.post(
         "/api/tables", json={"seats": ALL_OPEN, "seat": "N", "nickname": nickname}
     )
     assert answer.status_code == 400 and answer.json()["error"] == "bad_nickname"
 
 
-def test_a_nickname_is_kept_as_text(server: Server) -> None:
-    table = server.create(ALL_OPEN)
+def test_a_nickname_is_kept_as_text(site: Site) -> None:
+    table = site.create(ALL_OPEN)
     name = "<b>Äijä</b>&"
-    server.join(table["id"], "E", name)
-    assert server.http.get(f"/api/tables/{table['id']}").json()["seats"][1]["name"] == name
+    site.join(table["id"], "E", name)
+    assert site.http.get(f"/api/tables/{table['id']}").json()["seats"][1]["name"] == name
     # A letter with a combining accent, and a family emoji joined by zero-width joiners.
     for seat, name in (("S", "Zoe\u0308"), ("W", "\U0001f469\u200d\U0001f469\u200d\U0001f467")):
-        server.join(table["id"], seat, name)
-        seats = server.http.get(f"/api/tables/{table['id']}").json()["seats"]
+        site.join(table["id"], seat, name)
+        seats = site.http.get(f"/api/tables/{table['id']}").json()["seats"]
         assert next(s["name"] for s in seats if s["seat"] == seat) == name
-    answer = server.http.get(f"/api/tables/{table['id']}")
+    answer = site.http.get(f"/api/tables/{table['id']}")
     assert answer.headers["content-type"] == "application/json"
 
 
@@ -151,67 +153,65 @@ def test_a_nickname_is_kept_as_text(server: Server) -> None:
         ({"seats": []}, "bad_request", 'seats is an object: {"N": "open" | player, …}'),
     ],
 )
-def test_bad_tables_are_refused(
-    server: Server, body: dict[str, Any], code: str, message: str
-) -> None:
-    answer = server.http.post("/api/tables", json=body)
+def test_bad_tables_are_refused(site: Site, body: dict[str, Any], code: str, message: str) -> None:
+    answer = site.http.post("/api/tables", json=body)
     assert answer.status_code == 400
     assert answer.json()["error"] == code and message in answer.json()["message"]
 
 
-def test_bad_bodies_and_unknown_tables(server: Server) -> None:
+def test_bad_bodies_and_unknown_tables(site: Site) -> None:
     for content in (b"{not json", b"[1, 2]"):
-        answer = server.http.post("/api/tables", content=content, headers=JSON)
+        answer = site.http.post("/api/tables", content=content, headers=JSON)
         assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
     for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/replay"):
-        answer = server.http.get(path)
+        answer = site.http.get(path)
         assert answer.status_code == 404 and answer.json()["error"] == "not_found"
-    answer = server.http.post("/api/tables/nope/seats/N", json={"nickname": "A"})
+    answer = site.http.post("/api/tables/nope/seats/N", json={"nickname": "A"})
     assert answer.status_code == 404
-    table = server.create(ALL_OPEN)
-    answer = server.http.post(f"/api/tables/{table['id']}/seats/Q", json={"nickname": "A"})
+    table = site.create(ALL_OPEN)
+    answer = site.http.post(f"/api/tables/{table['id']}/seats/Q", json={"nickname": "A"})
     assert answer.status_code == 400 and answer.json()["error"] == "bad_seat"
 
 
-def test_a_method_a_path_does_not_take_is_an_error_body(server: Server) -> None:
-    table = server.create(ALL_OPEN)
+def test_a_method_a_path_does_not_take_is_an_error_body(site: Site) -> None:
+    table = site.create(ALL_OPEN)
     for method, path in (
         ("GET", f"/api/tables/{table['id']}/seats/N"),
         ("POST", f"/api/tables/{table['id']}/record"),
         ("PUT", "/api/tables"),
     ):
-        answer = server.http.request(method, path, json={})
+        answer = site.http.request(method, path, json={})
         assert answer.status_code == 405, path
         assert answer.json()["error"] == "bad_method" and method in answer.json()["message"]
         assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
 
 
-def test_head_answers_as_get_without_the_body(server: Server) -> None:
+def test_head_answers_as_get_without_the_body(site: Site) -> None:
     """HEAD on a page was a 405, where a link checker or a monitor asks with it."""
-    table = server.create(ALL_OPEN)
+    table = site.create(ALL_OPEN)
     for path in ("/", f"/t/{table['id']}", "/rules", "/t/anything", "/api/tables"):
-        got, head = server.http.get(path), server.http.head(path)
+        got, head = site.http.get(path), site.http.head(path)
         assert (head.status_code, head.content) == (got.status_code, b""), path
         for header in ("content-type", "content-length"):
             assert head.headers[header] == got.headers[header], (path, header)
 
 
-def test_the_server_serves_no_api_schema_of_its_own(server: Server) -> None:
+def test_the_server_serves_no_api_schema_of_its_own(site: Site) -> None:
     # docs/WEB.md lists every route: FastAPI's /openapi.json is none of them, so not found.
-    page = server.http.get("/openapi.json")
+    page = site.http.get("/openapi.json")
     assert page.status_code == 404 and "notfound" in page.text
 
 
-def test_allow_names_every_method_of_the_path(server: Server) -> None:
+def test_allow_names_every_method_of_the_path(site: Site) -> None:
     # GET (and HEAD) and POST /api/tables are two routes: the 405 names all, not only the first.
-    answer = server.http.request("DELETE", "/api/tables", json={})
+    answer = site.http.request("DELETE", "/api/tables", json={})
     assert answer.status_code == 405
     assert answer.headers["allow"] == "GET, HEAD, POST"
 
 
-def test_large_and_deep_bodies_are_refused(server: Server) -> None:
+def test_large_and_deep_bodies_are_refused(site: Site) -> None:
     big = {"seats": ALL_OPEN, "pad": "x" * 16 * 1024}
-    answer = server.http.post("/api/tables", json=big)
+    answer = site.http.post("/api/tables", json=big)
     assert answer.status_code == 413 and answer.json()["error"] == "too_large"
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the body is counted as it comes
@@ -220,12 +220,12 @@ def test_large_and_deep_bodies_are_refused(server: Server) -> None:
             yield b"x" * 1024
         yield b'"}'
 
-    answer = server.http.post("/api/tables", content=chunks(), headers=JSON)
+    answer = site.http.post("/api/tables", content=chunks(), headers=JSON)
     assert answer.status_code == 413 and answer.json()["error"] == "too_large"
     deep = b"[" * 5000 + b"]" * 5000
-    answer = server.http.post("/api/tables", content=deep, headers=JSON)
+    answer = site.http.post("/api/tables", content=deep, headers=JSON)
     assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
-    watcher = server.socket(server.create(ALL_OPEN)["id"])
+    watcher = site.socket(site.create(ALL_OPEN)["id"])
     watcher.state()
     watcher.send("[" * 2000 + "]" * 2000)
     assert watcher.error()["code"] == "bad_json"
@@ -234,10 +234,8 @@ def test_large_and_deep_bodies_are_refused(server: Server) -> None:
     watcher.close()
 
 
-def test_a_flood_of_new_tables_is_refused(
-    tmp_path: Path, start_server: Callable[..., Server]
-) -> None:
-    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}", tables_per_minute=3)
+def test_a_flood_of_new_tables_is_refused(tmp_path: Path, start_site: Callable[..., Site]) -> None:
+    server = start_site(f"sqlite:///{tmp_path / 'valtti.db'}", tables_per_minute=3)
     for _ in range(3):
         server.create(ALL_OPEN)
     answer = server.http.post("/api/tables", json={"seats": ALL_OPEN})
@@ -271,24 +269,24 @@ class _Headings(HTMLParser):
             self.levels.append(int(tag[1]))
 
 
-def test_every_page_has_one_top_heading(server: Server) -> None:
+def test_every_page_has_one_top_heading(site: Site) -> None:
     """A screen reader's first way round a page: the table page had none (its headings began
     at h2, in dialogs), where the lobby, the rules and the not-found page each have their h1."""
-    table = server.create(ALL_OPEN)
+    table = site.create(ALL_OPEN)
     for path in ("/", f"/t/{table['id']}", "/rules", "/t/anything"):
         headings = _Headings()
-        headings.feed(server.http.get(path).text)
+        headings.feed(site.http.get(path).text)
         assert headings.levels.count(1) == 1 and headings.levels[0] == 1, (path, headings.levels)
 
 
 def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
-    server: Server,
+    site: Site,
 ) -> None:
-    options = server.http.get("/api/options").json()
+    options = site.http.get("/api/options").json()
     assert options["variant"] == [{"name": n, "values": list(v)} for n, v in SWITCHES.items()]
     assert options["players"] == list(PLAYERS)
     for lang in ("en", "fi"):
-        catalogue = server.http.get(f"/static/i18n/{lang}.json").json()
+        catalogue = site.http.get(f"/static/i18n/{lang}.json").json()
         keys = [f"player.short.{p}" for p in options["players"]]
         keys += [f"refusal.{code}" for code in RefusalCode]  # the engine's refusals
         for switch in options["variant"]:
@@ -302,19 +300,19 @@ def _js_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def test_record_and_replay_wait_for_the_end(server: Server) -> None:
-    table = server.create({"N": "open", "E": "random", "S": "random", "W": "random"})
+def test_record_and_replay_wait_for_the_end(site: Site) -> None:
+    table = site.create({"N": "open", "E": "random", "S": "random", "W": "random"})
     for path in ("record", "replay"):
-        answer = server.http.get(f"/api/tables/{table['id']}/{path}")
+        answer = site.http.get(f"/api/tables/{table['id']}/{path}")
         assert answer.status_code == 409 and answer.json()["error"] == "not_finished"
 
 
 # -- WebSocket -------------------------------------------------------------------------------------
 
 
-def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(server: Server) -> None:
+def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(site: Site) -> None:
     rng = random.Random(1)
-    table = Table.new(server)
+    table = Table.new(site)
     first = table.spectator.frames[-1]
     assert first["deal"] == 1 and first["seq"] == 0 and first["last_trick"] is None
     while table.spectator.frames[-1]["deal"] == 1:
@@ -326,7 +324,7 @@ def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(serve
         len(state["deals"]) == 2
         and state["deals"][0]["tricks"]["NS"] + state["deals"][0]["tricks"]["EW"] == 9
     )
-    record = stored_match(server, table.id)
+    record = stored_match(site, table.id)
     assert len(record.deals) == 2
     for seat, player in table.players.items():
         assert_no_hidden_cards(player, seat, record)
@@ -338,7 +336,7 @@ def test_four_people_play_into_the_second_deal_seeing_only_their_own_cards(serve
     table.close()
 
 
-def play_first_deal_as_south(server: Server, seats: dict[str, str], seed: int) -> tuple[str, Any]:
+def play_first_deal_as_south(server: Site, seats: dict[str, str], seed: int) -> tuple[str, Any]:
     """Create a table with ``seats`` and S open, play S at random until deal 1 ends; the table's
     id and S's socket (still open)."""
     rng = random.Random(seed)
@@ -355,31 +353,32 @@ def play_first_deal_as_south(server: Server, seats: dict[str, str], seed: int) -
     return created["id"], me
 
 
-def test_one_person_against_three_computer_players(server: Server) -> None:
+def test_one_person_against_three_computer_players(site: Site) -> None:
     seats = {"N": "random", "E": "heuristic", "W": "random"}
-    table, me = play_first_deal_as_south(server, seats, 2)
-    assert_no_hidden_cards(me, "S", stored_match(server, table))
+    table, me = play_first_deal_as_south(site, seats, 2)
+    assert_no_hidden_cards(me, "S", stored_match(site, table))
     me.close()
 
 
-def test_the_hard_level_and_the_learned_player_play_a_deal_at_a_table(server: Server) -> None:
+@pytest.mark.slow  # a deal of pimc:hard
+def test_the_hard_level_and_the_learned_player_play_a_deal_at_a_table(site: Site) -> None:
     """The lobby's "hard" (the PIMC player) and the learned player decide in the workers."""
     seats = {"N": "pimc:hard", "E": "learned", "W": "search:easy"}
-    table, me = play_first_deal_as_south(server, seats, 3)
-    assert stored_match(server, table).replay().deals[0].is_over()
+    table, me = play_first_deal_as_south(site, seats, 3)
+    assert stored_match(site, table).replay().deals[0].is_over()
     me.close()
 
 
-def test_computer_players_start_when_the_last_person_sits_down(server: Server) -> None:
+def test_computer_players_start_when_the_last_person_sits_down(site: Site) -> None:
     seats = {"N": "open", "E": "random", "S": "random", "W": "random"}
     # A table where a computer player leads the first trick (each seat does, one time in four).
     for _ in range(20):
-        created = server.create(seats)
-        watcher = server.socket(created["id"])
+        created = site.create(seats)
+        watcher = site.socket(created["id"])
         waiting = watcher.state()
         assert waiting["table"]["status"] == "waiting" and waiting["table"]["deals"] == 0
         assert waiting["seq"] == 0 and waiting["observation"] is None
-        server.join(created["id"], "N")
+        site.join(created["id"], "N")
         state = watcher.state()
         assert state["table"]["status"] == "playing"
         if state["observation"]["to_move"] != "N" or state["seq"] > 0:
@@ -392,8 +391,8 @@ def test_computer_players_start_when_the_last_person_sits_down(server: Server) -
     watcher.close()
 
 
-def test_each_bad_message_gets_its_error_and_changes_nothing(server: Server) -> None:
-    table = Table.new(server)
+def test_each_bad_message_gets_its_error_and_changes_nothing(site: Site) -> None:
+    table = Table.new(site)
     rng = random.Random(3)
     table.play(rng)
     mover = table.to_move()
@@ -450,9 +449,9 @@ def _replace(seat: str, player: str, creator_token: str) -> dict[str, str]:
     return {"type": "replace", "seat": seat, "player": player, "creator_token": creator_token}
 
 
-def test_a_waiting_table_refuses_actions(server: Server) -> None:
-    created = server.create(ALL_OPEN, seat="N", nickname="Aino")
-    me = server.socket(created["id"], created["token"])
+def test_a_waiting_table_refuses_actions(site: Site) -> None:
+    created = site.create(ALL_OPEN, seat="N", nickname="Aino")
+    me = site.socket(created["id"], created["token"])
     state = me.state()
     assert state["table"]["status"] == "waiting" and state["observation"] is None
     me.send({"type": "action", "action": "AS"})
@@ -460,19 +459,19 @@ def test_a_waiting_table_refuses_actions(server: Server) -> None:
     me.close()
 
 
-def test_unknown_table_or_token_closes_the_socket(server: Server) -> None:
-    for table_id, token, code in (("nope", None, 4404), (server.create(ALL_OPEN)["id"], "x", 4401)):
-        player = server.socket(table_id, token)
+def test_unknown_table_or_token_closes_the_socket(site: Site) -> None:
+    for table_id, token, code in (("nope", None, 4404), (site.create(ALL_OPEN)["id"], "x", 4401)):
+        player = site.socket(table_id, token)
         with pytest.raises(ConnectionClosed) as closed:
             player.receive()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == code
 
 
 def test_a_table_id_no_table_can_have_is_not_found_on_either_database(
-    database_url: str, start_server: Callable[..., Server]
+    database_url: str, start_site: Callable[..., Site]
 ) -> None:
     # PostgreSQL cannot compare a text with a NUL in it: asked, it failed with a 500.
-    server = start_server(database_url)
+    server = start_site(database_url)
     for table_id in ("%00", "a%00b", "x" * 65, "%C3%A4"):
         for path in ("", "/record", "/replay"):
             answer = server.http.get(f"/api/tables/{table_id}{path}")
@@ -521,8 +520,8 @@ def test_a_flood_is_throttled_then_closed(server: Server) -> None:
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
-def test_reconnecting_with_the_token_resumes_the_seat(server: Server) -> None:
-    table = Table.new(server)
+def test_reconnecting_with_the_token_resumes_the_seat(site: Site) -> None:
+    table = Table.new(site)
     rng = random.Random(4)
     for _ in range(5):
         table.play(rng)
@@ -531,7 +530,7 @@ def test_reconnecting_with_the_token_resumes_the_seat(server: Server) -> None:
     table.players[seat].close()
     gone = table.spectator.state()
     assert not next(s for s in gone["table"]["seats"] if s["seat"] == seat)["connected"]
-    again = server.socket(table.id, table.tokens[seat])
+    again = site.socket(table.id, table.tokens[seat])
     state = again.state()
     assert state["you"] == seat and state["seq"] == table.seq
     assert state["observation"]["hand"] == hand and state["observation"]["legal"]
@@ -541,10 +540,10 @@ def test_reconnecting_with_the_token_resumes_the_seat(server: Server) -> None:
     table.close()
 
 
-def test_the_creator_hands_seats_to_computer_players(server: Server) -> None:
-    created = server.create(ALL_OPEN, seat="S", nickname="Aino")
+def test_the_creator_hands_seats_to_computer_players(site: Site) -> None:
+    created = site.create(ALL_OPEN, seat="S", nickname="Aino")
     table_id, creator_token = created["id"], created["creator_token"]
-    me = server.socket(table_id, created["token"])
+    me = site.socket(table_id, created["token"])
     me.state()
     me.send(_replace("N", "random", creator_token))
     state = me.state()
@@ -555,8 +554,8 @@ def test_the_creator_hands_seats_to_computer_players(server: Server) -> None:
         "connected": True,
     }
     assert state["table"]["status"] == "waiting"
-    tokens = {s: server.join(table_id, s) for s in ("E", "W")}
-    east, west = (server.socket(table_id, tokens[s]) for s in ("E", "W"))
+    tokens = {s: site.join(table_id, s) for s in ("E", "W")}
+    east, west = (site.socket(table_id, tokens[s]) for s in ("E", "W"))
     east.state()
     west.state()
     me.until(lambda f: f["type"] == "state" and _all_connected(f, ["S", "E", "W"]))
@@ -576,7 +575,7 @@ def test_the_creator_hands_seats_to_computer_players(server: Server) -> None:
     assert me.error()["code"] == "bad_seat"
     # The creator never locks a person out: East's token plays the seat again, and the stand-in
     # leaves as East connects; given to the stand-in again once East has gone.
-    again = server.socket(table_id, tokens["E"])
+    again = site.socket(table_id, tokens["E"])
     state = again.state()
     assert state["you"] == "E" and state["table"]["seats"][1]["stand_in"] is None
     again.close()
@@ -601,31 +600,31 @@ def test_the_creator_hands_seats_to_computer_players(server: Server) -> None:
         p.close()
 
 
-def test_two_connections_of_one_seat(server: Server) -> None:
-    created = server.create(ALL_OPEN, seat="N", nickname="Aino")
-    first, second = (server.socket(created["id"], created["token"]) for _ in range(2))
+def test_two_connections_of_one_seat(site: Site) -> None:
+    created = site.create(ALL_OPEN, seat="N", nickname="Aino")
+    first, second = (site.socket(created["id"], created["token"]) for _ in range(2))
     assert first.state()["you"] == "N" and second.state()["you"] == "N"
     first.close()
-    watcher = server.socket(created["id"])
+    watcher = site.socket(created["id"])
     assert watcher.state()["table"]["seats"][0]["connected"]
     second.close()
     assert not watcher.state()["table"]["seats"][0]["connected"]
     watcher.close()
 
 
-def test_the_lobby_lists_waiting_playing_and_finished_tables(server: Server) -> None:
-    waiting = server.create(ALL_OPEN)["id"]
-    playing = server.create({"N": "open", "E": "random", "S": "random", "W": "random"})["id"]
-    server.join(playing, "N")
-    finished = server.create(dict.fromkeys(SEATS, "random"))["id"]
-    watcher = server.socket(finished)
+def test_the_lobby_lists_waiting_playing_and_finished_tables(site: Site) -> None:
+    waiting = site.create(ALL_OPEN)["id"]
+    playing = site.create({"N": "open", "E": "random", "S": "random", "W": "random"})["id"]
+    site.join(playing, "N")
+    finished = site.create(dict.fromkeys(SEATS, "random"))["id"]
+    watcher = site.socket(finished)
     watcher.until(lambda f: f["type"] == "state" and f["table"]["status"] == "finished")
     watcher.close()
-    # A page holds only some tables of the session's server: each is the newest of its status.
+    # A page holds only some tables of the session's site: each is the newest of its status.
     listed = {
         t["id"]: t
         for status in ("waiting", "playing", "finished")
-        for t in server.http.get("/api/tables", params={"status": status}).json()["tables"]
+        for t in site.http.get("/api/tables", params={"status": status}).json()["tables"]
     }
     assert listed[waiting]["status"] == "waiting" and listed[waiting]["deals"] == 0
     assert listed[playing]["status"] == "playing" and listed[playing]["deals"] == 1
@@ -634,12 +633,12 @@ def test_the_lobby_lists_waiting_playing_and_finished_tables(server: Server) -> 
     assert max(listed[finished]["score"].values()) >= 10
 
 
-def test_a_finished_match_refuses_actions_and_gives_its_record_and_replay(server: Server) -> None:
+def test_a_finished_match_refuses_actions_and_gives_its_record_and_replay(site: Site) -> None:
     rng = random.Random(6)
-    created = server.create(
+    created = site.create(
         {"N": "random", "E": "random", "S": "open", "W": "random"}, seat="S", nickname="Aino"
     )
-    me = server.socket(created["id"], created["token"])
+    me = site.socket(created["id"], created["token"])
     state = me.state()
     while state["table"]["status"] != "finished":
         observation = state["observation"]
@@ -655,7 +654,7 @@ def test_a_finished_match_refuses_actions_and_gives_its_record_and_replay(server
     assert me.error()["code"] == "finished"
     me.close()
 
-    answer = server.http.get(f"/api/tables/{created['id']}/record")
+    answer = site.http.get(f"/api/tables/{created['id']}/record")
     assert answer.status_code == 200
     assert f'filename="valtti-{created["id"]}.json"' in answer.headers["content-disposition"]
     record = Record.from_json(answer.text)
@@ -664,7 +663,7 @@ def test_a_finished_match_refuses_actions_and_gives_its_record_and_replay(server
     assert record.meta is not None and record.meta["table"] == created["id"]
     assert record.meta["players"] == {"N": "random", "E": "random", "S": "Aino", "W": "random"}
 
-    steps = server.http.get(f"/api/tables/{created['id']}/replay").json()["steps"]
+    steps = site.http.get(f"/api/tables/{created['id']}/replay").json()["steps"]
     actions = sum(len(d.actions) for d in record.deals)
     assert len(steps) == actions + len(record.deals)
     assert [s["action"] for s in steps if s["action"] is not None] == [

@@ -262,6 +262,7 @@ def test_with_a_public_url_only_its_pages_may_play(
 
 
 @pytest.mark.parametrize("url", ["ftp://cards.example.org", "https://example.org/valtti", "x"])
+@pytest.mark.serve  # valtti serve processes (refusing to start)
 def test_a_public_url_is_an_origin(url: str, tmp_path: Path) -> None:
     command = [sys.executable, "-m", "valtti", "serve", "--public-url", url]
     command += ["--db", f"sqlite:///{tmp_path / 'valtti.db'}"]

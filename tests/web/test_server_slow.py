@@ -40,9 +40,12 @@ SLOW = {
     "a second request": HEAD + b"\r\n" + HEAD + b"X-Padding: " + b"a" * 1000,
 }
 
-pytestmark = pytest.mark.skipif(
-    sys.platform != "linux", reason="clients of their own addresses: 127/8 is Linux's"
-)
+pytestmark = [
+    pytest.mark.serve,  # real servers (Server), and clients on real sockets
+    pytest.mark.skipif(
+        sys.platform != "linux", reason="clients of their own addresses: 127/8 is Linux's"
+    ),
+]
 
 
 def _server(tmp_path: Path, *options: str, open_files: tuple[int, int] | None = None) -> Server:

@@ -173,7 +173,7 @@ class PimcPlayer(Player):
         self.solver = Solver()
         #: The seconds the budget is counted in: the machine's, or with ``repeatable`` the
         #: solver's positions at ``NODES_PER_SECOND`` (the same worlds for a seed, whatever
-        #: the machine's speed or load).
+        #: the machine's speed or load). A test may put a fake clock here.
         self.repeatable = repeatable
         self.clock: Callable[[], float] = self._positions if repeatable else time.perf_counter
         #: Positions the solver searches a second on ``self.clock``, as last timed: on a slow or
@@ -199,12 +199,12 @@ class PimcPlayer(Player):
         if len(legal) == 1 or not self.budget.worlds_at(len(observation.tricks)):
             self.last = None
             return legal[0] if len(legal) == 1 else self.opening.choose(observation)
-        started = time.perf_counter()
-        deadline = self.clock() + self.budget.seconds
+        started = self.clock()
+        deadline = started + self.budget.seconds
         estimates = self.evaluate(observation, deadline)
         if self.last is not None and self.last.worlds:
             if self.budget.blend:
-                left = self.budget.decision - (time.perf_counter() - started)
+                left = self.budget.decision - (self.clock() - started)
                 estimates = self.blended(observation, estimates, left)
             return estimates[0].action
         # Not even one world could be solved in time: the search player decides in what is left.
