@@ -116,10 +116,13 @@ def test_an_empty_database_url_is_refused(url: str) -> None:
 def postgres_base() -> Iterator[str]:
     base = os.environ.get("VALTTI_TEST_POSTGRES_URL")
     if not base:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but VALTTI_TEST_POSTGRES_URL is not set: PostgreSQL is tested")
         pytest.skip("PostgreSQL tests need VALTTI_TEST_POSTGRES_URL")
     yield base
 
 
+@pytest.mark.postgres
 def test_a_wrong_postgresql_password_is_one_line_with_the_password_masked(
     postgres_base: str,
 ) -> None:
@@ -130,6 +133,7 @@ def test_a_wrong_postgresql_password_is_one_line_with_the_password_masked(
     assert ":***@" in line
 
 
+@pytest.mark.postgres
 def test_a_postgresql_schema_that_does_not_exist_is_said_so(postgres_base: str) -> None:
     # It was "another valtti server is using it": the lock of no schema is never taken.
     url = make_url(postgres_base).update_query_dict({"options": "-csearch_path=valtti_no_such"})
