@@ -270,6 +270,7 @@ def test_many_matches_asked_for_take_no_memory_before_they_are_played() -> None:
     assert peak < 4 * 2**20
 
 
+@pytest.mark.slow
 def test_ray_backend_on_a_local_instance() -> None:
     ray = pytest.importorskip("ray")
     args: dict[str, Any] = {"players": ["random", "random"], "matches": 1, "seed": 5}
