@@ -469,7 +469,7 @@ def test_an_empty_entry_in_the_players_is_refused(players: str) -> None:
 
 
 def test_a_figure_just_below_zero_is_printed_as_zero() -> None:
-    from valtti.arena import _number
+    from valtti.arena.results import _number
 
     assert _number(-0.0001, "+.3f") == "+0.000"
     assert _number(-0.0001, ".1f") == "0.0"
