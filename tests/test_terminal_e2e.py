@@ -164,6 +164,15 @@ def _illegal_card(player: Scripted, screen: Screen) -> str | None:
     return refused[0] if screen.kind == "turn" and refused and cards else None
 
 
+@pytest.fixture(autouse=True, scope="module")
+def data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder of saves of the module's own: no unfinished match of another test is asked of."""
+    home = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(scope="module")
 def english(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[Screen]]]:
     """The English match, interrupted by a save and a resume: its final record and screens."""

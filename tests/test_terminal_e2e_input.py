@@ -1,9 +1,9 @@
 """``valtti play``'s input in a real 80×24 pseudo-terminal (GNU readline at the prompt).
 
-Ctrl-C asks and "no" goes on; Ctrl-D leaves a record in the autosave that resumes exactly;
+Ctrl-C asks and "no" goes on; Ctrl-D leaves a record in the saves that resumes exactly;
 ``undo`` shows the previous decision again; a failing external bot ends in a message and a
-resumable autosave; ``save`` asks before replacing a file and expands ``~``; a very long line is
-refused in one line; Tab offers the cards; Enter plays a single legal card. The autosave is kept
+resumable save; ``save`` asks before replacing a file and expands ``~``; a very long line is
+refused in one line; Tab offers the cards; Enter plays a single legal card. The saves are kept
 under a temporary ``XDG_DATA_HOME``.
 """
 
@@ -31,6 +31,7 @@ from test_terminal_e2e_small import (  # noqa: E402 - after the skip
     spawn,
 )
 from valtti.engine.record import Record  # noqa: E402
+from valtti.terminal.saving import Saves  # noqa: E402
 
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
@@ -47,7 +48,8 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def autosave(data_home: Path) -> Path:
-    return data_home / "valtti" / "autosave.json"
+    """The newest unfinished match's file (``valtti play --resume`` goes on with it)."""
+    return Saves(data_home / "valtti" / "saves").scan().kept[0].path
 
 
 def quit_(child: pexpect.spawn) -> None:
@@ -123,6 +125,11 @@ def test_ctrl_d_leaves_a_record_that_resumes_exactly(tmp_path: Path, data_home: 
     assert moves > 3  # South has more turns in the deal than the three played before Ctrl-D
 
     child = play("--seed", "5")
+    # The first match is unfinished: Enter keeps it and starts this one.
+    child.expect_exact(
+        "Resume it (r), keep it and start a new match (k), or discard it (d)? [k] > "
+    )
+    child.sendline("")
     assert _play_moves(child, 3) == 3
     child.expect(TURN)
     child.send("\x04")
@@ -142,7 +149,7 @@ def test_ctrl_d_leaves_a_record_that_resumes_exactly(tmp_path: Path, data_home: 
 
 
 def resume(*args: str) -> pexpect.spawn:
-    """``valtti play --resume`` with no file: the autosave."""
+    """``valtti play --resume`` with no file: the newest unfinished match."""
     return spawn("play", "--resume", "--fast", "--lang", "en", *args)
 
 

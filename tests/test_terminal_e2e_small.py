@@ -33,6 +33,14 @@ TURN = r"(Your lead|Your card|You took the trick: declare, ask or lead|Name a ma
 DEAL_OVER = r"Enter: next deal [·-] score [·-] save FILE [·-] quit > "
 
 
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of saves of the test's own: no unfinished match of another test is asked of."""
+    home = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
 def spawn(*args: str, encoding: str = "utf-8", **env: str) -> pexpect.spawn:
     environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     environment.update(TERM="xterm-256color", NO_COLOR="1", **env)

@@ -17,7 +17,7 @@ from valtti.engine.record import Record
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, Undo, completions, parse
 from valtti.terminal.game import EXIT_INTERRUPTED, EXIT_PLAYER_FAULT, Session, start
-from valtti.terminal.saving import autosave_path, write_atomic
+from valtti.terminal.saving import Saves, write_atomic
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +41,7 @@ def session(
         fast=True,
         language="en",
         console=console,
-        autosave=tmp_path / "autosave.json",
+        saves=Saves(tmp_path),
         **options,  # type: ignore[arg-type]
     )
     prompts: list[str] = []
@@ -126,8 +126,9 @@ def test_ctrl_c_asks_no_goes_on_yes_leaves_with_130(tmp_path: Path) -> None:
     assert prompts[1].startswith("Leave the match?") and prompts[2] == prompts[0]
     said = out.getvalue()
     assert "Interrupted: leaving the match." in said
-    assert f"The match so far is saved in {tmp_path / 'autosave.json'}." in said
-    assert len(Record.from_json((tmp_path / "autosave.json").read_text()).deals[0].actions) > 2
+    assert s.autosave is not None and s.autosave.parent == tmp_path
+    assert f"The match so far is saved in {s.autosave}." in said
+    assert len(Record.from_json(s.autosave.read_text()).deals[0].actions) > 2
 
 
 def test_a_second_ctrl_c_leaves(tmp_path: Path) -> None:
@@ -139,22 +140,25 @@ def test_the_end_of_input_leaves_the_match_in_the_autosave(tmp_path: Path) -> No
     s, out, _prompts = session(tmp_path, [""])
     assert s.run() == 0
     assert "End of input: leaving the match." in out.getvalue()
-    saved = Record.from_json((tmp_path / "autosave.json").read_text())
+    assert s.autosave is not None
+    saved = Record.from_json(s.autosave.read_text())
     assert Record.of_match(s.match).to_dict()["deals"] == saved.to_dict()["deals"]
+    assert [k.path for k in Saves(tmp_path).scan().kept] == [s.autosave]
 
 
 def test_the_autosave_goes_when_the_match_is_over(tmp_path: Path) -> None:
     seen: list[bool] = []
 
     def move(s: Session) -> str:
-        seen.append((tmp_path / "autosave.json").exists())
+        assert s.autosave is not None
+        seen.append(s.autosave.exists())
         deal = s.match.deal
         return "" if deal is None or deal.is_over() else first_legal(s)
 
     s, _out, _prompts = session(tmp_path, [move] * 2000, seed=3)
     assert s.run() == 0
     assert s.match.is_over() and all(seen[:-2]) and seen
-    assert not (tmp_path / "autosave.json").exists()
+    assert list(tmp_path.iterdir()) == []  # nothing left: no save, no temporary file
 
 
 def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: Path) -> None:
@@ -164,7 +168,7 @@ def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: P
     s = start(
         seed=2, fast=True, language="en", partner="random", opponents="random",
         console=Console(file=out, width=100, color_system=None),
-        autosave=tmp_path / "data" / "valtti" / "autosave.json",
+        saves=Saves(tmp_path / "data" / "valtti" / "saves"),
     )  # fmt: skip
     prompts: list[str] = []
     lines = ["qs", "quit", "y"]
@@ -175,27 +179,37 @@ def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: P
     assert "Could not write the autosave" in shown and "saved in" not in shown
 
 
-def test_a_new_match_keeps_the_one_in_progress_aside(tmp_path: Path) -> None:
-    (tmp_path / "autosave.json").write_text("earlier\n")
+def test_a_new_match_keeps_the_one_in_progress(tmp_path: Path) -> None:
+    """Input that is no terminal: the match in progress is kept without asking, and told."""
+    earlier, _out, _prompts = session(tmp_path, [], seed=3)
+    earlier.run()
+    assert earlier.autosave is not None
+    kept = earlier.autosave.read_text()
     s, _out, _prompts = session(tmp_path, [])
-    assert (tmp_path / "autosave.previous.json").read_text() == "earlier\n"
-    assert any("kept in" in line for line in s.log)
+    assert earlier.autosave.read_text() == kept and s.autosave != earlier.autosave
+    assert any("is kept without asking (valtti play --saves lists it)" in line for line in s.log)
+    s.run()
+    assert [k.path for k in Saves(tmp_path).scan().kept] == [s.autosave, earlier.autosave]
 
 
-def test_resume_with_no_file_goes_on_with_the_autosave(
+def test_resume_with_no_file_goes_on_with_the_newest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     runner = CliRunner()
+    folder = Saves.default().folder
     result = runner.invoke(main, ["play", "--lang", "en", "--resume"])
     assert result.exit_code == 2
-    assert f"There is no match in progress to go on with: {autosave_path()}" in result.output
+    assert f"There is no unfinished match to go on with: none is kept in {folder}." in (
+        " ".join(result.output.split())
+    )
     new = ["--seed", "2", "--fast", "--partner", "random", "--opponents", "random"]
     result = runner.invoke(main, ["play", "--lang", "en", *new], input="")
-    assert result.exit_code == 0 and autosave_path().exists()
+    assert result.exit_code == 0 and len(Saves.default().scan().kept) == 1
     result = runner.invoke(main, ["play", "--lang", "en", "--resume", "--fast"], input="quit\ny\n")
     assert result.exit_code == 0 and "Leave the match?" in result.output  # it got to a turn
-    assert autosave_path().exists()
+    assert "Resumed the unfinished match of " in result.output
+    assert len(Saves.default().scan().kept) == 1  # the same match, not a copy
 
 
 # -- save ----------------------------------------------------------------------------------------
@@ -252,16 +266,18 @@ def test_undo_goes_back_to_the_previous_decision_and_the_same_play_goes_the_same
     assert seen[0] == seen[1]  # the same hand and the same legal actions
     assert "Taken back to your previous decision (take-back 1 in this match)." in out.getvalue()
     assert Record.of_match(s.match).to_dict()["deals"] == expected  # the computers the same
-    meta = Record.from_json((tmp_path / "b" / "autosave.json").read_text()).meta
+    assert s.autosave is not None
+    meta = Record.from_json(s.autosave.read_text()).meta
     assert meta is not None and meta["takebacks"] == 1
 
     resumed, _out, _prompts = session(
         tmp_path / "b", ["undo", "quit", "y"], seed=None,  # type: ignore[arg-type]
-        resume=tmp_path / "b" / "autosave.json", partner=None, opponents=None,
+        resume=s.autosave, partner=None, opponents=None,
     )  # fmt: skip
     assert resumed.takebacks == 1
     resumed.run()
-    meta = Record.from_json((tmp_path / "b" / "autosave.json").read_text()).meta
+    assert resumed.autosave is not None and not s.autosave.exists()  # taken over, not copied
+    meta = Record.from_json(resumed.autosave.read_text()).meta
     assert meta is not None and meta["takebacks"] == 2
 
 
@@ -296,7 +312,8 @@ def test_a_failing_computer_player_is_named_and_the_match_kept(tmp_path: Path) -
     said = " ".join(out.getvalue().split())
     assert f"The computer player at N ({spec}) failed: " in said
     assert "exited with status 4" in said and "Traceback" not in said
-    autosave = tmp_path / "autosave.json"
+    autosave = s.autosave
+    assert autosave is not None
     assert f"The match so far is saved in {autosave}." in said
     assert "valtti play --resume --partner heuristic" in said
     record = Record.from_json(autosave.read_text())
@@ -341,20 +358,6 @@ def test_save_completes_file_names_with_the_home_kept(
     assert s._completions("save ~/mat") == ["~/match one.json", "~/matches/"]
     assert s._completions(f"save {tmp_path}/matc")[-1] == f"{tmp_path}/matches/"
     assert s._completions("sa") == ["save"]
-
-
-def test_resuming_another_file_keeps_the_match_in_progress_aside(tmp_path: Path) -> None:
-    first, _out, _prompts = session(tmp_path, [])
-    first.run()
-    record = tmp_path / "record.json"
-    (tmp_path / "autosave.json").rename(record)
-    (tmp_path / "autosave.json").write_text("in progress\n")
-    resumed, _out, _prompts = session(
-        tmp_path, [], seed=None, resume=record, partner=None, opponents=None  # type: ignore[arg-type]
-    )  # fmt: skip
-    assert (tmp_path / "autosave.previous.json").read_text() == "in progress\n"
-    resumed.run()
-    assert Record.from_json((tmp_path / "autosave.json").read_text()).deals
 
 
 def test_a_card_number_at_a_deals_end_says_there_is_no_deal(tmp_path: Path) -> None:

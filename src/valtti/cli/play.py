@@ -34,11 +34,29 @@ from valtti.cli.common import VARIANT_HELP, fail, main
 )
 @click.option(
     "--resume",
-    metavar="[FILE]",
+    metavar="[N|FILE]",
     is_flag=False,
     flag_value="",
-    help="Continue the match saved in this record file; with no file, the match in progress "
-    "(the autosave).",
+    help="Go on with an unfinished match: with no value the newest, else the one of that "
+    "number in --saves, or the match saved in this record file.",
+)
+@click.option(
+    "--saves",
+    "list_saves",
+    is_flag=True,
+    help="List the unfinished matches kept, newest first, numbered for --resume, and exit.",
+)
+@click.option(
+    "--yes",
+    "keep",
+    is_flag=True,
+    help="When an unfinished match is kept, keep it and start without asking (where input is "
+    "no terminal, this is what happens).",
+)
+@click.option(
+    "--discard",
+    is_flag=True,
+    help="When an unfinished match is kept, discard the newest and start without asking.",
 )
 def play(
     seat: str | None,
@@ -51,17 +69,33 @@ def play(
     ascii_only: bool,
     plain: bool,
     resume: str | None,
+    list_saves: bool,
+    keep: bool,
+    discard: bool,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
-    opponents. Type `help` at any prompt. The match in progress is kept in the autosave
-    (`valtti play --resume` goes on with it); exit status 130 when Ctrl-C leaves, 3 when a
-    computer player fails.
+    opponents. Type `help` at any prompt. Each unfinished match is kept (the 20 last played) in
+    the user's data directory; `valtti play --saves` lists them and `valtti play --resume` goes
+    on with the newest. Starting another while one is kept asks whether to resume it, keep it or
+    discard it. Exit status 130 when Ctrl-C leaves, 3 when a computer player fails.
 
     The rules: docs/RULES.md in the source; a saved match is a record (docs/RECORD.md)."""
     from valtti.terminal.game import StartError, start
-    from valtti.terminal.saving import autosave_path
+    from valtti.terminal.saving import Saves
 
-    autosave = autosave_path()
+    if keep and discard:
+        raise click.UsageError("--yes keeps the unfinished match, --discard discards it: not both")
+    saves = Saves.default()
+    if list_saves:
+        from rich.text import Text
+
+        from valtti.terminal import glyphs, i18n, unfinished
+
+        i18n.use(lang or i18n.default_language())
+        out = glyphs.console(ascii_only)
+        for part in unfinished.listing(saves.scan(), saves.folder):
+            out.print(part, soft_wrap=isinstance(part, Text))
+        return
     try:
         session = start(
             seat=seat,
@@ -71,16 +105,30 @@ def play(
             variant=variant,
             language=lang,
             fast=fast,
-            resume=None if resume is None else Path(resume).expanduser() if resume else autosave,
+            resume=_resume(resume),
             ascii_only=ascii_only,
             plain=plain,
-            autosave=autosave,
+            saves=saves,
+            if_unfinished="discard" if discard else "keep" if keep else "ask",
         )
     except StartError as e:
         fail(str(e), e.status)
-    except KeyboardInterrupt:  # while a program named as a player starts
+    except KeyboardInterrupt:  # at the question, or while a program named as a player starts
         sys.exit(130)
+    except EOFError:  # the end of input at the question: nothing started
+        sys.exit(0)
     with session.redrawn_on_resize():
         status = session.run()
     if status:
         sys.exit(status)
+
+
+def _resume(given: str | None) -> Path | int | None:
+    """``--resume``'s value: nothing, the newest kept match (1), its number, or a file."""
+    if given is None:
+        return None
+    if not given:
+        return 1
+    if given.isdecimal() and given.isascii():
+        return int(given)
+    return Path(given).expanduser()

@@ -4,16 +4,16 @@ The seats are a ``Table`` (``valtti.table``): randomness comes only from the mat
 which the table derives the first dealer, each deal's cards and each computer decision. A saved
 record keeps the seed, the seats and the players under ``meta``, so a resumed match continues
 exactly as it would have gone on; so does a match after ``undo`` when the player plays the same.
-The match in progress is kept in the autosave (``saving``) after every action.
+The match in progress is kept after every action, in a file of the session's own in the folder
+of saves (``saving``), until it is over.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import reprlib
 import shlex
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -33,7 +33,7 @@ from valtti.players.explain import explain
 from valtti.players.registry import starts_program
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
-from valtti.terminal import glyphs, guide, i18n, records, saving
+from valtti.terminal import glyphs, guide, i18n, records, saving, unfinished
 from valtti.terminal.commands import (
     NO,
     SAVE,
@@ -60,6 +60,7 @@ from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
+from valtti.terminal.saving import Kept
 from valtti.terminal.screen import (
     Keyed,
     View,
@@ -68,6 +69,7 @@ from valtti.terminal.screen import (
     result_line,
     tricks_table,
 )
+from valtti.terminal.unfinished import Choice
 
 PROGRAM: Final = "valtti play"
 DEFAULT_PLAYER: Final = "heuristic"
@@ -124,8 +126,9 @@ class Session:
     completion at a terminal). ``pause`` waits so that a computer move can be followed. With
     ``plain`` (the line mode for screen readers) nothing is redrawn: each event is told once, a
     line each, and prompts are lines. ``autosave``: the file the match is written to after
-    every action (removed when the match is over); ``takebacks``: how many the match has had;
-    ``resumed``: the record the match was resumed from, whose extra keys every save keeps.
+    every action (removed when the match is over), the session's own (``saving``);
+    ``takebacks``: how many the match has had; ``resumed``: the record the match was resumed
+    from, whose extra keys every save keeps.
     """
 
     def __init__(
@@ -435,8 +438,9 @@ class Session:
     # -- keeping the match ----------------------------------------------------------------------
 
     def _keep(self) -> None:
-        """Write the match to the autosave, or remove it once the match is over."""
-        if self.autosave is None:
+        """Write the match to the autosave, or remove it once the match is over (a match not
+        yet dealt has nothing to keep)."""
+        if self.autosave is None or not self.match.deals:
             return
         try:
             if self.match.is_over():
@@ -818,6 +822,11 @@ def _resume(path: Path) -> tuple[Match, Record]:
         raise StartError(str(e), e.status) from None
 
 
+#: What to do with an unfinished match kept when another is to start: ask at a terminal (keep
+#: it without asking elsewhere), keep it (``--yes``), discard it (``--discard``).
+IfUnfinished = Literal["ask", "keep", "discard"]
+
+
 def start(
     *,
     seat: str | None = None,
@@ -827,44 +836,59 @@ def start(
     variant: str | None = None,
     language: str | None = None,
     fast: bool = False,
-    resume: Path | None = None,
+    resume: Path | int | None = None,
     console: Console | None = None,
     ascii_only: bool = False,
     plain: bool = False,
-    autosave: Path | None = None,
+    saves: saving.Saves | None = None,
+    if_unfinished: IfUnfinished = "ask",
+    ask: Callable[[str], str] | None = None,
 ) -> Session:
-    """A session ready to ``run``: a new match, or the one saved in ``resume``.
+    """A session ready to ``run``: a new match, or the one saved in ``resume`` (a record file,
+    or the number of an unfinished match kept in ``saves``: 1 is the newest).
 
     A resumed match keeps its record's variant, seed and count of take-backs; ``StartError``
     for a bad option or file, in ``language``: ``seat`` and ``seed`` may be the command line's
     text, checked here. ``ascii_only`` draws with plain characters (so does a terminal
-    that cannot show Unicode); ``plain`` is the line mode for screen readers. ``autosave``: the
-    file to keep the match in as it goes (``saving.autosave_path()`` for ``valtti play``); a
-    new match, or one resumed from another file, moves an autosave already there aside, to
-    ``*.previous.json``.
+    that cannot show Unicode); ``plain`` is the line mode for screen readers.
+
+    ``saves``: where the match is kept as it goes (``saving.Saves.default()`` for ``valtti
+    play``), in a file of the session's own; ``None``, nowhere. A new match, or an unfinished
+    one from a file, while an unfinished match is kept there: ``if_unfinished`` says what
+    becomes of the newest kept (``unfinished.Choice``), asking with ``ask`` (by default at
+    a terminal only: where standard input is none, it is kept without asking). ``EOFError``
+    or ``KeyboardInterrupt`` when the player leaves at the question.
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only)
     seed = _seed(seed)
-    if resume is not None:
-        if variant is not None or seed is not None:
-            raise StartError(_("--variant and --seed come from the record when resuming"))
-        if resume == autosave and not resume.exists():
-            raise StartError(
-                _("There is no match in progress to go on with: {path} does not exist.").format(
-                    path=resume
-                )
+    if resume is not None and (variant is not None or seed is not None):
+        raise StartError(_("--variant and --seed come from the record when resuming"))
+    if if_unfinished == "discard" and isinstance(resume, int):
+        raise StartError(
+            _(
+                "--discard discards the newest unfinished match before another starts: not "
+                "with --resume alone or a number"
             )
-        match, record = _resume(resume)
-        meta = RecordMeta.from_dict(record.meta)
-        setup = _setup(resume, meta, seat, partner, opponents, None)
-        takebacks = meta.takebacks
-        counted = takebacks if takebacks is not None and takebacks > 0 else 0
-        session = Session(
-            setup.table(match), setup, out, fast=fast, plain=plain, autosave=autosave,
-            takebacks=counted, resumed=record,
-        )  # fmt: skip
-        session.log.append(_("Resumed from {path}.").format(path=resume))
+        )
+    scan = saves.scan() if saves is not None else saving.Scan()
+    chosen: Kept | None = None  # the kept match to go on with
+    from_file: tuple[Path, Match, Record] | None = None
+    if isinstance(resume, int):
+        chosen = _numbered(scan, resume, saves)
+    elif resume is not None:
+        chosen = scan.find(resume)
+        if chosen is None:
+            match, record = _resume(resume)
+            from_file = resume, match, record
+            # The file holds a match kept as it is now (saved, left, resumed): go on with it.
+            chosen = next((k for k in scan.kept if k.is_same_match(record)), None)
+    # Every option is checked before anything is asked.
+    if from_file is not None:
+        path, match, record = from_file
+        setup = _setup(path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None)
+    elif chosen is not None:
+        setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None)
     else:
         try:
             rules = Variant.parse(variant) if variant else Variant()
@@ -873,13 +897,103 @@ def start(
         except ValueError as e:  # a switch without a value or named twice
             raise StartError(str(e)) from None
         setup = _setup(None, RecordMeta(), seat, partner, opponents, seed)
-        table = setup.table(variant=rules)
-        session = Session(table, setup, out, fast=fast, plain=plain, autosave=autosave)
-    if autosave is not None and resume != autosave and autosave.exists():
-        kept = autosave.with_suffix(".previous.json")
-        with contextlib.suppress(OSError):
-            os.replace(autosave, kept)
-            session.log.append(
-                _("The match that was in progress is kept in {path}.").format(path=kept)
-            )
+    log = [unfinished.aside_text(a) for a in scan.set_aside]
+    newest = scan.kept[0] if scan.kept else None
+    finished = from_file is not None and from_file[1].is_over()
+    if chosen is None and newest is not None and not finished:
+        # A new match, or another file: the newest kept match is not pushed aside unasked.
+        choice, asked = _choose(newest, len(scan.kept) - 1, resume, if_unfinished, ask, out)
+        log += unfinished.notes(choice, newest, asked, ())
+        if choice is Choice.RESUME:
+            # As it was: the options given were for the other match.
+            chosen, from_file = newest, None
+            setup = _setup(newest.path, newest.meta, None, None, None, None)
+        elif choice is Choice.DISCARD:
+            assert saves is not None
+            saves.discard(newest)
+    if from_file is not None:
+        path, match, record = from_file
+        session = _resumed(setup, match, record, out, fast, plain)
+        session.log.append(_("Resumed from {path}.").format(path=path))
+    elif chosen is not None:
+        session = _resumed(setup, chosen.match, chosen.record, out, fast, plain)
+        when = unfinished.when_text(chosen)
+        session.log.append(_("Resumed the unfinished match of {when}.").format(when=when))
+    else:
+        session = Session(setup.table(variant=rules), setup, out, fast=fast, plain=plain)
+    session.log[:0] = log
+    if saves is not None:
+        if chosen is not None:
+            session.autosave = saves.claim(chosen)
+        else:
+            session.autosave = saves.new_path()
+            if not session.match.is_over():  # one more match to keep: room for it
+                others = [k for k in scan.kept if k.path.exists()]
+                removed = saves.prune(others)
+                session.log[:0] = unfinished.removed_text(removed, saves.limit)
     return session
+
+
+def _numbered(scan: saving.Scan, number: int, saves: saving.Saves | None) -> Kept:
+    """The kept match of that number in ``valtti play --saves`` (1: the newest)."""
+    if saves is None:
+        raise ValueError("a kept match is resumed by its number only with saves")
+    if not scan.kept:
+        raise StartError(
+            _("There is no unfinished match to go on with: none is kept in {folder}.").format(
+                folder=saves.folder
+            )
+        )
+    if not 1 <= number <= len(scan.kept):
+        raise StartError(
+            _(
+                "There is no unfinished match number {number}: valtti play --saves lists "
+                "them, 1 to {count}."
+            ).format(number=number, count=len(scan.kept))
+        )
+    return scan.kept[number - 1]
+
+
+def _resumed(
+    setup: Setup,
+    match: Match,
+    record: Record,
+    out: Console,
+    fast: bool,
+    plain: bool,
+) -> Session:
+    takebacks = RecordMeta.from_dict(record.meta).takebacks
+    counted = takebacks if takebacks is not None and takebacks > 0 else 0
+    return Session(
+        setup.table(match), setup, out, fast=fast, plain=plain, takebacks=counted,
+        resumed=record,
+    )  # fmt: skip
+
+
+def _choose(
+    newest: Kept,
+    more: int,
+    resume: Path | int | None,
+    if_unfinished: IfUnfinished,
+    ask: Callable[[str], str] | None,
+    out: Console,
+) -> tuple[Choice, bool]:
+    """What becomes of the newest kept match, and whether the player or the options chose it
+    (``False``: input is no terminal, so it is kept without asking)."""
+    if if_unfinished == "keep":
+        return Choice.KEEP, True
+    if if_unfinished == "discard":
+        return Choice.DISCARD, True
+    resuming = resume if isinstance(resume, Path) else None
+    if ask is not None:
+        return unfinished.ask(newest, more, resuming, ask, out), True
+    if not sys.stdin.isatty():
+        return Choice.KEEP, False  # never wait for an answer that cannot come
+    # Line editing as at the game's prompts; Tab offers the words of the answers.
+    reader = LineReader(
+        out, "", lambda typed: [w for w in unfinished.words() if w.startswith(typed)]
+    )
+    try:
+        return unfinished.ask(newest, more, resuming, reader, out), True
+    finally:
+        reader.forget()  # the answer is no line of the game's

@@ -65,6 +65,11 @@ class LineReader:
             text = glyphs.plain(text, stream.target)
         return _ESCAPE.sub("\x01\\1\x02", text)
 
+    def forget(self) -> None:
+        """Forget the lines read so far: ↑ at a later prompt does not bring them back."""
+        if self.edits:
+            readline.clear_history()
+
     def shown_line(self) -> str:
         """The line typed so far at the prompt that waits."""
         return readline.get_line_buffer() if self.edits else ""

@@ -1,0 +1,570 @@
+"""The unfinished matches of ``valtti play`` (issue 33): the folder of saves, the question before
+another match starts, ``--saves`` and ``--resume N``, and the cases in which a match was lost.
+
+Each case of the issue ends with every unfinished match still resumable: a new game over an
+unfinished one; ``--resume A`` then ``--resume B``; resuming a finished record; garbage in the
+newest save; two games started at once.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from valtti.cli import main
+from valtti.engine.record import Record
+from valtti.terminal import i18n
+from valtti.terminal.game import Session, StartError, start
+from valtti.terminal.saving import LEGACY, SAVE_NAME, SAVES_KEPT, UNREADABLE, Kept, Saves
+
+RANDOM = {"partner": "random", "opponents": "random"}
+NEW = ["--fast", "--partner", "random", "--opponents", "random"]
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.use("en")
+    yield
+    i18n.use("en")
+
+
+def _console(out: io.StringIO) -> Console:
+    return Console(file=out, width=80, color_system=None, highlight=False)
+
+
+def begin(
+    folder: Path | None,
+    lines: list[str] | None = None,
+    ask: Callable[[str], str] | None = None,
+    **options: object,
+) -> tuple[Session, io.StringIO]:
+    """A session kept in ``folder`` (none: nowhere) reading ``lines``, then the end of input."""
+    out = io.StringIO()
+    if "resume" not in options:
+        options = {"seed": 2, **RANDOM, **options}
+    s = start(
+        fast=True,
+        language=options.pop("language", "en"),  # type: ignore[arg-type]
+        console=_console(out),
+        saves=None if folder is None else Saves(folder),
+        ask=ask,
+        **options,  # type: ignore[arg-type]
+    )
+    remaining = list(lines or [])
+
+    def read(_prompt: str) -> str:
+        if not remaining:
+            raise EOFError
+        return remaining.pop(0)
+
+    s.read = read
+    return s, out
+
+
+def leave(folder: Path, seed: int = 2, **options: object) -> Session:
+    """A new match in ``folder``, left at the first turn (the end of input): kept."""
+    s, _out = begin(folder, seed=seed, **options)
+    s.run()
+    assert s.autosave is not None and s.autosave.exists()
+    return s
+
+
+def saved(path: Path, seed: int) -> Record:
+    """An unfinished match saved with ``save`` at its first turn, and nothing kept."""
+    s, _out = begin(None, [f"save {path}", "quit", "y"], seed=seed)
+    s.run()
+    return Record.from_json(path.read_text())
+
+
+def finished(path: Path) -> Record:
+    """A whole match (seed 3, the first legal move each turn) saved at its end."""
+
+    def move(s: Session) -> str:
+        if s.match.is_over():
+            return f"save {path}" if not path.exists() else ""
+        deal = s.match.deal
+        return "" if deal is None or deal.is_over() else str(deal.legal_actions()[0])
+
+    s, _out = begin(None, seed=3)
+    s.read = lambda _prompt: move(s)
+    s.run()
+    record = Record.from_json(path.read_text())
+    assert record.replay().is_over()
+    return record
+
+
+def kept(folder: Path) -> list[Kept]:
+    return Saves(folder).scan().kept
+
+
+def deals(record: Record) -> object:
+    return record.to_dict()["deals"]
+
+
+def never(prompt: str) -> str:
+    raise AssertionError(f"asked: {prompt!r}")
+
+
+def answers(*given: str) -> tuple[Callable[[str], str], list[str]]:
+    """A reader of the question that answers ``given`` in turn, and the prompts it saw."""
+    prompts: list[str] = []
+    left = list(given)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if not left:
+            raise EOFError
+        return left.pop(0)
+
+    return read, prompts
+
+
+def flat(text: str) -> str:
+    """``text`` on one line, its words as they are, without the frames of the screen."""
+    return " ".join(text.translate({ord(c): " " for c in "│╭╮╰╯─"}).split())
+
+
+# -- the folder of saves -------------------------------------------------------------------------
+
+
+def test_each_session_has_a_file_of_its_own(tmp_path: Path) -> None:
+    saves = Saves(tmp_path)
+    names = {saves.new_path().name for _ in range(200)}
+    assert len(names) == 200
+    assert all(SAVE_NAME.match(n) and f"-{os.getpid()}-" in n for n in names)
+    first, second = leave(tmp_path, 2), leave(tmp_path, 3)
+    assert first.autosave != second.autosave
+    assert {p.name for p in tmp_path.iterdir()} == {first.autosave.name, second.autosave.name}  # type: ignore[union-attr]
+
+
+def test_the_kept_matches_come_newest_first(tmp_path: Path) -> None:
+    paths = [leave(tmp_path, seed).autosave for seed in (2, 3, 4)]
+    for path, when in zip(paths, (1000, 3000, 2000), strict=True):
+        assert path is not None
+        os.utime(path, (when, when))
+    assert [k.path for k in kept(tmp_path)] == [paths[1], paths[2], paths[0]]
+    assert [k.meta.seed for k in kept(tmp_path)] == [3, 4, 2]
+
+
+def test_a_file_that_cannot_be_read_is_set_aside_and_the_others_are_intact(
+    tmp_path: Path,
+) -> None:
+    good = [leave(tmp_path, seed).autosave for seed in (2, 3)]
+    before = {p: p.read_bytes() for p in good if p is not None}
+    garbage = Saves(tmp_path).new_path()
+    garbage.write_text("garbage")
+    illegal = Saves(tmp_path).new_path()
+    record = Record.from_json(next(iter(before.values())))
+    record.deals[0].actions.append("AS")  # not legal there (nor perhaps held)
+    illegal.write_text(record.to_json())
+    scan = Saves(tmp_path).scan()
+    assert sorted(k.path for k in scan.kept) == sorted(before)
+    assert {a.path for a in scan.set_aside} == {garbage, illegal}
+    for aside in scan.set_aside:
+        assert aside.now.name.endswith(UNREADABLE) and aside.now.parent == tmp_path
+    assert garbage.with_name(garbage.stem + UNREADABLE).read_text() == "garbage"
+    assert {p: p.read_bytes() for p in before} == before
+    assert Saves(tmp_path).scan().set_aside == []  # set aside once, then left alone
+
+
+def test_a_finished_match_and_other_files_are_left_alone(tmp_path: Path) -> None:
+    over = Saves(tmp_path).new_path()
+    finished(over)
+    other = tmp_path / "notes.txt"
+    other.write_text("mine")
+    scan = Saves(tmp_path).scan()
+    assert scan.kept == [] and scan.set_aside == []
+    assert over.exists() and other.read_text() == "mine"
+
+
+def test_an_earlier_versions_autosave_is_taken_in_never_over_a_good_one(tmp_path: Path) -> None:
+    """The issue's last case: garbage in ``autosave.json`` and a good
+    ``autosave.previous.json``; the good one becomes a kept match, the garbage is set aside."""
+    data = tmp_path / "data"
+    data.mkdir()
+    autosave, previous = (data / name for name in LEGACY)
+    good = saved(tmp_path / "good.json", seed=5)
+    previous.write_text(good.to_json())
+    autosave.write_text("garbage")
+    saves = Saves(data / "saves", legacy=[autosave, previous])
+    scan = saves.scan()
+    assert [deals(k.record) for k in scan.kept] == [deals(good)]
+    assert SAVE_NAME.match(scan.kept[0].path.name)
+    assert [(a.path, a.now.name) for a in scan.set_aside] == [(autosave, "autosave" + UNREADABLE)]
+    assert (data / ("autosave" + UNREADABLE)).read_text() == "garbage"
+    assert not autosave.exists() and not previous.exists()
+    again = saves.scan()
+    assert [k.path for k in again.kept] == [scan.kept[0].path] and again.set_aside == []
+
+
+def test_at_most_twenty_are_kept_and_the_oldest_removed_is_told(tmp_path: Path) -> None:
+    text = leave(tmp_path / "one", seed=2).autosave.read_text()  # type: ignore[union-attr]
+    saves = Saves(tmp_path / "many")
+    saves.folder.mkdir()
+    paths = []
+    for n in range(SAVES_KEPT):
+        path = saves.new_path(when=1000 + n)
+        path.write_text(text)
+        os.utime(path, (1000 + n, 1000 + n))
+        paths.append(path)
+    s, _out = begin(saves.folder, seed=3, if_unfinished="keep")
+    assert any("The oldest unfinished match, of " in line for line in s.log)
+    assert any(f"at most {SAVES_KEPT} are kept" in line for line in s.log)
+    s.run()
+    now = [k.path for k in kept(saves.folder)]
+    assert len(now) == SAVES_KEPT and now[0] == s.autosave and paths[0] not in now
+    assert set(paths[1:]) <= set(now)
+
+
+def test_a_kept_match_taken_by_another_session_is_written_anew(tmp_path: Path) -> None:
+    first = leave(tmp_path)
+    saves = Saves(tmp_path)
+    found = saves.scan().kept[0]
+    assert first.autosave is not None
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-taken.json"
+    os.rename(first.autosave, elsewhere)  # another session claimed it meanwhile
+    mine = saves.claim(found)
+    assert mine != found.path and not mine.exists() and elsewhere.exists()
+
+
+def test_a_save_is_written_beside_synced_then_renamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done: list[str] = []
+    sync, replace = os.fsync, os.replace
+
+    def fsync(descriptor: int) -> None:
+        done.append("fsync")
+        sync(descriptor)
+
+    def renamed(source: str, target: str) -> None:
+        assert Path(source).parent == Path(target).parent and Path(source).exists()
+        done.append("rename")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", renamed)
+    s = leave(tmp_path)
+    assert s.autosave is not None and Record.from_json(s.autosave.read_text())
+    # Each write: the file's data to the disk, then the rename, then the folder's entry.
+    assert done[:3] == ["fsync", "rename", "fsync"] and len(done) % 3 == 0
+    assert [p.name for p in tmp_path.iterdir()] == [s.autosave.name]
+
+
+# -- the question --------------------------------------------------------------------------------
+
+QUESTION = "Resume it (r), keep it and start a new match (k), or discard it (d)? [k] > "
+
+
+def test_the_question_asks_again_until_answered_and_keeps(tmp_path: Path) -> None:
+    earlier = leave(tmp_path, seed=3)
+    read, prompts = answers("maybe", "k")
+    s, out = begin(tmp_path, ask=read)
+    assert prompts == [QUESTION, QUESTION]
+    said = out.getvalue()
+    assert said.endswith("Please answer r, k or d.\n")
+    assert "An unfinished match is kept, last played 20" in said
+    assert "  deal 1, trick 1/9, NS 0 – EW 0; you S; N E W: random\n" in said
+    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.log)
+    s.run()
+    assert [k.path for k in kept(tmp_path)] == [s.autosave, earlier.autosave]
+
+
+@pytest.mark.parametrize("answer", ["", "k", "keep", "K"])
+def test_enter_and_the_word_keep_keep_it(tmp_path: Path, answer: str) -> None:
+    earlier = leave(tmp_path, seed=3)
+    s, _out = begin(tmp_path, ask=answers(answer)[0])
+    assert s.setup.seed == 2 and earlier.autosave is not None and earlier.autosave.exists()
+
+
+def test_resume_it_goes_on_with_the_kept_match_as_it_was(tmp_path: Path) -> None:
+    earlier = leave(tmp_path, seed=3)
+    assert earlier.autosave is not None
+    record = Record.from_json(earlier.autosave.read_text())
+    s, _out = begin(tmp_path, ask=answers("r")[0], seed=5, seat="N")  # for the new match
+    assert s.setup.seed == 3 and str(s.you) == "S"
+    assert deals(Record.of_match(s.match)) == deals(record)
+    assert any(line.startswith("Resumed the unfinished match of 20") for line in s.log)
+    s.run()
+    assert [k.path for k in kept(tmp_path)] == [s.autosave]  # the same match, not a copy
+
+
+def test_discard_it_removes_only_the_newest(tmp_path: Path) -> None:
+    older, newer = leave(tmp_path, seed=4), leave(tmp_path, seed=3)
+    assert newer.autosave is not None and older.autosave is not None
+    os.utime(older.autosave, (1000, 1000))
+    read, _prompts = answers("d")
+    s, out = begin(tmp_path, ask=read)
+    assert "(1 more kept: valtti play --saves lists them)" in out.getvalue()
+    assert not newer.autosave.exists() and older.autosave.exists()
+    assert any(line.endswith("is discarded.") for line in s.log)
+
+
+def test_the_question_in_finnish(tmp_path: Path) -> None:
+    leave(tmp_path, seed=3)
+    read, prompts = answers("x", "säilytä")
+    s, out = begin(tmp_path, ask=read, language="fi")
+    question = "Jatka sitä (j), säilytä se ja aloita uusi ottelu (s) vai hylkää se (h)? [s] > "
+    assert prompts == [question, question]
+    said = out.getvalue()
+    assert said.endswith("Vastaa j, s tai h.\n")
+    assert "Kesken jäänyt ottelu on tallessa, pelattu viimeksi 20" in said
+    assert "jako 1, tikki 1/9, PE 0 – IL 0; sinä E; P I L: satunnainen" in said
+    s, _out = begin(tmp_path, ask=answers("j")[0], language="fi")
+    assert any(line.startswith("Jatketaan kesken jäänyttä ottelua") for line in s.log)
+    s, _out = begin(tmp_path, ask=answers("h")[0], language="fi")
+    assert any(line.endswith("hylätään.") for line in s.log)
+
+
+def test_the_end_of_input_at_the_question_starts_nothing(tmp_path: Path) -> None:
+    earlier = leave(tmp_path, seed=3)
+    with pytest.raises(EOFError):
+        begin(tmp_path, ask=answers()[0])
+    assert [k.path for k in kept(tmp_path)] == [earlier.autosave]
+
+
+def test_yes_and_discard_ask_nothing(tmp_path: Path) -> None:
+    earlier = leave(tmp_path, seed=3)
+    s, _out = begin(tmp_path, ask=never, if_unfinished="keep")
+    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.log)
+    s.run()
+    assert len(kept(tmp_path)) == 2
+    s, _out = begin(tmp_path, ask=never, if_unfinished="discard")
+    assert any(line.endswith("is discarded.") for line in s.log)
+    assert earlier.autosave is not None and earlier.autosave.exists()  # only the newest went
+    assert len(kept(tmp_path)) == 1
+
+
+def test_without_a_terminal_the_match_is_kept_and_said_in_one_line(tmp_path: Path) -> None:
+    leave(tmp_path, seed=3)
+    s, _out = begin(tmp_path)  # pytest's standard input is no terminal
+    told = [line for line in s.log if "not a terminal" in line]
+    assert told == [
+        f"The input is not a terminal: the unfinished match of {told[0].split(' of ')[1][:16]} "
+        "is kept without asking (valtti play --saves lists it)."
+    ]
+
+
+def test_bad_options_are_refused_before_anything_is_asked(tmp_path: Path) -> None:
+    leave(tmp_path, seed=3)
+    with pytest.raises(StartError, match="unknown player 'nobody'"):
+        begin(tmp_path, ask=never, partner="nobody")
+    with pytest.raises(StartError, match="--discard discards the newest"):
+        begin(tmp_path, ask=never, resume=1, if_unfinished="discard")
+
+
+# -- the cases of the issue ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data" / "valtti" / "saves"
+
+
+def play(*args: str, input: str = "") -> str:
+    result = CliRunner().invoke(main, ["play", "--lang", "en", *args], input=input)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_new_game_over_an_unfinished_one(data_home: Path) -> None:
+    play("--seed", "2", *NEW)
+    said = play("--seed", "3", *NEW)
+    assert "is kept without asking (valtti play --saves lists it)" in flat(said)
+    assert [k.meta.seed for k in kept(data_home)] == [3, 2]
+    said = play("--resume", "2", "--fast", input="quit\ny\n")
+    assert "Resumed the unfinished match of " in said and "Leave the match?" in said
+    assert [k.meta.seed for k in kept(data_home)] == [2, 3]
+
+
+def test_resume_a_then_resume_b_keeps_a(tmp_path: Path, data_home: Path) -> None:
+    a, b = saved(tmp_path / "A.json", seed=2), saved(tmp_path / "B.json", seed=3)
+    play("--resume", str(tmp_path / "A.json"), "--fast", input="quit\ny\n")
+    said = play("--resume", str(tmp_path / "B.json"), "--fast", input="quit\ny\n")
+    assert f"Resumed from {tmp_path / 'B.json'}." in flat(said)
+    assert [deals(k.record) for k in kept(data_home)] == [deals(b), deals(a)]
+    said = play("--resume", "2", "--fast", input="quit\ny\n")  # A, by its number
+    assert "Resumed the unfinished match of " in said
+    assert [deals(k.record) for k in kept(data_home)] == [deals(a), deals(b)]
+
+
+def test_resume_another_file_names_it_in_the_question(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    earlier = leave(folder, seed=4)
+    saved(tmp_path / "B.json", seed=3)
+    read, prompts = answers("k")
+    s, _out = begin(folder, ask=read, resume=tmp_path / "B.json")
+    assert prompts == [
+        "Resume it (r), keep it and go on with B.json (k), or discard it (d)? [k] > "
+    ]
+    s.run()
+    assert [k.path for k in kept(folder)] == [s.autosave, earlier.autosave]
+
+
+def test_a_file_that_is_the_kept_match_asks_nothing(tmp_path: Path) -> None:
+    """``save`` then leave: the file and the save are one match, which goes on once."""
+    folder = tmp_path / "saves"
+    s, _out = begin(folder, [f"save {tmp_path / 'm.json'}", "quit", "y"])
+    s.run()
+    resumed, _out = begin(folder, ask=never, resume=tmp_path / "m.json")
+    assert any(line == f"Resumed from {tmp_path / 'm.json'}." for line in resumed.log)
+    resumed.run()
+    assert [k.path for k in kept(folder)] == [resumed.autosave]
+
+
+def test_resuming_a_finished_record_pushes_nothing_aside(tmp_path: Path, data_home: Path) -> None:
+    record = tmp_path / "over.json"
+    finished(record)
+    play("--seed", "2", *NEW)
+    before = {k.path: k.path.read_bytes() for k in kept(data_home)}
+    s, _out = begin(data_home, ask=never, resume=record)
+    assert not any("kept" in line or "discarded" in line for line in s.log)
+    s.run()
+    said = play("--resume", str(record), input="\n")
+    assert "The match is over" in said and "not a terminal" not in said
+    assert {k.path: k.path.read_bytes() for k in kept(data_home)} == before
+
+
+def test_garbage_in_the_newest_save_is_set_aside(data_home: Path) -> None:
+    play("--seed", "2", *NEW)
+    play("--seed", "3", *NEW, "--yes")
+    good = {k.path: k.path.read_bytes() for k in kept(data_home)}
+    garbage = Saves(data_home).new_path()
+    garbage.write_text("garbage")
+    said = flat(play("--seed", "4", *NEW))
+    assert (
+        f"The saved match {garbage.name} cannot be read (malformed record: not valid JSON: " in said
+    )
+    assert f"it is set aside as {garbage.stem + UNREADABLE}." in said
+    assert garbage.with_name(garbage.stem + UNREADABLE).read_text() == "garbage"
+    now = kept(data_home)
+    assert [k.meta.seed for k in now] == [4, 3, 2]
+    assert {p: p.read_bytes() for p in good} == good
+    for number in ("2", "3"):
+        assert "Resumed the unfinished match" in play("--resume", number, input="quit\ny\n")
+
+
+def _two_at_once(data_home: Path, *runs: list[str]) -> None:
+    """``valtti play`` in two processes at once: both wait at a turn, then both leave."""
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home.parent.parent)}
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "valtti", "play", "--lang", "en", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        for args in runs
+    ]
+    said = [bytearray() for _ in children]
+    prompted = [threading.Event() for _ in children]
+
+    def follow(n: int) -> None:
+        stream = children[n].stdout
+        assert stream is not None
+        while chunk := stream.read1(4096):  # type: ignore[attr-defined]
+            said[n] += chunk
+            if re.search(rb"Your (card|lead) > $", said[n]):
+                prompted[n].set()
+
+    readers = [threading.Thread(target=follow, args=(n,), daemon=True) for n in range(2)]
+    try:
+        for reader in readers:
+            reader.start()
+        for n, ready in enumerate(prompted):  # both are at a turn, at the same time
+            assert ready.wait(60), said[n].decode(errors="replace")
+        for n, child in enumerate(children):
+            assert child.stdin is not None
+            child.stdin.write(b"quit\ny\n")
+            child.stdin.close()
+            assert child.wait(60) == 0, said[n].decode(errors="replace")
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+        for reader in readers:
+            reader.join(10)
+
+
+def test_two_games_started_at_once_keep_both(data_home: Path) -> None:
+    _two_at_once(data_home, ["--seed", "2", *NEW], ["--seed", "3", *NEW])
+    both = kept(data_home)
+    assert sorted(k.meta.seed for k in both) == [2, 3]  # type: ignore[type-var]
+    assert len(list(data_home.iterdir())) == 2  # and nothing else: no temporary file
+    for number in ("1", "2"):
+        assert "Resumed the unfinished match" in play("--resume", number, input="quit\ny\n")
+
+
+def test_two_resumes_of_one_match_at_once_lose_neither(data_home: Path) -> None:
+    play("--seed", "2", *NEW)
+    _two_at_once(data_home, ["--resume", "--fast"], ["--resume", "--fast"])
+    assert [k.meta.seed for k in kept(data_home)] == [2, 2]  # each took it on, none lost
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def test_saves_lists_the_matches_in_english_and_finnish(data_home: Path) -> None:
+    """A row at 80 columns: the number, when it was last played, the deal, the trick and the
+    score; under them the players."""
+    assert play("--saves") == f"No unfinished match is kept (in {data_home}).\n"
+    play("--seed", "2", *NEW)
+    play("--seed", "3", *NEW, "--opponents", "heuristic")
+    when = [time.strftime("%Y-%m-%d %H:%M", time.localtime(k.modified)) for k in kept(data_home)]
+    lines = [line.rstrip() for line in play("--saves").splitlines()]
+    assert lines == [
+        f"Unfinished matches, newest first (in {data_home}):",
+        f"1  {when[0]}  deal 1, trick 1/9, NS 0 – EW 0",
+        "                     you S; N: random; E W: rules of thumb",
+        f"2  {when[1]}  deal 1, trick 1/9, NS 0 – EW 0",
+        "                     you S; N E W: random",
+        "Go on with one: valtti play --resume NUMBER (with no number: the newest).",
+    ]
+    assert max(map(len, lines[1:])) <= 80
+    finnish = CliRunner().invoke(main, ["play", "--saves", "--lang", "fi"]).output
+    assert [line.rstrip() for line in finnish.splitlines()] == [
+        f"Kesken jääneet ottelut, uusin ensin (kansiossa {data_home}):",
+        f"1  {when[0]}  jako 1, tikki 1/9, PE 0 – IL 0",
+        "                     sinä E; P: satunnainen; I L: nyrkkisäännöt",
+        f"2  {when[1]}  jako 1, tikki 1/9, PE 0 – IL 0",
+        "                     sinä E; P I L: satunnainen",
+        "Jatka yhtä: valtti play --resume NUMERO (ilman numeroa: uusinta).",
+    ]
+
+
+def test_resume_refuses_a_number_not_listed_and_flags_that_clash(data_home: Path) -> None:
+    runner = CliRunner()
+    play("--seed", "2", *NEW)
+    for args, says, status in [
+        (["--resume", "5"], "There is no unfinished match number 5: valtti play --saves lists "
+         "them, 1 to 1.", 2),
+        (["--resume", "--discard"], "--discard discards the newest unfinished match", 2),
+        (["--yes", "--discard"], "--yes keeps the unfinished match, --discard discards it", 2),
+    ]:  # fmt: skip
+        result = runner.invoke(main, ["play", "--lang", "en", *args])
+        assert result.exit_code == status, result.output
+        assert says in flat(result.output), result.output
+    assert len(kept(data_home)) == 1
+    shown = flat(runner.invoke(main, ["play", "--help"]).output)
+    for option in ("--saves", "--yes", "--discard", "--resume [N|FILE]"):
+        assert option in shown, shown
+
+
+def test_discard_on_the_command_line(data_home: Path) -> None:
+    play("--seed", "2", *NEW)
+    said = play("--seed", "3", *NEW, "--discard")
+    assert "is discarded." in flat(said)
+    assert [k.meta.seed for k in kept(data_home)] == [3]
