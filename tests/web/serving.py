@@ -30,8 +30,8 @@ from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.web import reach
 from valtti.web.app import create_app
+from valtti.web.db.store import Store
 from valtti.web.security import Policy
-from valtti.web.store import Store
 
 with warnings.catch_warnings():
     # Starlette would rather its client were httpx2's (not installed): httpx's works the same.

@@ -25,7 +25,7 @@ PROTOCOL = STATIC / "protocol.js"
 
 #: Python modules of valtti.web that write no server frame: the load test is a client, and
 #: messages.py's ``"type"`` keys are JSON Schema's.
-NOT_THE_SERVER = {"loadtest.py", "messages.py"}
+NOT_THE_SERVER = {"loadtest.py", "loadfigures.py", "messages.py"}
 
 
 def js_object(name: str) -> dict[str, str]:
@@ -42,7 +42,11 @@ def js_object(name: str) -> dict[str, str]:
 
 
 def python_sources() -> dict[str, str]:
-    return {path.name: path.read_text("utf-8") for path in sorted(WEB.glob("*.py"))}
+    """Each Python module of valtti.web (its subpackages too), by its path under web/."""
+    return {
+        path.relative_to(WEB).as_posix(): path.read_text("utf-8")
+        for path in sorted(WEB.rglob("*.py"))
+    }
 
 
 def test_the_close_codes_are_the_servers() -> None:

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from valtti.cli import main
 from valtti.web import reach
-from valtti.web.protocol import SlowClientGuard, SocketLimits
 from valtti.web.security import MAX_HEAD, public_origin
+from valtti.web.slowclients import SlowClientGuard, SocketLimits
 
 INTERFACES = [
     "127.0.0.1",

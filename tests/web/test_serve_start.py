@@ -20,7 +20,8 @@ from sqlalchemy import make_url
 from tests.web.serving import Server, free_port
 
 from valtti.cli import main
-from valtti.web.store import DatabaseInUse, Store
+from valtti.web.db.locks import DatabaseInUse
+from valtti.web.db.store import Store
 
 
 def serve(*options: str) -> Result:

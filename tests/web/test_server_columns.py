@@ -1,5 +1,5 @@
 """The deals' columns a state frame carries are the engine's summary, to the byte, however
-they are built (valtti.web.room.DealColumns keeps the scored deals' encoded)."""
+they are built (valtti.web.frames.DealColumns keeps the scored deals' encoded)."""
 
 from __future__ import annotations
 

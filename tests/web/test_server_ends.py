@@ -122,8 +122,8 @@ def test_a_person_back_from_a_stand_in_is_waited_for_again(
 
 def test_stand_ins_are_ready_for_people_away_only() -> None:
     from valtti.engine import Seat
+    from valtti.web.db.rows import SeatRow
     from valtti.web.ends import Waiting
-    from valtti.web.store import SeatRow
 
     def seats(stand_in_north: bool) -> list[SeatRow]:
         north = SeatRow(Seat.N, "human", "A", "h1", "heuristic" if stand_in_north else None)

@@ -13,8 +13,9 @@ from tests.web.serving import ALL_OPEN, Server
 from tests.web.test_store import play_and_store
 
 from valtti.engine import Match, Seat, Variant
+from valtti.web.db.rows import SeatRow, TableRow
+from valtti.web.db.store import Store
 from valtti.web.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
-from valtti.web.store import SeatRow, Store, TableRow
 
 OPEN = tuple(SeatRow(s, "open", None, None) for s in Seat)
 PEOPLE = tuple(SeatRow(s, "human", f"P{s}", f"{int(s)}" * 64) for s in Seat)

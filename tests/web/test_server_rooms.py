@@ -24,9 +24,10 @@ from valtti.web import connection as connection_module
 from valtti.web import rooms as rooms_module
 from valtti.web.app import create_app
 from valtti.web.connection import Connection
+from valtti.web.db.rows import SeatRow, TableRow
+from valtti.web.db.store import Store
 from valtti.web.room import Room
 from valtti.web.rooms import Rooms
-from valtti.web.store import SeatRow, Store, TableRow
 
 ALL_RANDOM = dict.fromkeys(Seat, "random")
 #: Seconds a test waits for the room to get somewhere.

@@ -1,4 +1,4 @@
-"""The web table's database (valtti.web.store), on SQLite and on a real PostgreSQL server.
+"""The web table's database (valtti.web.db), on SQLite and on a real PostgreSQL server.
 
 PostgreSQL runs when VALTTI_TEST_POSTGRES_URL names a database the tests may create schemas in
 (e.g. postgresql://valtti:valtti@127.0.0.1:5432/valtti_test); without it those tests skip, or
@@ -25,15 +25,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from valtti.engine import CardSet, Match, Seat, Variant
-from valtti.web.store import (
-    DuplicateAction,
-    SeatRow,
-    Store,
-    StoredTable,
-    TableRow,
-    alembic_config,
-    metadata,
-)
+from valtti.web.db.migrate import alembic_config
+from valtti.web.db.rows import SeatRow, StoredTable, TableRow
+from valtti.web.db.schema import metadata
+from valtti.web.db.store import Store
+from valtti.web.db.writer import DuplicateAction
 
 SCHEMA_TABLES = {"tables", "seats", "deals", "actions"}
 T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)

@@ -11,7 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from tests.web.test_store import SEATS, table_row
 
 from valtti.engine import CardSet, Seat
-from valtti.web.store import DuplicateAction, Store, actions_table
+from valtti.web.db.schema import actions_table
+from valtti.web.db.store import Store
+from valtti.web.db.writer import DuplicateAction
 
 HANDS = tuple(CardSet(range(9 * i, 9 * i + 9)) for i in range(4))
 

@@ -1,66 +1,48 @@
-"""The web server: the lobby and table pages, the HTTP API and each table's WebSocket.
+"""The web server's application: the pages, the HTTP API and each table's WebSocket.
 
-``create_app`` builds the FastAPI application of docs/WEB.md; ``valtti serve`` runs it with
-uvicorn. The referee of each table is its ``Room``; this module only reads requests and
-messages into their models (``messages``) and hands them on.
+``create_app`` builds the FastAPI application of docs/WEB.md, which ``valtti serve`` runs with
+uvicorn: the routers of web/routes (one a resource), behind the ``security.Guard`` middleware,
+with the refusals of docs/WEB.md as its error answers and the OpenAPI schema at
+``/api/openapi.json``. The referee of each table is its ``Room``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
+import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from pathlib import Path
-from typing import Annotated, Any, Final
+import warnings
+from collections.abc import AsyncIterator, Mapping, Sequence
+from importlib import metadata
+from typing import Any, Final
 
-from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.routing import APIRoute
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
-from starlette.websockets import WebSocketDisconnect
 
-from valtti.engine.variant import SWITCHES
-from valtti.web.bots import PLAYERS, Bots
+from valtti.web.answers import Reach
+from valtti.web.bots import Bots
 from valtti.web.chat import Limits
-from valtti.web.connection import CLOSE_POLICY, THROTTLES, Connection
+from valtti.web.db.store import Store
+from valtti.web.deps import ClientLimits
 from valtti.web.ends import NEXT_DEAL_SECONDS
 from valtti.web.errors import RoomError
-from valtti.web.messages import (
-    ActionMessage,
-    BackMessage,
-    ChatMessage,
-    HintMessage,
-    NewTable,
-    PingMessage,
-    ReadyMessage,
-    ReplaceMessage,
-    SeatName,
-    StandInMessage,
-    TakeSeat,
-    read_message,
-    refusal,
-)
-from valtti.web.room import Room
+from valtti.web.messages import refusal
 from valtti.web.rooms import Rooms
-from valtti.web.security import Guard, PerMinute, Policy, client_of
-from valtti.web.store import Store, TableStatus
+from valtti.web.routes import ROUTERS
+from valtti.web.routes.pages import STATIC, not_found_page
+from valtti.web.routing import MAX_BODY
+from valtti.web.security import Guard, PerMinute, Policy
 
-STATIC: Final = Path(__file__).parent / "static"
-#: The largest message a client may send (docs/WEB.md).
-MAX_MESSAGE: Final = 4096
-#: Close codes for an unknown table and an unknown token.
-CLOSE_NO_TABLE: Final = 4404
-CLOSE_BAD_TOKEN: Final = 4401
-#: The largest HTTP request body.
-MAX_BODY: Final = 16 * 1024
 #: Tables one client address may create in any minute, by default.
 TABLES_PER_MINUTE: Final = 10
+#: Where the OpenAPI schema of the HTTP API is served (docs/WEB.md).
+OPENAPI_URL: Final = "/api/openapi.json"
 #: HTTP status of each refusal code; the others are 400.
 _STATUS: Final = {
     "not_found": 404,
@@ -70,34 +52,38 @@ _STATUS: Final = {
     "too_large": 413,
     "too_many": 429,
 }
-_PONG: Final = '{"type":"pong"}'
 
 log = logging.getLogger(__name__)
 
-_TOKEN: Final = re.compile(r"((?:creator_)?token=)[^&\s\"']+")
 
+class WebApp(FastAPI):
+    """The application, whose OpenAPI schema says what it answers: each GET once (it takes
+    HEAD too, ``routing.Route``), and a refused request as its ``Refusal``, not FastAPI's
+    ``422``."""
 
-class HideTokens(logging.Filter):
-    """Masks ``token=…`` in a log record (uvicorn logs each WebSocket's path with its query),
-    so that the log never holds a seat token that works."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        masked = _TOKEN.sub(r"\1***", message)
-        if masked != message:
-            record.msg, record.args = masked, None
-        return True
-
-
-def log_config() -> dict[str, Any]:
-    """uvicorn's logging configuration, with ``HideTokens`` on each of its handlers."""
-    from uvicorn.config import LOGGING_CONFIG
-
-    config = copy.deepcopy(LOGGING_CONFIG)
-    config["filters"] = {"hide_tokens": {"()": HideTokens}}
-    for handler in config["handlers"].values():
-        handler["filters"] = [*handler.get("filters", []), "hide_tokens"]
-    return config
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            with warnings.catch_warnings():
+                # The GET and HEAD of one route share its operation id; the HEAD is left out.
+                warnings.filterwarnings("ignore", "Duplicate Operation ID", UserWarning)
+                schema = super().openapi()
+            for operations in schema.get("paths", {}).values():
+                operations.pop("head", None)
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            schemas = schema.get("components", {}).get("schemas", {})
+            # Only the models an operation uses, and those they use (not FastAPI's 422).
+            used: set[str] = set()
+            todo = [schema.get("paths", {})]
+            while todo:
+                for name in re.findall(r'"#/components/schemas/([^"]+)"', json.dumps(todo.pop())):
+                    if name not in used and name in schemas:
+                        used.add(name)
+                        todo.append(schemas[name])
+            for name in set(schemas) - used:
+                del schemas[name]
+            self.openapi_schema = schema
+        return self.openapi_schema
 
 
 def create_app(
@@ -116,14 +102,12 @@ def create_app(
     On start it resumes every unfinished table; each computer move waits ``bot_delay`` seconds
     (thinking included) so that people can follow; ``bot_workers`` processes think for them.
     One client address may create ``tables_per_minute`` tables in any minute (0: any number).
-    ``policy`` is what its ``Guard`` allows; ``lan_urls`` the addresses friends on the local
-    network can open it at (``GET /api/server``); ``next_deal_seconds`` how long a deal's
-    end waits for the people to say ready (0: the next deal at once).
+    ``policy`` is what its ``Guard`` allows, and how many seats one client address may take
+    in any minute; ``lan_urls`` the addresses friends on the local network can open it at
+    (``GET /api/server``); ``next_deal_seconds`` how long a deal's end waits for the people
+    to say ready (0: the next deal at once).
     """
-    creations = _Creations(tables_per_minute)
-    chats = Limits()
     policy = policy or Policy()
-    reach = {"public_url": policy.public_url, "lan_urls": list(lan_urls)}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -142,14 +126,37 @@ def create_app(
             bots.close()
             store.close()
 
-    app = FastAPI(
-        title="valtti", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    app = WebApp(
+        title="valtti",
+        summary="Marjapussi tables: the HTTP API of docs/WEB.md",
+        version=_version(),
+        lifespan=lifespan,
+        openapi_url=OPENAPI_URL,
+        docs_url=None,
+        redoc_url=None,
     )
+    app.state.limits = ClientLimits(
+        creations=PerMinute(tables_per_minute),
+        joins=PerMinute(policy.joins_per_minute),
+        chats=Limits(),
+    )
+    app.state.reach = Reach(public_url=policy.public_url, lan_urls=list(lan_urls))
     app.add_middleware(Guard, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _answer_refusals(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    return app
+
+
+def _answer_refusals(app: FastAPI) -> None:
+    """Answer every refusal, and every error FastAPI or Starlette raise, as docs/WEB.md says:
+    ``{"error": code, "message": text}`` under /api/, the not-found page elsewhere."""
 
     @app.exception_handler(RoomError)
-    async def refused(request: Request, error: RoomError) -> JSONResponse:
+    async def refused(request: Request, error: RoomError) -> Response:
+        if error.code == "not_found" and not _under_api(request):
+            return not_found_page()
         return _refused(error)
 
     @app.exception_handler(RequestValidationError)
@@ -163,7 +170,9 @@ def create_app(
         if error.status_code == 400:  # a body FastAPI could not read (JSON nested too deep)
             return _refused(RoomError("bad_request", "the body is not valid JSON"))
         if error.status_code == 404:
-            return _not_found(request)
+            if _under_api(request):
+                return _refused(RoomError("not_found", f"no such resource: {request.url.path}"))
+            return not_found_page()
         if error.status_code == 405:
             refusal = RoomError(
                 "bad_method", f"{request.method} is not taken at {request.url.path}"
@@ -180,272 +189,9 @@ def create_app(
             return _refused(refusal, {"Allow": ", ".join(taken)} if taken else error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
 
-    pages = APIRouter(include_in_schema=False, route_class=_Route)
 
-    @pages.get("/")
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "lobby.html")
-
-    @pages.get("/t/{table_id}", response_model=None)
-    async def table_page(request: Request, table_id: str) -> Response:
-        if await _rooms(request).get(table_id) is None:
-            return _not_found(request)
-        return FileResponse(STATIC / "table.html")
-
-    @pages.get("/rules")
-    async def rules_page() -> FileResponse:
-        return FileResponse(STATIC / "rules.html")
-
-    options = APIRouter(prefix="/api/options", route_class=_Route)
-
-    @options.get("")
-    async def table_options() -> dict[str, Any]:
-        return {
-            "variant": [
-                {"name": name, "values": list(values)} for name, values in SWITCHES.items()
-            ],
-            "players": list(PLAYERS),
-        }
-
-    server = APIRouter(prefix="/api/server", route_class=_Route)
-
-    @server.get("")
-    async def server_reach() -> dict[str, Any]:
-        return reach
-
-    tables = APIRouter(prefix="/api/tables", route_class=_BodyLimited)
-
-    @tables.get("")
-    async def list_tables(
-        request: Request,
-        status: TableStatus | None = None,
-        page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
-    ) -> dict[str, Any]:
-        return await _rooms(request).listing(status, page)
-
-    @tables.post("", status_code=201)
-    async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
-        creations.admit(client_of(request.scope))
-        creator = body.creator
-        room, creator_token, token = await _rooms(request).create(
-            body.variant, body.seats, creator, body.turn_seconds, body.hints
-        )
-        return {
-            "id": room.id,
-            "link": f"{request.base_url}t/{room.id}",
-            "token": token,
-            "creator_token": creator_token,
-            "seat": None if creator is None else str(creator[0]),
-        }
-
-    @tables.get("/{table_id}")
-    async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
-        return (await _room(request, table_id)).summary()
-
-    @tables.post("/{table_id}/seats/{seat}")
-    async def take_seat(
-        request: Request, table_id: str, seat: SeatName, body: TakeSeat
-    ) -> dict[str, Any]:
-        room = await _room(request, table_id)
-        token = await room.join(seat, body.nickname)
-        return {"token": token, "seat": str(seat)}
-
-    @tables.get("/{table_id}/record")
-    async def record(request: Request, table_id: str) -> Response:
-        room = await _finished(request, table_id)
-        return Response(
-            room.record().to_json(),
-            media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="valtti-{room.id}.json"'},
-        )
-
-    @tables.get("/{table_id}/replay")
-    async def replay(request: Request, table_id: str) -> Response:
-        room = await _finished(request, table_id)
-        return Response(await room.replay_json(), media_type="application/json")
-
-    @tables.websocket("/{table_id}/ws")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        room = await _rooms(websocket).get(table_id)
-        if room is None:
-            await websocket.close(CLOSE_NO_TABLE)
-            return
-        connection = Connection()
-        try:
-            await room.connect(connection, websocket.query_params.get("token"))
-        except RoomError:
-            await websocket.close(CLOSE_BAD_TOKEN)
-            return
-        sender = _Sender(_rooms(websocket), chats, client_of(websocket.scope))
-        await _play(websocket, room, connection, sender)
-
-    for router in (pages, options, server, tables):
-        app.include_router(router)
-    return app
-
-
-class _Sender:
-    """Where a connection's messages go beyond its room: the server's tables (for a
-    rematch) and chat rates, and the client's address."""
-
-    def __init__(self, rooms: Rooms, chats: Limits, address: str) -> None:
-        self.rooms = rooms
-        self.chats = chats
-        self.address = address
-
-
-async def _play(websocket: WebSocket, room: Room, connection: Connection, sender: _Sender) -> None:
-    """Read the connected connection's messages until it closes; its own task sends its
-    frames."""
-    writer = asyncio.create_task(_write(websocket, connection))
-    loop = asyncio.get_running_loop()
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if not connection.admit(loop.time()):
-                connection.send(RoomError("throttled", "more than 20 messages a second").frame())
-                if connection.throttles >= THROTTLES:
-                    connection.close(CLOSE_POLICY)
-                    break
-                continue
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            try:
-                await _handle(room, connection, raw, sender)
-            except RoomError as e:
-                connection.send(e.frame())
-    finally:
-        await room.disconnect(connection)
-        await _rooms(websocket).left(room)
-        if writer.done() or connection.closing:
-            # Let the writer send what was queued before the close it was told to make.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5.0)
-        writer.cancel()
-
-
-async def _write(websocket: WebSocket, connection: Connection) -> None:
-    """Send the connection's frames in order; an ``int`` is the code to close with."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        while True:
-            frame = await connection.next()
-            if isinstance(frame, int):
-                await websocket.close(frame)
-                return
-            await websocket.send_text(frame)
-
-
-async def _handle(room: Room, connection: Connection, raw: str | bytes, sender: _Sender) -> None:
-    """Carry out one client message (docs/WEB.md); a refusal raises ``RoomError``."""
-    # A character is at least one byte, so only a long text needs encoding to measure.
-    if len(raw) > MAX_MESSAGE or (
-        isinstance(raw, str) and len(raw) * 4 > MAX_MESSAGE and len(raw.encode()) > MAX_MESSAGE
-    ):
-        raise RoomError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
-    match read_message(raw):
-        case ActionMessage(action=action, seq=seq):
-            await room.act(connection, action, seq)
-        case ReplaceMessage(seat=seat, player=player, creator_token=creator_token):
-            await room.replace(seat, player, creator_token)
-        case StandInMessage(seat=seat):
-            await room.stand_in(connection, seat)
-        case BackMessage():
-            await room.back(connection)
-        case ReadyMessage():
-            if await room.ready(connection):
-                await sender.rooms.rematch(room)
-        case ChatMessage(text=text, emote=emote):
-            if connection.seat is None:
-                raise RoomError("not_seated", "spectators read the chat; the seated write")
-            sender.chats.admit(connection, sender.address, asyncio.get_running_loop().time())
-            room.chat.post(connection, room.seats, text, emote, room.connections)
-        case HintMessage(seq=seq):
-            await room.hint(connection, seq)
-        case PingMessage():
-            connection.send(_PONG)
-
-
-class _LimitedRequest(Request):
-    """A request whose body is read only up to MAX_BODY bytes (``413`` beyond, before the
-    rest is read)."""
-
-    async def body(self) -> bytes:
-        if not hasattr(self, "_body"):
-            declared = self.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > MAX_BODY:
-                raise HTTPException(413)
-            raw = bytearray()
-            async for chunk in self.stream():
-                raw += chunk
-                if len(raw) > MAX_BODY:
-                    raise HTTPException(413)
-            self._body = bytes(raw)
-        return self._body
-
-
-class _Route(APIRoute):
-    """A route that takes HEAD wherever it takes GET, as Starlette's own routes do (FastAPI's
-    do not: a HEAD on a page was a 405). The endpoint answers it as a GET, whose body the
-    server (uvicorn) leaves out for a HEAD."""
-
-    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
-        super().__init__(path, endpoint, **options)
-        if self.methods and "GET" in self.methods:
-            self.methods.add("HEAD")
-
-
-class _BodyLimited(_Route):
-    """A route that reads its body as a ``_LimitedRequest``."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def limited(request: Request) -> Response:
-            return await handler(_LimitedRequest(request.scope, request.receive))
-
-        return limited
-
-
-class _Creations:
-    """When each client address created its latest tables, to refuse a flood of them."""
-
-    def __init__(self, per_minute: int) -> None:
-        self._window = PerMinute(per_minute)
-
-    def admit(self, address: str) -> None:
-        """Count a creation from ``address``; ``RoomError("too_many")`` past the limit."""
-        if not self._window.admit(address):
-            raise RoomError("too_many", f"at most {self._window.limit} new tables a minute")
-
-
-def _rooms(request: Request | WebSocket) -> Rooms:
-    rooms: Rooms = request.app.state.rooms
-    return rooms
-
-
-async def _room(request: Request, table_id: str) -> Room:
-    room = await _rooms(request).get(table_id)
-    if room is None:
-        raise RoomError("not_found", f"no table {table_id!r}")
-    return room
-
-
-async def _finished(request: Request, table_id: str) -> Room:
-    room = await _room(request, table_id)
-    if room.status != "finished":
-        raise RoomError("not_finished", "the match is not over: its record holds every hand")
-    return room
-
-
-def _not_found(request: Request) -> Response:
-    """404: the error body of docs/WEB.md under /api/, the not-found page elsewhere."""
-    if request.url.path == "/api" or request.url.path.startswith("/api/"):
-        return _refused(RoomError("not_found", f"no such resource: {request.url.path}"))
-    return FileResponse(STATIC / "notfound.html", status_code=404)
+def _under_api(request: Request) -> bool:
+    return request.url.path == "/api" or request.url.path.startswith("/api/")
 
 
 def _refused(error: RoomError, headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -454,3 +200,10 @@ def _refused(error: RoomError, headers: Mapping[str, str] | None = None) -> JSON
         status_code=_STATUS.get(error.code, 400),
         headers=headers,
     )
+
+
+def _version() -> str:
+    try:
+        return metadata.version("valtti")
+    except metadata.PackageNotFoundError:
+        return "0"

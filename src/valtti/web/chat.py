@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from valtti.web.connection import Connection
+from valtti.web.db.rows import SeatRow
 from valtti.web.errors import RoomError
-from valtti.web.store import SeatRow
 
 #: The quick emotes, by name; each page says them in its own language.
 EMOTES: Final = ("good", "thanks", "oops", "wow", "hurry")

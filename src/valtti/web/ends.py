@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Final, Literal
 
 from valtti.engine import Match, Seat
-from valtti.web.store import SeatRow, TableRow
+from valtti.web.db.rows import SeatRow, TableRow
 
 #: Seconds from the end of a deal to the next deal when not everybody says ready sooner.
 NEXT_DEAL_SECONDS: Final = 20.0

@@ -1,5 +1,6 @@
 """What each viewer of a table is sent: its state frame (docs/WEB.md), built from the engine's
-views (RULES.md 7) and encoded once per change however many connections share it."""
+views (RULES.md 7) and encoded once per change however many connections share it; and a
+finished match's record and replay steps."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from valtti.engine import CardSet, Match, Seat
-from valtti.web.store import SeatRow, TableRow
+from valtti.engine.record import Record, RecordMeta
+from valtti.web.db.rows import SeatRow, TableRow
 
 
 def table_summary(
@@ -237,3 +239,18 @@ def replay_steps(match: Match) -> list[dict[str, Any]]:
                 }
             )
     return steps
+
+
+def match_record(row: TableRow, seats: Sequence[SeatRow], match: Match) -> Record:
+    """The match as a RECORD.md record, its players and the table under ``meta``."""
+    return Record.of_match(
+        match,
+        RecordMeta(
+            program="valtti serve",
+            table=row.id,
+            created=row.created.isoformat(),
+            seed=row.seed,
+            players={str(r.seat): r.name for r in seats},
+            seats={str(r.seat): r.kind for r in seats},
+        ),
+    )

@@ -10,9 +10,16 @@ fast piles up no work; and ``Bots.hint`` makes few at once for the whole server.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+from collections.abc import Callable
 
 from valtti.engine import Observation
 from valtti.web.bots import Bots, Moves
+from valtti.web.connection import Connection
+from valtti.web.errors import RoomError
+
+log = logging.getLogger(__name__)
 
 
 class Hints:
@@ -38,3 +45,31 @@ class Hints:
         if self._made is not None:
             self._made[1].cancel()
             self._made = None
+
+    async def send(
+        self,
+        connection: Connection,
+        seq: int,
+        point: int,
+        moves: asyncio.Task[Moves],
+        point_now: Callable[[], int],
+        table_id: str,
+    ) -> None:
+        """Send ``connection`` the hint frame of ``seq`` once ``moves`` (asked at ``point``) are
+        made; ``unavailable`` instead when they failed, or were dropped with the workers that
+        were replaced while the table (``point_now``) is still at that point."""
+        try:
+            frame = json.dumps({"type": "hint", "seq": seq, "moves": await asyncio.shield(moves)})
+        except asyncio.CancelledError:
+            if not moves.cancelled():
+                raise  # this task is cancelled: the room closes
+            # The hint was dropped: for a newer point (nothing to say), or with the workers
+            # that were replaced while it waited.
+            if point_now() != point:
+                return
+        except Exception:
+            log.exception("table %s: a hint failed", table_id)
+        else:
+            connection.send(frame)
+            return
+        connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())

@@ -155,7 +155,9 @@ def _text(check: Callable[[str], T]) -> Callable[[object], T]:
     return checked
 
 
-SeatName = Annotated[Seat, BeforeValidator(_seat)]
+SeatName = Annotated[
+    Seat, BeforeValidator(_seat), WithJsonSchema({"type": "string", "enum": ["N", "E", "S", "W"]})
+]
 Nickname = Annotated[str, BeforeValidator(_nickname)]
 Switches = Annotated[
     Variant,

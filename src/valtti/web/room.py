@@ -14,31 +14,29 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
-from valtti.engine import Action, Deal, Match, Refusal, RefusalCode, Seat
-from valtti.engine.record import Record, RecordMeta
+from valtti.engine import Action, Match, Refusal, RefusalCode, Seat
+from valtti.engine.record import Record
 from valtti.engine.views import Phase
 from valtti.table import Table
 from valtti.web import computer
-from valtti.web.bots import Bots, Moves
+from valtti.web.bots import Bots
 from valtti.web.chat import Chat
+from valtti.web.checks import deal_in_play, illegal, seen_in_play
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection
+from valtti.web.db.rows import SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.store import Store
 from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
-from valtti.web.frames import Frames, replay_steps, table_summary
+from valtti.web.frames import Frames, match_record, replay_steps, table_summary
 from valtti.web.hints import Hints
+from valtti.web.presence import Presence
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
-from valtti.web.store import SeatRow, Store, StoredTable, TableRow, TableStatus
 from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant
 
 log = logging.getLogger(__name__)
-
-#: The shortest time between two broadcasts of who is connected: however often connections
-#: come and go, the others get at most one presence frame in each such interval, and one
-#: only when the connected seats they would show differ from those last sent.
-PRESENCE_SECONDS: Final = 0.25
 
 
 class Room:
@@ -50,7 +48,9 @@ class Room:
     (``Match.seen_by``), and each of their actions is answered as it would have been then.
     ``on_idle`` is called with the room once it is finished and nobody watches it.
 
-    ``driver`` is the seat driver of the match: it says who is to move, deals, and gives each
+    ``row`` is the table as the store keeps it (``db.rows.TableRow``: id, variant, seed,
+    status, turn time, hints, rematch), ``seats`` its seats' rows; ``table`` is the match's
+    seat driver (``valtti.table.Table``): it says who is to move, deals, and gives each
     decision its seed; the room decides who decides (a person's socket, a computer player, a
     person's stand-in: web/turns.py) and when.
     """
@@ -64,7 +64,7 @@ class Room:
         on_idle: Callable[[Room], None],
         next_deal_seconds: float = 0.0,
     ) -> None:
-        self.table: TableRow = stored.table
+        self.row: TableRow = stored.table  #: the table's row in the store
         self.seats: list[SeatRow] = list(stored.seats)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -73,43 +73,40 @@ class Room:
         self._replay: str | None = None  #: the finished match's replay, once asked for
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False  #: the server is stopping: no new work
-        self._computers = Computers(self.table.id, bots, bot_delay, self._spawn)
-        self._clock = TurnClock(self.table.turn_seconds, self._turn_over, self._spawn)
+        self._computers = Computers(self.row.id, bots, bot_delay, self._spawn)
+        self._clock = TurnClock(self.row.turn_seconds, self._turn_over, self._spawn)
         #: The point at which a stand-in answers once for a partner out of time (turns.py).
         self._answer_for: int | None = None
         self._frames = Frames()  #: of ``match``
-        #: The connected seats the last state frames showed, when presence was last sent, and
-        #: whether a presence frame waits for its interval.
-        self._shown: frozenset[Seat] = frozenset()
-        self._presence_at = -PRESENCE_SECONDS
-        self._presence_due = False
+        self._presence = Presence(self.lock, self._connected, self._broadcast, self._spawn)
         match = (
-            Match(self.table.variant, self.table.first_dealer)
+            Match(self.row.variant, self.row.first_dealer)
             if stored.record is None
             else stored.record.replay()
         )
-        self.driver = Table({r.seat: occupant(r) for r in self.seats}, self.table.seed, match)
+        #: The seat driver of the match.
+        self.table = Table({r.seat: occupant(r) for r in self.seats}, self.row.seed, match)
         #: Seconds from a deal's end to the next deal (0: at once, nobody is asked).
         self.next_deal_seconds = next_deal_seconds
         #: Between deals, or after a match that has no rematch yet: who is ready (ends.py).
         self.waiting: Waiting | None = None
-        if self.status == "finished" and self.table.next_id is None:
+        if self.status == "finished" and self.row.next_id is None:
             self.waiting = Waiting("rematch", None)
         self.chat = Chat()  #: the table's recent chat (chat.py)
         self._hints = Hints(bots)
 
     @property
     def id(self) -> str:
-        return self.table.id
+        return self.row.id
 
     @property
     def status(self) -> TableStatus:
-        return self.table.status
+        return self.row.status
 
     @property
     def match(self) -> Match | None:
         """The match, once its first deal is dealt."""
-        match = self.driver.match
+        match = self.table.match
         return match if match.deals else None
 
     # -- changes -------------------------------------------------------------------------------
@@ -149,17 +146,17 @@ class Room:
             if seat is None:
                 raise RoomError("not_seated", "a spectator cannot act")
             await self._reclaim(seat)  # whoever acts is back
-            seen, deal, _ = self._seen_in_play(seat, seq)
+            seen, deal, _ = seen_in_play(self.status, self.match, seat, seq)
             if deal.current_player != seat:
                 raise RoomError("not_your_turn", f"{deal.current_player} is to move, not {seat}")
             try:
                 action = Action.parse(token)
             except ValueError as e:
                 refused = Refusal(RefusalCode.NOT_AN_ACTION, seat, given=token)
-                raise self._illegal(deal, refused, str(e)) from None
+                raise illegal(deal, refused, str(e)) from None
             refusal = deal.refusal(action)
             if refusal is not None:
-                raise self._illegal(deal, refusal)
+                raise illegal(deal, refusal)
             if seen is not self.match:
                 # The seat whose ask-whole waits for its answer: it has asked already.
                 raise RoomError("not_your_turn", "wait for the next state of the table")
@@ -179,43 +176,24 @@ class Room:
             seat = connection.seat
             if seat is None:
                 raise RoomError("not_seated", "a spectator cannot ask for a hint")
-            if not self.table.hints:
+            if not self.row.hints:
                 raise RoomError("no_hints", "this table gives no hints")
-            seen, deal, shown = self._seen_in_play(seat, seq)
+            seen, deal, shown = seen_in_play(self.status, self.match, seat, seq)
             if seen is not self.match or deal.current_player != seat:
                 raise RoomError("not_your_turn", "a hint is for your own turn")
             await self._reclaim(seat)
-            point = self.driver.point
-            moves = self._hints.ask(
-                point, self.driver.decision_seed(), self.match.observation(seat)
-            )
-        self._spawn(self._send_hint(connection, shown, point, moves))
-
-    async def _send_hint(
-        self, connection: Connection, seq: int, point: int, moves: asyncio.Task[Moves]
-    ) -> None:
-        try:
-            frame = json.dumps({"type": "hint", "seq": seq, "moves": await asyncio.shield(moves)})
-        except asyncio.CancelledError:
-            if not moves.cancelled():
-                raise  # this task is cancelled: the room closes
-            # The hint was dropped: for a newer point (nothing to say), or with the workers
-            # that were replaced while it waited.
-            if self.driver.point != point:
-                return
-        except Exception:
-            log.exception("table %s: a hint failed", self.id)
-        else:
-            connection.send(frame)
-            return
-        connection.send(RoomError("unavailable", "no hint could be made; ask again").frame())
+            point = self.table.point
+            moves = self._hints.ask(point, self.table.decision_seed(), self.match.observation(seat))
+        self._spawn(
+            self._hints.send(connection, shown, point, moves, lambda: self.table.point, self.id)
+        )
 
     async def replace(self, seat: Seat, player: str, creator_token: str) -> None:
         """For the table's creator: give an open seat to a computer player for good, or a
         person's seat to ``player`` as a stand-in until the person is back (the creator
         never locks a person out)."""
         async with self.lock:
-            if not is_token_of(creator_token, self.table.creator_hash):
+            if not is_token_of(creator_token, self.row.creator_hash):
                 raise RoomError("not_creator", "only the table's creator can replace a seat")
             if self.status == "finished":
                 raise RoomError("finished", "the match is over")
@@ -285,7 +263,7 @@ class Room:
                 await self._seat(replace(self.seats[turn[1]], stand_in=STAND_IN))
                 self._changed(broadcast=True)
             elif is_person(self.seats[answering]):
-                self._answer_for = self.driver.point
+                self._answer_for = self.table.point
                 self._changed()
 
     async def connect(self, connection: Connection, token: str | None) -> None:
@@ -315,13 +293,13 @@ class Room:
                 connection.send_state(self._states()[seat])
             if self.chat.history:
                 connection.send(self.chat.history_frame())
-            self._presence_changed()
+            self._presence.changed()
             self._changed()
 
     async def disconnect(self, connection: Connection) -> None:
         async with self.lock:
             self.connections.discard(connection)
-            self._presence_changed()
+            self._presence.changed()
             self._changed()
             self._retire_if_idle()
 
@@ -344,11 +322,11 @@ class Room:
     async def _seat(self, row: SeatRow) -> None:
         await asyncio.to_thread(self._store.update_seat, self.id, row)
         self.seats[row.seat] = row
-        self.driver.seats[row.seat] = occupant(row)
+        self.table.seats[row.seat] = occupant(row)
 
     async def _set_status(self, status: TableStatus) -> None:
         await asyncio.to_thread(self._store.set_status, self.id, status)
-        self.table = replace(self.table, status=status)
+        self.row = replace(self.row, status=status)
 
     async def _settle(self) -> None:
         """Whatever comes next without a player: start a full table, deal the next deal after
@@ -361,11 +339,11 @@ class Room:
                 return
         if self.status != "playing":
             return
-        if self.driver.match.is_over():
+        if self.table.match.is_over():
             await self._set_status("finished")
             self.waiting = Waiting("rematch", None)
             self._retire_if_idle()
-        elif self.driver.needs_deal and (self.match is None or self._deal_due()):
+        elif self.table.needs_deal and (self.match is None or self._deal_due()):
             # The first deal at once; each next one once the players are ready (or in time).
             await self._start_deal()
             self.waiting = None
@@ -421,16 +399,16 @@ class Room:
             if waiting is None or waiting.kind != "rematch" or not ready:
                 return None
             assert self.match is not None
-            table = rematch_of(self.table, self.match, table_id, seed, created)
+            row = rematch_of(self.row, self.match, table_id, seed, created)
             seats = (self.seats[0], self.seats[1], self.seats[2], self.seats[3])
             try:
-                await asyncio.to_thread(self._store.create_rematch, self.id, table, seats)
+                await asyncio.to_thread(self._store.create_rematch, self.id, row, seats)
             except Exception as e:
                 log.exception("table %s: storing its rematch failed", self.id)
                 raise RoomError("unavailable", "the rematch could not be saved; ask again") from e
-            self.table = replace(self.table, next_id=table_id)
+            self.row = replace(self.row, next_id=table_id)
             self.waiting = None
-            return StoredTable(table, seats, None)
+            return StoredTable(row, seats, None)
 
     async def announce(self) -> None:
         """Tell every connection the table's state (after a rematch: where it goes on)."""
@@ -453,11 +431,11 @@ class Room:
 
     async def _start_deal(self) -> None:
         """Deal the next deal from the table's seed; its hands are stored before any action."""
-        match = self.driver.match
+        match = self.table.match
         number = len(match.deals) + 1
-        hands = self.driver.hands(number)
+        hands = self.table.hands(number)
         await asyncio.to_thread(self._store.add_deal, self.id, number, match.next_dealer, hands)
-        self.driver.start_deal()
+        self.table.start_deal()
 
     async def _apply(self, action: Action) -> None:
         """Store a legal action, durably, then play it and tell those who may know of it.
@@ -465,7 +443,7 @@ class Room:
         A cancellation (a shutdown) while the action is being written waits for the write
         and plays the action if it was stored, so the room never falls behind its store.
         """
-        match = self.driver.match
+        match = self.table.match
         assert match.deal is not None
         write = asyncio.wrap_future(
             self._store.submit_action(
@@ -483,7 +461,7 @@ class Room:
         failure = write.exception()
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
-        self.driver.apply(action)
+        self.table.apply(action)
         answering = self._answering()
         if cancelled:
             raise asyncio.CancelledError
@@ -499,41 +477,6 @@ class Room:
         if deal is None or deal.phase is not Phase.ANSWER:
             return None
         return deal.current_player
-
-    def _seen_in_play(self, seat: Seat, seq: int | None) -> tuple[Match, Deal, int]:
-        """The match as ``seat`` may see it (RULES.md 7.2), its deal and its ``seq``, while a
-        deal is in play and ``seq`` (when given) is that one; else the RoomError of
-        docs/WEB.md (``waiting``, ``finished``, ``not_your_turn``, ``stale``)."""
-        self._deal_in_play()
-        assert self.match is not None
-        seen = self.match.seen_by(seat)
-        shown = seen.public_action_count()
-        if seq is not None and seq != shown:
-            raise RoomError("stale", f"the table is at {shown} actions, not {seq}")
-        deal = seen.deal
-        assert deal is not None
-        return seen, deal, shown
-
-    def _deal_in_play(self) -> Deal:
-        if self.status == "waiting":
-            raise RoomError("waiting", "the table has not started: a seat is still open")
-        if self.status == "finished":
-            raise RoomError("finished", "the match is over")
-        deal = None if self.match is None else self.match.deal
-        if deal is None or deal.is_over():
-            raise RoomError("not_your_turn", "the next deal is not dealt yet")
-        return deal
-
-    def _illegal(self, deal: Deal, refusal: Refusal, message: str | None = None) -> RoomError:
-        """The ``illegal`` error in ``deal`` (as the seat sees it): ``message`` (by default the
-        refusal's English), the legal tokens, and the refusal's code and arguments for the page
-        to say in its language."""
-        return RoomError(
-            "illegal",
-            str(refusal) if message is None else message,
-            legal=[str(a) for a in deal.legal_actions()],
-            refusal=refusal.to_dict(),
-        )
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -561,9 +504,9 @@ class Room:
         if broadcast:
             self._broadcast()
         self._clock.update(self._timed_turn())
-        seat = self.driver.to_move
+        seat = self.table.to_move
         if self.status == "playing" and seat is not None:
-            self._computers.schedule(self.driver, self._decider(seat), self._play_computer)
+            self._computers.schedule(self.table, self._decider(seat), self._play_computer)
 
     def _people_here(self) -> bool:
         """Whether a person is connected to a seat of theirs."""
@@ -572,9 +515,9 @@ class Room:
     def _decider(self, seat: Seat) -> str | None:
         """The computer player that decides for ``seat`` now: the seat's, or the stand-in of
         its person while someone is connected; ``None``: the person decides."""
-        occupant = self.driver.seats[seat]
+        occupant = self.table.seats[seat]
         if occupant is None:
-            return STAND_IN if self._answer_for == self.driver.point else None
+            return STAND_IN if self._answer_for == self.table.point else None
         if self.seats[seat].kind == "human" and not self._people_here():
             return None  # a stand-in does not play for nobody
         return occupant.spec
@@ -582,12 +525,12 @@ class Room:
     def _timed_turn(self) -> Turn | None:
         """The turn the clock runs for: the seat to move as a spectator sees it, when that is
         a person playing it and anyone is connected."""
-        if self.status != "playing" or self.table.turn_seconds is None:
+        if self.status != "playing" or self.row.turn_seconds is None:
             return None
-        deal = self.driver.match.deal
+        deal = self.table.match.deal
         if deal is None or deal.is_over() or not self._people_here():
             return None
-        seen = self.driver.match.seen_by(None)
+        seen = self.table.match.seen_by(None)
         seat = seen.current_player
         if seat is None or not is_person(self.seats[seat]):
             return None
@@ -599,11 +542,11 @@ class Room:
         """Play the decision of ``spec`` for ``seat`` at ``point``, if the table is still there
         and ``spec`` still decides for it (``Computers``' ``Play``)."""
         async with self.lock:
-            if self.driver.point != point or self._decider(seat) != spec:
+            if self.table.point != point or self._decider(seat) != spec:
                 return True  # the table moved on (or the seat changed hands) meanwhile
             if action is None:
                 return False
-            deal = self._deal_in_play()
+            deal = deal_in_play(self.status, self.match)
             reason = deal.why_illegal(action)
             if reason is None:
                 await self._apply(action)
@@ -618,13 +561,13 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """The table's summary (docs/WEB.md)."""
-        return table_summary(self.table, self.seats, self.match, self._connected())
+        return table_summary(self.row, self.seats, self.match, self._connected())
 
     def _states(self) -> dict[Seat | None, str]:
         """The state frame of each seat with a connection, and of a spectator if one watches;
         each built once per change, however many connections share it."""
         viewers = {c.seat for c in self.connections}
-        summary = self._frames.summary_json(self.table, self.seats, self.match, self._connected())
+        summary = self._frames.summary_json(self.row, self.seats, self.match, self._connected())
         self._clock.update(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
         waiting = self.waiting
@@ -640,49 +583,14 @@ class Room:
             if only is None or connection.seat == only:
                 connection.send_state(frames[connection.seat])
         if only is None:
-            self._shown = self._connected()
-
-    def _presence_changed(self) -> None:
-        """A connection came or went: tell the others who is connected, at most once in each
-        PRESENCE_SECONDS (the latest change at the end of the interval), so that nobody can
-        multiply the table's traffic by connecting and disconnecting."""
-        if self._presence_due or self._connected() == self._shown:
-            return
-        wait = self._presence_at + PRESENCE_SECONDS - asyncio.get_running_loop().time()
-        if wait <= 0:
-            self._send_presence()
-        else:
-            self._presence_due = True
-            self._spawn(self._presence_later(wait))
-
-    async def _presence_later(self, wait: float) -> None:
-        await asyncio.sleep(wait)
-        async with self.lock:
-            self._presence_due = False
-            if self._connected() != self._shown:
-                self._send_presence()
-
-    def _send_presence(self) -> None:
-        self._presence_at = asyncio.get_running_loop().time()
-        # While a partner chooses, the others still get the state from before the question.
-        self._broadcast()
+            self._presence.shown = self._connected()
 
     # -- finished matches ------------------------------------------------------------------------
 
     def record(self) -> Record:
         """The match as a RECORD.md record, its players and the table under ``meta``."""
         assert self.match is not None
-        return Record.of_match(
-            self.match,
-            RecordMeta(
-                program="valtti serve",
-                table=self.id,
-                created=self.table.created.isoformat(),
-                seed=self.table.seed,
-                players={str(r.seat): r.name for r in self.seats},
-                seats={str(r.seat): r.kind for r in self.seats},
-            ),
-        )
+        return match_record(self.row, self.seats, self.match)
 
     async def replay_json(self) -> str:
         """``{"steps": replay_steps()}`` as JSON, made once (a finished match does not change)."""

@@ -14,9 +14,10 @@ from typing import Any, Final
 from valtti.engine import Seat, Variant
 from valtti.table import first_dealer, fresh_seed
 from valtti.web.bots import Bots
+from valtti.web.db.rows import Listed, SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.store import Store
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
-from valtti.web.store import Listed, SeatRow, Store, StoredTable, TableRow, TableStatus
 
 log = logging.getLogger(__name__)
 

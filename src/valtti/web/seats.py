@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from valtti.engine import Seat
-from valtti.web.store import SeatRow
+from valtti.web.db.rows import SeatRow
 
 NICKNAME_MAX: Final = 24
 _ZERO_WIDTH_JOINER: Final = "\u200d"

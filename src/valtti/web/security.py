@@ -3,13 +3,13 @@
 ``Guard`` is ASGI middleware in front of the whole application: it refuses a request made to a
 name the server does not answer to (another site's name pointed at this machine: DNS
 rebinding), a state-changing request or a WebSocket upgrade from another site's page, a request
-body that is not JSON, more
-than ``Policy.connections_per_address`` WebSockets open at once from one client address and more
-than ``Policy.joins_per_minute`` seats taken by one in any minute, and it gives every HTTP
-response headers that keep the pages out of other sites' frames. A request's head is at most
+body that is not JSON and more than ``Policy.connections_per_address`` WebSockets open at once
+from one client address, and it gives every HTTP response headers that keep the pages out of
+other sites' frames. The limits on tables created and seats taken per client address
+(``PerMinute``) are the routes' (web/deps.py). A request's head is at most
 ``MAX_HEAD`` bytes: uvicorn's h11 parser (as ``valtti serve`` runs it) stops reading one that
 grows past that, and ``Guard`` refuses one that arrived whole. Slow clients (a request that
-never arrives whole) are held off below the application, by ``protocol.SlowClientGuard``.
+never arrives whole) are held off below the application, by ``slowclients.SlowClientGuard``.
 
 A client address is the connection's own peer unless ``valtti serve --trust-proxy`` names the
 proxy, whose ``X-Forwarded-For`` uvicorn then reads: a forwarded header is never believed from
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -52,7 +51,6 @@ SECURITY_HEADERS: Final = (
 )
 
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-_JOIN: Final = re.compile(r"/api/tables/[^/]+/seats/[^/]+/?")
 
 
 def public_origin(url: str) -> str:
@@ -77,7 +75,8 @@ def public_origin(url: str) -> str:
 
 @dataclass(frozen=True)
 class Policy:
-    """What ``Guard`` allows. A limit of 0 is no limit."""
+    """What ``Guard`` allows, and the seats one client address may take in any minute (the
+    route's limit, web/deps.py). A limit of 0 is no limit."""
 
     #: The origin people open the server at (``public_origin``), e.g. behind a reverse proxy;
     #: ``None``: each request's own origin (its scheme and ``Host``).
@@ -119,7 +118,6 @@ class Guard:
         self.app = app
         self.policy = policy
         self._open: dict[str, int] = {}  # WebSockets open per client address
-        self._joins = PerMinute(policy.joins_per_minute)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -140,10 +138,6 @@ class Guard:
         refusal = _too_large(scope) or self._other_name(scope)
         if refusal is None and scope["method"] not in _SAFE_METHODS:
             refusal = self._cross_site(scope) or _not_json(scope)
-            joining = refusal is None and _JOIN.fullmatch(scope["path"])
-            if joining and not self._joins.admit(client_of(scope)):
-                limit = self._joins.limit
-                refusal = (429, "too_many", f"at most {limit} seats taken a minute")
         if refusal is not None:
             await _refuse_http(send_with_headers, *refusal)
             return

@@ -10,21 +10,26 @@ database cannot be opened or the address cannot be listened on.
 
 from __future__ import annotations
 
+import copy
+import logging
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Network, IPv6Network
 
-    from valtti.web.store import Store
+    from valtti.web.db.store import Store
 
 __all__ = ["EXIT_STARTUP", "ServerSettings", "SettingError", "StartupError", "run_server"]
 
 #: Exit status of ``serve`` when it cannot start: the database cannot be opened, or the
 #: address cannot be listened on (uvicorn's own start-up failure is 3 too).
 EXIT_STARTUP = 3
+
+_TOKEN: Final = re.compile(r"((?:creator_)?token=)[^&\s\"']+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +80,10 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
     import uvicorn
 
     from valtti.web import reach
-    from valtti.web.app import MAX_MESSAGE, create_app, log_config
-    from valtti.web.protocol import SlowClientGuard, SocketLimits, raise_file_limit
+    from valtti.web.app import create_app
+    from valtti.web.routes.websocket import MAX_MESSAGE
     from valtti.web.security import MAX_HEAD, Policy, public_origin
+    from valtti.web.slowclients import SlowClientGuard, SocketLimits, raise_file_limit
 
     s = settings
     public_url = s.public_url
@@ -147,6 +153,29 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
     return 0 if server.started else EXIT_STARTUP
 
 
+class HideTokens(logging.Filter):
+    """Masks ``token=…`` in a log record (uvicorn logs each WebSocket's path with its query),
+    so that the log never holds a seat token that works."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = _TOKEN.sub(r"\1***", message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration, with ``HideTokens`` on each of its handlers."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"hide_tokens": {"()": HideTokens}}
+    for handler in config["handlers"].values():
+        handler["filters"] = [*handler.get("filters", []), "hide_tokens"]
+    return config
+
+
 def proxy_networks(addresses: str) -> tuple[IPv4Network | IPv6Network, ...]:
     """The networks of a ``trust_proxy`` list (an address is a network of one); a list with
     an entry that is no IP address or network (which uvicorn would take as a name no peer ever
@@ -173,7 +202,7 @@ def database_url(db_url: str | None) -> tuple[str, str]:
     from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from valtti.web.store import DRIVERS, Store
+    from valtti.web.db.store import DRIVERS, Store
 
     forms = "give sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME"
     # An empty --db is refused as an empty path is: it quietly served the default database.
@@ -210,7 +239,8 @@ def open_store(url: str, shown: str) -> Store:
     from alembic.util import CommandError
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-    from valtti.web.store import DatabaseInUse, NoSchema, Store
+    from valtti.web.db.locks import DatabaseInUse, NoSchema
+    from valtti.web.db.store import Store
 
     try:
         return Store(url, sole=True)

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from valtti.engine import Seat
 from valtti.table import Computer, Occupant
-from valtti.web.store import SeatRow
+from valtti.web.db.rows import SeatRow
 
 #: The computer player that stands in for an absent person.
 STAND_IN: Final = "heuristic"

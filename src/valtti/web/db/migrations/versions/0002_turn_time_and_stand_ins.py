@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from valtti.web.store import drop_columns
+from valtti.web.db.migrate import drop_columns
 
 revision: str = "0002"
 down_revision: str | None = "0001"

@@ -1,13 +1,13 @@
 """Alembic's environment: run the migrations on the connection that ``Store`` hands over.
 
-There is no alembic.ini: ``valtti.web.store.alembic_config`` builds the configuration and puts
-the connection in ``config.attributes["connection"]``.
+There is no alembic.ini: ``valtti.web.db.migrate.alembic_config`` builds the configuration and
+puts the connection in ``config.attributes["connection"]``.
 """
 
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from valtti.web.store import metadata
+from valtti.web.db.schema import metadata
 
 if context.is_offline_mode():
     raise SystemExit("the valtti migrations run on a live connection only (no --sql mode)")
