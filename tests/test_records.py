@@ -22,14 +22,13 @@ from tests.strategies import DECK, variants
 
 from valtti.cli import main
 from valtti.engine import ACTIONS, NUM_ACTIONS, Deal, Match, Phase, Seat, Variant
+from valtti.engine.meta import MatchSeeds, RecordMeta
 from valtti.engine.record import (
     FORMAT,
     MAX_RECORD_BYTES,
     IllegalRecordAction,
-    MatchSeeds,
     Record,
     RecordFormatError,
-    RecordMeta,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from valtti.engine import Seat, Team, Variant
-from valtti.engine.record import MatchSeeds, Record, RecordMeta
+from valtti.engine.meta import MatchSeeds, RecordMeta
+from valtti.engine.record import Record
 from valtti.players.registry import starts_program
 from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
 

@@ -15,7 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from valtti.engine import Match, Seat
-from valtti.engine.record import RecordMeta
+from valtti.engine.meta import RecordMeta
 from valtti.terminal import glyphs
 from valtti.terminal.commands import HELP, QUIT, word
 from valtti.terminal.i18n import NC_, _, ngettext

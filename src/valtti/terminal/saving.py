@@ -33,7 +33,8 @@ from typing import Final
 from platformdirs import user_data_path
 
 from valtti.engine import Match
-from valtti.engine.record import Record, RecordMeta
+from valtti.engine.meta import RecordMeta
+from valtti.engine.record import Record
 from valtti.terminal import records
 
 #: How many unfinished matches are kept (the newest, by when they were last played).

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from valtti.engine import CardSet, Match, Seat
-from valtti.engine.record import Record, RecordMeta
+from valtti.engine.meta import RecordMeta
+from valtti.engine.record import Record
 from valtti.web.db.rows import SeatRow, TableRow
 
 
