@@ -20,13 +20,8 @@ from valtti.engine import Action, Card, CardSet, Deal, Match, Observation, Seat,
 from valtti.engine.record import Record
 from valtti.engine.solver import DealValue, Solver
 from valtti.players.equity import match_equity
-from valtti.players.explain import (
-    Explanation,
-    Reason,
-    ReasonCode,
-    explain,
-    explain_worlds,
-)
+from valtti.players.explain import explain, explain_worlds
+from valtti.players.reasons import Explanation, Reason, ReasonCode
 from valtti.players.sampler import Hands
 from valtti.players.worlds import rebuild
 from valtti.terminal import hints, i18n

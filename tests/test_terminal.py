@@ -35,7 +35,7 @@ from valtti.engine import (
     score_deal,
 )
 from valtti.engine.record import Record
-from valtti.players.explain import Explanation, Reason, ReasonCode
+from valtti.players.reasons import Explanation, Reason, ReasonCode
 from valtti.terminal import guide, hints, i18n, phrases, saving
 from valtti.terminal.commands import (
     Empty,

@@ -12,7 +12,7 @@ from typing import Any
 from tests.web.serving import ALL_OPEN, SEATS, Player, Server, Table
 from tests.web.test_server_private import serve_choice
 
-from valtti.players.explain import ReasonCode
+from valtti.players.reasons import ReasonCode
 
 CODES = {str(code) for code in ReasonCode}
 

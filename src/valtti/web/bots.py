@@ -82,7 +82,7 @@ def _warm() -> None:
 
 def hint_moves(seed: int, observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
-    action's ``players.explain.Explanation.to_dict()``, best first, from that seat's
+    action's ``players.reasons.Explanation.to_dict()``, best first, from that seat's
     observation alone."""
     return [e.to_dict() for e in explain(observation, HINT_LEVEL, seed)]
 
