@@ -477,7 +477,7 @@ def _two_at_once(data_home: Path, *runs: list[str]) -> None:
         assert stream is not None
         while chunk := stream.read1(4096):  # type: ignore[attr-defined]
             said[n] += chunk
-            if re.search(rb"Your (card|lead) > $", said[n]):
+            if re.search(rb"Your (card|lead) >\s*$", said[n]):  # a line of its own: plain
                 prompted[n].set()
 
     readers = [threading.Thread(target=follow, args=(n,), daemon=True) for n in range(2)]

@@ -22,15 +22,19 @@ from valtti.cli.common import VARIANT_HELP, fail, main
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 @click.option("--fast", is_flag=True, help="Do not pause to show each computer move.")
 @click.option(
-    "--ascii",
+    "--ascii/--unicode",
     "ascii_only",
-    is_flag=True,
-    help="Plain characters only: S H D C for the suits, ASCII frames.",
+    default=None,
+    help="Plain characters only: S H D C for the suits, ASCII frames.  [default: chosen by "
+    "itself where the output's encoding or the locale (LANG=C) cannot show the suits; "
+    "--unicode draws their symbols and the frames whatever the locale says]",
 )
 @click.option(
-    "--plain",
-    is_flag=True,
-    help="A line mode for screen readers: no redraws, no frames, one line an event.",
+    "--plain/--screen",
+    default=None,
+    help="A line mode for screen readers: no redraws, no frames, one line an event.  "
+    "[default: chosen by itself where the output is no terminal (a file, a pipe) or "
+    "TERM=dumb; --screen draws the table all the same]",
 )
 @click.option(
     "--resume",
@@ -66,8 +70,8 @@ def play(
     variant: str | None,
     lang: str | None,
     fast: bool,
-    ascii_only: bool,
-    plain: bool,
+    ascii_only: bool | None,
+    plain: bool | None,
     resume: str | None,
     list_saves: bool,
     keep: bool,
@@ -79,7 +83,10 @@ def play(
     on with the newest. Starting another while one is kept asks whether to resume it, keep it or
     discard it. Exit status 130 when Ctrl-C leaves, 3 when a computer player fails.
 
+    Colours are left out where NO_COLOR is set (not empty); Ctrl-L draws the screen again.
+
     The rules: docs/RULES.md in the source; a saved match is a record (docs/RECORD.md)."""
+    from valtti.terminal import glyphs
     from valtti.terminal.game import StartError, start
     from valtti.terminal.saving import Saves
 
@@ -89,10 +96,10 @@ def play(
     if list_saves:
         from rich.text import Text
 
-        from valtti.terminal import glyphs, i18n, unfinished
+        from valtti.terminal import i18n, unfinished
 
         i18n.use(lang or i18n.default_language())
-        out = glyphs.console(ascii_only)
+        out = glyphs.console(bool(ascii_only), unicode=ascii_only is False)
         for part in unfinished.listing(saves.scan(), saves.folder):
             out.print(part, soft_wrap=isinstance(part, Text))
         return
@@ -106,8 +113,9 @@ def play(
             language=lang,
             fast=fast,
             resume=_resume(resume),
-            ascii_only=ascii_only,
-            plain=plain,
+            ascii_only=bool(ascii_only),
+            unicode=ascii_only is False,
+            plain=glyphs.wants_plain() if plain is None else plain,
             saves=saves,
             if_unfinished="discard" if discard else "keep" if keep else "ask",
         )

@@ -40,6 +40,24 @@ SUIT_NAMES: Final = {
     Suit.D: NC_("suit", "diamonds"),
     Suit.C: NC_("suit", "clubs"),
 }
+#: What ``help`` tells besides the moment: the rules, the cards and the game's words (English
+#: forms; each is translated in the "topic" context), each with the other names it answers to
+#: in any language (the Finnish game's words too).
+TOPICS: Final = {
+    NC_("topic", "rules"): ("rule", "säännöt", "sääntö"),
+    NC_("topic", "cards"): ("card", "points", "kortit", "kortti", "pisteet"),
+    NC_("topic", "terms"): ("words", "sanat", "termit"),
+    NC_("topic", "trumps"): ("trump", "valtti", "valtit"),
+    NC_("topic", "marriage"): ("marriages", "pari", "parit"),
+    NC_("topic", "locked"): ("lock", "locks", "lukittu", "lukitus"),
+    NC_("topic", "little trump"): ("little", "pikkuvaltti"),
+    NC_("topic", "last"): ("last trick", "viimeinen", "viimeinen tikki", "vika"),
+    NC_("topic", "victory"): ("voitto", "voittopiste"),
+    NC_("topic", "overshoot"): ("over", "ylitys", "yli"),
+    NC_("topic", "Porvoo"): ("porvooseen",),
+    NC_("topic", "forehand"): ("etukäsi", "aloittaja"),
+    NC_("topic", "checkmaters"): ("checkmater", "matit", "mateiksi", "matti"),
+}
 
 
 def word(english: str, context: str = "command") -> str:
@@ -64,6 +82,13 @@ class Help:
     """Explain the current moment, or why one action is or is not legal."""
 
     action: Action | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """Tell one of ``TOPICS``: the rules, the cards or one of the game's words."""
+
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +130,7 @@ class Empty:
     """An empty line."""
 
 
-Command = Play | Help | Hint | Score | Tricks | Save | Undo | Quit | Empty
+Command = Play | Help | Topic | Hint | Score | Tricks | Save | Undo | Quit | Empty
 
 
 class InputError(ValueError):
@@ -133,6 +158,9 @@ def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
     if first == "?" or _is(first, HELP):
         # help hint, help save …: the general help, which says what each command does.
         about = rest.split()[0].lower() if rest else ""
+        named = topic(rest)
+        if named is not None:
+            return Topic(named)
         if not rest or any(_is(about, c) for c in _OTHER_COMMANDS):
             return Help(None)
         return Help(parse_action(rest, hand))
@@ -227,6 +255,21 @@ def command_words() -> dict[str, str]:
     return {name: word(w) for name, w in zip(names, words, strict=True)}
 
 
+def topic(text: str) -> str | None:
+    """The topic of ``TOPICS`` that ``text`` names (its English key, its name in the active
+    language or another of its names, in any case, spaces and hyphens as the player likes);
+    ``None`` if none."""
+    shown = _squeezed(text)
+    for key, others in TOPICS.items():
+        if shown in {_squeezed(n) for n in (key, word(key, "topic"), *others)}:
+            return key
+    return None
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.lower().replace("-", " ").split())
+
+
 def _suit(text: str) -> Suit | None:
     """The suit ``text`` names: a letter, a symbol or a name (in English or the active
     language); ``None`` if none."""
@@ -285,6 +328,8 @@ def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> lis
     elif len(before) == 1 and _is(before[0], ASK):
         # The English words after an English one, which every language takes.
         offered = [WHOLE, HALF] if before[0] == ASK else [word(WHOLE), word(HALF)]
+    elif len(before) == 1 and (before[0] == "?" or _is(before[0], HELP)):
+        offered = [word(t, "topic").lower() for t in TOPICS if " " not in word(t, "topic")]
     elif _is(before[0], DECLARE) or _is(before[0], ANSWER) or _is(before[-1], HALF):
         suits = dict.fromkeys([a.suit for a in legal if a.suit is not None] + list(Suit))
         # The letters, then the names in the active language (in English where that is it).

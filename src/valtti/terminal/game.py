@@ -26,14 +26,15 @@ from rich.panel import Panel
 from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
-from valtti.engine.record import Record, RecordMeta
+from valtti.engine.meta import RecordMeta
+from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.explain import explain
 from valtti.players.registry import starts_program
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
-from valtti.terminal import glyphs, guide, i18n, records, saving, unfinished
+from valtti.terminal import glyphs, guide, i18n, records, rulebook, saving, unfinished
 from valtti.terminal.commands import (
     NO,
     SAVE,
@@ -47,6 +48,7 @@ from valtti.terminal.commands import (
     Quit,
     Save,
     Score,
+    Topic,
     Tricks,
     Undo,
     action_words,
@@ -56,10 +58,11 @@ from valtti.terminal.commands import (
 )
 from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import N_, _
-from valtti.terminal.layout import Fitted, screen
+from valtti.terminal.layout import Fitted, page_screen, screen
 from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.plain import turn_lines
+from valtti.terminal.rulebook import Page
 from valtti.terminal.saving import Kept
 from valtti.terminal.screen import (
     Keyed,
@@ -149,7 +152,9 @@ class Session:
         self.setup = setup
         self.console = console
         self.style = "" if plain else "bold"
-        self.reader = LineReader(console, self.style, self._completions)
+        self.reader = LineReader(
+            console, self.style, self._completions, redraw=None if plain else self._redraw
+        )
         self.read: Callable[[str], str] = read or self.reader
         self.pause = pause
         self.fast = fast
@@ -158,7 +163,7 @@ class Session:
         self._told = 0  #: how many log lines the plain mode has told
         self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
         #: The last draw's reply and parts under the table, to draw again at a new size.
-        self._shown: tuple[RenderableType | None, tuple[RenderableType, ...]] | None = None
+        self._shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
         self.autosave = autosave
         self._autosaved = False  #: whether the autosave holds the match as it is now
         self._autosave_failed = False  #: whether the last write failed (told once)
@@ -259,9 +264,9 @@ class Session:
 
     def _your_turn(self, deal: Deal) -> bool:
         """Read input until a legal action is taken (``True``) or the player leaves (``False``)."""
-        note: RenderableType | None = None
+        note: RenderableType | Page | None = None
         while True:
-            prompt = self._prompt(deal)
+            prompt = self._back() if isinstance(note, Page) else self._prompt(deal)
             self._draw(note, prompt=prompt)
             line = self.read(prompt)
             try:
@@ -269,6 +274,9 @@ class Session:
                 command = parse(line, list(deal.hand(self.you)), answering)
             except InputError as e:
                 note = str(e)
+                continue
+            if isinstance(command, Empty) and isinstance(note, Page):
+                note = None  # Enter under a page goes back to the table
                 continue
             only = _only_card(deal)
             if isinstance(command, Empty) and only is not None:
@@ -317,11 +325,15 @@ class Session:
             text = _("[Enter plays {card}]").format(card=card.unicode()) + " " + text
         return self._line(f"{text} > ")
 
+    def _back(self) -> str:
+        """The prompt under a page (``help rules``): Enter goes back, a command is taken."""
+        return self._line(_("Enter: back to the table > "))
+
     def _line(self, prompt: str) -> str:
         """A prompt as it is shown: on a line of its own in the plain mode."""
         return prompt.rstrip() + "\n" if self.plain else prompt
 
-    def _answer(self, command: Command, deal: Deal | None) -> RenderableType | None:
+    def _answer(self, command: Command, deal: Deal | None) -> RenderableType | Page | None:
         """The reply to a command that is not a move; ``deal`` is the one waiting for the player."""
         match command:
             case Help(None):
@@ -330,6 +342,8 @@ class Session:
                 if deal is None:
                     return _("No deal is being played: there is nothing to explain.")
                 return guide.explain(deal, action)
+            case Topic(name):
+                return rulebook.answer(name, self.match.variant)
             case Hint():
                 return self._hint(deal)
             case Score():
@@ -569,17 +583,26 @@ class Session:
         )
 
     def _draw(
-        self, note: RenderableType | None = None, *more: RenderableType, prompt: str = ""
+        self, note: RenderableType | Page | None = None, *more: RenderableType, prompt: str = ""
     ) -> None:
         """The table, then ``more`` (the deal's or the match's end), then the reply ``note``,
         fitted to the terminal's size as it is now with room for ``prompt`` under it; in the
         plain mode, only what is new."""
         if self.plain:
-            self._tell(note, *more)
+            self._tell(note.plain if isinstance(note, Page) else note, *more)
             return
         self._shown = (note, more)
         self.console.clear()
-        self.console.print(screen(self.console, self._view(), note, more, prompt))
+        if isinstance(note, Page):
+            self.console.print(page_screen(self.console, note.body, prompt))
+        else:
+            self.console.print(screen(self.console, self._view(), note, more, prompt))
+
+    def _redraw(self, prompt: str) -> None:
+        """The screen drawn again as it was, for ``prompt`` (Ctrl-L)."""
+        if self._shown is not None:
+            note, more = self._shown
+            self._draw(note, *more, prompt=prompt)
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:
@@ -674,15 +697,18 @@ class Session:
     def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> Ending:
         """Show ``shown`` under the table and answer commands until Enter, ``quit`` (with
         ``confirm`` only once the player confirms) or ``undo``."""
-        note: RenderableType | None = None
+        note: RenderableType | Page | None = None
         while True:
-            self._draw(note, *shown, prompt=prompt)
+            asked = self._back() if isinstance(note, Page) else prompt
+            self._draw(note, *shown, prompt=asked)
             try:
-                command = parse(self.read(prompt), [])
+                command = parse(self.read(asked), [])
             except InputError as e:
                 note = str(e)
                 continue
             match command:
+                case Empty() if isinstance(note, Page):
+                    note = None  # Enter under a page goes back to the table
                 case Empty():
                     return "next"
                 case Quit():
@@ -839,6 +865,7 @@ def start(
     resume: Path | int | None = None,
     console: Console | None = None,
     ascii_only: bool = False,
+    unicode: bool = False,
     plain: bool = False,
     saves: saving.Saves | None = None,
     if_unfinished: IfUnfinished = "ask",
@@ -849,8 +876,9 @@ def start(
 
     A resumed match keeps its record's variant, seed and count of take-backs; ``StartError``
     for a bad option or file, in ``language``: ``seat`` and ``seed`` may be the command line's
-    text, checked here. ``ascii_only`` draws with plain characters (so does a terminal
-    that cannot show Unicode); ``plain`` is the line mode for screen readers.
+    text, checked here. ``ascii_only`` draws with plain characters (so does a terminal whose
+    encoding or locale cannot show Unicode; ``unicode``: whatever the locale); ``plain`` is the
+    line mode for screen readers.
 
     ``saves``: where the match is kept as it goes (``saving.Saves.default()`` for ``valtti
     play``), in a file of the session's own; ``None``, nowhere. A new match, or an unfinished
@@ -860,7 +888,7 @@ def start(
     or ``KeyboardInterrupt`` when the player leaves at the question.
     """
     i18n.use(language or i18n.default_language())
-    out = console or glyphs.console(ascii_only)
+    out = console or glyphs.console(ascii_only, unicode=unicode)
     seed = _seed(seed)
     if resume is not None and (variant is not None or seed is not None):
         raise StartError(_("--variant and --seed come from the record when resuming"))

@@ -1,6 +1,7 @@
 """Characters the terminal can show: the suits, frames and marks in Unicode, or plain stand-ins.
 
 A terminal whose encoding cannot show the suits (``PYTHONIOENCODING=latin-1``, a serial line),
+a locale whose character set cannot (``LANG=C``, ``LC_ALL=C``, ``LANG=fi_FI.ISO-8859-1``),
 or the ``--ascii`` option, gets a console that writes through ``PlainStream``: each suit becomes
 its letter (``A♠`` → ``AS``), each mark one ASCII character of the same width, and rich draws
 its frames with ASCII boxes (it does so for any console whose encoding is not UTF).
@@ -8,8 +9,10 @@ its frames with ASCII boxes (it does so for any console whose encoding is not UT
 
 from __future__ import annotations
 
+import os
 import sys
 import unicodedata
+from collections.abc import Mapping
 from typing import Final, TextIO
 
 from rich.console import Console
@@ -42,6 +45,34 @@ def shows_unicode(encoding: str | None) -> bool:
     except (LookupError, UnicodeEncodeError):
         return False
     return True
+
+
+def locale_shows_unicode(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the locale the player chose can show the suits and frames: not where the first
+    of ``LC_ALL``, ``LC_CTYPE`` and ``LANG`` that is set is ``C`` or ``POSIX``, or names a
+    character set that cannot (``fi_FI.ISO-8859-15``). Python itself writes UTF-8 in the C
+    locale (and sets ``LC_CTYPE=C.UTF-8`` when it does), so its output encoding cannot tell.
+    Where none is set, the encoding decides."""
+    env = os.environ if environ is None else environ
+    coerced = sys.flags.utf8_mode and not env.get("PYTHONUTF8")
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "")
+        if not value or (name == "LC_CTYPE" and coerced and value == "C.UTF-8"):
+            continue
+        if value in ("C", "POSIX"):
+            return False
+        charset = value.split(".", 1)[1].split("@", 1)[0] if "." in value else ""
+        return not charset or shows_unicode(charset)
+    return True
+
+
+def wants_plain(stream: TextIO | None = None, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the line mode suits the output by itself: ``stream`` (standard output) is not a
+    terminal (a file, a pipe), or the terminal is ``TERM=dumb``, which cannot redraw."""
+    out = stream or sys.stdout
+    env = os.environ if environ is None else environ
+    isatty = getattr(out, "isatty", None)
+    return not (isatty is not None and isatty()) or env.get("TERM") == "dumb"
 
 
 def plain(text: str, encoding: str = "ascii") -> str:
@@ -91,11 +122,17 @@ class PlainStream:
         return self.stream.fileno()
 
 
-def console(ascii_only: bool = False, stream: TextIO | None = None) -> Console:
+def console(
+    ascii_only: bool = False, stream: TextIO | None = None, unicode: bool = False
+) -> Console:
     """The game's console on ``stream`` (standard output): plain characters with ``ascii_only``
-    or where its encoding cannot show the Unicode screen. ``NO_COLOR`` is honoured by rich."""
+    or where the encoding or the locale cannot show the Unicode screen (the locale is not asked
+    with ``unicode``; the encoding always is). ``NO_COLOR`` is honoured by rich, whose colours
+    are never forced here."""
     out = stream or sys.stdout
     encoding = getattr(out, "encoding", None)
+    if not unicode and not locale_shows_unicode():
+        ascii_only = True
     if ascii_only or not shows_unicode(encoding):
         target = "ascii" if ascii_only or encoding is None else encoding
         return Console(file=PlainStream(out, target), highlight=False)  # type: ignore[arg-type]

@@ -162,6 +162,12 @@ def screen(
     return Group(head, *body, *logged, *ends, *tail)
 
 
+def page_screen(console: Console, page: RenderableType, prompt: str = "") -> RenderableType:
+    """A page shown instead of the table (``help rules``), cut where the terminal is too small,
+    the lines of ``prompt`` left free below it."""
+    return Cropped(page, console.height - prompt_rows(console, prompt))
+
+
 def _last_index(lines: Sequence[str], run: Sequence[str]) -> int | None:
     """Where the last occurrence of ``run`` starts in ``lines``; ``None`` if it is not there (or
     is empty)."""

@@ -5,6 +5,10 @@ search, a history of the session's lines) wherever standard input and output are
 elsewhere (a pipe, a test) ``Console.input`` reads a plain line. The prompt goes to ``input``
 itself, its styles marked as invisible to readline, so that readline knows where the line
 starts when it redraws it.
+
+Ctrl-L, which readline would have clear the screen, draws the game's screen again at once: it
+is bound to a macro that ends the line with a form feed and accepts it, and a line so ended is
+not a line read but the screen drawn again and the same line to edit on.
 """
 
 from __future__ import annotations
@@ -32,27 +36,73 @@ _ESCAPE: Final = re.compile(r"(\x1b\[[0-9;?]*[ -/]*[@-~])")
 
 #: The words the last word of a line may become, given the whole line so far.
 Completer = Callable[[str], list[str]]
+#: Draws the screen again under which the prompt given waits.
+Redraw = Callable[[str], None]
+
+#: What Ctrl-L ends the line with: the form feed, the key's own character.
+_REDRAW: Final = "\f"
 
 
 class LineReader:
     """``read(prompt)`` with readline's editing and ``completer``'s words at the Tab key;
-    ``KeyboardInterrupt`` at Ctrl-C, ``EOFError`` at Ctrl-D on an empty line."""
+    ``KeyboardInterrupt`` at Ctrl-C, ``EOFError`` at Ctrl-D on an empty line; with ``redraw``,
+    Ctrl-L calls it and goes on reading the same line."""
 
-    def __init__(self, console: Console, style: str, completer: Completer) -> None:
+    def __init__(
+        self,
+        console: Console,
+        style: str,
+        completer: Completer,
+        redraw: Redraw | None = None,
+    ) -> None:
         self.console = console
         self.style = style
         self.completer = completer
+        self.redraw = redraw
         self._offered: list[str] = []
         self.edits = readline is not None and sys.stdin.isatty() and console.is_terminal
         if self.edits:
             readline.set_completer(self._complete)
             readline.set_completer_delims(" \t")
             readline.parse_and_bind("tab: complete")
+            if redraw is not None:
+                # To the line's end, a form feed typed as itself (quoted-insert), then Enter.
+                readline.parse_and_bind(r'"\C-l": "\C-e\C-v\C-l\C-m"')
 
     def __call__(self, prompt: str) -> str:
         if not self.edits:
+            if not self.console.is_terminal and sys.stdin.isatty() and sys.stderr.isatty():
+                # The output goes to a file: the prompt is also shown where the player types.
+                encoding = sys.stderr.encoding or "ascii"
+                shown = prompt if glyphs.shows_unicode(encoding) else glyphs.plain(prompt, encoding)
+                sys.stderr.write(shown)
+                sys.stderr.flush()
             return self.console.input(Text(prompt, style=self.style))
-        return input(self.visible(prompt))
+        typed = ""
+        while True:
+            line = self._input(prompt, typed)
+            if self.redraw is None or not line.endswith(_REDRAW):
+                return line
+            typed = line.replace(_REDRAW, "")
+            length = readline.get_current_history_length()
+            if length:  # the line is not done: it is no line of the history
+                readline.remove_history_item(length - 1)
+            self.redraw(prompt)
+
+    def _input(self, prompt: str, typed: str) -> str:
+        """A line read after ``prompt`` with ``typed`` already on it."""
+        if not typed:
+            return input(self.visible(prompt))
+
+        def put_back() -> None:
+            readline.insert_text(typed)
+            readline.redisplay()
+
+        readline.set_pre_input_hook(put_back)
+        try:
+            return input(self.visible(prompt))
+        finally:
+            readline.set_pre_input_hook(None)
 
     def visible(self, prompt: str) -> str:
         """``prompt`` as the console writes it, its escape sequences hidden from readline."""
