@@ -49,9 +49,11 @@ from valtti.terminal.commands import (
     action_words,
     parse,
 )
-from valtti.terminal.game import Session, start
+from valtti.terminal.game import start
 from valtti.terminal.replay import Viewer, steps
-from valtti.terminal.screen import View, deal_summary, render
+from valtti.terminal.screen import View, render
+from valtti.terminal.session import Session
+from valtti.terminal.sheets import deal_summary
 
 HAND = list(CardSet.parse("AS TS KS 9S TH QD 6D KC 7C"))
 

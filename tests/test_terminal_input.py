@@ -16,8 +16,9 @@ from valtti.engine import Action, CardSet, Phase, Seat
 from valtti.engine.record import Record
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, Undo, completions, parse
-from valtti.terminal.game import EXIT_INTERRUPTED, EXIT_PLAYER_FAULT, Session, start
+from valtti.terminal.game import start
 from valtti.terminal.saving import Saves, write_atomic
+from valtti.terminal.session import EXIT_INTERRUPTED, EXIT_PLAYER_FAULT, Session
 
 
 @pytest.fixture(autouse=True)

@@ -25,8 +25,9 @@ from rich.console import Console
 from valtti.cli import main
 from valtti.engine.record import Record
 from valtti.terminal import i18n
-from valtti.terminal.game import Session, StartError, start
+from valtti.terminal.game import StartError, start
 from valtti.terminal.saving import LEGACY, SAVE_NAME, SAVES_KEPT, UNREADABLE, Kept, Saves
+from valtti.terminal.session import Session
 
 RANDOM = {"partner": "random", "opponents": "random"}
 NEW = ["--fast", "--partner", "random", "--opponents", "random"]

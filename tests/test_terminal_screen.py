@@ -15,11 +15,12 @@ from helpers import hands_of
 from valtti.engine import Action, Deal, Phase, Seat, Variant
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
-from valtti.terminal import game, glyphs, guide, i18n, layout, phrases
+from valtti.terminal import drawing, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
-from valtti.terminal.game import Session, start
+from valtti.terminal.game import start
 from valtti.terminal.replay import Viewer
 from valtti.terminal.screen import SWITCH_WORDS, Keyed
+from valtti.terminal.session import Session
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +93,7 @@ def drawn_screens(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
         screens.append(lines_of(console(), shown))
         return shown
 
-    monkeypatch.setattr(game, "screen", drawn)
+    monkeypatch.setattr(drawing, "screen", drawn)
     return screens
 
 

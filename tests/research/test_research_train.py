@@ -18,7 +18,8 @@ from valtti.engine import Deal, Variant
 from valtti.players import make_player
 from valtti.players.learned import QNetwork, load_model
 from valtti.research.episode import Episode
-from valtti.research.train import TrainConfig, match_return, self_play
+from valtti.research.selfplay import match_return, self_play
+from valtti.research.train import TrainConfig
 
 TINY = ["--hidden", "8", "--eval-deals", "2", "--eval-against", "random", "--eval-every", "40"]
 

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from valtti.engine import NUM_ACTIONS, ActionKind, Seat
 from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
 from valtti.players.learned import QNetwork, read_npz
-from valtti.research.train import _torch, layer_arrays, mlp
+from valtti.research.learner import _torch, layer_arrays, mlp
 from valtti.table import Computer, Table, derive_seed
 
 #: What a decisions file is, as refusals say it.

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from valtti.research.train import Evaluate, Progress, TrainConfig, train
+from valtti.research.learner import Progress
+from valtti.research.train import Evaluate, TrainConfig, train
 
 __all__ = [
     "Duplicate",

@@ -21,7 +21,8 @@ from valtti.terminal.commands import HELP, QUIT, word
 from valtti.terminal.i18n import NC_, _, ngettext
 from valtti.terminal.layout import Fitted, screen
 from valtti.terminal.phrases import deal_start_text, news
-from valtti.terminal.screen import View, deal_summary, render, result_line
+from valtti.terminal.screen import View, render
+from valtti.terminal.sheets import deal_summary, result_line
 
 BACK = NC_("command", "back")
 

@@ -1,0 +1,150 @@
+"""The replies to a ``valtti play`` command that is not a move: help, the rules, a hint, the
+score, the tricks, saving to a file; and the yes-or-no questions.
+
+``Replies`` is the part of ``session.Session`` that answers; the session sets the state it reads.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from valtti.engine import Deal
+from valtti.engine.record import Record
+from valtti.players.explain import explain
+from valtti.table import Table
+from valtti.terminal import guide, rulebook, saving
+from valtti.terminal.commands import (
+    NO,
+    YES,
+    Command,
+    Help,
+    Hint,
+    Play,
+    Save,
+    Score,
+    Topic,
+    Tricks,
+    word,
+)
+from valtti.terminal.drawing import Drawing
+from valtti.terminal.hints import hint_heading, hint_key, hint_lines
+from valtti.terminal.i18n import _
+from valtti.terminal.layout import Fitted
+from valtti.terminal.rulebook import Page
+from valtti.terminal.screen import Keyed
+from valtti.terminal.sheets import match_table, tricks_table
+
+
+class Replies(Drawing):
+    """The session's answers to the commands that are not moves, and its questions."""
+
+    table: Table
+    takebacks: int
+    resumed: Record | None
+
+    def _answer(self, command: Command, deal: Deal | None) -> RenderableType | Page | None:
+        """The reply to a command that is not a move; ``deal`` is the one waiting for the player."""
+        match command:
+            case Help(None):
+                return guide.moment(deal, self.you) if deal is not None else guide.usage()
+            case Help(action) if action is not None:
+                if deal is None:
+                    return _("No deal is being played: there is nothing to explain.")
+                return guide.explain(deal, action)
+            case Topic(name):
+                return rulebook.answer(name, self.match.variant)
+            case Hint():
+                return self._hint(deal)
+            case Score():
+                return self._score()
+            case Tricks(last):
+                return self._tricks(last)
+            case Save(path):
+                return self._save(Path(path).expanduser())
+            case Play(_action):
+                return _("No deal is being played: press Enter to go on.")
+        return None
+
+    def _hint(self, deal: Deal | None) -> RenderableType:
+        """The computer player's estimate of every legal action, best first, with its reason."""
+        if deal is None:
+            return _("No deal is being played: there is nothing to hint.")
+        # The seed a computer player would decide with here: the same hint at the same point.
+        explanations = explain(self.match.observation(self.you), seed=self.table.decision_seed())
+        heading, key = hint_heading(explanations), hint_key(explanations)
+        table = hint_lines(explanations)
+        lines = [Text(line) for line in table]
+        # A small terminal has no rows for the long key: a short one goes on the frame's edge.
+        return Fitted(
+            Group(Text(heading), Text(key, style="dim"), *lines),
+            Keyed(Group(Text(heading), *lines), hint_key(explanations, short=True)),
+            "\n".join([heading, key, *table]),
+        )
+
+    def _tricks(self, last: bool) -> RenderableType:
+        """The tricks taken so far in the deal (or the one that just ended), or the last one."""
+        if self.match.deal is None:
+            return _("No deal is being played: there is nothing to show.")
+        taken = self.match.observation(self.you).tricks
+        if not taken:
+            return _("No trick has been taken yet in this deal.")
+        shown = taken[-1:] if last else taken
+        title = (_("The last trick") if last else _("The tricks of deal {number}")).format(
+            number=len(self.match.deals)
+        )
+        return Group(Text(title, style="bold"), tricks_table(shown, self.you))
+
+    def _score(self) -> RenderableType:
+        match = self.match
+        finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
+        # The team names are in the message: the Finnish one calls them PE and IL.
+        line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
+            ns=match.score[0], ew=match.score[1], target=match.variant.target
+        )
+        if not finished:  # no deal scored yet: no empty sheet
+            return Text(line + " " + _("No deal has been scored yet."))
+        return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
+
+    def _record(self) -> str:
+        meta = self.setup.meta(self.takebacks)
+        record = Record.of_match(self.match, meta=meta, kept=self.resumed)
+        return record.to_json() + "\n"
+
+    def _save(self, path: Path) -> str:
+        try:
+            if saving.is_file_there(path) and not self._replace(path):
+                return _("Not saved: {path} is kept as it was.").format(path=path)
+            saving.write_atomic(path, self._record())
+        except saving.NotRegularFileError:
+            return _("Not saved: {path} is not a file.").format(path=path)
+        except (OSError, ValueError) as e:  # ValueError: a NUL in the name
+            error = getattr(e, "strerror", None) or e
+            return _("Could not save to {path}: {error}").format(path=path, error=error)
+        if self.match.is_over():
+            return _("Saved to {path}.").format(path=path)
+        return _("Saved to {path}. Continue later with: {command}").format(
+            path=path, command=f"valtti play --resume {shlex.quote(str(path))}"
+        )
+
+    def _replace(self, path: Path) -> bool:
+        """Whether the player agrees to replace the file at ``path`` (the end of input: no)."""
+        try:
+            return self._yes(_("{path} exists. Replace it? (y/n) > ").format(path=path))
+        except (EOFError, KeyboardInterrupt):
+            return False
+
+    def _yes(self, question: str) -> bool:
+        """Yes or no to ``question``, asked again until the answer is one of them."""
+        yes, no = word(YES).lower(), word(NO).lower()
+        prompt = question
+        while True:
+            answer = self.read(self._line(prompt)).strip().lower()
+            if answer in ("y", "yes", yes, yes[:1]):
+                return True
+            if answer in ("n", "no", no, no[:1]):
+                return False
+            prompt = _("Please answer y or n. ") + question

@@ -1,0 +1,480 @@
+"""The ``valtti play`` session: a whole match in the terminal, you and three computer players.
+
+The seats are a ``Table`` (``valtti.table``): randomness comes only from the match seed, from
+which the table derives the first dealer, each deal's cards and each computer decision. A saved
+record keeps the seed, the seats and the players under ``meta``, so a resumed match continues
+exactly as it would have gone on; so does a match after ``undo`` when the player plays the same.
+The match in progress is kept after every action, in a file of the session's own in the folder
+of saves (``saving``), until it is over.
+
+The session's screens are ``drawing.Drawing``, its replies to commands ``replies.Replies``; a
+session is started (options, a resumed record, a kept match) by ``game.start``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
+from valtti.engine.meta import RecordMeta
+from valtti.engine.record import Record
+from valtti.players.registry import starts_program
+from valtti.table import Computer, PlayerFault, Table, derive_seed
+from valtti.terminal import saving
+from valtti.terminal.commands import (
+    SAVE,
+    Empty,
+    InputError,
+    Play,
+    Quit,
+    Undo,
+    action_words,
+    completions,
+    parse,
+    word,
+)
+from valtti.terminal.i18n import _
+from valtti.terminal.layout import Fitted
+from valtti.terminal.lineinput import LineReader, file_names
+from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
+from valtti.terminal.replies import Replies
+from valtti.terminal.rulebook import Page
+from valtti.terminal.sheets import match_table, result_line
+
+PROGRAM: Final = "valtti play"
+DEFAULT_PLAYER: Final = "heuristic"
+#: Seconds each computer move stays on the screen (none with ``--fast``).
+MOVE_PAUSE: Final = 1.0
+#: Exit status when a computer player fails (the match is in the autosave).
+EXIT_PLAYER_FAULT: Final = 3
+#: Exit status when the player leaves at Ctrl-C (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED: Final = 130
+
+#: How a prompt between deals ends: Enter, the player leaving, or a take-back (play goes on).
+Ending = Literal["next", "leave", "undone"]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Who sits where and the match seed; kept in a record's ``meta``."""
+
+    you: Seat
+    players: Mapping[Seat, str]  #: the computer seats' player specs (``make_player``)
+    seed: int
+
+    def meta(self, takebacks: int = 0) -> dict[str, Any]:
+        """The record's ``meta`` (``RecordMeta``), with the number of take-backs if there were
+        any (a match with take-backs is not played straight)."""
+        return RecordMeta(
+            program=PROGRAM,
+            seat=self.you,
+            seed=self.seed,
+            players={str(s): spec for s, spec in sorted(self.players.items())},
+            takebacks=takebacks or None,
+        ).to_dict()
+
+    def table(self, match: Match | None = None, variant: Variant | None = None) -> Table:
+        """The seats, and the person, whose moves the session applies. The project's players
+        are made fresh for each decision, seeded by the position (nothing to restore on a resume
+        or a take-back); an external program is started once for the table (docs/PROTOCOL.md),
+        when it sits down, and stopped when it closes."""
+        seats = {
+            seat: Computer(spec, derive_seed(self.seed, "player", str(seat)))
+            if starts_program(spec)
+            else Computer(spec)
+            for seat, spec in self.players.items()
+        }
+        return Table(seats, self.seed, match, variant=variant)
+
+
+class Session(Replies):
+    """The match loop: draws the table, reads the player's input, moves the computer seats.
+
+    ``read`` shows a prompt and returns a line (``EOFError`` at the end of input,
+    ``KeyboardInterrupt`` at Ctrl-C); by default a ``LineReader`` (line editing, history and
+    completion at a terminal). ``pause`` waits so that a computer move can be followed. With
+    ``plain`` (the line mode for screen readers) nothing is redrawn: each event is told once, a
+    line each, and prompts are lines. ``autosave``: the file the match is written to after
+    every action (removed when the match is over), the session's own (``saving``);
+    ``takebacks``: how many the match has had; ``resumed``: the record the match was resumed
+    from, whose extra keys every save keeps.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        setup: Setup,
+        console: Console,
+        read: Callable[[str], str] | None = None,
+        pause: Callable[[float], None] = time.sleep,
+        fast: bool = False,
+        plain: bool = False,
+        autosave: Path | None = None,
+        takebacks: int = 0,
+        resumed: Record | None = None,
+    ) -> None:
+        self.table = table
+        self.match = table.match
+        self.setup = setup
+        self.console = console
+        self.style = "" if plain else "bold"
+        self.reader = LineReader(
+            console, self.style, self._completions, redraw=None if plain else self._redraw
+        )
+        self.read: Callable[[str], str] = read or self.reader
+        self.pause = pause
+        self.fast = fast
+        self.plain = plain
+        self.log: list[str] = []
+        self._told = 0  #: how many log lines the plain mode has told
+        self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
+        #: The last draw's reply and parts under the table, to draw again at a new size.
+        self._shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
+        self.autosave = autosave
+        self._autosaved = False  #: whether the autosave holds the match as it is now
+        self._autosave_failed = False  #: whether the last write failed (told once)
+        self.takebacks = takebacks
+        self.resumed = resumed
+        #: The log's length at each of the player's decisions (deal index, actions before).
+        self._log_at: dict[tuple[int, int], int] = {}
+        self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
+
+    def run(self) -> int:
+        """Play until the match is over or the player leaves; the exit status.
+
+        Ctrl-C asks whether to leave (``EXIT_INTERRUPTED`` if so, else play goes on); the end
+        of input (Ctrl-D) leaves with the match in the autosave; a computer player's fault ends
+        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved. The
+        table's kept players (external programs) are closed at the end, however it comes.
+        """
+        try:
+            return self._run()
+        finally:
+            self.table.close()
+
+    def _run(self) -> int:
+        try:
+            self.table.sit_down()
+        except PlayerFault as fault:
+            self._fault(fault)
+            return EXIT_PLAYER_FAULT
+        while True:
+            try:
+                self._play()
+                return 0
+            except EOFError:
+                self.console.print(_("End of input: leaving the match."))
+                self._left()
+                return 0
+            except KeyboardInterrupt:
+                self.console.print()
+                try:
+                    leave = self._confirm_leave()
+                except KeyboardInterrupt:
+                    leave = True  # a second Ctrl-C
+                if leave:
+                    self.console.print("\n" + _("Interrupted: leaving the match."))
+                    self._left()
+                    return EXIT_INTERRUPTED
+            except PlayerFault as fault:
+                self._fault(fault)
+                return EXIT_PLAYER_FAULT
+
+    def _play(self) -> None:
+        """Play on until the match is over and seen, or the player leaves."""
+        while True:
+            while not self.match.is_over():
+                deal = self.match.deal
+                if deal is not None and deal.is_over() and self._deals_seen < len(self.match.deals):
+                    # Its end is shown until the player goes on (again after a Ctrl-C there).
+                    ending = self._deal_over()
+                    if ending == "leave":
+                        self._left()
+                        return
+                    if ending == "next":
+                        self._deals_seen = len(self.match.deals)
+                    continue
+                if self.table.needs_deal:
+                    self._start_deal()
+                deal = self.match.deal
+                assert deal is not None
+                if self.table.to_move != self.you:
+                    self._computer_turn()
+                elif not self._your_turn(deal):
+                    self._left()
+                    return
+            if self._match_over() != "undone":
+                return
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _start_deal(self) -> None:
+        deal = self.table.start_deal()
+        self.log.append(deal_start_text(len(self.match.deals), deal.dealer, deal.forehand))
+
+    def _apply(self, action: Action) -> None:
+        before = self.match.observation(self.you)
+        self.table.apply(action)
+        self.log.extend(news(before, self.match.observation(self.you)))
+        self._keep()
+
+    def _computer_turn(self) -> None:
+        self._apply(self.table.decide())
+        if not self.fast:
+            self._draw()
+            self.pause(MOVE_PAUSE)
+
+    def _your_turn(self, deal: Deal) -> bool:
+        """Read input until a legal action is taken (``True``) or the player leaves (``False``)."""
+        note: RenderableType | Page | None = None
+        while True:
+            prompt = self._back() if isinstance(note, Page) else self._prompt(deal)
+            self._draw(note, prompt=prompt)
+            line = self.read(prompt)
+            try:
+                answering = deal.phase is Phase.ANSWER
+                command = parse(line, list(deal.hand(self.you)), answering)
+            except InputError as e:
+                note = str(e)
+                continue
+            if isinstance(command, Empty) and isinstance(note, Page):
+                note = None  # Enter under a page goes back to the table
+                continue
+            only = _only_card(deal)
+            if isinstance(command, Empty) and only is not None:
+                command = Play(only)
+            match command:
+                case Play(action):
+                    refusal = deal.refusal(action)
+                    if refusal is None:
+                        self._log_at[len(self.match.deals) - 1, len(deal.history)] = len(self.log)
+                        self._apply(action)
+                        return True
+                    note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
+                        action=action_words(action),
+                        reason=reason_text(refusal),
+                        legal=legal_text(deal.hand(self.you), deal.legal_actions()),
+                    )
+                case Quit():
+                    if self._confirm_leave():
+                        return False
+                    note = None
+                case Undo():
+                    note = self._undo()
+                    if note is None:
+                        return True
+                case _:
+                    note = self._answer(command, deal)
+
+    def _prompt(self, deal: Deal) -> str:
+        trick = deal.current_trick
+        legal = deal.legal_actions()
+        if deal.phase is Phase.DECLARATION and any(a.kind is not ActionKind.PLAY for a in legal):
+            # Where nothing can be declared or asked (one card left, a king alone after
+            # trumps) the window is only a lead.
+            text = _("You took the trick: declare, ask or lead")
+        elif deal.phase is Phase.ANSWER:
+            text = _("Name a marriage")
+        elif trick is None or not trick.cards:
+            text = _("Your lead")
+        else:
+            text = _("Your card")
+        only = _only_card(deal)
+        if only is not None:
+            # Before the words, so that the prompt still ends as every turn's does.
+            card = only.card
+            assert card is not None
+            text = _("[Enter plays {card}]").format(card=card.unicode()) + " " + text
+        return self._line(f"{text} > ")
+
+    def _back(self) -> str:
+        """The prompt under a page (``help rules``): Enter goes back, a command is taken."""
+        return self._line(_("Enter: back to the table > "))
+
+    def _confirm_leave(self) -> bool:
+        """Whether the player means to leave (the end of input says yes)."""
+        # The question says whether the match is kept: only if the autosave could be written
+        # (not to an unwritable directory, nor once the match is over and the autosave gone).
+        self._keep()
+        try:
+            if not self._autosaved:
+                return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+            kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
+            return self._yes(kept)
+        except EOFError:
+            return True
+
+    # -- keeping the match ----------------------------------------------------------------------
+
+    def _keep(self) -> None:
+        """Write the match to the autosave, or remove it once the match is over (a match not
+        yet dealt has nothing to keep)."""
+        if self.autosave is None or not self.match.deals:
+            return
+        try:
+            if self.match.is_over():
+                self.autosave.unlink(missing_ok=True)
+                self._autosaved = False
+            else:
+                self.autosave.parent.mkdir(parents=True, exist_ok=True)
+                saving.write_atomic(self.autosave, self._record())
+                self._autosaved = True
+        except OSError as e:
+            if not self._autosave_failed:
+                self.log.append(
+                    _("Could not write the autosave {path}: {error}").format(
+                        path=self.autosave, error=e.strerror or e
+                    )
+                )
+            self._autosaved = False
+            self._autosave_failed = True
+        else:
+            self._autosave_failed = False
+
+    def _left(self) -> None:
+        """Keep the match the player leaves in the autosave, and tell where it is."""
+        self._keep()
+        if self._autosaved and not self.match.is_over():
+            self.console.print(
+                Text(
+                    _("The match so far is saved in {path}. Go on with it: {command}").format(
+                        path=self.autosave, command="valtti play --resume"
+                    )
+                ),
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
+            )
+
+    def _fault(self, fault: PlayerFault) -> None:
+        """The end of a match whose computer player failed: what failed, and where the match is."""
+        what = str(fault).removeprefix(f"{fault.spec} at {fault.seat}: ")
+        self.console.print(
+            Text(
+                _("The computer player at {seat} ({player}) failed: {what}").format(
+                    seat=seat_text(fault.seat), player=fault.spec, what=what
+                )
+            ),
+            soft_wrap=True,  # a path the terminal wraps stays whole to copy
+        )
+        self._keep()
+        if self._autosaved:
+            option = "--partner" if fault.seat == self.you.partner else "--opponents"
+            self.console.print(
+                Text(
+                    _(
+                        "The match so far is saved in {path}. To go on with another player "
+                        "there: {command}"
+                    ).format(
+                        path=self.autosave,
+                        command=f"valtti play --resume {option} {DEFAULT_PLAYER}",
+                    )
+                ),
+                soft_wrap=True,  # a path the terminal wraps stays whole to copy
+            )
+
+    # -- taking back ----------------------------------------------------------------------------
+
+    def _previous_decision(self) -> tuple[int, int] | None:
+        """The player's last decision before now: (deal index, actions before it), if any."""
+        for index in range(len(self.match.deals) - 1, -1, -1):
+            deal = self.match.deals[index]
+            for n in range(len(deal.history) - 1, -1, -1):
+                if deal.after(n).current_player == self.you:
+                    return index, n
+        return None
+
+    def _undo(self) -> str | None:
+        """Go back to the position before the player's last action (``None``), or say why not.
+
+        The table is set again at that position; its computer players decide by the seed and
+        the position, so the same play brings the same answers.
+        """
+        found = self._previous_decision()
+        if found is None:
+            return _("There is nothing to take back: you have not moved yet in this match.")
+        self.table.close()
+        self.match = self.match.after(*found)
+        self.table = self.setup.table(self.match)
+        self.table.sit_down()  # external programs start afresh at the position (PROTOCOL.md)
+        self.takebacks += 1
+        self._deals_seen = min(self._deals_seen, found[0])
+        told = self._log_at.get(found)
+        self._log_at = {at: n for at, n in self._log_at.items() if at < found}
+        if told is not None:
+            del self.log[told:]
+            self._told = min(self._told, told)
+        self._turn_told = None
+        self.log.append(
+            _("Taken back to your previous decision (take-back {n} in this match).").format(
+                n=self.takebacks
+            )
+        )
+        self._keep()
+        return None
+
+    def _completions(self, line: str) -> list[str]:
+        first, *rest = line.split(maxsplit=1) or [""]
+        if first.lower() in (SAVE, word(SAVE).lower()) and (rest or line.endswith(" ")):
+            return file_names(rest[0] if rest else "")
+        deal = self.match.deal
+        if deal is None or deal.is_over() or deal.current_player != self.you:
+            return completions(line, [], [])
+        return completions(line, list(deal.hand(self.you)), deal.legal_actions())
+
+    def _deal_over(self) -> Ending:
+        """Show how the deal was scored until the player goes on, leaves or takes back."""
+        prompt = self._line(_("Enter: next deal · score · save FILE · quit > "))
+        return self._until_enter(prompt, self._summary(), confirm=True)
+
+    def _match_over(self) -> Ending:
+        match = self.match
+        finished = [(d.dealer, d.trump) for d in match.deals]
+        result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
+        table = match_table(finished, match.deal_scores)
+        over = Panel(Group(result, table), title=_("The match is over"), border_style="green")
+        told = Group(result, match_table(finished, match.deal_scores, framed=False))
+        prompt = self._line(_("The match is over. save FILE to keep it, Enter to leave > "))
+        return self._until_enter(prompt, self._summary(), Fitted(over, over, told), confirm=False)
+
+    def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> Ending:
+        """Show ``shown`` under the table and answer commands until Enter, ``quit`` (with
+        ``confirm`` only once the player confirms) or ``undo``."""
+        note: RenderableType | Page | None = None
+        while True:
+            asked = self._back() if isinstance(note, Page) else prompt
+            self._draw(note, *shown, prompt=asked)
+            try:
+                command = parse(self.read(asked), [])
+            except InputError as e:
+                note = str(e)
+                continue
+            match command:
+                case Empty() if isinstance(note, Page):
+                    note = None  # Enter under a page goes back to the table
+                case Empty():
+                    return "next"
+                case Quit():
+                    if not confirm or self._confirm_leave():
+                        return "leave"
+                    note = None
+                case Undo():
+                    note = self._undo()
+                    if note is None:
+                        return "undone"
+                case _:
+                    note = self._answer(command, None)
+
+
+def _only_card(deal: Deal) -> Action | None:
+    """The one legal action if it is a card: Enter on an empty line plays it."""
+    legal = deal.legal_actions()
+    if len(legal) == 1 and legal[0].kind is ActionKind.PLAY:
+        return legal[0]
+    return None
