@@ -25,8 +25,13 @@ from valtti.engine.tensors import (
     observation_tensor,
     state_tensor,
 )
+from valtti.players.equity import match_equity
+from valtti.players.policy import ViewKind, seat_view
 
 EpisodeKind = Literal["deal", "match"]
+#: What an episode pays: ``"points"``, the game points of a deal (a match: +1, -1 or 0 at its
+#: end); ``"equity"``, the change of the team's match equity (``players.equity``), deal by deal.
+RewardKind = Literal["points", "equity"]
 VariantArg = Variant | str | Mapping[str, Any] | None
 
 __all__ = [
@@ -36,7 +41,9 @@ __all__ = [
     "STATE_SIZE",
     "Episode",
     "EpisodeKind",
+    "RewardKind",
     "action_number",
+    "check_reward",
     "is_int",
     "seed_number",
     "variant_of",
@@ -92,18 +99,35 @@ def deal_returns(deal: Deal) -> tuple[float, float]:
     return float(ns - ew), float(ew - ns)
 
 
+def check_reward(reward: object) -> RewardKind:
+    """``reward`` if it names a ``RewardKind``; ``ValueError`` otherwise."""
+    if reward not in ("points", "equity"):
+        raise ValueError(f"reward is 'points' or 'equity', not {reward!r}")
+    return reward  # type: ignore[return-value]
+
+
 class Episode:
     """A deal (``kind="deal"``) or a match (``kind="match"``) being played.
 
     The returns, by team (NS, EW), are zero until the episode is over; then, for a deal, each
     team's game points minus the other's (RULES.md 5.1); for a match, +1 for the winner, -1 for
-    the loser, 0 each for a draw (RULES.md 6.3).
+    the loser, 0 each for a draw (RULES.md 6.3). ``earned`` is what each team has earned so far
+    under ``reward``: the returns for ``"points"``; for ``"equity"`` each team's match equity at
+    the score after the deals finished (``players.equity``: from -1 to 1, 0 at 0–0), so that the
+    rewards of a match, deal by deal, add up to its result.
     """
 
-    def __init__(self, rng: random.Random, kind: EpisodeKind = "deal", variant: VariantArg = None):
+    def __init__(
+        self,
+        rng: random.Random,
+        kind: EpisodeKind = "deal",
+        variant: VariantArg = None,
+        reward: RewardKind = "points",
+    ):
         if kind not in ("deal", "match"):
             raise ValueError(f"an episode is a 'deal' or a 'match', not {kind!r}")
         self.kind: EpisodeKind = kind
+        self.reward = check_reward(reward)
         self.variant = variant_of(variant)
         self.rng = rng
         # Every "yes" to ask-whole a step of the partner's: a turn cannot be hidden here, and
@@ -148,6 +172,17 @@ class Episode:
         if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner is Team.NS else (-1.0, 1.0)
+
+    def earned(self) -> tuple[float, float]:
+        """What each team (NS, EW) has earned so far under ``reward`` (see the class)."""
+        if self.reward == "points":
+            return self.returns()
+        ns = match_equity(self.variant)(self.match.score)
+        return (ns, 0.0 - ns)  # 0.0 - x: never a -0.0
+
+    def view(self, seat: int, kind: ViewKind, out: Any = None) -> Any:
+        """``seat``'s tensor of ``kind`` (``players.policy.seat_view``) with the match score."""
+        return seat_view(self.deal, seat, kind, self.score, out)
 
     def observation(self, seat: int, out: Any = None) -> Any:
         """``seat``'s observation tensor (docs/TENSORS.md) with the match score before the deal."""

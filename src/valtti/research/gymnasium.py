@@ -43,18 +43,29 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
+from gymnasium.vector.utils import batch_space, create_empty_array
 
 from valtti.engine import Seat
 from valtti.players.base import Player
+from valtti.players.policy import (
+    Seatable,
+    ViewKind,
+    check_view_kind,
+    policy_action,
+    takes_mask,
+)
 from valtti.players.registry import make_player
 from valtti.research.episode import (
+    INFORMATION_STATE_SIZE,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
+    STATE_SIZE,
     Episode,
     EpisodeKind,
+    RewardKind,
     VariantArg,
     action_number,
+    check_reward,
     is_int,
     seed_number,
 )
@@ -62,15 +73,46 @@ from valtti.research.episode import (
 ILLEGAL_PENALTY = -10.0
 ENV_ID = "valtti/Marjapussi-v0"
 
-__all__ = ["ENV_ID", "ILLEGAL_PENALTY", "LearnerTable", "MarjapussiEnv", "MarjapussiVectorEnv"]
+__all__ = [
+    "ENV_ID",
+    "ILLEGAL_PENALTY",
+    "LearnerTable",
+    "MarjapussiEnv",
+    "MarjapussiVectorEnv",
+    "observation_space",
+]
 
 
-def _opponent_specs(opponents: str | Sequence[str]) -> tuple[str, str, str]:
-    if isinstance(opponents, str):
+def _seats_of(opponents: Seatable | Sequence[Seatable]) -> tuple[Seatable, Seatable, Seatable]:
+    if isinstance(opponents, str | Player) or callable(opponents):
         return (opponents, opponents, opponents)
-    if len(opponents) != 3:
-        raise ValueError("opponents is one player name or three (left, partner, right)")
+    if not isinstance(opponents, Sequence) or len(opponents) != 3:
+        raise ValueError(
+            "opponents is one player (a name, a Player or a policy) or three (left, partner, "
+            f"right), not {opponents!r}"
+        )
     return (opponents[0], opponents[1], opponents[2])
+
+
+class _Other:
+    """What decides for one of the other seats: a player made from its name (``owned``: closed
+    with the table), a ``Player`` given (borrowed: never closed here), a policy, or ``random``
+    (``None``: drawn from the table's stream)."""
+
+    def __init__(self, who: Seatable) -> None:
+        if not isinstance(who, str | Player) and not callable(who):
+            raise TypeError(f"a seat takes a player's name, a Player or a policy, not {who!r}")
+        self.who = who
+        self.with_mask = not isinstance(who, str | Player) and takes_mask(who)
+        if isinstance(who, str):
+            make_player(who, 0).close()  # a bad name fails here, not in reset
+
+    def player(self, seed: int) -> Player | None:
+        """A fresh player for a new episode (``None`` for ``random`` and policies)."""
+        who = self.who
+        if isinstance(who, str):
+            return None if who == "random" else make_player(who, seed)
+        return who if isinstance(who, Player) else None
 
 
 def _seat(seat: Seat | int | str | None) -> Seat | None:
@@ -97,32 +139,40 @@ class LearnerTable:
 
     def __init__(
         self,
-        opponents: str | Sequence[str] = "random",
+        opponents: Seatable | Sequence[Seatable] = "random",
         seat: Seat | int | str | None = None,
         episode: EpisodeKind = "deal",
         variant: VariantArg = None,
+        observation_type: ViewKind = "observation",
+        reward: RewardKind = "points",
     ) -> None:
-        self.specs = _opponent_specs(opponents)
-        for spec in set(self.specs):
-            make_player(spec, 0).close()  # a bad name fails here, not in reset
+        self.others = [_Other(who) for who in _seats_of(opponents)]
         self.fixed_seat = _seat(seat)
         self.kind: EpisodeKind = episode
         self.variant = variant
+        self.view_kind = check_view_kind(observation_type)
+        self.reward = check_reward(reward)
         self.rng = random.Random(0)
-        self.episode = Episode(self.rng, episode, variant)
+        self.episode = Episode(self.rng, episode, variant, self.reward)
         self.seat = 0
         self.over = True  #: no episode is being played: reset() starts one
-        #: per seat: the player, or None for the learner and for "random" (drawn from ``rng``)
+        #: per seat: the player, or None for the learner, policies and "random"
         self.players: list[Player | None] = [None, None, None, None]
+        #: per seat: what decides there (None for the learner)
+        self.seated: list[_Other | None] = [None, None, None, None]
+        self.paid = 0.0  #: what the learner's team has earned so far (``Episode.earned``)
 
     def reset(self, np_random: np.random.Generator) -> None:
         self.rng = random.Random(int(np_random.integers(2**63)))
         self.seat = int(self.rng.randrange(4) if self.fixed_seat is None else self.fixed_seat)
         self.close()
-        for offset, spec in zip((1, 2, 3), self.specs, strict=True):
-            player = None if spec == "random" else make_player(spec, self.rng.getrandbits(32))
-            self.players[(self.seat + offset) & 3] = player
-        self.episode = Episode(self.rng, self.kind, self.variant)
+        self.seated = [None, None, None, None]
+        for offset, other in zip((1, 2, 3), self.others, strict=True):
+            seat = (self.seat + offset) & 3
+            self.seated[seat] = other
+            self.players[seat] = other.player(self.rng.getrandbits(32))
+        self.episode = Episode(self.rng, self.kind, self.variant, self.reward)
+        self.paid = 0.0
         self.over = False
         self._others()
 
@@ -134,13 +184,18 @@ class LearnerTable:
             if seat is None or seat == self.seat:
                 return
             player = self.players[seat]
-            if player is None:
+            other = self.seated[seat]
+            if player is not None:
+                episode.apply(player.choose(episode.match.observation(Seat(seat))))
+            elif other is not None and not isinstance(other.who, str):
+                mask = self._mask(seat)
+                view = episode.view(seat, self.view_kind)
+                episode.apply(policy_action(other.who, other.with_mask, view, mask))
+            else:
                 mask = episode.legal_mask()
                 for _ in range(self.rng.randrange(mask.bit_count())):
                     mask &= mask - 1
                 episode.apply((mask & -mask).bit_length() - 1)
-            else:
-                episode.apply(player.choose(episode.match.observation(Seat(seat))))
 
     def step(self, action: int) -> tuple[float, bool, str | None]:
         """Play the learner's action: (reward, episode over, refusal if it was illegal);
@@ -154,60 +209,102 @@ class LearnerTable:
             return ILLEGAL_PENALTY, True, str(refusal)
         episode.apply(action)
         self._others()
-        if episode.is_over():
-            self.over = True
-            return episode.returns()[self.seat & 1], True, None
-        return 0.0, False, None
+        self.over = episode.is_over()
+        earned = episode.earned()[self.seat & 1]
+        reward, self.paid = earned - self.paid, earned
+        return reward, self.over, None
 
     def observation(self, out: Any = None) -> Any:
-        return self.episode.observation(self.seat, out)
+        """The learner's view, of the table's ``observation_type``."""
+        return self.episode.view(self.seat, self.view_kind, out)
+
+    def state(self, out: Any = None) -> Any:
+        """The full state relative to the learner's seat (every hand: for centralised critics)."""
+        return self.episode.state(self.seat, out)
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = self.episode.legal_mask() if self.episode.current_player == seat else 0
+        return np.array([mask >> a & 1 for a in range(NUM_ACTIONS)], dtype=bool)
 
     def action_mask(self) -> np.ndarray:
-        mask = self.episode.legal_mask() if self.episode.current_player == self.seat else 0
-        return np.array([mask >> a & 1 for a in range(NUM_ACTIONS)], dtype=bool)
+        """The learner's legal actions; every action once the episode is over: Gymnasium's
+        next-step autoreset ignores the action of the step that resets, and an agent that
+        samples from the mask needs one it can sample from."""
+        if self.over:
+            return np.ones(NUM_ACTIONS, bool)
+        return self._mask(self.seat)
 
     def close(self) -> None:
         for i, player in enumerate(self.players):
-            if player is not None:
+            other = self.seated[i]
+            if player is not None and other is not None and isinstance(other.who, str):
                 player.close()
-                self.players[i] = None
+            self.players[i] = None
 
 
-class MarjapussiEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """One learner seat (see the module); options as ``LearnerTable``'s, and ``render_mode``
+def observation_space(kind: ViewKind) -> spaces.Space[Any]:
+    """The space of one seat's view of ``kind`` (``players.policy.ViewKind``)."""
+    observation = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+    information = spaces.Box(0.0, 1.0, (INFORMATION_STATE_SIZE,), np.float32)
+    if kind == "observation":
+        return observation
+    if kind == "information_state":
+        return information
+    return spaces.Dict({"observation": observation, "information_state": information})
+
+
+class MarjapussiEnv(gymnasium.Env[Any, np.int64]):
+    """One learner seat (see the module); options as ``LearnerTable``'s, ``full_state`` to give
+    the full-state tensor in ``info["state"]`` after every reset and step, and ``render_mode``
     ``"ansi"`` for the table as text."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
     def __init__(
         self,
-        opponents: str | Sequence[str] = "random",
+        opponents: Seatable | Sequence[Seatable] = "random",
         seat: Seat | int | str | None = None,
         episode: EpisodeKind = "deal",
         variant: VariantArg = None,
         render_mode: str | None = None,
+        observation_type: ViewKind = "observation",
+        reward: RewardKind = "points",
+        full_state: bool = False,
     ) -> None:
         self.render_mode = _render_mode(render_mode)
-        self.table = LearnerTable(opponents, seat, episode, variant)
-        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.table = LearnerTable(opponents, seat, episode, variant, observation_type, reward)
+        self.full_state = bool(full_state)
+        self.observation_space = observation_space(self.table.view_kind)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
+        #: the full-state tensor's space, of ``state()`` and ``info["state"]``
+        self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         self.table.reset(self.np_random)
-        return self.table.observation(), {"seat": str(Seat(self.table.seat))}
+        info: dict[str, Any] = {"seat": str(Seat(self.table.seat))}
+        return self.table.observation(), self._with_state(info)
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         reward, over, refusal = self.table.step(action_number(action))
         info: dict[str, Any] = {} if refusal is None else {"illegal": refusal}
-        return self.table.observation(), reward, over, False, info
+        return self.table.observation(), reward, over, False, self._with_state(info)
+
+    def _with_state(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.full_state:
+            info["state"] = self.table.state()
+        return info
+
+    def state(self) -> np.ndarray:
+        """The full-state tensor relative to the learner's seat (docs/TENSORS.md): every hand,
+        for a centralised critic; never the learner's to act on."""
+        return np.asarray(self.table.state())
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as 49 bools (all False once the episode is over)."""
+        """The legal actions now, as 49 bools (all True once the episode is over: see
+        ``LearnerTable.action_mask``)."""
         return self.table.action_mask()
 
     def render(self) -> str | None:
@@ -232,18 +329,21 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.render_mode = _render_mode(render_mode)
         self.num_envs = num_envs
         self.tables = [LearnerTable(**options) for _ in range(num_envs)]
-        self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.single_observation_space = observation_space(self.tables[0].view_kind)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = np.zeros((num_envs, OBSERVATION_SIZE), np.float32)
-        #: each table's random stream, which its resets draw from: ``np_random`` for all, or
-        #: after a list of seeds each table's own (None until the first reset)
+        self._obs = create_empty_array(self.single_observation_space, num_envs, np.zeros)
+        #: each table's random stream, which its resets draw from: ``np_random`` for all until
+        #: seeded, then each table's own (None until the first reset)
         self._streams: list[np.random.Generator] | None = None
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if is_int(seed):
+            # As Gymnasium's SyncVectorEnv seeds its environments: table i with seed + i.
+            seed = [seed_number(seed) + i for i in range(self.num_envs)]
         if isinstance(seed, list):  # one a table, as Gymnasium's vector environments take them
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} tables")
@@ -256,10 +356,11 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             super().reset(seed=seed)
             if seed is not None or self._streams is None:
                 self._streams = [self.np_random] * self.num_envs
-        for table, stream, obs in zip(self.tables, self._streams, self._obs, strict=True):
+        for i, (table, stream) in enumerate(zip(self.tables, self._streams, strict=True)):
             table.reset(stream)
-            table.observation(obs)
-        return self._obs.copy(), {"seat": self._seats(), "_seat": np.ones(self.num_envs, bool)}
+            table.observation(_row(self._obs, i))
+        info = {"seat": self._seats(), "_seat": np.ones(self.num_envs, bool)}
+        return _copy(self._obs), info
 
     def _seats(self) -> np.ndarray:
         """The learner's seat at each table, by name."""
@@ -275,7 +376,7 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         numbers = [action_number(a) for a in actions]
         rewards = np.zeros(n, np.float64)
         over = np.zeros(n, bool)
-        final = np.zeros((n, OBSERVATION_SIZE), np.float32)
+        final = create_empty_array(self.single_observation_space, n, np.zeros)
         illegal = np.zeros(n, bool)
         streams = self._streams
         if streams is None:
@@ -284,9 +385,9 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             rewards[i], over[i], refusal = table.step(numbers[i])
             if over[i]:
                 illegal[i] = refusal is not None
-                table.observation(final[i])
+                table.observation(_row(final, i))
                 table.reset(streams[i])
-            table.observation(self._obs[i])
+            table.observation(_row(self._obs, i))
         info: dict[str, Any] = {}
         if over.any():
             # the ended episodes' last observations and refusals, and, as reset() says it,
@@ -299,10 +400,11 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 "seat": self._seats(),
                 "_seat": over,
             }
-        return self._obs.copy(), rewards, over, np.zeros(n, bool), info
+        return _copy(self._obs), rewards, over, np.zeros(n, bool), info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of each table, shape (num_envs, 49), bool."""
+        """The legal actions of each table, shape (num_envs, 49), bool: a table reset in the
+        step that ended its episode gives its new episode's."""
         return np.stack([t.action_mask() for t in self.tables])
 
     def render(self) -> tuple[str, ...] | None:
@@ -314,6 +416,15 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def close_extras(self, **kwargs: Any) -> None:
         for table in self.tables:
             table.close()
+
+
+def _row(batch: Any, i: int) -> Any:
+    """Row ``i`` of a batch of views (a dict of batches for ``"both"``), to write into."""
+    return {k: v[i] for k, v in batch.items()} if isinstance(batch, dict) else batch[i]
+
+
+def _copy(batch: Any) -> Any:
+    return {k: v.copy() for k, v in batch.items()} if isinstance(batch, dict) else batch.copy()
 
 
 gymnasium.register(

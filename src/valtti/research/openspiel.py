@@ -101,7 +101,11 @@ class MarjapussiGame(pyspiel.Game):
     """One deal of Marjapussi (see the module)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
+        unknown = sorted(set(params or {}) - set(_PARAMETERS))
+        if unknown:
+            raise ValueError(f"unknown parameters {unknown}: known are {sorted(_PARAMETERS)}")
+        # The defaults filled in, as load_game fills them: MarjapussiGame({"dealer": 1}) works.
+        super().__init__(_GAME_TYPE, _GAME_INFO, {**_PARAMETERS, **(params or {})})
         values = self.get_parameters()
         self.variant = Variant.from_mapping({name: values[name] for name in SWITCHES})
         if values["dealer"] not in range(4):
