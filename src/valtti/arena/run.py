@@ -18,7 +18,8 @@ from typing import Final
 from valtti.arena.match import MAX_DEALS, MatchJob, MatchOutcome, play_match
 from valtti.arena.results import ArenaResult, summarize
 from valtti.engine import Variant
-from valtti.players.registry import make_player
+from valtti.players.policy import Seatable, policy_name
+from valtti.players.registry import make_player, release_python, seat_python
 from valtti.table import fresh_seed
 
 BACKENDS: Final = ("process", "ray", "serial")
@@ -29,7 +30,7 @@ RAY_IN_FLIGHT: Final = 1024
 
 
 def run_arena(
-    players: Sequence[str],
+    players: Sequence[Seatable],
     matches: int,
     seed: int | None = None,
     workers: int | None = None,
@@ -43,6 +44,9 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``matches`` duplicate pairs for every pairing of ``players`` (round robin).
 
+    ``players``: specs (``make_player``), or Python players, a ``Player`` or a policy
+    (``players.policy``), which play in this process (``backend="serial"``) under the name
+    ``python:NAME`` (``registry.seat_python``).
     ``seed``: the cards (and the project's own players' seeds); ``None``, a new one that no
     player can guess, given in the result. A seed others know lets a bot look its cards up:
     a fair competition of others' bots keeps it secret until the run is over (docs/PROTOCOL.md).
@@ -53,6 +57,35 @@ def run_arena(
     ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
     naming the player whose spec cannot be made into a player.
     """
+    python = [p for p in players if not isinstance(p, str)]
+    if python and backend != "serial":
+        raise ValueError(
+            f"a Python player ({policy_name(python[0])}) plays in this process: "
+            "backend='serial'"
+        )
+    specs = [p if isinstance(p, str) else seat_python(p) for p in players]
+    try:
+        return _run(
+            specs, matches, seed, workers, backend, variant, max_deals, records, address, progress
+        )
+    finally:
+        for spec, given in zip(specs, players, strict=True):
+            if not isinstance(given, str):
+                release_python(spec)
+
+
+def _run(
+    players: Sequence[str],
+    matches: int,
+    seed: int | None,
+    workers: int | None,
+    backend: str,
+    variant: Variant | None,
+    max_deals: int,
+    records: Path | None,
+    address: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> ArenaResult:
     variant = variant or Variant()
     _check(players, matches, max_deals, backend, workers)
     seed_drawn = seed is None

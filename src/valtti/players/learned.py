@@ -3,7 +3,9 @@
 The network (``QNetwork``) maps a seat's observation tensor (docs/TENSORS.md) to an estimate of
 each of the 49 actions' value, the game points its team will make minus the other team's in the
 deal (Deep Monte-Carlo, ``valtti train``); the player takes the legal action of highest value.
-A model is data, an ``.npz`` of weight arrays ``w0 b0 w1 b1 …`` (``w`` as inputs × outputs),
+A model is data, an ``.npz`` of weight arrays ``w0 b0 w1 b1 …`` (``w`` as inputs × outputs)
+and, optionally, ``activation``, the hidden layers' function as text (``relu``, the default, or
+``tanh``: what Stable-Baselines3's and most PyTorch MLPs use; ``research/export.py`` writes one),
 read by ``read_npz`` (``allow_pickle=False``; the training checkpoints are read by it too):
 loading one never runs code. ``learned`` is the model shipped in ``players/models/``,
 ``learned:PATH`` another one.
@@ -26,8 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from valtti.engine import NUM_ACTIONS, Action, Deal, Observation
-from valtti.engine.tensors import OBSERVATION_SIZE, observation_tensor
+from valtti.engine.tensors import INFORMATION_STATE_SIZE, OBSERVATION_SIZE
 from valtti.players.base import Player
+from valtti.players.policy import ViewKind, seat_view
 from valtti.players.sampler import sample_hands
 
 Array = npt.NDArray[np.float32]
@@ -47,7 +50,16 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 #: hidden layers of 2,048 and its optimiser's moments take about 60 MiB.
 MAX_NPZ_BYTES = 256 << 20
 
+#: The hidden layers' functions a model may name (its ``activation`` array).
+ACTIVATIONS: tuple[str, ...] = ("relu", "tanh")
+#: The views a model may take, by its first layer's inputs.
+_VIEWS: dict[int, ViewKind] = {
+    OBSERVATION_SIZE: "observation",
+    INFORMATION_STATE_SIZE: "information_state",
+}
+
 __all__ = [
+    "ACTIVATIONS",
     "SELF_MODEL",
     "SHIPPED",
     "LearnedPlayer",
@@ -59,14 +71,23 @@ __all__ = [
 
 
 class QNetwork:
-    """A ReLU multilayer perceptron: observation tensors in, 49 action values out."""
+    """A multilayer perceptron (ReLU or tanh between its layers): a seat's observation tensor,
+    or its information-state tensor (``view``, told by the first layer's inputs), in; 49 action
+    values (or logits: the player takes the highest legal one either way) out."""
 
-    def __init__(self, layers: Sequence[tuple[Any, Any]]) -> None:
-        """``layers``: (weights inputs × outputs, biases) pairs, first to last."""
+    def __init__(self, layers: Sequence[tuple[Any, Any]], activation: str = "relu") -> None:
+        """``layers``: (weights inputs × outputs, biases) pairs, first to last; ``activation``
+        one of ``ACTIVATIONS``."""
         if not layers:
             raise ValueError("a network needs at least one layer")
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation is {' or '.join(ACTIVATIONS)}, not {activation!r}")
+        self.activation = activation
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-        width = OBSERVATION_SIZE
+        inputs = self.layers[0][0].shape[0] if self.layers[0][0].ndim == 2 else -1
+        #: what the network takes: the observation tensor, or the information state's
+        self.view: ViewKind = _VIEWS.get(inputs, "observation")
+        width = INFORMATION_STATE_SIZE if self.view == "information_state" else OBSERVATION_SIZE
         for i, (w, b) in enumerate(self.layers):
             if w.ndim != 2 or b.shape != (w.shape[1],):
                 raise ValueError(f"layer {i}: weights {w.shape} and biases {b.shape} do not fit")
@@ -89,7 +110,10 @@ class QNetwork:
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if i < last:
-                np.maximum(x, 0, out=x)
+                if self.activation == "relu":
+                    np.maximum(x, 0, out=x)
+                else:
+                    np.tanh(x, out=x)
         return x
 
     def arrays(self) -> dict[str, Array]:
@@ -100,8 +124,10 @@ class QNetwork:
 
     def save(self, path: Path | str, dtype: Any = np.float16) -> None:
         """Write the model as an ``.npz`` (float16 by default: half the size, the same play
-        but for rounding)."""
+        but for rounding); a ReLU network's as before, without ``activation``."""
         arrays: Any = {k: v.astype(dtype) for k, v in self.arrays().items()}
+        if self.activation != "relu":
+            arrays["activation"] = np.array(self.activation)
         np.savez_compressed(path, **arrays)
 
 
@@ -190,16 +216,22 @@ def load_model(path: Path | str) -> QNetwork:
         arrays = read_npz(path, MODEL)
     except FileNotFoundError:
         raise ValueError(f"no model at {path}") from None
+    named = arrays.pop("activation", None)
     count = len(arrays) // 2
     expected = {f"{k}{i}" for i in range(count) for k in "wb"}
     try:
+        activation = "relu"
+        if named is not None:
+            if named.dtype.kind != "U" or named.shape != ():
+                raise ValueError("activation is not a text (relu or tanh)")
+            activation = str(named[()])
         if not arrays or set(arrays) != expected:
             held = " ".join(sorted(arrays)[:4]) + (" …" if len(arrays) > 4 else "")
             raise ValueError(f"expected arrays w0 b0 w1 b1 …, not {held or 'none'}")
         for name, a in arrays.items():
             if a.dtype.kind != "f":
                 raise ValueError(f"{name} is not an array of floats")
-        return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)])
+        return QNetwork([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)], activation)
     except ValueError as e:
         raise ValueError(f"{path} is not {MODEL}: {e}") from None
 
@@ -237,7 +269,8 @@ class LearnedPlayer(Player):
         self.model = model
         self.name = name
         self.rng = random.Random(seed)
-        self.buffer = np.zeros(OBSERVATION_SIZE, np.float32)
+        size = INFORMATION_STATE_SIZE if model.view == "information_state" else OBSERVATION_SIZE
+        self.buffer = np.zeros(size, np.float32)
 
     @classmethod
     def from_spec(cls, path: str | None, seed: int | None = None) -> LearnedPlayer:
@@ -246,9 +279,11 @@ class LearnedPlayer(Player):
         return cls(_cached(str(Path(path).expanduser().resolve())), seed, f"learned:{path}")
 
     def tensor(self, observation: Observation) -> Array:
-        """The observation tensor of ``observation`` (into the player's buffer)."""
+        """The tensor the model takes (``QNetwork.view``) of ``observation``, into the
+        player's buffer."""
         deal = Deal.of_observation(observation, sample_hands(observation, self.rng))
-        observation_tensor(deal, observation.seat, self.buffer, observation.score or (0, 0))
+        score = observation.score or (0, 0)
+        seat_view(deal, observation.seat, self.model.view, score, self.buffer)
         return self.buffer
 
     def choose(self, observation: Observation) -> Action:

@@ -40,6 +40,7 @@ __all__ = [
     "ViewKind",
     "check_view_kind",
     "policy_action",
+    "policy_name",
     "seat_view",
     "takes_mask",
 ]
@@ -61,7 +62,8 @@ def seat_view(
         return observation_tensor(deal, seat, out, score)
     if kind == "information_state":
         return information_state_tensor(deal, seat, out, score)
-    out = out or {"observation": None, "information_state": None}
+    if out is None:
+        out = {"observation": None, "information_state": None}
     return {
         "observation": observation_tensor(deal, seat, out["observation"], score),
         "information_state": information_state_tensor(deal, seat, out["information_state"], score),

@@ -1,13 +1,30 @@
-"""Players by name, as the command line and the tables write them: ``random``, ``search:hard``…"""
+"""Players by name, as the command line and the tables write them: ``random``, ``search:hard``…
+
+A Python object may be seated by name too, in this process only: ``seat_python(obj)`` gives it
+a name ``python:NAME`` that ``make_player`` makes (a ``Player`` lent, never closed by the table;
+a policy, ``players.policy``, as a ``PolicyPlayer``) until ``release_python(name)``.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from valtti.engine import Action, Observation
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
-__all__ = ["make_player", "player_names", "starts_program", "untrusted_spec"]
+__all__ = [
+    "make_player",
+    "player_names",
+    "release_python",
+    "seat_python",
+    "starts_program",
+    "untrusted_spec",
+]
+
+#: The Python objects seated by name in this process (``seat_python``), by their level.
+_PYTHON: dict[str, object] = {}
 
 
 def _random(level: str | None, seed: int | None) -> Player:
@@ -50,6 +67,53 @@ def _search(level: str | None, seed: int | None) -> Player:
     return make_search_player(level, seed)
 
 
+class _Lent(Player):
+    """A ``Player`` object seated by ``seat_python``: its owner closes it, not the table."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+
+    def choose(self, observation: Observation) -> Action:
+        return self.player.choose(observation)
+
+
+def _python(level: str | None, seed: int | None) -> Player:
+    from valtti.players.policy import PolicyPlayer
+
+    held = _PYTHON.get(level or "")
+    if held is None:
+        seated = ", ".join(sorted(_PYTHON)) or "none"
+        raise ValueError(f"no Python player {level!r} is seated in this process ({seated})")
+    if isinstance(held, Player):
+        return _Lent(held)
+    return PolicyPlayer(held, f"python:{level}", seed)
+
+
+def seat_python(player: object, name: str | None = None) -> str:
+    """A spec, ``python:NAME``, that makes ``player`` (a ``Player`` or a policy) in this
+    process; ``NAME`` from ``name`` or the object's (``policy_name``), made unique.
+    ``TypeError`` for anything else."""
+    from valtti.players.policy import policy_name
+
+    if not isinstance(player, Player) and not callable(player):
+        raise TypeError(f"a Python player is a Player or a policy (a callable), not {player!r}")
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", name or policy_name(player)).strip("_") or "policy"
+    level, n = base, 1
+    while level in _PYTHON:
+        n += 1
+        level = f"{base}-{n}"
+    _PYTHON[level] = player
+    return f"python:{level}"
+
+
+def release_python(spec: str) -> None:
+    """Forget the Python player ``spec`` (``seat_python``'s); nothing if it is not seated."""
+    name, _, level = spec.partition(":")
+    if name == "python":
+        _PYTHON.pop(level, None)
+
+
 #: name → factory taking (level or None, seed); factories import their module when called.
 _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "random": _random,
@@ -57,6 +121,7 @@ _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "heuristic": _heuristic,
     "learned": _learned,
     "pimc": _pimc,
+    "python": _python,
     "search": _search,
 }
 

@@ -39,14 +39,19 @@ from pettingzoo import AECEnv, register
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from valtti.players.policy import ViewKind, check_view_kind
 from valtti.research.episode import (
+    INFORMATION_STATE_SIZE,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     STATE_SIZE,
     Episode,
     EpisodeKind,
+    RewardKind,
     VariantArg,
     action_number,
+    check_reward,
+    is_int,
     seed_number,
 )
 
@@ -71,26 +76,41 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
         render_mode: str | None = None,
         episode: EpisodeKind = "deal",
         variant: VariantArg = None,
+        observation_type: ViewKind = "observation",
+        reward: RewardKind = "points",
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
+            raise ValueError(f"max_cycles is None or an int of 1 or more, not {max_cycles!r}")
         self.render_mode = render_mode
         self.episode_kind: EpisodeKind = episode
         self.variant = variant
+        self.view_kind = check_view_kind(observation_type)
+        self.reward = check_reward(reward)
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
+        views = {
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "information_state": spaces.Box(0.0, 1.0, (INFORMATION_STATE_SIZE,), np.float32),
+        }
+        if self.view_kind == "information_state":
+            views = {"observation": views["information_state"]}
+        elif self.view_kind == "observation":
+            del views["information_state"]
         observation = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
+            {**views, "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)}
         )
         self.observation_spaces = {a: observation for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
         self._rng = random.Random()
-        self.game = Episode(self._rng, episode, variant)
+        self.game = Episode(self._rng, episode, variant, self.reward)
+        self.steps = 0  #: the agents' steps in this episode (``max_cycles`` counts them)
+        self._earned = (0.0, 0.0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -102,7 +122,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
         """A new deal or match; ``seed`` makes it and everything after it reproducible."""
         if seed is not None:
             self._rng.seed(seed_number(seed))
-        self.game = Episode(self._rng, self.episode_kind, self.variant)
+        self.game = Episode(self._rng, self.episode_kind, self.variant, self.reward)
+        self.steps = 0
+        self._earned = (0.0, 0.0)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -117,10 +139,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        return {
-            "observation": self.game.observation(seat),
-            "action_mask": self.game.action_mask(seat),
-        }
+        view = self.game.view(seat, self.view_kind)
+        views = view if isinstance(view, dict) else {"observation": view}
+        return {**views, "action_mask": self.game.action_mask(seat)}
 
     def state(self) -> np.ndarray:
         return np.asarray(self.game.state(0))
@@ -133,15 +154,16 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # PettingZoo's n
         if action is None:
             raise ValueError(f"{agent} is to move: None is an action only for a finished agent")
         self.game.apply(action_number(action))
+        self.steps += 1
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over():
-            ns, ew = self.game.returns()
-            for i, a in enumerate(AGENTS):
-                self.rewards[a] = ns if i % 2 == 0 else ew
-                self.terminations[a] = True
-        else:
-            for a in AGENTS:
-                self.rewards[a] = 0.0
+        earned = self.game.earned()
+        over = self.game.is_over()
+        cut = not over and self.max_cycles is not None and self.steps >= self.max_cycles * 4
+        for i, a in enumerate(AGENTS):
+            self.rewards[a] = earned[i & 1] - self._earned[i & 1]
+            self.terminations[a] = over
+            self.truncations[a] = cut
+        self._earned = earned
         self.agent_selection = self._mover()
         self._accumulate_rewards()
 
