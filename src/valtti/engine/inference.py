@@ -65,6 +65,29 @@ def constraints(observation: Observation) -> Constraints:
     return _Proof(observation).constraints()
 
 
+def whole_answer_is_no(observation: Observation, partner: Seat) -> bool:
+    """Whether ``partner`` (the observer's partner) is proven to answer "no" to an ask-whole
+    now (RULES.md 4.2b): it is locked, holds fewer than two cards, or for every undeclared suit
+    a card of its K+Q is played, held by the observer, proven absent from its hand, or the
+    pair is proven not both there (an earlier "no" to ask-whole). Such a question cannot
+    succeed; a proof stays true for the rest of the deal, since cards only leave a hand."""
+    if observation.hand_sizes[partner] < 2:
+        return True
+    proof = constraints(observation)
+    gone = observation.played().mask | observation.hand.mask | proof.absent[partner].mask
+    declared = [e.suit for e in observation.events if e.yes and e.suit is not None]
+    for suit in marriage_suits(FULL_DECK, partner, declared, observation.locked):
+        pair = suit.marriage
+        if pair & gone:
+            continue
+        if any(
+            p.seat == partner and p.cards.mask == pair and 2 not in p.counts for p in proof.pairs
+        ):
+            continue
+        return False
+    return True
+
+
 def trump_during(events: Sequence[Event], trick: int) -> Suit | None:
     """The trumps during trick number ``trick``: the first marriage made before it (4.4)."""
     for e in events:

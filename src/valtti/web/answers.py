@@ -83,6 +83,7 @@ class TableSummary(BaseModel):
     variant: dict[str, SwitchValue]  #: the switches changed from their defaults
     seats: list[SeatSummary]  #: N, E, S, W
     turn_seconds: int | None
+    time_bank_seconds: int  #: each person's time bank for the match (0: none)
     hints: bool
     score: Score
     winner: Literal["NS", "EW", "draw"] | None

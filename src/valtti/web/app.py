@@ -94,6 +94,7 @@ def create_app(
     tables_per_minute: int = TABLES_PER_MINUTE,
     policy: Policy | None = None,
     lan_urls: Sequence[str] = (),
+    home: str | None = None,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
     """The application over the database at the URL ``db`` (opened on start), or over the
@@ -104,8 +105,9 @@ def create_app(
     One client address may create ``tables_per_minute`` tables in any minute (0: any number).
     ``policy`` is what its ``Guard`` allows, and how many seats one client address may take
     in any minute; ``lan_urls`` the addresses friends on the local network can open it at
-    (``GET /api/server``); ``next_deal_seconds`` how long a deal's end waits for the people
-    to say ready (0: the next deal at once).
+    (``GET /api/server``); ``home`` the address a page asked for at another loopback address
+    moves to (``reach.home_url``; ``None``: none moves); ``next_deal_seconds`` how long a
+    deal's end waits for the people to say ready (0: the next deal at once).
     """
     policy = policy or Policy()
 
@@ -141,6 +143,7 @@ def create_app(
         chats=Limits(),
     )
     app.state.reach = Reach(public_url=policy.public_url, lan_urls=list(lan_urls))
+    app.state.home = home
     app.add_middleware(Guard, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _answer_refusals(app)

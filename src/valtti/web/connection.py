@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import deque
+from collections.abc import Iterable
 from typing import Final
 
 from valtti.engine import Seat
@@ -88,3 +90,13 @@ class Connection:
             return False
         self._recent.append(now)
         return True
+
+
+def move_seat(connections: Iterable[Connection], seat: Seat) -> list[Connection]:
+    """The connections of ``seat``, made spectators and told so (``seat_elsewhere``): a new
+    connection with the seat's token plays it from now on (docs/WEB.md)."""
+    moved = [c for c in connections if c.seat == seat]
+    for old in moved:
+        old.seat = None
+        old.send(json.dumps({"type": "seat_elsewhere", "seat": str(seat)}))
+    return moved

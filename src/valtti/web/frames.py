@@ -9,7 +9,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from valtti.engine import CardSet, Match, Seat
+from valtti.engine import ActionKind, CardSet, Match, Seat
+from valtti.engine.inference import whole_answer_is_no
 from valtti.engine.meta import RecordMeta
 from valtti.engine.record import Record
 from valtti.web.db.rows import SeatRow, TableRow
@@ -31,6 +32,7 @@ def table_summary(
         "variant": table.variant.changes(),
         "seats": [_seat_summary(row, row.seat in present) for row in seats],
         "turn_seconds": table.turn_seconds,
+        "time_bank_seconds": table.time_bank_seconds,
         "hints": table.hints,
         "score": {"NS": score[0], "EW": score[1]},
         "winner": winner,
@@ -175,6 +177,18 @@ def _hand_json(mask: int) -> str:
     return json.dumps(CardSet(mask).tokens())
 
 
+def _futile(match: Match, viewer: Seat | None) -> str:
+    """The legal actions of ``viewer``, to move, that cannot succeed, as JSON: ``ask-whole``
+    when the engine proves the partner's answer "no" (``whole_answer_is_no``)."""
+    deal = match.deal
+    if viewer is None or deal is None or deal.current_player != viewer:
+        return "[]"
+    if not any(a.kind is ActionKind.ASK_WHOLE for a in deal.legal_actions()):
+        return "[]"
+    proven = whole_answer_is_no(match.observation(viewer), viewer.partner)
+    return '["ask-whole"]' if proven else "[]"
+
+
 def _bodies(
     match: Match | None, viewers: Iterable[Seat | None], columns: DealColumns
 ) -> dict[Seat | None, str]:
@@ -182,7 +196,7 @@ def _bodies(
     ``columns``: the match's."""
     if match is None or match.deal is None:
         tail = '"deal":0,"observation":null,"last_trick":null,"deals":[]}'
-        return {v: f'"seq":0,"you":{_seat_json(v)},{tail}' for v in viewers}
+        return {v: f'"seq":0,"you":{_seat_json(v)},"futile":[],{tail}' for v in viewers}
     tail = (
         f'"deal":{len(match.deals)},"last_trick":{json.dumps(_last_trick(match))},'
         f'"deals":{columns.json(match)}}}'
@@ -196,7 +210,11 @@ def _bodies(
         itself = deal.seen_by(v) is deal
         if itself not in counts:
             counts[itself] = (match if itself else match.seen_by(v)).public_action_count()
-        out[v] = f'"seq":{counts[itself]},"you":{_seat_json(v)},"observation":{view},{tail}'
+        futile = _futile(match, v) if itself else "[]"
+        out[v] = (
+            f'"seq":{counts[itself]},"you":{_seat_json(v)},"futile":{futile},'
+            f'"observation":{view},{tail}'
+        )
     return out
 
 

@@ -32,7 +32,7 @@ from valtti.web.bots import PLAYERS
 from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
 from valtti.web.seats import nickname_fault, trim_nickname
-from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS
+from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_BANK_SECONDS, MAX_TURN_SECONDS, bank_for
 
 T = TypeVar("T")
 
@@ -118,6 +118,18 @@ def _turn_seconds(value: object) -> int | None:
     return value
 
 
+def _bank_seconds(value: object) -> int | None:
+    """A time bank: whole seconds from 0 to MAX_BANK_SECONDS, or ``null`` for the default."""
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value <= MAX_BANK_SECONDS:
+        raise _refuse(
+            "bad_request",
+            f"time_bank_seconds is a whole number of seconds from 0 to {MAX_BANK_SECONDS}, or null",
+        )
+    return value
+
+
 #: The embeddings, overrides and isolates of Unicode's bidirectional algorithm (the marks
 #: LRM and RLM, which turn nothing round, are allowed).
 _BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -169,6 +181,11 @@ TurnSeconds = Annotated[
     PlainValidator(_turn_seconds),
     WithJsonSchema({"type": ["integer", "null"]}),
 ]
+BankSeconds = Annotated[
+    int | None,
+    PlainValidator(_bank_seconds),
+    WithJsonSchema({"type": ["integer", "null"]}),
+]
 Players = Annotated[
     dict[Seat, str | None],
     PlainValidator(_players),
@@ -182,8 +199,10 @@ Players = Annotated[
 class NewTable(BaseModel):
     """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, the
     seat and nickname the creator takes (if any), each person's time for a turn
-    (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit), and
-    whether a seated person may ask for a hint on their turn (``hints``, on unless given)."""
+    (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit), each
+    person's time bank for the match (``time_bank_seconds``: ``turns.bank_for`` unless given;
+    none without a turn time), and whether a seated person may ask for a hint on their turn
+    (``hints``, on unless given)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -192,6 +211,7 @@ class NewTable(BaseModel):
     seat: SeatName | None = None
     nickname: Any = None
     turn_seconds: TurnSeconds = DEFAULT_TURN_SECONDS
+    time_bank_seconds: BankSeconds = None
     hints: Annotated[bool, Field(strict=True)] = True
 
     @model_validator(mode="after")
@@ -201,6 +221,11 @@ class NewTable(BaseModel):
                 raise _refuse("bad_seat", f"seat {self.seat} is given to a computer player")
             self.nickname = _nickname(self.nickname)
         return self
+
+    @property
+    def bank(self) -> int:
+        """Each person's time bank: as given, else the default for the turn time."""
+        return bank_for(self.turn_seconds, self.time_bank_seconds)
 
     @property
     def creator(self) -> tuple[Seat, str] | None:

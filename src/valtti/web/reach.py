@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from typing import Final
+from urllib.parse import urlsplit
 
 #: Hosts that listen on every interface.
 ANY_HOST: Final = ("0.0.0.0", "::", "")
@@ -100,3 +101,29 @@ def start_lines(host: str, port: int, lan: list[str], public_url: str | None) ->
 def local_url(host: str, port: int) -> str:
     """The address to open the server at on this machine."""
     return url("127.0.0.1" if host in ANY_HOST else host, port)
+
+
+def home_url(
+    host: str, port: int, lan: list[str], public_url: str | None, proxied: bool
+) -> str | None:
+    """The one address this machine's browser is sent to when it opens a page at a loopback
+    address (``moved_to``), so that a seat's key kept by the browser for one address serves
+    them all: the first LAN address when there is one, else the address ``local_url`` prints.
+    ``None`` behind a proxy (``public_url``, ``proxied``), whose requests may come from a
+    loopback address and whose names are the proxy's to choose."""
+    if public_url is not None or proxied:
+        return None
+    return url(lan[0], port) if lan else local_url(host, port)
+
+
+def moved_to(home: str, requested: str) -> str | None:
+    """Where a page asked for at the URL ``requested`` moves (``home`` with its path and
+    query), or ``None``: only from a loopback name or address other than home's, on home's
+    port (another port is a tunnel or a proxy, which home might not reach)."""
+    there, asked = urlsplit(home), urlsplit(requested)
+    name = asked.hostname or ""
+    port = asked.port or (443 if asked.scheme == "https" else 80)
+    if not is_loopback(name) or port != there.port or asked.netloc == there.netloc:
+        return None
+    query = f"?{asked.query}" if asked.query else ""
+    return f"{there.scheme}://{there.netloc}{asked.path}{query}"

@@ -25,7 +25,7 @@ from valtti.web.bots import Bots
 from valtti.web.chat import Chat
 from valtti.web.checks import deal_in_play, illegal, seen_in_play
 from valtti.web.computer import Computers
-from valtti.web.connection import Connection
+from valtti.web.connection import Connection, move_seat
 from valtti.web.db.rows import SeatRow, StoredTable, TableRow, TableStatus
 from valtti.web.db.store import Store
 from valtti.web.ends import Waiting, rematch_of
@@ -34,7 +34,7 @@ from valtti.web.frames import Frames, match_record, replay_steps, table_summary
 from valtti.web.hints import Hints
 from valtti.web.presence import Presence
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
-from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant
+from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant, timed_turn
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +74,12 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False  #: the server is stopping: no new work
         self._computers = Computers(self.row.id, bots, bot_delay, self._spawn)
-        self._clock = TurnClock(self.row.turn_seconds, self._turn_over, self._spawn)
-        #: The point at which a stand-in answers once for a partner out of time (turns.py).
-        self._answer_for: int | None = None
+        self._clock = TurnClock(
+            self.row.turn_seconds, self.row.time_bank_seconds, self._turn_over, self._spawn
+        )
+        #: The point at which a stand-in makes one decision for a person out of time who keeps
+        #: the seat: one still connected, or a partner answering for the asker (turns.py).
+        self._one_move: int | None = None
         self._frames = Frames()  #: of ``match``
         self._presence = Presence(self.lock, self._connected, self._broadcast, self._spawn)
         match = (
@@ -254,20 +257,22 @@ class Room:
             self._changed(broadcast=True)
 
     async def _turn_over(self, turn: Turn) -> None:
-        """The turn time of ``turn`` is up: a stand-in plays for the person (turns.py)."""
+        """The turn time and bank of ``turn`` are up: a stand-in plays one move for a person
+        who is connected (or a partner answering), every move for one who is not (turns.py)."""
         async with self.lock:
             if self._timed_turn() != turn:
                 return  # the table moved on meanwhile
             answering = self._answering()
-            if answering is None:
+            if answering is None and turn[1] not in self._connected():
                 await self._seat(replace(self.seats[turn[1]], stand_in=STAND_IN))
                 self._changed(broadcast=True)
-            elif is_person(self.seats[answering]):
-                self._answer_for = self.table.point
-                self._changed()
+            elif answering is None or is_person(self.seats[answering]):
+                self._one_move = self.table.point
+                self._changed(broadcast=True)  # the clock frame shows the bank spent
 
     async def connect(self, connection: Connection, token: str | None) -> None:
-        """Add a connection that plays the seat of ``token`` (a spectator without one).
+        """Add a connection that plays the seat of ``token`` (a spectator without one); the
+        seat's connections until now watch from then on, told so (``seat_elsewhere``).
 
         The token is looked up under the lock, so a seat handed to a computer player
         meanwhile is not played by its old token. ``RoomError("bad_token")`` for a token that
@@ -279,8 +284,13 @@ class Room:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise RoomError("bad_token", "this token plays no seat of the table")
+            moved = [] if seat is None else move_seat(self.connections, seat)
             connection.seat = seat
             self.connections.add(connection)
+            if moved:
+                spectator = self._states()[None]
+                for old in moved:
+                    old.send_state(spectator)
             try:
                 # The person is back: ``_reclaim`` tells everyone, this connection included.
                 reclaimed = seat is not None and self.seats[seat].stand_in is not None
@@ -517,24 +527,15 @@ class Room:
         its person while someone is connected; ``None``: the person decides."""
         occupant = self.table.seats[seat]
         if occupant is None:
-            return STAND_IN if self._answer_for == self.table.point else None
+            return STAND_IN if self._one_move == self.table.point else None
         if self.seats[seat].kind == "human" and not self._people_here():
             return None  # a stand-in does not play for nobody
         return occupant.spec
 
     def _timed_turn(self) -> Turn | None:
-        """The turn the clock runs for: the seat to move as a spectator sees it, when that is
-        a person playing it and anyone is connected."""
         if self.status != "playing" or self.row.turn_seconds is None:
             return None
-        deal = self.table.match.deal
-        if deal is None or deal.is_over() or not self._people_here():
-            return None
-        seen = self.table.match.seen_by(None)
-        seat = seen.current_player
-        if seat is None or not is_person(self.seats[seat]):
-            return None
-        return (seen.public_action_count(), seat)
+        return timed_turn(self.table.match, self.seats, self._people_here())
 
     async def _play_computer(
         self, seat: Seat, spec: str, point: int, action: Action | None

@@ -80,10 +80,12 @@ class Rooms:
         creator: tuple[Seat, str] | None,
         turn_seconds: int | None = None,
         hints: bool = True,
+        time_bank_seconds: int = 0,
     ) -> tuple[Room, str, str | None]:
         """A new table: ``players`` gives each seat's computer player or ``None`` (open);
         ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
-        time for a turn (``None``: no limit); ``hints`` whether people may ask for hints. The
+        time for a turn (``None``: no limit); ``hints`` whether people may ask for hints;
+        ``time_bank_seconds`` each person's time bank for the match. The
         room, the creator's token and the creator's seat token (or ``None``)."""
         seed = fresh_seed()
         creator_token = new_token()
@@ -97,6 +99,7 @@ class Rooms:
             status="waiting",
             turn_seconds=turn_seconds,
             hints=hints,
+            time_bank_seconds=time_bank_seconds if turn_seconds is not None else 0,
         )
         seat_token = None
         rows = []

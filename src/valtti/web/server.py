@@ -122,6 +122,7 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
         tables_per_minute=s.tables_per_minute,
         policy=policy,
         lan_urls=[reach.url(a, port) for a in lan],
+        home=reach.home_url(host, port, lan, public_url, s.trust_proxy is not None),
         next_deal_seconds=s.next_deal_seconds,
     )
     config = uvicorn.Config(

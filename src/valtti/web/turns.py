@@ -1,9 +1,11 @@
 """Absent players: the turn clock of a table and who stands in for a person who is away.
 
 A table's turn time (``turn_seconds``, chosen at creation; ``None``: no limit) runs for the
-person to move while anyone is connected. When it runs out, a computer player (``STAND_IN``)
-stands in for that person and plays for them until they are back: until they act, say so
-(``back``), or connect again with their token. Any seated person may hand the seat of a person
+person to move while anyone is connected. When it runs out, the person's time bank for the
+match (``time_bank_seconds``) runs down; when that is spent too, a computer player
+(``STAND_IN``) plays: one move for a person who is still connected, who keeps the seat, and for
+one who is not, every move until they are back: until they act, say so (``back``), or connect
+again with their token. Any seated person may hand the seat of a person
 who is not connected to a stand-in at once, and the creator the seat of anyone. A stand-in
 plays only while at least one person is connected to the table, so a table nobody is at waits
 as it is. docs/WEB.md, "Absent players", is the contract.
@@ -17,10 +19,10 @@ them away (the others see the asker act at the end of their time, as they might 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Final
 
-from valtti.engine import Seat
+from valtti.engine import Match, Seat
 from valtti.table import Computer, Occupant
 from valtti.web.db.rows import SeatRow
 
@@ -29,9 +31,22 @@ STAND_IN: Final = "heuristic"
 #: A new table's turn time unless its creator chooses another, and the longest one may choose.
 DEFAULT_TURN_SECONDS: Final = 60
 MAX_TURN_SECONDS: Final = 3600
+#: A time bank is this many turns' worth unless the creator chooses another, at most MAX_BANK.
+BANK_TURNS: Final = 2
+MAX_BANK_SECONDS: Final = 7200
 
 #: A timed turn: the public ``seq`` it began at and the seat whose turn it is.
 Turn = tuple[int, Seat]
+
+
+def bank_for(turn_seconds: int | None, given: int | None) -> int:
+    """Each person's time bank at a table with ``turn_seconds``: ``given``, else BANK_TURNS
+    turns' worth (at most MAX_BANK_SECONDS); none without a turn time."""
+    if turn_seconds is None:
+        return 0
+    if given is not None:
+        return given
+    return min(BANK_TURNS * turn_seconds, MAX_BANK_SECONDS)
 
 
 def occupant(row: SeatRow) -> Occupant:
@@ -50,17 +65,33 @@ def is_person(row: SeatRow) -> bool:
     return row.kind == "human" and row.stand_in is None
 
 
+def timed_turn(match: Match, seats: Sequence[SeatRow], people_here: bool) -> Turn | None:
+    """The turn the clock runs for in a match being played with a turn time: the seat to move
+    as a spectator sees it, when that is a person playing it and anyone is connected."""
+    deal = match.deal
+    if deal is None or deal.is_over() or not people_here:
+        return None
+    seen = match.seen_by(None)
+    seat = seen.current_player
+    if seat is None or not is_person(seats[seat]):
+        return None
+    return (seen.public_action_count(), seat)
+
+
 class TurnClock:
-    """The time left of the turn now timed, if any; ``ring(turn)`` is spawned when it is up.
+    """The time left of the turn now timed, if any, and each seat's time bank for the match;
+    ``ring(turn)`` is spawned when the turn's time and then its seat's bank are up.
 
     ``update`` is told after every change which turn should be timed (``None``: none, e.g. a
     computer player's, or nobody is connected). A turn timed again after a pause (a person came
-    back to an empty table, or took their seat back from a stand-in) starts with the whole time.
+    back to an empty table, or took their seat back from a stand-in) starts with the whole turn
+    time; the bank spent before the pause stays spent.
     """
 
     def __init__(
         self,
         seconds: int | None,
+        bank: int,
         ring: Callable[[Turn], Coroutine[Any, Any, None]],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
     ) -> None:
@@ -68,30 +99,52 @@ class TurnClock:
         self._ring = ring
         self._spawn = spawn
         self._turn: Turn | None = None
-        self._deadline = 0.0  #: the event loop's time when the turn is up
+        self._start = 0.0  #: the event loop's time when the turn timed now began
         self._timer: asyncio.TimerHandle | None = None
+        #: Each seat's bank left, not counting the turn timed now.
+        self._banks = dict.fromkeys(Seat, float(bank if seconds is not None else 0))
 
     def update(self, turn: Turn | None) -> None:
-        """Time ``turn`` (``None``: no turn) from now, unless it is the turn timed already."""
+        """Time ``turn`` (``None``: no turn) from now, unless it is the turn timed already;
+        the turn timed until now spends its seat's bank for the time it ran over."""
         if self.seconds is None or turn == self._turn:
             return
         self.cancel()
+        if self._turn is not None:
+            self._banks[self._turn[1]] = self._bank_left()
         self._turn = turn
         if turn is not None:
             loop = asyncio.get_running_loop()
-            self._deadline = loop.time() + self.seconds
-            self._timer = loop.call_later(self.seconds, self._up, turn)
+            self._start = loop.time()
+            self._timer = loop.call_later(self.seconds + self._banks[turn[1]], self._up, turn)
+
+    def _over(self) -> float:
+        """How long the turn timed now has run past the turn time."""
+        assert self.seconds is not None
+        return max(0.0, asyncio.get_running_loop().time() - self._start - self.seconds)
+
+    def _bank_left(self) -> float:
+        assert self._turn is not None
+        return max(0.0, self._banks[self._turn[1]] - self._over())
 
     def _up(self, turn: Turn) -> None:
         self._timer = None
+        self._banks[turn[1]] = 0.0
         self._spawn(self._ring(turn))
 
     def frame(self) -> dict[str, Any] | None:
-        """The state frame's ``clock``: ``{"seat", "seconds", "left"}`` or ``None``."""
+        """The state frame's ``clock``: ``{"seat", "seconds", "left", "bank"}`` or ``None``:
+        the turn time left, then the seat's bank left (which runs once ``left`` is 0)."""
         if self._turn is None or self.seconds is None:
             return None
-        left = max(0.0, self._deadline - asyncio.get_running_loop().time())
-        return {"seat": str(self._turn[1]), "seconds": self.seconds, "left": round(left, 1)}
+        now = asyncio.get_running_loop().time()
+        left = max(0.0, self._start + self.seconds - now)
+        return {
+            "seat": str(self._turn[1]),
+            "seconds": self.seconds,
+            "left": round(left, 1),
+            "bank": round(self._bank_left(), 1),
+        }
 
     def cancel(self) -> None:
         if self._timer is not None:

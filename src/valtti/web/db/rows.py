@@ -42,6 +42,9 @@ class TableRow:
     turn_seconds: int | None = None
     #: Whether a seated person may ask for a hint on their turn (docs/WEB.md, Hints).
     hints: bool = True
+    #: Seconds of each person's time bank for the match, spent once a turn's time is up
+    #: (docs/WEB.md, Absent players); 0 without a turn time.
+    time_bank_seconds: int = 0
     #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
     next_id: str | None = None
 

@@ -169,6 +169,7 @@ class Store:
                 "status": table.status,
                 "turn_seconds": table.turn_seconds,
                 "hints": table.hints,
+                "time_bank_seconds": table.time_bank_seconds,
                 "next_id": table.next_id,
             },
         )
@@ -426,6 +427,7 @@ def _gather(
             status=row.status,
             turn_seconds=row.turn_seconds,
             hints=row.hints,
+            time_bank_seconds=row.time_bank_seconds,
             next_id=row.next_id,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None

@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, RedirectResponse
 
 from valtti.web.deps import TableRoom
+from valtti.web.reach import moved_to
 from valtti.web.routing import Route
 
 #: The pages' files, served under /static as they are.
@@ -19,20 +20,30 @@ STATIC: Final = Path(__file__).parent.parent / "static"
 router = APIRouter(include_in_schema=False, route_class=Route)
 
 
-@router.get("/")
-async def lobby_page() -> FileResponse:
-    return FileResponse(STATIC / "lobby.html")
+def _page(request: Request, name: str) -> FileResponse | RedirectResponse:
+    """The page ``name``, or a redirect to it at the server's home address when it was asked
+    for at another loopback address (``reach.moved_to``; docs/WEB.md, One address)."""
+    home: str | None = request.app.state.home
+    there = None if home is None else moved_to(home, str(request.url))
+    if there is not None:
+        return RedirectResponse(there, status_code=307)
+    return FileResponse(STATIC / name)
 
 
-@router.get("/t/{table_id}")
-async def table_page(room: TableRoom) -> FileResponse:
+@router.get("/", response_model=None)
+async def lobby_page(request: Request) -> FileResponse | RedirectResponse:
+    return _page(request, "lobby.html")
+
+
+@router.get("/t/{table_id}", response_model=None)
+async def table_page(request: Request, room: TableRoom) -> FileResponse | RedirectResponse:
     """The page of a table that exists; the not-found page otherwise (``TableRoom``)."""
-    return FileResponse(STATIC / "table.html")
+    return _page(request, "table.html")
 
 
-@router.get("/rules")
-async def rules_page() -> FileResponse:
-    return FileResponse(STATIC / "rules.html")
+@router.get("/rules", response_model=None)
+async def rules_page(request: Request) -> FileResponse | RedirectResponse:
+    return _page(request, "rules.html")
 
 
 def not_found_page() -> FileResponse:
