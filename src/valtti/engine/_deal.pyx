@@ -1306,3 +1306,4 @@ def _rebuild(hands, dealer, variant, forehand, actions, answer_steps=False):
 
 include "_tensors.pxi"
 include "_solver.pxi"
+include "_batch.pxi"

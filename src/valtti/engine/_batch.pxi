@@ -1,0 +1,295 @@
+# Included from _deal.pyx: many learner tables stepped in one call, for the research vector env.
+#
+# Each table is what valtti.research's LearnerTable is, in C: a deal of the research episodes
+# (answer_steps on), the learner's seat, and the three other seats played by C players until
+# the learner is to move. Every draw comes from the table's own Mersenne Twister, seeded and
+# drawn exactly as CPython's random.Random is (init_by_array, getrandbits, randrange), so a
+# table given the same seed deals, seats and plays as LearnerTable does, draw for draw.
+
+from libc.stdint cimport int64_t, uint32_t
+from libc.stdlib cimport calloc, free
+
+cdef extern from *:
+    int clz64 "__builtin_clzll"(unsigned long long) nogil
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+# Who plays a seat of a table.
+cdef enum:
+    K_LEARNER = 0
+    K_RANDOM = 1
+
+#: The players a batch of tables can seat, by name (``make_player``'s names).
+BATCH_PLAYERS = {"random": K_RANDOM}
+
+
+cdef struct Twister:
+    uint32_t mt[MT_N]
+    int index
+
+
+cdef void tw_init(Twister* t, uint32_t s) noexcept nogil:
+    cdef int i
+    t.mt[0] = s
+    for i in range(1, MT_N):
+        t.mt[i] = 1812433253U * (t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) + i
+    t.index = MT_N
+
+
+cdef void tw_seed(Twister* t, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for a seed below 2**64: CPython's init_by_array with the seed's
+    32-bit words, least significant first (one word for a seed below 2**32)."""
+    cdef uint32_t key[2]
+    cdef int nkey = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>seed
+    key[1] = <uint32_t>(seed >> 32)
+    tw_init(t, 19650218U)
+    for k in range(MT_N if MT_N > nkey else nkey, 0, -1):
+        t.mt[i] = (t.mt[i] ^ ((t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) * 1664525U)) + key[j] + j
+        i += 1
+        j += 1
+        if i >= MT_N:
+            t.mt[0] = t.mt[MT_N - 1]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for k in range(MT_N - 1, 0, -1):
+        t.mt[i] = (t.mt[i] ^ ((t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) * 1566083941U)) - i
+        i += 1
+        if i >= MT_N:
+            t.mt[0] = t.mt[MT_N - 1]
+            i = 1
+    t.mt[0] = 0x80000000U
+    t.index = MT_N
+
+
+cdef uint32_t tw_next(Twister* t) noexcept nogil:
+    """CPython's genrand_uint32: ``getrandbits(32)``."""
+    cdef uint32_t y
+    cdef int k
+    cdef uint32_t* mt = t.mt
+    if t.index >= MT_N:
+        for k in range(MT_N):
+            y = (mt[k] & 0x80000000U) | (mt[(k + 1) % MT_N] & 0x7fffffffU)
+            mt[k] = mt[(k + MT_M) % MT_N] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
+        t.index = 0
+    y = mt[t.index]
+    t.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+cdef int tw_below(Twister* t, int n) noexcept nogil:
+    """``randrange(n)`` for 0 < n < 2**31: ``getrandbits(n.bit_length())`` until below n."""
+    cdef int k = 64 - clz64(n)
+    cdef uint32_t r = tw_next(t) >> (32 - k)
+    while r >= <uint32_t>n:
+        r = tw_next(t) >> (32 - k)
+    return r
+
+
+cdef inline uint64_t tw_bits64(Twister* t) noexcept nogil:
+    """``getrandbits(64)``: the first word drawn is the low one."""
+    cdef uint64_t low = tw_next(t)
+    return low | (<uint64_t>tw_next(t)) << 32
+
+
+cdef struct Table:
+    Core c
+    Twister rng
+    uint64_t player[4]      # each C player's seed (getrandbits(32), as LearnerTable draws it)
+    uint8_t seat            # the learner's
+    uint8_t kind[4]         # who plays each seat (K_*)
+    uint8_t waiting         # for the learner's action: dealt, and no episode ended since
+
+
+cdef class Tables:
+    """``n`` learner tables of one kind, stepped in C: what ``valtti.research``'s
+    ``LearnerTable`` does for one table, draw for draw, for deals (not matches) with the players
+    of ``BATCH_PLAYERS`` in the other seats.
+
+    ``opponents``: three names (left, partner, right of the learner); ``seat``: the learner's
+    fixed seat (0-3) or ``None`` to draw it. Observations (float32, ``OBSERVATION_SIZE`` a row)
+    and masks (uint8, ``NUM_ACTIONS`` a row) are written into the caller's arrays.
+    """
+
+    cdef Table* tables
+    cdef int n, fixed_seat, target, variant_bits, club_ace_first
+    cdef uint8_t kinds[3]
+    cdef Core blank
+    cdef object _variant
+
+    def __cinit__(self):
+        self.tables = NULL
+
+    def __init__(self, int n, opponents, seat=None, variant=None):
+        cdef int i
+        cdef Deal d
+        if n < 1:
+            raise ValueError(f"a batch has 1 table or more, not {n}")
+        if len(opponents) != 3:
+            raise ValueError("opponents are three names (left, partner, right)")
+        for i in range(3):
+            if opponents[i] not in BATCH_PLAYERS:
+                raise ValueError(f"no batched player {opponents[i]!r}: "
+                                 f"one of {', '.join(BATCH_PLAYERS)}")
+            self.kinds[i] = BATCH_PLAYERS[opponents[i]]
+        self.fixed_seat = -1 if seat is None else seat_of(seat)
+        variant = DEFAULT_VARIANT if variant is None else variant
+        d = Deal([SUIT_BITS << (9 * i) for i in range(4)], 0, variant, answer_steps=True)
+        memcpy(&self.blank, &d.c, sizeof(Core))
+        self._variant = variant
+        self.target = variant.target
+        self.variant_bits = variant_bits_of(variant)
+        self.club_ace_first = variant.first_forehand == "club_ace_holder"
+        self.tables = <Table*>calloc(n, sizeof(Table))
+        if self.tables == NULL:
+            raise MemoryError()
+        self.n = n
+
+    def __dealloc__(self):
+        free(self.tables)
+
+    def __len__(self):
+        return self.n
+
+    cdef void _deal(self, Table* t, uint64_t seed) noexcept nogil:
+        """LearnerTable.reset: the seat, the players' seeds, the first dealer, the cards."""
+        cdef uint64_t hands[4]
+        cdef int i, dealer, forehand
+        cdef Core* c = &t.c
+        tw_seed(&t.rng, seed)
+        t.seat = tw_below(&t.rng, 4) if self.fixed_seat < 0 else self.fixed_seat
+        t.kind[t.seat] = K_LEARNER
+        for i in range(3):
+            t.kind[(t.seat + 1 + i) & 3] = self.kinds[i]
+            t.player[(t.seat + 1 + i) & 3] = tw_next(&t.rng)  # drawn for every seat
+        dealer = tw_below(&t.rng, 4)
+        shuffle_hands(tw_bits64(&t.rng), hands)
+        forehand = (dealer + 1) & 3
+        if self.club_ace_first:
+            for i in range(4):
+                if hands[i] >> 35 & 1:
+                    forehand = i
+        memcpy(c, &self.blank, sizeof(Core))
+        for i in range(4):
+            c.hand[i] = hands[i]
+            c.initial[i] = hands[i]
+        c.dealer = dealer
+        c.forehand = forehand
+        c.leader = forehand
+        c.to_move = forehand
+        self._others(t)
+        t.waiting = 1
+
+    cdef void _others(self, Table* t) noexcept nogil:
+        """The other seats play until the learner is to move or the deal is over."""
+        cdef Core* c = &t.c
+        cdef uint64_t m
+        cdef int k
+        while c.phase != P_OVER and c.to_move != t.seat:
+            m = legal_mask_of(c)
+            k = tw_below(&t.rng, popcount64(m))
+            while k:
+                m &= m - 1
+                k -= 1
+            apply_action(c, ctz64(m))
+
+    cdef void _write(self, Table* t, float* obs, uint8_t* mask) noexcept nogil:
+        """The learner's observation (the match score 0:0) and legal actions."""
+        cdef Core before
+        cdef const Core* c = &t.c
+        cdef uint64_t m = 0
+        cdef int a
+        if c.phase == P_ANSWER and c.to_move != t.seat:
+            replay_before_last(c, &before)
+            c = &before
+        encode_observation(c, t.seat, self.target, 0, 0, self.variant_bits, obs)
+        if t.c.phase != P_OVER and t.c.to_move == t.seat:
+            m = legal_mask_of(&t.c)
+        for a in range(NACTIONS):
+            mask[a] = m >> a & 1
+
+    def reset(self, const int64_t[::1] which, const uint64_t[::1] seeds, float[:, ::1] obs,
+              uint8_t[:, ::1] masks):
+        """Deal table ``which[k]`` afresh from ``seeds[k]`` (as ``random.Random(seed)``), and
+        write its observation and mask into row ``which[k]`` of ``obs`` and ``masks``."""
+        cdef Py_ssize_t k, i
+        self._check(obs, masks)
+        if seeds.shape[0] != which.shape[0]:
+            raise ValueError("one seed a table")
+        for k in range(which.shape[0]):
+            if not 0 <= which[k] < self.n:
+                raise IndexError(f"no table {which[k]} of {self.n}")
+        with nogil:
+            for k in range(which.shape[0]):
+                i = which[k]
+                self._deal(&self.tables[i], seeds[k])
+                self._write(&self.tables[i], &obs[i, 0], &masks[i, 0])
+
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, uint8_t[:, ::1] masks,
+             double[::1] rewards, uint8_t[::1] over, uint8_t[::1] illegal, float[:, ::1] final):
+        """Play each table's learner action, then its other seats until the learner is to move.
+
+        Row i of ``obs``/``masks`` is then table i's; ``rewards[i]`` the learner team's game
+        points minus the other's at a deal's end (``ILLEGAL`` for an illegal action, which ends
+        the episode and leaves the deal as it was), ``over[i]`` whether the episode ended,
+        ``illegal[i]`` whether by an illegal action; a table that ended has its last observation
+        in ``final[i]`` and waits to be reset. Returns how many ended."""
+        cdef Py_ssize_t i
+        cdef int ended = 0, a, team
+        cdef Table* t
+        self._check(obs, masks)
+        if not (actions.shape[0] == rewards.shape[0] == over.shape[0] == illegal.shape[0]
+                == final.shape[0] == self.n):
+            raise ValueError(f"one action, reward, flag and row a table ({self.n})")
+        for i in range(self.n):
+            if not self.tables[i].waiting:
+                raise RuntimeError(f"table {i} is not waiting for the learner: reset it")
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                a = <int>actions[i] if 0 <= actions[i] < NACTIONS else -1
+                rewards[i] = 0.0
+                over[i] = illegal[i] = 0
+                if a < 0 or action_check(&t.c, a) != OK:
+                    rewards[i] = -10.0
+                    over[i] = illegal[i] = 1
+                else:
+                    apply_action(&t.c, a)
+                    self._others(t)
+                    if t.c.phase == P_OVER:
+                        team = t.seat & 1
+                        rewards[i] = (team_game_points(&t.c, team)
+                                      - team_game_points(&t.c, team ^ 1))
+                        over[i] = 1
+                self._write(t, &obs[i, 0], &masks[i, 0])
+                if over[i]:
+                    memcpy(&final[i, 0], &obs[i, 0], N_OBS * sizeof(float))
+                    t.waiting = 0
+                    ended += 1
+        return ended
+
+    cdef void _check(self, float[:, ::1] obs, uint8_t[:, ::1] masks) except *:
+        if obs.shape[0] != self.n or obs.shape[1] != N_OBS:
+            raise ValueError(f"observations are ({self.n}, {N_OBS}) float32")
+        if masks.shape[0] != self.n or masks.shape[1] != NACTIONS:
+            raise ValueError(f"masks are ({self.n}, {NACTIONS}) uint8")
+
+    def seats(self):
+        """The learner's seat at each table, as numbers 0-3."""
+        return [self.tables[i].seat for i in range(self.n)]
+
+    def deal(self, int i):
+        """A copy of table ``i``'s deal."""
+        cdef Deal d = Deal.__new__(Deal)
+        if not 0 <= i < self.n:
+            raise IndexError(f"no table {i} of {self.n}")
+        memcpy(&d.c, &self.tables[i].c, sizeof(Core))
+        d._variant = self._variant
+        return d
