@@ -6,7 +6,7 @@ seats: its layers' weights written into the ``.npz`` the learned player reads.
     from sb3_contrib import MaskablePPO
     from valtti.research.export import export_policy
     model = MaskablePPO.load("ppo.zip")
-    export_policy(model, "ppo.npz")          # then: valtti arena --players learned:ppo.npz,heuristic
+    export_policy(model, "ppo.npz")   # valtti arena --players learned:ppo.npz,heuristic
 
 What is taken: an SB3 algorithm (its ``policy``); an actor-critic policy (PPO, MaskablePPO, A2C:
 the actor, ``mlp_extractor.policy_net`` then ``action_net``, so the model's values are the
