@@ -38,7 +38,7 @@ def test_the_vector_env_seeds_table_i_with_seed_plus_i_as_sync_vector_env_does()
     for _ in range(60):
         masks = ours.unwrapped.action_masks()
         actions = np.array([np.flatnonzero(m)[0] for m in masks])
-        obs, _, over, _, _ = ours.step(actions)
+        ours.step(actions)
         assert all(m.any() for m in ours.unwrapped.action_masks())
     ours.close()
     sync.close()
@@ -91,9 +91,10 @@ def test_the_openspiel_game_fills_the_parameters_it_is_not_given() -> None:
     loaded = pyspiel.load_game("python_marjapussi", {"dealer": 1})
     assert game.get_parameters() == loaded.get_parameters()
     assert game.dealer == loaded.dealer and game.variant == loaded.variant
-    assert openspiel.MarjapussiGame().get_parameters() == pyspiel.load_game(
-        "python_marjapussi"
-    ).get_parameters()
+    assert (
+        openspiel.MarjapussiGame().get_parameters()
+        == pyspiel.load_game("python_marjapussi").get_parameters()
+    )
     with pytest.raises(ValueError, match=r"unknown parameters \['dealr'\]"):
         openspiel.MarjapussiGame({"dealr": 1})
 

@@ -160,15 +160,16 @@ def test_a_callable_and_an_exported_mlp_as_partner_and_opponents_in_gymnasium(
     )
     table = env.unwrapped.table
     for seed in range(3):
-        obs, _ = env.reset(seed=seed)
+        env.reset(seed=seed)
         done = False
         while not done:
             action = int(np.flatnonzero(env.unwrapped.action_masks())[-1])
-            obs, reward, done, _, _ = env.step(action)
+            done = env.step(action)[2]
         assert table.episode.is_over()
     # the partner (S) was asked, with the learner's view and a mask with a choice or a
     # forced move; the exported model played E (a Player object) and W (by its name)
-    assert calls and all(size == marjapussi.OBSERVATION_SIZE and legal >= 1 for size, legal in calls)
+    assert calls
+    assert all(size == marjapussi.OBSERVATION_SIZE and legal >= 1 for size, legal in calls)
     assert table.seated[Seat.S].who is partner
     assert table.seated[Seat.E].who is exported_player
     env.close()
