@@ -575,7 +575,11 @@ def test_the_finnish_pages(server: Server, new_context: Callable[..., BrowserCon
     view = tab.ready(tab.acted)
     page = tab.page
     expect(page.locator("#deal-label")).to_have_text(fi["table.deal"].replace("{n}", "1"))
-    expect(page.locator('.felt [data-seat="N"] .name')).to_have_text(fi["player.short.random"])
+    expect(page.locator('.felt [data-seat="N"] .name')).to_have_text(
+        fi["player.named"]
+        .replace("{seat}", "Pohjoinen")
+        .replace("{level}", fi["player.level.random"])
+    )
     observation = tab.state_at(view["seq"])["observation"]
     following = (observation["current_trick"] or {}).get("cards")
     turn = fi["table.turn.play"] if following else fi["table.turn.lead"]

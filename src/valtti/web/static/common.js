@@ -227,16 +227,8 @@ export function seatTitle(entry) {
   return entry?.kind === "computer" ? String(entry.name) : null;
 }
 
-/** The display name of a seat from a table summary's seat entry.
- * @param {SeatEntry | undefined} entry */
-export function seatName(entry) {
-  if (!entry || entry.kind === "open") return t("seat.open");
-  if (entry.kind === "computer") {
-    const key = `player.short.${entry.name}`;
-    return has(key) ? t(key) : String(entry.name);
-  }
-  return String(entry.name);
-}
+// Who sits at a seat, in words: names.js names every seat (computer players by seat and level).
+export { seatName } from "/static/names.js";
 
 /** Copy text to the clipboard, also on plain http where the clipboard API is missing.
  * @param {string} text @param {HTMLInputElement} [input] */

@@ -1,11 +1,13 @@
 // @ts-check
 /**
- * The lobby's form that creates a table (#create-form): the seats (yours, and who sits at each
- * other one), the time for a turn, hints, and the variant switches of RULES.md 8 (GET
- * /api/options). Its hooks are listed in lobby.js.
+ * The lobby's form that creates a table (#create-form): first "Play against the computer" (your
+ * nickname, one click: you at south, three computer players, the table dealt), then a table of
+ * your own: its name (yours by default: "Anna's table"), the time for a turn, hints, the seats
+ * (yours, and who sits at each other one), and under "More options" the variant switches of
+ * RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
  */
 
-import { t } from "/static/i18n.js";
+import { onLangChange, t } from "/static/i18n.js";
 import {
   api,
   byId,
@@ -20,13 +22,20 @@ import {
 } from "/static/common.js";
 
 /** @import { Options, Seat, VariantChanges } from "/static/protocol.js" */
+/** @typedef {{seats: Partial<Record<Seat, string>>, seat: Seat | null, turn_seconds: number}}
+ *  Seating who sits where at a new table, and each person's time for a turn (0: no limit) */
 
 /** @type {Seat[]} */
 const SEATS = ["N", "E", "S", "W"];
 const DEFAULT_SEAT = "S";
 const DEFAULT_COMPUTER = "heuristic";
-/** The lobby's one-column layout (style.css): the form above the list of tables. */
-const ONE_COLUMN = "(max-width: 900px)";
+/** "Play against the computer": you at south, and at the other seats the computer player a
+ * newcomer can beat and learn from, with no clock (nobody waits on you). @type {Seating} */
+const AGAINST_COMPUTER = {
+  seats: { N: DEFAULT_COMPUTER, E: DEFAULT_COMPUTER, S: "open", W: DEFAULT_COMPUTER },
+  seat: "S",
+  turn_seconds: 0,
+};
 
 /** What the form offers, from the engine (GET /api/options). */
 const choices = {
@@ -43,6 +52,11 @@ function nicknameField() {
   return /** @type {HTMLInputElement} */ (form.elements.namedItem("nickname"));
 }
 
+/** The table name field. */
+function nameField() {
+  return /** @type {HTMLInputElement} */ (form.elements.namedItem("table-name"));
+}
+
 /** The nickname typed in the form, trimmed. */
 export function typedNickname() {
   return nicknameField().value.trim();
@@ -54,17 +68,55 @@ export function initForm(options) {
   choices.computerPlayers = options.players;
   buildSeatRows();
   buildVariantRows();
-  // In one column (a phone) the open variants put the list of tables a long way down.
-  if (matchMedia(ONE_COLUMN).matches) {
-    /** @type {HTMLDetailsElement} */
-    const details = document.querySelector("details.variants");
-    details.open = false;
-  }
   // Keep what was typed while the page was loading.
   nicknameField().value ||= savedNickname();
+  nicknameField().addEventListener("input", () => {
+    showProblem(null);
+    sayDefaults();
+  });
+  form.addEventListener("change", sayDefaults);
+  onLangChange(sayDefaults);
+  sayDefaults();
   form.addEventListener("submit", createTable);
+  const play = byId("play-computer", HTMLButtonElement);
+  play.addEventListener("click", playComputer);
   // Disabled in the page until now, so a click cannot submit the form the browser's own way.
   byId("create", HTMLButtonElement).disabled = false;
+  play.disabled = false;
+}
+
+/** What the form does unless told otherwise, said in the page's language: the table's name
+ * (the nickname's table), who plays against you, and the rules under "More options". */
+function sayDefaults() {
+  const nickname = typedNickname();
+  nameField().placeholder = nickname
+    ? t("lobby.name.default", { name: nickname })
+    : t("lobby.name.placeholder");
+  document.getElementById("play-note").textContent = t("lobby.play.note", {
+    level: t(`player.level.${DEFAULT_COMPUTER}`),
+  });
+  document.getElementById("variants-now").textContent = t("lobby.more.now", {
+    variant: variantSummary(variantChanges()),
+  });
+}
+
+/** Say what is wrong with the nickname beside its field, or nothing (null); it goes once the
+ * person types. @param {string | null} problem a catalogue key */
+function showProblem(problem) {
+  const said = document.getElementById("nickname-problem");
+  said.hidden = !problem;
+  said.textContent = problem ? t(problem) : "";
+  nicknameField().toggleAttribute("aria-invalid", Boolean(problem));
+}
+
+/** A table's variant in words ("basic rules", "Target: 12"). @param {VariantChanges} variant */
+export function variantSummary(variant) {
+  const parts = [];
+  for (const [name, value] of Object.entries(variant ?? {})) {
+    const key = `variant.${name}.${String(value)}`;
+    parts.push(t("lobby.variant.switch", { name: t(`variant.${name}`), value: t(key) }));
+  }
+  return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
 }
 
 /** A row per seat: "I sit here", or who sits there (open, or a computer player). */
@@ -172,20 +224,9 @@ function variantChanges() {
   return changes;
 }
 
-/** Create the table (POST /api/tables) and go to it. @param {SubmitEvent} event */
-async function createTable(event) {
-  event.preventDefault();
-  const nicknameInput = nicknameField();
+/** Who sits where as the form says. @returns {Seating} */
+function formSeating() {
   const seat = mySeat();
-  const nickname = nicknameInput.value.trim();
-  if (seat) {
-    const problem = nicknameProblem(nicknameInput.value);
-    if (problem) {
-      toast(t(problem), "error", problem);
-      nicknameInput.focus();
-      return;
-    }
-  }
   /** @type {Partial<Record<Seat, string>>} */
   const seats = {};
   for (const s of SEATS) {
@@ -195,18 +236,45 @@ async function createTable(event) {
   }
   /** @type {HTMLSelectElement} */
   const turnSeconds = form.querySelector("[data-turn-seconds]");
+  return { seats, seat, turn_seconds: Number(turnSeconds.value) };
+}
+
+/** The form's own table (the Create button). @param {SubmitEvent} event */
+function createTable(event) {
+  event.preventDefault();
+  const seating = formSeating();
+  make(seating, byId("create", HTMLButtonElement));
+}
+
+/** One click to a dealt table against three computer players. */
+function playComputer() {
+  make(AGAINST_COMPUTER, byId("play-computer", HTMLButtonElement));
+}
+
+/** Create the table (POST /api/tables) and go to it; a seated person needs a nickname first.
+ * @param {Seating} seating @param {HTMLButtonElement} button the one pressed */
+async function make(seating, button) {
+  const nicknameInput = nicknameField();
+  const nickname = nicknameInput.value.trim();
+  if (seating.seat) {
+    const problem = nicknameProblem(nicknameInput.value);
+    if (problem) {
+      showProblem(problem);
+      nicknameInput.focus();
+      return;
+    }
+  }
   /** @type {HTMLInputElement} */
   const hints = form.querySelector("[data-hints]");
-  const button = byId("create", HTMLButtonElement);
+  const typedName = nameField().value.trim();
+  const name = typedName || (nickname ? t("lobby.name.default", { name: nickname }) : null);
   button.disabled = true;
   try {
     const made = await api("POST", "/api/tables", {
       variant: variantChanges(),
-      seats,
+      ...seating,
       nickname,
-      seat,
-      // Each person's time for a turn before a stand-in plays it (0: no limit).
-      turn_seconds: Number(turnSeconds.value),
+      ...(name ? { name } : {}),
       hints: hints.checked,
     });
     if (nickname) saveNickname(nickname);

@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * The lobby's list of tables (#tables): one page at a time, filtered by status, refreshed by
- * lobby.js; and the dialog that takes an open seat (#join-dialog). Its hooks are listed in
- * lobby.js.
+ * lobby.js, each table by its name ("Anna's table"); the filter and the page are the address's
+ * query (?status=waiting&page=2: a reload keeps them, back and forward go through them); and
+ * the dialog that takes an open seat (#join-dialog). Its hooks are listed in lobby.js.
  */
 
 import { currentLang, t, tp } from "/static/i18n.js";
@@ -13,13 +14,13 @@ import {
   errorText,
   nicknameProblem,
   savedNickname,
-  seatName,
   seatTitle,
   tableKeys,
   takeSeat,
   toast,
 } from "/static/common.js";
-import { typedNickname } from "/static/lobby-form.js";
+import { typedNickname, variantSummary } from "/static/lobby-form.js";
+import { seatName } from "/static/names.js";
 
 /** @import { Seat, TableSummary, VariantChanges } from "/static/protocol.js" */
 
@@ -49,16 +50,6 @@ function formatCreated(created) {
     dateStyle: "short",
     timeStyle: "short",
   });
-}
-
-/** A table's variant in words. @param {VariantChanges} variant */
-function variantSummary(variant) {
-  const parts = [];
-  for (const [name, value] of Object.entries(variant ?? {})) {
-    const key = `variant.${name}.${String(value)}`;
-    parts.push(t("lobby.variant.switch", { name: t(`variant.${name}`), value: t(key) }));
-  }
-  return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
 }
 
 /** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit").
@@ -104,24 +95,62 @@ export function buildFilters() {
         "aria-pressed": String(name === listing.filter),
         "data-i18n": `lobby.filter.${name}`,
         text: t(`lobby.filter.${name}`),
-        onclick: () => {
-          listing.filter = name;
-          listing.page = 1;
-          refreshTables();
-        },
+        onclick: () => showList(name, 1),
       }),
     );
   }
   document.getElementById("page-prev").addEventListener("click", () => turnPage(-1));
   document.getElementById("page-next").addEventListener("click", () => turnPage(1));
+  // Back and forward (and the address the page was opened at) say which list to show.
+  addEventListener("popstate", () => {
+    readAddress();
+    refreshTables();
+  });
+  readAddress();
+}
+
+/** Take the filter and the page from the address (?status=playing&page=2); anything else
+ * there is the whole list's first page. */
+function readAddress() {
+  const query = new URLSearchParams(location.search);
+  const status = query.get("status");
+  listing.filter = FILTERS.includes(status) ? status : "all";
+  const page = Number(query.get("page"));
+  listing.page = Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** The address of the list shown (the lobby's own when it is the whole list's first page). */
+function listAddress() {
+  const query = new URLSearchParams();
+  if (listing.filter !== "all") query.set("status", listing.filter);
+  if (listing.page > 1) query.set("page", String(listing.page));
+  const search = query.toString();
+  return `${location.pathname}${search ? `?${search}` : ""}${location.hash}`;
+}
+
+/** Show the filter's page, a step in the browser's history.
+ * @param {string} filter @param {number} page */
+function showList(filter, page) {
+  if (filter === listing.filter && page === listing.page) return;
+  listing.filter = filter;
+  listing.page = page;
+  history.pushState(null, "", listAddress());
+  refreshTables();
 }
 
 /** @param {number} by pages forward (back: negative) */
 function turnPage(by) {
-  const next = Math.min(Math.max(listing.page + by, 1), listing.pages);
-  if (next === listing.page) return;
-  listing.page = next;
-  refreshTables();
+  showList(listing.filter, Math.min(Math.max(listing.page + by, 1), listing.pages));
+}
+
+/** A table's name as the list shows it: the one it was given, else its first person's table,
+ * else its id. @param {TableSummary} table */
+export function tableName(table) {
+  if (table.name) return table.name;
+  const host = (table.seats ?? []).find((s) => s.kind === "human");
+  return host
+    ? t("lobby.name.default", { name: host.name })
+    : t("lobby.table.id", { id: table.id });
 }
 
 /** One table of the list: its status, score, seats and what can be done there.
@@ -221,7 +250,7 @@ function tableItem(table) {
       { class: "table-head" },
       el("span", { class: `badge badge-${table.status}` }, status),
       ...idle,
-      el("span", { class: "table-id" }, t("lobby.table.id", { id })),
+      el("span", { class: "table-name", title: t("lobby.table.id", { id }) }, tableName(table)),
       el("span", { class: "table-created" }, formatCreated(table.created)),
       el(
         "span",
@@ -249,8 +278,10 @@ export async function refreshTables() {
     const data = await api("GET", `/api/tables?${query}`);
     if (mine !== listing.asked) return;
     if (data.page > data.pages && listing.page > 1) {
-      // The list got shorter since: show its last page.
+      // The list got shorter since (or the address asked for a page past its end): show its
+      // last page, and say so in the address.
       listing.page = data.pages;
+      history.replaceState(null, "", listAddress());
       return refreshTables();
     }
     listing.tables = data.tables ?? [];

@@ -5,6 +5,11 @@
  * Hooks for end-to-end tests:
  *   #lang                          language switch (<select>, values "en" | "fi")
  *   #create-form                   the form creating a table; #create is its submit button
+ *   #play-computer                 "Play against the computer": the nickname's person at S,
+ *                                  three heuristic players, no turn time, straight to the table;
+ *                                  without a nickname #nickname-problem says so (gone on typing)
+ *   input[data-table-name]         the table's name (empty: "{nickname}'s table")
+ *   details.variants               "More options", closed; #variants-now says the rules chosen
  *   select[data-turn-seconds]      the table's time for a turn in seconds ("0": no limit)
  *   input[data-hints]              checkbox: whether people may ask for a hint on their turn
  *   input[name="nickname"]         your nickname (remembered in localStorage)
@@ -12,15 +17,18 @@
  *   select[data-seat-player="E"]   who sits at a seat you do not take: "open" (a person) or a
  *                                  computer player (random, heuristic, learned, search:easy|medium,
  *                                  search:hard, pimc:hard: each option says its level, its
- *                                  name the title); a table's .seat-chip .name likewise
+ *                                  name the title); a table's .seat-chip .name says its seat
+ *                                  and level ("West · rules of thumb", names.js), name the title
  *   select[data-variant="target"]  one per variant switch of RULES.md 8, default preselected;
  *                                  option values are the switch's values as text ("12", "false")
  *   #filters button[data-filter]   the list's filter: "all", "waiting", "playing", "finished"
- *                                  (the chosen one aria-pressed="true")
+ *                                  (the chosen one aria-pressed="true"); it and the page are the
+ *                                  address's ?status=…&page=… (history entries)
  *   #pager                         #page-prev, #page-next, #page-info ("Page 1 of 3")
  *   #tables                        one page of the table list (waiting, then playing, then
  *                                  finished); each entry li[data-table="{id}"][data-status],
  *                                  with [data-idle] when nobody has been there for long;
+ *                                  .table-name its name (its id the tooltip);
  *                                  .table-meta says its score, deals, time for a turn, hints
  *                                  and variant; li.seat-chip[data-away]: a person not connected
  *     button[data-join="N"]        take that open seat (opens #join-dialog)

@@ -4,13 +4,18 @@
  * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patarouva").
  *
  *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
+ *   computerName("W", "heuristic") -> "West · rules of thumb" | "Länsi · nyrkkisäännöt"
+ *   seatName(entry) -> who sits at a summary's seat: a nickname, a computer player's name
+ *                      as above, or "open seat"
  *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patarouva"
  *   labelCards(root)  every card face, inline card, suit icon and hand button under root gets
  *                     its name in words
  */
 
-import { t } from "/static/i18n.js";
+import { has, t } from "/static/i18n.js";
 import { parseCard } from "/static/cards.js";
+
+/** @import { SeatEntry } from "/static/protocol.js" */
 
 /** @param {string} seat */
 export function seatLetter(seat) {
@@ -20,6 +25,26 @@ export function seatLetter(seat) {
 /** @param {string} seat */
 export function seatWord(seat) {
   return t(`seat.${seat}.name`);
+}
+
+/** A computer player by its seat and level ("West · rules of thumb"): three computer players
+ * of one level at a table are three names, not three "Bot: rules of thumb".
+ * @param {string} seat @param {string} player the server's name for it ("heuristic") */
+export function computerName(seat, player) {
+  const word = seatWord(seat);
+  const key = `player.level.${player}`;
+  return t("player.named", {
+    seat: word.charAt(0).toLocaleUpperCase() + word.slice(1),
+    level: has(key) ? t(key) : player,
+  });
+}
+
+/** Who sits at a seat of a table summary, as every page names them.
+ * @param {SeatEntry | undefined} entry */
+export function seatName(entry) {
+  if (!entry || entry.kind === "open") return t("seat.open");
+  if (entry.kind === "computer") return computerName(entry.seat, String(entry.name));
+  return String(entry.name);
 }
 
 /** @param {string} team */

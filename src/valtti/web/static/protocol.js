@@ -41,6 +41,7 @@ export const FRAME = Object.freeze({
   CHAT_HISTORY: "chat_history",
   HINT: "hint",
   PONG: "pong",
+  SEAT_ELSEWHERE: "seat_elsewhere",
 });
 
 /* ---------- words of RECORD.md ---------- */
@@ -69,11 +70,13 @@ export const FRAME = Object.freeze({
 /**
  * @typedef {object} TableSummary
  * @property {string} id
+ * @property {string | null} [name] the table's name ("Anna's table"), as its creator gave it
  * @property {number | string | null} created
  * @property {"waiting" | "playing" | "finished"} status
  * @property {VariantChanges} variant
  * @property {SeatEntry[]} seats
  * @property {number | null} turn_seconds
+ * @property {number} time_bank_seconds each person's time bank for the match
  * @property {boolean} hints
  * @property {TeamFigures} score
  * @property {Team | "draw" | null} winner
@@ -176,6 +179,7 @@ export const FRAME = Object.freeze({
  * @property {Seat} seat
  * @property {number} seconds the table's time for a turn
  * @property {number} left seconds left when the frame was made
+ * @property {number} bank the seat's time bank left then (it runs once `left` is 0)
  */
 
 /**
@@ -192,6 +196,7 @@ export const FRAME = Object.freeze({
  * @property {Clock | null} clock
  * @property {Between | null} between
  * @property {Seat | null} you
+ * @property {string[]} futile the legal actions of `you` that cannot succeed ("ask-whole")
  * @property {number} seq
  * @property {number} deal
  * @property {Observation | null} observation
@@ -254,8 +259,12 @@ export const FRAME = Object.freeze({
 
 /** @typedef {{type: typeof FRAME.PONG}} PongFrame */
 
+/** The seat is played on another page or device now: this connection watches.
+ * @typedef {{type: typeof FRAME.SEAT_ELSEWHERE, seat: Seat}} SeatElsewhereFrame */
+
 /**
- * @typedef {StateFrame | ErrorFrame | ChatFrame | ChatHistoryFrame | HintFrame | PongFrame} Frame
+ * @typedef {StateFrame | ErrorFrame | ChatFrame | ChatHistoryFrame | HintFrame | PongFrame
+ *   | SeatElsewhereFrame} Frame
  */
 
 /* ---------- client → server ---------- */
