@@ -30,12 +30,17 @@ cdef struct Twister:
     int index
 
 
-cdef void tw_init(Twister* t, uint32_t s) noexcept nogil:
+# init_genrand(19650218), where every init_by_array begins: computed once.
+cdef uint32_t TW_START[MT_N]
+
+
+cdef int tw_start_init() except -1:
     cdef int i
-    t.mt[0] = s
+    TW_START[0] = 19650218U
     for i in range(1, MT_N):
-        t.mt[i] = 1812433253U * (t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) + i
-    t.index = MT_N
+        TW_START[i] = 1812433253U * (TW_START[i - 1] ^ (TW_START[i - 1] >> 30)) + i
+    return 0
+tw_start_init()
 
 
 cdef void tw_seed(Twister* t, uint64_t seed) noexcept nogil:
@@ -45,7 +50,7 @@ cdef void tw_seed(Twister* t, uint64_t seed) noexcept nogil:
     cdef int nkey = 2 if seed >> 32 else 1, i = 1, j = 0, k
     key[0] = <uint32_t>seed
     key[1] = <uint32_t>(seed >> 32)
-    tw_init(t, 19650218U)
+    memcpy(t.mt, TW_START, sizeof(TW_START))
     for k in range(MT_N if MT_N > nkey else nkey, 0, -1):
         t.mt[i] = (t.mt[i] ^ ((t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) * 1664525U)) + key[j] + j
         i += 1
@@ -66,17 +71,20 @@ cdef void tw_seed(Twister* t, uint64_t seed) noexcept nogil:
 
 
 cdef uint32_t tw_next(Twister* t) noexcept nogil:
-    """CPython's genrand_uint32: ``getrandbits(32)``."""
+    """CPython's genrand_uint32 (``getrandbits(32)``), each word of the next block made when
+    it is drawn: word k of a block depends on words k and k+1 of the last one and on word
+    k+397, of the last block or (past the block's end) of this one, so word by word in order
+    gives CPython's block; an episode draws a few dozen of its 624 words."""
+    cdef int k = t.index
     cdef uint32_t y
-    cdef int k
     cdef uint32_t* mt = t.mt
-    if t.index >= MT_N:
-        for k in range(MT_N):
-            y = (mt[k] & 0x80000000U) | (mt[(k + 1) % MT_N] & 0x7fffffffU)
-            mt[k] = mt[(k + MT_M) % MT_N] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
-        t.index = 0
-    y = mt[t.index]
-    t.index += 1
+    if k >= MT_N:
+        k = 0
+    y = (mt[k] & 0x80000000U) | (mt[k + 1 if k + 1 < MT_N else 0] & 0x7fffffffU)
+    mt[k] = (mt[k + MT_M if k + MT_M < MT_N else k + MT_M - MT_N] ^ (y >> 1)
+             ^ (0x9908b0dfU if y & 1 else 0U))
+    y = mt[k]
+    t.index = k + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9d2c5680U
     y ^= (y << 15) & 0xefc60000U

@@ -11,7 +11,7 @@ gives the same observations, masks, rewards and terminations as the Python one. 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -63,13 +63,11 @@ class BatchedTables:
         self.tables = Tables(num_envs, tuple(names), table.fixed_seat, variant_of(table.variant))
         self._masks = np.zeros((num_envs, NUM_ACTIONS), np.uint8)
 
-    def reset(self, streams: Sequence[np.random.Generator], obs: np.ndarray) -> None:
+    def reset(self, streams: Sequence[np.random.Generator], obs: Any) -> None:
         """Deal every table afresh, each from its stream, into ``obs``."""
         self._reset(np.arange(self.num_envs, dtype=np.int64), streams, obs)
 
-    def _reset(
-        self, which: np.ndarray, streams: Sequence[np.random.Generator], obs: np.ndarray
-    ) -> None:
+    def _reset(self, which: np.ndarray, streams: Sequence[np.random.Generator], obs: Any) -> None:
         # One seed a table, drawn in table order as LearnerTable.reset draws it; a stream all
         # tables share gives the same numbers in one draw as in one draw a table.
         if all(s is streams[0] for s in streams):
@@ -79,7 +77,7 @@ class BatchedTables:
         self.tables.reset(which, seeds, obs, self._masks)
 
     def step(
-        self, numbers: np.ndarray, streams: Sequence[np.random.Generator], obs: np.ndarray
+        self, numbers: np.ndarray, streams: Sequence[np.random.Generator], obs: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play one action a table (``action_numbers``) and reset the tables whose episode
         ended: (rewards, ended, their last observations, ended by an illegal action)."""
@@ -98,4 +96,4 @@ class BatchedTables:
 
     def seats(self) -> np.ndarray:
         """The learner's seat at each table, by name."""
-        return _SEAT_NAMES[self.tables.seats()]
+        return np.take(_SEAT_NAMES, self.tables.seats())

@@ -11,26 +11,34 @@ Importing this module registers ``valtti/Marjapussi-v0``::
         if terminated or truncated:
             break
 
-The observation is the learner's observation tensor (float32, docs/TENSORS.md), the action one
-of the 49 action numbers (``valtti.engine.actions``), ``action_masks()`` the legal ones (bool).
-The other three seats are players by name as ``valtti.players.make_player`` takes them
-(``random``, ``heuristic``, ``search:easy``…): ``opponents`` is one name for all three or three
-names for the seats to the learner's left, opposite (its partner) and right. They play until the
-learner is to move again. A partner answering "yes" to an ask-whole names the marriage as a step
-of its own, forced (one legal action) where it holds one (``Deal``'s ``answer_steps``, as in
-every environment here): the learner, as that partner, takes it in either case. The reward
-comes at the end: for a deal, the learner's team's game points minus the other team's; for a
-match, +1, -1, or 0 for a draw. An illegal action ends the
-episode with reward ``ILLEGAL_PENALTY`` (-10) and ``info["illegal"]`` holding the refusal; the
-deal is left as it was. Every random draw (cards, first dealer, the learner's seat when
-``seat=None``, the opponents' seeds) comes from ``self.np_random``.
+The observation is the learner's observation tensor (float32, docs/TENSORS.md; or, by
+``observation_type``, its information state or a dict of both), the action one of the 49 action
+numbers (``valtti.engine.actions``), ``action_masks()`` the legal ones (bool; every action once
+the episode is over, for Gymnasium's next-step autoreset, which ignores that step's action).
+``full_state=True`` puts the full-state tensor relative to the learner (for a centralised
+critic) in ``info["state"]``; ``state()`` gives it too. The other three seats are players by
+name as ``valtti.players.make_player`` takes them (``random``, ``heuristic``, ``search:easy``…),
+``Player`` objects (lent: never closed here) or policies (``valtti.players.policy``: a callable
+given the seat's tensor, of the learner's ``observation_type``, and its mask): ``opponents`` is
+one of them for all three or three for the seats to the learner's left, opposite (its partner)
+and right. They play until the learner is to move again. A partner answering "yes" to an
+ask-whole names the marriage as a step of its own, forced (one legal action) where it holds one
+(``Deal``'s ``answer_steps``, as in every environment here): the learner, as that partner, takes
+it in either case. With ``reward="points"`` the reward comes at the end: for a deal, the
+learner's team's game points minus the other team's; for a match, +1, -1, or 0 for a draw. With
+``reward="equity"`` it is the change of the team's match equity (``players.equity``) over each
+deal, in the step in which the deal ends. An illegal action ends the episode with reward
+``ILLEGAL_PENALTY`` (-10) and ``info["illegal"]`` holding the refusal; the deal is left as it
+was. Every random draw (cards, first dealer, the learner's seat when ``seat=None``, the
+opponents' seeds) comes from ``self.np_random``.
 
 ``gymnasium.make_vec("valtti/Marjapussi-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 gives ``MarjapussiVectorEnv``: N tables stepped in one process, observations written straight
 into one batch, episodes reset in the step that ends them (``AutoresetMode.SAME_STEP``, the last
 observation in ``info["final_obs"]``, the learner's seat in the new one in ``info["seat"]``).
 ``reset(seed=[s0, s1, …])`` gives each table a stream of its own, which its later resets go
-on with.
+on with; ``reset(seed=s)`` is ``reset(seed=[s, s + 1, …])``, as Gymnasium's ``SyncVectorEnv``
+seeds its environments.
 """
 
 from __future__ import annotations
@@ -394,26 +402,18 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if np.shape(actions) != (n,):
             raise ValueError(f"one action a table: {n}, not shape {np.shape(actions)}")
         # every action checked before any table moves: a bad one leaves all tables as they were
-        if self._batch is not None:
-            numbers: Any = action_numbers(actions)
-        else:
-            numbers = [action_number(a) for a in actions]
-        rewards = np.zeros(n, np.float64)
-        over = np.zeros(n, bool)
-        final = create_empty_array(self.single_observation_space, n, np.zeros)
-        illegal = np.zeros(n, bool)
+        numbers: Any = (
+            action_numbers(actions)
+            if self._batch is not None
+            else [action_number(a) for a in actions]
+        )
         streams = self._streams
         if streams is None:
             raise RuntimeError("the tables have not been reset: call reset() first")
         if self._batch is not None:
             rewards, over, final, illegal = self._batch.step(numbers, streams, self._obs)
-        for i, table in enumerate(self.tables):
-            rewards[i], over[i], refusal = table.step(numbers[i])
-            if over[i]:
-                illegal[i] = refusal is not None
-                table.observation(_row(final, i))
-                table.reset(streams[i])
-            table.observation(_row(self._obs, i))
+        else:
+            rewards, over, final, illegal = self._step_tables(numbers, streams)
         info: dict[str, Any] = {}
         if over.any():
             # the ended episodes' last observations and refusals, and, as reset() says it,
@@ -427,6 +427,25 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 "_seat": over,
             }
         return _copy(self._obs), rewards, over, np.zeros(n, bool), info
+
+    def _step_tables(
+        self, numbers: list[int], streams: list[np.random.Generator]
+    ) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
+        """Step each table, resetting those whose episode ends: (rewards, ended, their last
+        views, ended by an illegal action)."""
+        n = self.num_envs
+        rewards = np.zeros(n, np.float64)
+        over = np.zeros(n, bool)
+        final = create_empty_array(self.single_observation_space, n, np.zeros)
+        illegal = np.zeros(n, bool)
+        for i, table in enumerate(self.tables):
+            rewards[i], over[i], refusal = table.step(numbers[i])
+            if over[i]:
+                illegal[i] = refusal is not None
+                table.observation(_row(final, i))
+                table.reset(streams[i])
+            table.observation(_row(self._obs, i))
+        return rewards, over, final, illegal
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of each table, shape (num_envs, 49), bool: a table reset in the
