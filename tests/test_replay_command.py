@@ -35,7 +35,7 @@ def test_porvoo_and_overshoot_are_said_where_the_score_jumps(tmp_path: Path) -> 
 
 @pytest.mark.parametrize(
     ("options", "said"),
-    [(["--json", "--show"], "do not go together"), (["--ascii"], "--ascii is for --show")],
+    [(["--json", "--show"], "do not go together"), (["--json", "--ascii"], "JSON has no suit")],
 )
 def test_options_that_cannot_go_together_are_refused(
     tmp_path: Path, options: list[str], said: str
@@ -107,7 +107,9 @@ def test_a_record_s_illegal_action_is_told_in_the_language_of_the_terminal(
     said = " ".join(out.output.split())
     assert said.startswith(f"{path}: sääntöjenvastainen siirto: jako 1, siirto 2 (vuorossa "), said
     shown = Card.parse(card).unicode()
-    assert f"'{card}' ei ole sallittu: sinulla ei ole korttia {shown}; siellä sallittu: " in said
+    # Told of the seat to move, not of the reader ("sinulla": you).
+    seat = said.split("(vuorossa ")[1][0]
+    assert f"'{card}' ei ole sallittu: pelaajalla {seat} ei ole korttia {shown}; siellä " in said
     assert not {"deal", "action", "legal", "hold"} & set(said.split()), said
 
 

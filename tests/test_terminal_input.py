@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from valtti.cli import main
-from valtti.engine import Action, CardSet, Phase, Seat
+from valtti.engine import Action, CardSet, Phase, Seat, Suit
 from valtti.engine.record import Record
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, Undo, completions, parse
@@ -75,24 +75,68 @@ def first_legal(s: Session) -> str:
 def test_completion_offers_the_legal_cards_first_then_the_commands() -> None:
     hand = list(CardSet.parse("QS TH JH 7C"))
     legal = [Action.play(hand[0])]
-    assert completions("", hand, legal)[:2] == ["qs", "declare"]
+    assert completions("", hand, legal)[:2] == ["qs", "help"]  # nothing to declare or ask
     assert completions("q", hand, legal) == ["qs", "quit"]
     assert completions("1", hand, legal) == ["10h"]  # no legal card fits: the others
-    assert completions("ask ", hand, []) == ["whole", "half"]
-    assert completions("ask h", hand, []) == ["half"]
-    assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
-    assert completions("declare h", hand, []) == ["h", "hearts"]
+    assert completions("m", hand, legal) == ["more"]
+
+
+def test_completion_offers_only_the_legal_moves() -> None:
+    """The engine's legal actions say which words and suits come: no others."""
+    hand = list(CardSet.parse("QS TH JH 7C"))
+    window = [
+        Action.play(hand[0]),
+        Action.ask_half(Suit.S),
+        Action.ask_half(Suit.H),
+        Action.declare(Suit.H),
+    ]
+    assert completions("", hand, window)[:3] == ["qs", "declare", "ask"]
+    assert completions("ask ", hand, window) == ["half"]  # no whole: not legal here
+    assert completions("ask ", hand, [*window, Action.ask_whole()]) == ["whole", "half"]
+    assert completions("ask h", hand, window) == ["half"]
+    assert completions("ask half ", hand, window) == ["s", "h", "spades", "hearts"]
+    assert completions("declare ", hand, window) == ["h", "hearts"]
+    assert completions("declare s", hand, window) == []
+    assert completions("answer ", hand, window) == []
+    assert completions("ask ", hand, legal := [Action.play(hand[0])]) == []
+    assert "declare" not in completions("", hand, legal)
     i18n.use("fi")
-    assert completions("ilmoita he", hand, []) == ["hertta"]
-    assert completions("kysy puoli r", hand, []) == ["ruutu", "risti"]
+    assert completions("ilmoita he", hand, window) == ["hertta"]
+    assert completions("kysy puoli ", hand, window) == ["s", "h", "pata", "hertta"]
     assert completions("pe", [], []) == ["peru"]
     assert completions("oh", [], []) == ["ohje"]
     assert parse("peru", []) == Undo()
     # The English words, which Finnish takes too, complete as well.
-    assert completions("kysy ", hand, []) == ["koko", "puoli"]
-    assert completions("ask ", hand, []) == ["whole", "half"]
-    assert completions("ask half ", hand, [])[0] == "s"
-    assert completions("declare ", hand, [Action.declare(hand[0].suit)])[0] == "s"
+    assert completions("kysy ", hand, window) == ["puoli"]
+    assert completions("ask ", hand, window) == ["half"]
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "decalre s", "Not understood: decalre s. Did you mean: declare ♠?"),
+        ("en", "ask hlaf h", "Did you mean: ask half ♥?"),
+        ("en", "hnit", "Did you mean: hint?"),
+        ("en", "ask half", "'ask half' needs a suit. Legal now: ask half ♠ or ask half ♥."),
+        ("en", "declare", "'declare' needs a suit. Legal now: declare ♥."),
+        ("en", "answer", "'answer' needs a suit, and none can be named now."),
+        ("fi", "ilmoitta h", "En ymmärrä: ilmoitta h. Tarkoititko: ilmoita ♥?"),
+        ("fi", "kysy puoli", "'kysy puoli' tarvitsee maan. Nyt sallittu: kysy puoli ♠ tai "),
+    ],
+)  # fmt: skip
+def test_a_near_miss_says_what_was_meant(language: str, line: str, says: str) -> None:
+    window = [Action.ask_half(Suit.S), Action.ask_half(Suit.H), Action.declare(Suit.H)]
+    i18n.use(language)
+    with pytest.raises(InputError) as refused:
+        parse(line, [], legal=window)
+    assert says in str(refused.value)
+
+
+def test_a_line_near_nothing_is_not_understood() -> None:
+    with pytest.raises(InputError) as refused:
+        parse("xyzzy plugh", [], legal=[Action.ask_half(Suit.S)])
+    assert "Did you mean" not in str(refused.value)
+    assert str(refused.value).startswith("Not understood: xyzzy plugh.")
 
 
 def test_a_very_long_line_is_refused_without_being_repeated() -> None:

@@ -196,29 +196,35 @@ def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:
     assert not lines_of(narrow, layout.screen(narrow, s._view()))[0].startswith("╭─ valtti")
 
 
-def test_a_reply_taller_than_the_screen_is_cut_and_says_so() -> None:
+def test_a_reply_taller_than_the_screen_is_shown_in_pages() -> None:
     s, _out = session()
     s.table.start_deal()
     con = console(80, 16)
     note = "\n".join(f"line {n}" for n in range(40))
-    shown = lines_of(con, layout.screen(con, s._view(), note))
-    assert len(shown) <= 15 and "Trumps:" in shown[0]
-    assert any("more lines: make the window taller" in line for line in shown)
+    first = lines_of(con, layout.screen(con, s._view(), note))
+    assert len(first) <= 15 and "Trumps:" in first[0]
+    assert any("— more: PgDn or more · page 1 of " in line for line in first), first
+    con = console(80, 16)
+    last = lines_of(con, layout.screen(con, s._view(), note, page=-1))
+    assert len(last) <= 15 and "Trumps:" in last[0]
+    assert any("line 39" in line for line in last) and any("— end · page" in ln for ln in last)
 
 
 @pytest.mark.parametrize("width", [80, 50])
-def test_a_reply_cut_to_the_screen_keeps_its_key(width: int) -> None:
+def test_a_reply_in_pages_keeps_its_key(width: int) -> None:
     """The hint's key is on its frame's edge (at 50 columns, too short for it, on lines of its
-    own): cutting the moves to the screen keeps the key whole."""
+    own): paging the moves keeps the key whole on every page."""
     s, _out = session()
     s.table.start_deal()
-    con = console(width, 20)
     key = "value: match equity change · best: share of 9 sampled deals where best"
     body = Text("\n".join(f"line {n}" for n in range(40)))
-    shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key)))
-    assert len(shown) <= 19 and "Trumps:" in shown[0]
-    assert any("more lines: make the window taller" in line for line in shown)
-    assert key in " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split()), shown
+    for page in (0, -1):
+        con = console(width, 20)
+        shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key), page=page))
+        assert len(shown) <= 19 and "Trumps:" in shown[0]
+        assert any("page" in line for line in shown)
+        assert key in " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split()), shown
+    assert any("line 39" in line for line in shown)
 
 
 def test_a_tiny_terminal_never_says_zero_more_lines() -> None:

@@ -9,6 +9,7 @@ hearts``, ``ilmoita hertta``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ LAST: Final = NC_("command", "last")
 SAVE: Final = NC_("command", "save")
 QUIT: Final = NC_("command", "quit")
 UNDO: Final = NC_("command", "undo")
+MORE: Final = NC_("command", "more")
 YES: Final = NC_("command", "yes")
 NO: Final = NC_("command", "no")
 #: The suits' names (English forms; each is translated in the "suit" context).
@@ -109,6 +111,11 @@ class Tricks:
 
 
 @dataclass(frozen=True, slots=True)
+class More:
+    """Turn the reply shown to its next page (``paging``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Save:
     """Write the match so far to a record file."""
 
@@ -130,7 +137,7 @@ class Empty:
     """An empty line."""
 
 
-Command = Play | Help | Topic | Hint | Score | Tricks | Save | Undo | Quit | Empty
+Command = Play | Help | Topic | Hint | Score | Tricks | More | Save | Undo | Quit | Empty
 
 
 class InputError(ValueError):
@@ -141,9 +148,13 @@ class InputError(ValueError):
 MAX_LINE: Final = 200
 
 
-def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
+def parse(
+    line: str, hand: Sequence[Card], answering: bool = False, legal: Sequence[Action] = ()
+) -> Command:
     """The command on ``line``; card numbers count from 1 in ``hand`` as shown on the screen.
-    ``answering`` (the player names a marriage): a suit alone is the answer."""
+    ``answering`` (the player names a marriage): a suit alone is the answer. ``legal``: the
+    engine's legal actions now, which a line not understood is matched against ("did you
+    mean")."""
     if len(line) > MAX_LINE:
         raise InputError(
             _("A line of {n} characters is too long (at most {most}): nothing was done.").format(
@@ -178,16 +189,45 @@ def parse(line: str, hand: Sequence[Card], answering: bool = False) -> Command:
             return Tricks()
         if _is(first, LAST):
             return Tricks(last=True)
+        if _is(first, MORE):
+            return More()
         if _is(first, UNDO):
             return Undo()
         if _is(first, QUIT):
             return Quit()
-    return Play(parse_action(line, hand, answering))
+    return Play(parse_action(line, hand, answering, legal))
 
 
-def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Action:
+def parse_action(
+    text: str, hand: Sequence[Card], answering: bool = False, legal: Sequence[Action] = ()
+) -> Action:
     """An action from a card token, a card number or declaration words (while ``answering``,
-    also a suit alone); ``InputError`` if none."""
+    also a suit alone); ``InputError`` if none, saying what was meant where it is near one of
+    them (``legal``: the legal actions now, which complete a move missing its suit)."""
+    action = _action(text, hand, answering)
+    if action is not None:
+        return action
+    meant = did_you_mean(text, legal)
+    if meant is not None:
+        raise InputError(meant)
+    if answering:
+        raise InputError(
+            _(
+                "Not understood: {text}. Name the suit of a marriage you hold: c, d, h or s "
+                "(or '{answer} c'), or type '{help}'."
+            ).format(text=text.strip(), **command_words())
+        )
+    raise InputError(
+        _(
+            "Not understood: {text}. Type a card (as, 10d, td) or its number, "
+            "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
+        ).format(text=text.strip(), **command_words())
+    )
+
+
+def _action(text: str, hand: Sequence[Card], answering: bool) -> Action | None:
+    """The action ``text`` names (see ``parse_action``); ``None`` if none; ``InputError`` for a
+    card number that is none of the hand's."""
     shown = text.strip()
     # A number before "-" is read as a space (ask-whole): -1 is no card, not card 1.
     if re.fullmatch(r"[+-]?\d+", shown):
@@ -219,40 +259,31 @@ def parse_action(text: str, hand: Sequence[Card], answering: bool = False) -> Ac
             return Action.answer(suit)
         if len(words) == 3 and _is(words[0], ASK) and _is(words[1], HALF):
             return Action.ask_half(suit)
-    if answering:
-        raise InputError(
-            _(
-                "Not understood: {text}. Name the suit of a marriage you hold: c, d, h or s "
-                "(or '{answer} c'), or type '{help}'."
-            ).format(text=text.strip(), **command_words())
-        )
-    raise InputError(
-        _(
-            "Not understood: {text}. Type a card (as, 10d, td) or its number, "
-            "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
-        ).format(text=text.strip(), **command_words())
-    )
+    return None
+
+
+#: The command words, keyed as the messages' placeholders name them.
+_WORDS: Final = {
+    "declare": DECLARE,
+    "ask": ASK,
+    "whole": WHOLE,
+    "half": HALF,
+    "answer": ANSWER,
+    "help": HELP,
+    "hint": HINT,
+    "score": SCORE,
+    "tricks": TRICKS,
+    "last": LAST,
+    "more": MORE,
+    "save": SAVE,
+    "undo": UNDO,
+    "quit": QUIT,
+}
 
 
 def command_words() -> dict[str, str]:
     """Every command word in the active language, keyed as the messages' placeholders name it."""
-    words = (DECLARE, ASK, WHOLE, HALF, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, SAVE, UNDO, QUIT)
-    names = (
-        "declare",
-        "ask",
-        "whole",
-        "half",
-        "answer",
-        "help",
-        "hint",
-        "score",
-        "tricks",
-        "last",
-        "save",
-        "undo",
-        "quit",
-    )
-    return {name: word(w) for name, w in zip(names, words, strict=True)}
+    return {name: word(english) for name, english in _WORDS.items()}
 
 
 def topic(text: str) -> str | None:
@@ -304,36 +335,113 @@ def card_token(card: Card) -> str:
 
 
 #: The commands that are not actions.
-_OTHER_COMMANDS: Final = (HELP, HINT, SCORE, TRICKS, LAST, UNDO, SAVE, QUIT)
+_OTHER_COMMANDS: Final = (HELP, HINT, SCORE, TRICKS, LAST, MORE, UNDO, SAVE, QUIT)
+#: The words that start a move, and the kinds of the legal actions each may start.
+_MOVE_WORDS: Final = {
+    DECLARE: (ActionKind.DECLARE,),
+    ASK: (ActionKind.ASK_WHOLE, ActionKind.ASK_HALF),
+    ANSWER: (ActionKind.ANSWER,),
+}
+#: How close a mistyped word must be to a command word to be taken for it (difflib's ratio).
+_NEAR: Final = 0.75
+
+
+def _vocabulary() -> dict[str, str]:
+    """The words of moves and commands, the suits' names and letters, in English and the active
+    language: each as typed, to the English word it means (a suit: its letter)."""
+    known: dict[str, str] = {}
+    for english in (*_MOVE_WORDS, WHOLE, HALF, *_OTHER_COMMANDS):
+        known[english] = known[word(english).lower()] = english
+    for suit, name in SUIT_NAMES.items():
+        letter = suit.name.lower()
+        known[letter] = known[name] = known[word(name, "suit").lower()] = letter
+    return known
+
+
+def did_you_mean(text: str, legal: Sequence[Action]) -> str | None:
+    """What a line not understood most likely meant, in the active language: each mistyped word
+    taken for the nearest command word (``decalre s``: declare ♠), or a move missing its suit
+    completed by the ``legal`` actions that would complete it (``ask half``: the suits that
+    may be asked now); ``None`` where nothing is near."""
+    known = _vocabulary()
+    typed = text.lower().replace("-", " ").split()
+    words = []
+    for w in typed:
+        near = difflib.get_close_matches(w, known, n=1, cutoff=_NEAR) if len(w) > 2 else []
+        words.append(known[w] if w in known else known[near[0]] if near else w)
+    if not typed:
+        return None
+    shown = text.strip()
+    if len(words) == 1 and words[0] in _OTHER_COMMANDS and typed[0] != words[0]:
+        return _("Not understood: {text}. Did you mean: {meant}?").format(
+            text=shown, meant=word(words[0])
+        )
+    action = _action(" ".join(words), [], answering=False)
+    if action is not None:
+        return _("Not understood: {text}. Did you mean: {meant}?").format(
+            text=shown, meant=action_words(action)
+        )
+    started = _started(words)
+    if started is None:
+        return None
+    completing = [a for a in legal if action_words(a).startswith(started) and a.suit is not None]
+    if not completing:
+        return _("'{words}' needs a suit, and none can be named now.").format(words=started)
+    return _("'{words}' needs a suit. Legal now: {actions}.").format(
+        words=started, actions=_(" or ").join(action_words(a) for a in completing)
+    )
+
+
+def _started(words: Sequence[str]) -> str | None:
+    """The words of a move that lacks only its suit, as ``action_words`` writes them; ``None``
+    if ``words`` are not such a start."""
+    if words in (["declare"], ["answer"]):
+        return word(words[0])
+    if words == ["ask", "half"]:
+        return f"{word(ASK)} {word(HALF)}"
+    return None
+
 
 #: The words a line may start with besides a card, in the order completion offers them.
-_FIRST_WORDS: Final = (DECLARE, ASK, ANSWER, HELP, HINT, SCORE, TRICKS, LAST, UNDO, SAVE, QUIT)
+_FIRST_WORDS: Final = (*_MOVE_WORDS, HELP, HINT, SCORE, TRICKS, LAST, MORE, UNDO, SAVE, QUIT)
 
 
 def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> list[str]:
     """What the last word of ``line`` may become: the cards of ``hand`` (only the legal ones
-    where one fits) and the command words of the active language; after a command word, its
-    next words."""
+    where one fits) and the command words of the active language, a move's word only where
+    one of the ``legal`` actions starts with it; after a move's word, its next words, only
+    those of legal actions (a suit only where it is legal)."""
     words = line.lower().split()
     if line[-1:].isspace() or not line:
         words.append("")
     *before, last = words
+    kinds = {a.kind for a in legal}
     if not before:
         # The legal cards alone where one fits (a terminal lists what it offers sorted).
         playable = {a.card for a in legal if a.card is not None}
         cards = [card_token(c) for c in hand if c in playable]
         if not any(c.startswith(last) for c in cards):
             cards = [card_token(c) for c in hand]
-        offered = cards + [word(w) for w in _FIRST_WORDS]
+        moves = [w for w in _FIRST_WORDS if w not in _MOVE_WORDS or kinds & {*_MOVE_WORDS[w]}]
+        offered = cards + [word(w) for w in moves]
     elif len(before) == 1 and _is(before[0], ASK):
         # The English words after an English one, which every language takes.
-        offered = [WHOLE, HALF] if before[0] == ASK else [word(WHOLE), word(HALF)]
+        english = before[0] == ASK
+        asked = [(WHOLE, ActionKind.ASK_WHOLE), (HALF, ActionKind.ASK_HALF)]
+        offered = [w if english else word(w) for w, kind in asked if kind in kinds]
     elif len(before) == 1 and (before[0] == "?" or _is(before[0], HELP)):
         offered = [word(t, "topic").lower() for t in TOPICS if " " not in word(t, "topic")]
-    elif _is(before[0], DECLARE) or _is(before[0], ANSWER) or _is(before[-1], HALF):
-        suits = dict.fromkeys([a.suit for a in legal if a.suit is not None] + list(Suit))
-        # The letters, then the names in the active language (in English where that is it).
-        offered = [s.name.lower() for s in suits] + [word(SUIT_NAMES[s], "suit") for s in suits]
+    elif len(before) == 1 and (_is(before[0], DECLARE) or _is(before[0], ANSWER)):
+        kind = ActionKind.DECLARE if _is(before[0], DECLARE) else ActionKind.ANSWER
+        offered = _suit_words([a for a in legal if a.kind is kind])
+    elif len(before) == 2 and _is(before[0], ASK) and _is(before[1], HALF):
+        offered = _suit_words([a for a in legal if a.kind is ActionKind.ASK_HALF])
     else:
         return []
     return [w for w in offered if w.lower().startswith(last)]
+
+
+def _suit_words(actions: Sequence[Action]) -> list[str]:
+    """The suits of ``actions``: their letters, then their names in the active language."""
+    suits = [a.suit for a in actions if a.suit is not None]
+    return [s.name.lower() for s in suits] + [word(SUIT_NAMES[s], "suit") for s in suits]

@@ -15,6 +15,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from valtti.engine import Match, Seat
+from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted, page_screen, screen
 from valtti.terminal.lineinput import LineReader
 from valtti.terminal.plain import turn_lines
@@ -41,6 +42,7 @@ class Drawing:
     _turn_told: tuple[int, int] | None  #: the turn it last told (deal, action)
     #: The last draw's reply and parts under the table, to draw again at a new size.
     _shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None
+    _page: int  #: the page of the reply shown (``paging``)
 
     @property
     def you(self) -> Seat:
@@ -74,18 +76,37 @@ class Drawing:
         if self.plain:
             self._tell(note.plain if isinstance(note, Page) else note, *more)
             return
+        if self._shown is None or note is not self._shown[0]:
+            self._page = 0  # a new reply starts at its first page
         self._shown = (note, more)
         self.console.clear()
         if isinstance(note, Page):
-            self.console.print(page_screen(self.console, note.body, prompt))
+            self.console.print(page_screen(self.console, note.body, prompt, self._page))
         else:
-            self.console.print(screen(self.console, self._view(), note, more, prompt))
+            view = self._view()
+            self.console.print(screen(self.console, view, note, more, prompt, self._page))
 
     def _redraw(self, prompt: str) -> None:
         """The screen drawn again as it was, for ``prompt`` (Ctrl-L)."""
         if self._shown is not None:
             note, more = self._shown
             self._draw(note, *more, prompt=prompt)
+
+    def _turn(self, step: int, prompt: str) -> None:
+        """The reply shown turned by ``step`` pages (PgDn: 1, PgUp: -1), drawn for ``prompt``."""
+        self._page += step
+        self._redraw(prompt)
+
+    def _offer(self, prompt: str, words: list[str]) -> None:
+        """Tab's choices in the reply's place, for ``prompt``: the header stays in view. The
+        reply shown before comes back at the next draw (Ctrl-L)."""
+        if self._shown is None or isinstance(self._shown[0], Page):
+            more: tuple[RenderableType, ...] = ()
+        else:
+            more = self._shown[1]
+        choices = Text(_("Tab: {choices}").format(choices="   ".join(words)))
+        self.console.clear()
+        self.console.print(screen(self.console, self._view(), choices, more, prompt))
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:

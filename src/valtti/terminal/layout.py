@@ -4,7 +4,7 @@ The full layout (framed header, table beside the deal's columns, hand, log) is d
 fits with the reply and a log line; below that the compact layout, whose header is two lines.
 The reply pane (help, hints, the tricks) goes under the table and never pushes the header off:
 the log gives up its rows first, then the deal's columns and the table, and a reply taller than
-what is left is cut, saying so.
+what is left is shown a page at a time (``paging``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from valtti.terminal.i18n import _
+from valtti.terminal.paging import Paged
 from valtti.terminal.phrases import trick_line, trick_lines
 from valtti.terminal.screen import Keyed, View, board, compact_board, log, note_panel
 
@@ -85,11 +86,12 @@ def screen(
     note: RenderableType | None = None,
     more: Sequence[RenderableType] = (),
     prompt: str = "",
+    page: int = 0,
 ) -> RenderableType:
     """The whole screen for the console's current size, the lines of ``prompt`` left free below
     it (one at least); ``more`` (a deal's or the match's end) goes under the table, the reply
-    ``note`` last. Each ``Fitted`` part, the note too, shows as its full or its compact part as
-    the layout is."""
+    ``note`` last, at its page ``page`` where it is longer than its place (``paging``). Each
+    ``Fitted`` part, the note too, shows as its full or its compact part as the layout is."""
     rows = console.height - prompt_rows(console, prompt)
     options = console.options.update(height=None)
 
@@ -137,23 +139,26 @@ def screen(
     head, *body = compact_board(view)
     ends = [m.compact if isinstance(m, Fitted) else m for m in more]
     fixed = height(head) + sum(map(height, ends))
-    # The deal's columns go first, then the table, then the hand.
-    for drop in (1, 0, 0):
-        if not body or fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) <= rows:
+    # The deal's columns go first, then the table, to show a reply whole or in fewer pages;
+    # the hand last, where even a few lines of the reply would not fit beside it.
+    for drop in (1, 0):
+        if not body or fixed + sum(map(height, body)) + pane_rows <= rows:
             break
         body.pop(drop)
+    if body and fixed + sum(map(height, body)) + min(pane_rows, PANE_ROWS) > rows:
+        body.pop(0)
     if ends and fixed + min(pane_rows, PANE_ROWS) > rows:  # a long match's end: cut it
         ends = [Cropped(Group(*ends), rows - height(head) - min(pane_rows, PANE_ROWS))]
         fixed = height(head) + sum(map(height, ends))
     left = rows - fixed - sum(map(height, body))
     if pane is not None and note is not None and pane_rows > left:
-        cut: RenderableType = Cropped(Text(note) if isinstance(note, str) else note, left - 2)
+        cut: RenderableType = Paged(Text(note) if isinstance(note, str) else note, left - 2, page)
         if isinstance(note, Keyed):
             # The key stays whole (on the frame's edge, or on lines of its own) where a line of
-            # the rest is left beside it: the rest is cut.
+            # the rest is left beside it: the rest is paged.
             rest = left - 2 - (height(note_panel(Keyed(Text(""), note.key))) - 3)
             if rest >= 1:
-                cut = Keyed(Cropped(note.body, rest), note.key)
+                cut = Keyed(Paged(note.body, rest, page), note.key)
         pane = note_panel(cut)
         tail = [pane]
         pane_rows = height(pane)
@@ -162,10 +167,12 @@ def screen(
     return Group(head, *body, *logged, *ends, *tail)
 
 
-def page_screen(console: Console, page: RenderableType, prompt: str = "") -> RenderableType:
-    """A page shown instead of the table (``help rules``), cut where the terminal is too small,
-    the lines of ``prompt`` left free below it."""
-    return Cropped(page, console.height - prompt_rows(console, prompt))
+def page_screen(
+    console: Console, body: RenderableType, prompt: str = "", page: int = 0
+) -> RenderableType:
+    """A page shown instead of the table (``help rules``), at its page ``page`` where the
+    terminal is too small for it whole, the lines of ``prompt`` left free below it."""
+    return Paged(body, console.height - prompt_rows(console, prompt), page)
 
 
 def _last_index(lines: Sequence[str], run: Sequence[str]) -> int | None:

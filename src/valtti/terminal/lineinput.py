@@ -8,7 +8,10 @@ starts when it redraws it.
 
 Ctrl-L, which readline would have clear the screen, draws the game's screen again at once: it
 is bound to a macro that ends the line with a form feed and accepts it, and a line so ended is
-not a line read but the screen drawn again and the same line to edit on.
+not a line read but the screen drawn again and the same line to edit on. PgDn and PgUp turn the
+pages of a long reply in the same way, each ending the line with a control character of its own.
+Tab's list of choices is drawn by the game (inside the screen, where it scrolls nothing off),
+not by readline under the prompt; a word completed alone is followed by a space.
 """
 
 from __future__ import annotations
@@ -38,15 +41,24 @@ _ESCAPE: Final = re.compile(r"(\x1b\[[0-9;?]*[ -/]*[@-~])")
 Completer = Callable[[str], list[str]]
 #: Draws the screen again under which the prompt given waits.
 Redraw = Callable[[str], None]
+#: Turns the reply shown by a number of pages (1: PgDn, -1: PgUp), for the prompt given.
+Turn = Callable[[int, str], None]
+#: Shows Tab's choices (the words a line may go on with) for the prompt given.
+Offer = Callable[[str, list[str]], None]
 
 #: What Ctrl-L ends the line with: the form feed, the key's own character.
 _REDRAW: Final = "\f"
+#: What PgDn and PgUp end the line with (Ctrl-N and Ctrl-P, typed as themselves), and their
+#: escape sequences (xterm's, which tmux and most terminals send).
+_PAGES: Final = {"\x0e": 1, "\x10": -1}
+_PAGE_KEYS: Final = {"\\e[6~": "\\C-n", "\\e[5~": "\\C-p"}
 
 
 class LineReader:
     """``read(prompt)`` with readline's editing and ``completer``'s words at the Tab key;
     ``KeyboardInterrupt`` at Ctrl-C, ``EOFError`` at Ctrl-D on an empty line; with ``redraw``,
-    Ctrl-L calls it and goes on reading the same line."""
+    Ctrl-L calls it, with ``turn`` PgDn and PgUp call it, and reading goes on with the same
+    line; with ``offer``, it shows Tab's list of choices."""
 
     def __init__(
         self,
@@ -54,20 +66,31 @@ class LineReader:
         style: str,
         completer: Completer,
         redraw: Redraw | None = None,
+        turn: Turn | None = None,
+        offer: Offer | None = None,
     ) -> None:
         self.console = console
         self.style = style
         self.completer = completer
         self.redraw = redraw
+        self.turn = turn
+        self.offer = offer
         self._offered: list[str] = []
+        self._prompt = ""  #: the prompt that waits
         self.edits = readline is not None and sys.stdin.isatty() and console.is_terminal
         if self.edits:
             readline.set_completer(self._complete)
             readline.set_completer_delims(" \t")
             readline.parse_and_bind("tab: complete")
+            # To the line's end, the key's character typed as itself (quoted-insert), then Enter.
             if redraw is not None:
-                # To the line's end, a form feed typed as itself (quoted-insert), then Enter.
                 readline.parse_and_bind(r'"\C-l": "\C-e\C-v\C-l\C-m"')
+            if turn is not None:
+                for key, character in _PAGE_KEYS.items():
+                    readline.parse_and_bind(f'"{key}": "\\C-e\\C-v{character}\\C-m"')
+            readline.set_completion_display_matches_hook(
+                None if offer is None else self._show_choices
+            )
 
     def __call__(self, prompt: str) -> str:
         if not self.edits:
@@ -81,16 +104,22 @@ class LineReader:
         typed = ""
         while True:
             line = self._input(prompt, typed)
-            if self.redraw is None or not line.endswith(_REDRAW):
+            key = line[-1:]
+            keyed = (key == _REDRAW and self.redraw) or (key in _PAGES and self.turn)
+            if not keyed:
                 return line
-            typed = line.replace(_REDRAW, "")
+            typed = line.replace(key, "")
             length = readline.get_current_history_length()
             if length:  # the line is not done: it is no line of the history
                 readline.remove_history_item(length - 1)
-            self.redraw(prompt)
+            if key == _REDRAW and self.redraw is not None:
+                self.redraw(prompt)
+            elif self.turn is not None:
+                self.turn(_PAGES[key], prompt)
 
     def _input(self, prompt: str, typed: str) -> str:
         """A line read after ``prompt`` with ``typed`` already on it."""
+        self._prompt = prompt
         if not typed:
             return input(self.visible(prompt))
 
@@ -131,8 +160,20 @@ class LineReader:
                 line = readline.get_line_buffer()[: readline.get_endidx()]
                 self._offered = self.completer(line)
             if state < len(self._offered):
-                return self._offered[state]
+                offered = self._offered[state]
+                # readline (as Python sets it up) adds nothing after a word completed alone.
+                return offered if offered.endswith("/") else offered + " "
         return None
+
+    def _show_choices(self, _substitution: str, matches: list[str], _longest: int) -> None:
+        # In place of readline's list, which would scroll the screen: readline then draws
+        # nothing again, so the prompt and the line so far are written back after it.
+        with contextlib.suppress(Exception):  # a fault here would be silent inside readline
+            assert self.offer is not None
+            self.offer(self._prompt, [m.rstrip() for m in matches])
+            shown = self.visible(self._prompt).replace("\x01", "").replace("\x02", "")
+            sys.stdout.write(shown + readline.get_line_buffer())
+            sys.stdout.flush()
 
 
 def file_names(typed: str) -> list[str]:

@@ -65,10 +65,47 @@ REASONS: Final[dict[RefusalCode, str]] = {
 }
 
 
-def reason_text(refusal: Refusal) -> str:
-    """Why ``refusal``'s action is refused, addressed to the player to move."""
+#: The messages of ``REASONS`` that speak to the player, told of a seat instead (a record's
+#: illegal action is some seat's, not the reader's); ``{seat}`` is the seat to move.
+REASONS_OF: Final[dict[RefusalCode, str]] = {
+    RefusalCode.ANSWER_PENDING: N_(
+        "{seat} must first answer {asker}'s question by naming one of their marriages"
+    ),
+    RefusalCode.NOT_HELD: N_("{seat} does not hold {action}"),
+    RefusalCode.FOLLOW: N_("{seat} must follow suit: {suit} was led"),
+    RefusalCode.FOLLOW_BEAT: N_(
+        "{seat} must follow {suit} with a card that beats {card} when holding one"
+    ),
+    RefusalCode.TRUMP: N_("{seat} has no {suit} and must play a trump ({trump})"),
+    RefusalCode.TRUMP_BEAT: N_(
+        "{seat} has no {suit} and must play a trump that beats {card} when holding one"
+    ),
+    RefusalCode.WINDOW_USED: N_(
+        "{seat} has made the one declaration or question of this turn and must now lead"
+    ),
+    RefusalCode.NO_MARRIAGE: N_("{seat} does not hold both the king and the queen of {suit}"),
+    RefusalCode.LOCKED: N_(
+        "{seat} is locked by an earlier question: their own marriages are broken"
+    ),
+    RefusalCode.WHOLE_TRUMP_TEAM: N_(
+        "{seat}'s team made trumps this deal and may not ask for a whole marriage"
+    ),
+    RefusalCode.HALF_NOT_ONE: N_(
+        "asking for half {suit} needs exactly one of its king and queen in {seat}'s hand"
+    ),
+    RefusalCode.NOT_ELIGIBLE: N_(
+        "{seat} cannot name {suit}: they hold no unbroken, undeclared marriage of {suit}"
+    ),
+}
+
+
+def reason_text(refusal: Refusal, seat: Seat | None = None) -> str:
+    """Why ``refusal``'s action is refused, addressed to the player to move; with ``seat``,
+    told of that seat (the one to move) instead."""
     action = refusal.action
-    return _(REASONS[refusal.code]).format(
+    told = REASONS_OF.get(refusal.code) if seat is not None else None
+    return _(told or REASONS[refusal.code]).format(
+        seat=None if seat is None else seat_text(seat),
         asker=None if refusal.asker is None else seat_text(refusal.asker),
         action=action.card.unicode() if action is not None and action.card is not None else action,
         suit=_symbol(refusal.suit),

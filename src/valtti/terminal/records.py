@@ -16,7 +16,7 @@ import reprlib
 from pathlib import Path
 from typing import Any, Final
 
-from valtti.engine import Match, RefusalCode, Seat, Team
+from valtti.engine import Action, Match, RefusalCode, Seat, Suit, Team
 from valtti.engine.record import (
     FORMAT,
     IllegalRecordAction,
@@ -26,6 +26,7 @@ from valtti.engine.record import (
     RecordFormatError,
 )
 from valtti.engine.variant import SWITCHES, SwitchError, allowed_text
+from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, NC_, _, pgettext
 from valtti.terminal.phrases import reason_text, seat_text, team_text
 
@@ -34,9 +35,9 @@ EXIT_MALFORMED: Final = 2
 
 #: How a marriage was made, as ``Match.summary`` names it.
 HOWS: Final = {
-    "declare": NC_("how", "declare"),
-    "ask-whole": NC_("how", "ask-whole"),
-    "ask-half": NC_("how", "ask-half"),
+    "declare": NC_("how", "declaration"),
+    "ask-whole": NC_("how", "asking whole"),
+    "ask-half": NC_("how", "asking half"),
 }
 
 
@@ -91,6 +92,10 @@ FAULTS: Final[dict[RecordFaultCode, str]] = {
 }
 
 
+#: ``DEALT_TWICE`` where the card is twice in one hand ("to S and to S" would read wrong).
+TWICE_IN_ONE_HAND: Final = N_("{where}: {card} is twice in {seat}'s hand")
+
+
 class RecordError(Exception):
     """A record that cannot be read or replayed: the message says why in the active language;
     ``status`` is the exit status (``EXIT_ILLEGAL`` or ``EXIT_MALFORMED``)."""
@@ -134,7 +139,8 @@ def fault_text(fault: RecordFault, *, allowed: str | None = None) -> str:
     switch = fault.switch
     if allowed is None and switch is not None and switch in SWITCHES:
         allowed = allowed_text(switch)
-    return _(FAULTS[fault.code]).format(
+    same = fault.code is RecordFaultCode.DEALT_TWICE and fault.first == fault.seat
+    return _(TWICE_IN_ONE_HAND if same else FAULTS[fault.code]).format(
         where=where,
         seat=fault.seat,
         first=fault.first,
@@ -164,14 +170,15 @@ def _written(value: object) -> str:
 
 
 def illegal_text(e: IllegalRecordAction) -> str:
-    """Where the illegal action stands, why it is refused (as the player to move there is told)
-    and what was legal there, as the record writes actions."""
+    """Where the illegal action stands, why it is refused (told of the seat to move there) and
+    what was legal there, as the record writes actions."""
     refusal = e.refusal
     token = reprlib.repr(e.token)  # quoted as the file has it, and short: it may be huge
     if refusal.code is RefusalCode.NOT_AN_ACTION:  # that reason says it of the token itself
         why = reason_text(dataclasses.replace(refusal, given=token))
     else:
-        why = _("{token} is not legal: {reason}").format(token=token, reason=reason_text(refusal))
+        reason = reason_text(refusal, refusal.seat)  # of the seat to move: not the reader
+        why = _("{token} is not legal: {reason}").format(token=token, reason=reason)
     where = (
         _("deal {deal}, action {number}").format(deal=e.deal, number=e.number)
         if refusal.seat is None  # the deal is over: nobody is to move
@@ -187,7 +194,8 @@ def illegal_text(e: IllegalRecordAction) -> str:
 def summary_text(summary: dict[str, Any]) -> str:
     """``valtti replay``'s text: each deal's marriages and columns, how a Porvoo or an overshoot
     moved the score, the match score and the result (``Match.summary``). Suits and actions are
-    written as in the record (no suit symbols: the text goes to any terminal or file)."""
+    written as the game writes them (``♠``, ``ask half ♥``): a console of ``glyphs`` shows them
+    as letters where the output cannot."""
     teams = [team_text(t) for t in Team]
     labels = {
         "tricks": _("tricks"),
@@ -205,14 +213,14 @@ def summary_text(summary: dict[str, Any]) -> str:
             if going
             else _("Deal {number}: dealer {dealer}, trumps {trump}")
         )
-        trump = d["trump"] or _("none")
+        trump = Suit[d["trump"]].symbol if d["trump"] else _("none")
         lines.append(head.format(number=number, dealer=_seat(d["dealer"]), trump=trump))
         for m in d["marriages"]:
             how = pgettext("how", HOWS[m["how"]])
             lines.append(
                 "  "
                 + _("marriage {suit}: {seat} ({team}) by {how}, +{points}").format(
-                    suit=m["suit"],
+                    suit=Suit[m["suit"]].symbol,
                     seat=_seat(m["seat"]),
                     team=_team(m["team"]),
                     how=how,
@@ -243,7 +251,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     elif summary["to_move"]:
         lines.append(
             _("In progress: {seat} to move; legal: {legal}").format(
-                seat=_seat(summary["to_move"]), legal=" ".join(summary["legal"])
+                seat=_seat(summary["to_move"]),
+                legal=" ".join(action_words(Action.parse(a)) for a in summary["legal"]),
             )
         )
     else:

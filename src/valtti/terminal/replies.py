@@ -23,6 +23,7 @@ from valtti.terminal.commands import (
     Command,
     Help,
     Hint,
+    More,
     Play,
     Save,
     Score,
@@ -65,16 +66,28 @@ class Replies(Drawing):
                 return self._tricks(last)
             case Save(path):
                 return self._save(Path(path).expanduser())
+            case More():
+                return self._more()
             case Play(_action):
                 return _("No deal is being played: press Enter to go on.")
         return None
+
+    def _more(self) -> RenderableType | Page:
+        """The reply shown, turned to its next page (``paging``)."""
+        shown = None if self._shown is None else self._shown[0]
+        if self.plain:
+            return _("The line mode tells each reply whole: there are no pages to turn.")
+        if shown is None:
+            return _("There is no reply shown to turn the pages of.")
+        self._page += 1
+        return shown
 
     def _hint(self, deal: Deal | None) -> RenderableType:
         """The computer player's estimate of every legal action, best first, with its reason."""
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
         # The seed a computer player would decide with here: the same hint at the same point.
-        explanations = explain(self.match.observation(self.you), seed=self.table.decision_seed())
+        explanations = explain(self.match.observation(self.you))
         heading, key = hint_heading(explanations), hint_key(explanations)
         table = hint_lines(explanations)
         lines = [Text(line) for line in table]
@@ -107,7 +120,9 @@ class Replies(Drawing):
         )
         if not finished:  # no deal scored yet: no empty sheet
             return Text(line + " " + _("No deal has been scored yet."))
-        return Group(Text(line), match_table(finished, match.deal_scores, framed=not self.plain))
+        # The newest deal on top: it is what the player asks after, and in view at once.
+        table = match_table(finished, match.deal_scores, framed=not self.plain, newest_first=True)
+        return Group(Text(line), table)
 
     def _record(self) -> str:
         meta = self.setup.meta(self.takebacks)

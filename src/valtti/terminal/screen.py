@@ -34,6 +34,7 @@ from valtti.engine import (
     CardSet,
     DealResult,
     Observation,
+    Phase,
     Seat,
     Suit,
     Team,
@@ -166,36 +167,54 @@ def variant_text(view: View) -> str:
     return _("Rules: {switches}").format(switches=switches)
 
 
-def _header_line(view: View) -> Table:
-    """Deal, trick, trumps and the match score, on one line where the width allows."""
+def _header_parts(view: View, short: bool) -> tuple[Text, Text, Text]:
+    """Deal and trick, trumps, the match score; ``short``: in fewer words (no dealer, no
+    "Match:", a dash for no trumps)."""
     obs = view.observation
     score = obs.score or (0, 0)
     trick = min(len(obs.tricks) + 1, 9)
-    deal = Text.assemble(
-        (_("Deal {number}").format(number=view.deal_number), "bold"),
-        " · ",
-        _("dealer {seat}").format(seat=seat_text(obs.dealer)),
-        " · ",
-        _("trick {number}/9").format(number=trick),
-    )
+    deal = Text(_("Deal {number}").format(number=view.deal_number), style="bold")
+    if not short:
+        deal.append(" · " + _("dealer {seat}").format(seat=seat_text(obs.dealer)))
+    deal.append(" · " + _("trick {number}/9").format(number=trick))
     trumps = Text(_("Trumps") + ": ", style="bold")
     if obs.trump is None or obs.trump_team is None:
-        trumps.append(_("none yet"), style="dim")
+        # Once the deal is over there are no trumps to come: "yet" would say there might be.
+        none = _("none") if obs.phase is Phase.OVER else _("none yet")
+        trumps.append("–" if short else none, style="dim")
     else:
         trumps.append(obs.trump.symbol, style=suit_style(obs.trump) + " bold")
-        trumps.append(f" ({team_text(obs.trump_team)})")
+        if not short:
+            trumps.append(f" ({team_text(obs.trump_team)})")
+    target = _("(to {target})").format(target=obs.variant.target)
     match = Text.assemble(
-        (_("Match") + ": ", "bold"),
-        score_text(score) + " ",
-        (_("(to {target})").format(target=obs.variant.target), "dim"),
+        ("" if short else _("Match") + ": ", "bold"), score_text(score) + " ", (target, "dim")
     )
-    # A space between the columns: where the line wraps, no two of them run together.
-    line = Table.grid(expand=True, padding=(0, 1))
-    line.add_column(justify="left")
-    line.add_column(justify="center")
-    line.add_column(justify="right")
-    line.add_row(deal, trumps, match)
-    return line
+    return deal, trumps, match
+
+
+@dataclass(frozen=True, slots=True)
+class _HeaderLine:
+    """Deal, trick, trumps and the match score on one line, in fewer words where the width is
+    too small for them all."""
+
+    view: View
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        parts = _header_parts(self.view, short=False)
+        if sum(cell_len(p.plain) for p in parts) + 2 > options.max_width:
+            parts = _header_parts(self.view, short=True)
+        # A space between the columns: where the line wraps, no two of them run together.
+        line = Table.grid(expand=True, padding=(0, 1))
+        line.add_column(justify="left")
+        line.add_column(justify="center")
+        line.add_column(justify="right")
+        line.add_row(*parts)
+        yield line
+
+
+def _header_line(view: View) -> RenderableType:
+    return _HeaderLine(view)
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,12 @@ class Session(Replies):
         self.console = console
         self.style = "" if plain else "bold"
         self.reader = LineReader(
-            console, self.style, self._completions, redraw=None if plain else self._redraw
+            console,
+            self.style,
+            self._completions,
+            redraw=None if plain else self._redraw,
+            turn=None if plain else self._turn,
+            offer=None if plain else self._offer,
         )
         self.read: Callable[[str], str] = read or self.reader
         self.pause = pause
@@ -138,6 +143,7 @@ class Session(Replies):
         self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
         #: The last draw's reply and parts under the table, to draw again at a new size.
         self._shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
+        self._page = 0  #: the page of the reply shown
         self.autosave = autosave
         self._autosaved = False  #: whether the autosave holds the match as it is now
         self._autosave_failed = False  #: whether the last write failed (told once)
@@ -241,7 +247,7 @@ class Session(Replies):
             line = self.read(prompt)
             try:
                 answering = deal.phase is Phase.ANSWER
-                command = parse(line, list(deal.hand(self.you)), answering)
+                command = parse(line, list(deal.hand(self.you)), answering, deal.legal_actions())
             except InputError as e:
                 note = str(e)
                 continue

@@ -118,13 +118,22 @@ def _score_change(team: Team, score: DealScore, target: int) -> str:
 
 
 def match_table(
-    deals: Sequence[tuple[Seat, Suit | None]], scores: Sequence[DealScore], framed: bool = True
+    deals: Sequence[tuple[Seat, Suit | None]],
+    scores: Sequence[DealScore],
+    framed: bool = True,
+    newest_first: bool = False,
 ) -> RenderableType:
-    """One row per finished deal: dealer, trumps, the game points and the score after it."""
+    """One row per finished deal: dealer, trumps, the game points, the score after it and what
+    moved it besides the points (a team to Porvoo, a team over the target); ``newest_first``:
+    the last deal on top."""
     grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 2), show_edge=False)
     for title in (_("deal"), _("dealer"), _("trumps"), *map(team_text, Team), _("score")):
         grid.add_column(title, justify="right")
-    for number, ((dealer, trump), s) in enumerate(zip(deals, scores, strict=False), start=1):
+    marked = any(any(s.porvoo) or any(s.overshoot) for s in scores)
+    if marked:
+        grid.add_column("", justify="left")
+    rows = list(enumerate(zip(deals, scores, strict=False), start=1))
+    for number, ((dealer, trump), s) in reversed(rows) if newest_first else rows:
         grid.add_row(
             str(number),
             seat_text(dealer),
@@ -132,8 +141,20 @@ def match_table(
             f"+{s.game_points[Team.NS]}",
             f"+{s.game_points[Team.EW]}",
             f"{s.after[Team.NS]} – {s.after[Team.EW]}",
+            *([_score_marks(s)] if marked else []),
         )
     return grid
+
+
+def _score_marks(score: DealScore) -> str:
+    """A team sent to Porvoo or back from over the target by the deal, in a few words."""
+    marks = []
+    for team in Team:
+        if score.porvoo[team]:
+            marks.append(_("{team} to Porvoo").format(team=team_text(team)))
+        if score.overshoot[team]:
+            marks.append(_("{team} over target").format(team=team_text(team)))
+    return ", ".join(marks)
 
 
 def result_line(winner: Team | None, draw: bool, score: tuple[int, int], you: Seat | None) -> str:
