@@ -19,11 +19,27 @@ def test_research_examples_run() -> None:
     for name in ("gymnasium", "pettingzoo", "pyspiel"):
         require(name)
     text = RESEARCH.read_text(encoding="utf-8")
-    section = text[text.index("## Environments") : text.index("## The computer players")]
+    section = text[text.index("## Environments") : text.index("## Self-play")]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) == 3
     for block in blocks:
         exec(compile(block, "docs/RESEARCH.md", "exec"), {})
+
+
+def test_the_self_play_loop_runs_as_written() -> None:
+    """docs/RESEARCH.md "Self-play": the learner's weights at its seat and its partner's,
+    snapshots from its pool at the opponents'."""
+    require("gymnasium")
+    text = RESEARCH.read_text(encoding="utf-8")
+    section = text[text.index("## Self-play") : text.index("## The computer players")]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    names: dict[str, object] = {}
+    exec(compile(block, "docs/RESEARCH.md", "exec"), names)
+    pool = names["pool"]
+    assert isinstance(pool, list) and len(pool) == 5
+    table = names["env"].unwrapped.table  # type: ignore[attr-defined]
+    partner = table.seated[(table.seat + 2) & 3]
+    assert partner.who is names["me"] and table.episode.is_over()
 
 
 def test_the_engine_example_runs_and_says_what_it_does() -> None:

@@ -13,15 +13,19 @@ whole match per episode.
         env.step(action)
 
 Each agent observes ``{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[49]}``
-(docs/TENSORS.md; the mask is all 0 except for the agent to move) over the fixed 49-action
-space (``valtti.engine.actions``). The agent to move is the engine's: the winner of a trick leads
-the next, a partner answering "yes" to an ask-whole names the marriage as a step of its own,
-forced (one legal action) where it holds one, so that the turn tells others only the "yes"
-(RULES.md 7.2; ``Deal``'s ``answer_steps``). Rewards come at the end of the episode: for a deal,
-each agent gets its team's game points minus the other team's; for a match, +1, -1, or 0 for a
-draw. ``render()`` shows the table as text (``render_mode="ansi"``: returned, ``"human"``:
-printed). ``state()`` is the full-state tensor relative to N. ``env()`` ends the episode with
-reward -1 for an illegal action (PettingZoo's ``TerminateIllegalWrapper``); ``raw_env`` raises
+(docs/TENSORS.md; the mask is all 0 except for the agent to move; ``observation_type=
+"information_state"`` puts the information state under ``"observation"``, ``"both"`` adds it as
+``"information_state"``) over the fixed 49-action space (``valtti.engine.actions``). The agent
+to move is the engine's: the winner of a trick leads the next, a partner answering "yes" to an
+ask-whole names the marriage as a step of its own, forced (one legal action) where it holds one,
+so that the turn tells others only the "yes" (RULES.md 7.2; ``Deal``'s ``answer_steps``).
+Rewards come at the end of the episode: for a deal, each agent gets its team's game points minus
+the other team's; for a match, +1, -1, or 0 for a draw (``reward="equity"``: the change of its
+team's match equity, deal by deal). ``max_cycles`` truncates every agent after that many cycles
+(four steps each), as PettingZoo's own environments do; ``None``, the default, never.
+``render()`` shows the table as text (``render_mode="ansi"``: returned, ``"human"``: printed).
+``state()`` is the full-state tensor relative to N. ``env()`` ends the episode with reward -1
+for an illegal action (PettingZoo's ``TerminateIllegalWrapper``); ``raw_env`` raises
 ``IllegalActionError`` and stays unchanged. ``parallel_env()`` is the turn-based parallel form:
 every agent sends an action each step and only the mover's counts. Both are registered in
 PettingZoo's registry on import: ``pettingzoo.make("aec", "valtti/marjapussi-v0")`` and
