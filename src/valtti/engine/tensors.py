@@ -92,6 +92,14 @@ one marriage or several), every other seat's tensors are those of the deal befor
 full-state tensor is never masked; `deal_from_state_tensor` rebuilds the deal from it (hands as
 dealt, dealer, forehand, variant, `answer_steps`, every action).
 
+In the research environments ([RESEARCH.md](RESEARCH.md#environments)) `observation_type`
+chooses what an agent is given: `"observation"` (the default), `"information_state"` or `"both"`
+(Gymnasium: a `Dict` of the two; PettingZoo: `"observation"` holds the information state, or
+with `"both"` the observation, beside `"information_state"` and `"action_mask"`). The full
+state is for a centralised critic, never an agent's input: Gymnasium's `full_state=True` puts it,
+relative to the learner's seat, in `info["state"]` (and `env.unwrapped.state()`), PettingZoo's
+`env.state()` relative to N, OpenSpiel's state holds the deal itself.
+
 This file is `valtti.engine.tensors.markdown()`; a test keeps the two equal.
 """
 
