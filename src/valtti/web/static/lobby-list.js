@@ -248,9 +248,9 @@ function tableItem(table) {
     el(
       "div",
       { class: "table-head" },
+      el("span", { class: "table-name", title: t("lobby.table.id", { id }) }, tableName(table)),
       el("span", { class: `badge badge-${table.status}` }, status),
       ...idle,
-      el("span", { class: "table-name", title: t("lobby.table.id", { id }) }, tableName(table)),
       el("span", { class: "table-created" }, formatCreated(table.created)),
       el(
         "span",

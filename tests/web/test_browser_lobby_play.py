@@ -1,0 +1,147 @@
+"""One click to a game (issue 32) in a real browser (Playwright, Debian's Chromium): "Play
+against the computer" with a nickname remembered from the last visit, Create in the first
+screen of a laptop and a phone, tables listed by their names, three computer players named
+apart, and the list's filter and page in the address. Needs /usr/bin/chromium: skipped without
+it, failed under CI=true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from tests.web.serving import ALL_OPEN, Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
+    assert_in_language,
+    browser,
+    catalogue,
+    new_context,
+    playwright,
+)
+from tests.web.test_browser_lobby import computer_name
+
+from valtti.web.rooms import PAGE_SIZE
+
+COMPUTERS = ("N", "E", "W")
+
+
+def _lobby(page: Page, url: str) -> None:
+    page.goto(url + "/")
+    expect(page.locator("#play-computer")).to_be_enabled()
+
+
+def test_play_against_the_computer_is_one_click_after_a_nickname(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    context = new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    texts = catalogue("en")
+    _lobby(page, server.url)
+    nickname = page.locator('#create-form input[name="nickname"]')
+    expect(nickname).to_have_value("")
+
+    # Without a nickname the click says so beside the field and puts the cursor there.
+    page.click("#play-computer")
+    problem = page.locator("#nickname-problem")
+    expect(problem).to_have_text(texts["nickname.empty"])
+    expect(nickname).to_be_focused()
+    assert page.url == server.url + "/"
+    page.keyboard.type("Anna")
+    expect(problem).to_be_hidden()
+
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/t/", 1)[1]
+    expect(page.locator("body")).to_have_attribute("data-you", "S")
+    expect(page.locator("#hand [data-card]")).to_have_count(9)
+    # Three computer players of one level, each named by its seat.
+    names = [computer_name(texts, seat, "heuristic") for seat in COMPUTERS]
+    assert len(set(names)) == 3
+    for seat, name in zip(COMPUTERS, names, strict=True):
+        expect(page.locator(f'.felt .seat[data-seat="{seat}"] .name')).to_have_text(name)
+
+    # The next visit remembers the nickname, and lists the table by its host's name.
+    _lobby(page, server.url)
+    expect(nickname).to_have_value("Anna")
+    item = page.locator(f'#tables > li[data-table="{table_id}"]')
+    expect(item.locator(".table-name")).to_have_text(
+        texts["lobby.name.default"].replace("{name}", "Anna")
+    )
+    for seat, name in zip(COMPUTERS, names, strict=True):
+        expect(item.locator(f'.seat-chip[data-seat="{seat}"] .name')).to_have_text(name)
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_both_ways_to_a_table_are_in_the_first_screen(
+    lang: str,
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    page = new_context("fi-FI" if lang == "fi" else "en-GB").new_page()
+    texts = catalogue(lang)
+    for width, height in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        _lobby(page, server.url)
+        for button in ("#play-computer", "#create"):
+            box = page.locator(button).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (width, button, box)
+        # The eight variant switches wait under "More options", which says the rules chosen.
+        variants = page.locator("details.variants")
+        assert not variants.evaluate("d => d.open")
+        expect(page.locator("#variants-now")).to_have_text(
+            texts["lobby.more.now"].replace("{variant}", texts["lobby.variant.default"])
+        )
+        assert_in_language(page, lang)
+
+
+def test_the_lists_filter_and_page_are_in_the_address(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}")
+    for _ in range(PAGE_SIZE + 1):  # two pages of waiting tables
+        server.create(ALL_OPEN)
+    playing = server.create({"N": "open", "E": "random", "S": "random", "W": "random"})["id"]
+    server.join(playing, "N", "Eero")
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    texts = catalogue("en")
+    _lobby(page, server.url)
+
+    # The filter and the page are the address's: a reload keeps them, back goes through them.
+    page.click('#filters [data-filter="playing"]')
+    expect(page).to_have_url(f"{server.url}/?status=playing")
+    # A table made without a name goes by its first person's.
+    expect(page.locator(f'#tables > li[data-table="{playing}"] .table-name')).to_have_text(
+        texts["lobby.name.default"].replace("{name}", "Eero")
+    )
+    page.click('#filters [data-filter="waiting"]')
+    expect(page).to_have_url(f"{server.url}/?status=waiting")
+    page.click("#page-next")
+    expect(page).to_have_url(f"{server.url}/?status=waiting&page=2")
+    expect(page.locator("#page-info")).to_have_text("Page 2 of 2")
+    page.reload()
+    expect(page.locator("#page-info")).to_have_text("Page 2 of 2")
+    waiting = page.locator('#filters [data-filter="waiting"]')
+    expect(waiting).to_have_attribute("aria-pressed", "true")
+    page.go_back()
+    expect(page).to_have_url(f"{server.url}/?status=waiting")
+    expect(page.locator("#page-info")).to_have_text("Page 1 of 2")
+    page.go_back()
+    expect(page.locator('#filters [data-filter="playing"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#tables > li.table-item")).to_have_count(1)
+    page.go_forward()
+    expect(waiting).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#tables > li.table-item")).to_have_count(PAGE_SIZE)
+    assert errors == []
