@@ -90,11 +90,12 @@ def test_a_table_keeps_its_turn_time_and_sixty_seconds_by_default(server: Server
 CLOCK_SEED = 12345
 
 
-def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_until_they_are_back(
+def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_one_move_for_them(
     tmp_path: Path, start_server: Callable[..., Server]
 ) -> None:
     db = f"sqlite:///{tmp_path / 'valtti.db'}"
     people = {"N": "Aino"}
+    # No time bank (a crafted table's is 0): the turn's time alone.
     table_id, tokens = seeded_table(db, CLOCK_SEED, people, "random", turn_seconds=TURN)
     me = start_server(db).socket(table_id, tokens["N"])
     # The clock runs for N's turn only: a computer player's turn has none.
@@ -102,35 +103,54 @@ def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_until_they_are
     hand = set(mine["observation"]["hand"])
     assert sum({f"K{s}", f"Q{s}"} <= hand for s in "SHDC") < 2, "the seed gives N two marriages"
     assert mine["clock"]["seat"] == "N" and mine["clock"]["seconds"] == TURN
-    assert 0 < mine["clock"]["left"] <= TURN
+    assert 0 < mine["clock"]["left"] <= TURN and mine["clock"]["bank"] == 0
     assert all(f["clock"] is None for f in me.frames if is_state(f) and to_move(f) != "N")
-    # N does nothing: out of time, a stand-in takes the seat and plays N's move.
-    away = me.until(lambda f: is_state(f) and seat_of(f, "N")["stand_in"] is not None)
+    # N does nothing but stays connected: out of time, a stand-in plays that one move, and the
+    # seat is N's again at once: nobody is marked away.
+    played = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"])
+    assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
+    assert played["you"] == "N"
+    after = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"] and to_move(f) == "N")
+    assert seat_of(after, "N")["stand_in"] is None
+    # N's next turn is timed again, whole, and N plays it.
+    timed = (
+        after
+        if after["clock"] is not None
+        else me.until(lambda f: is_state(f) and to_move(f) == "N" and f["clock"] is not None)
+    )
+    assert timed["clock"]["seat"] == "N"
+    action = timed["observation"]["legal"][0]
+    me.send({"type": "action", "action": action, "seq": timed["seq"]})
+    mine_played = me.until(lambda f: is_state(f) and f["seq"] > timed["seq"])
+    assert seat_of(mine_played, "N")["stand_in"] is None
+    assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
+    me.close()
+
+
+def test_a_person_out_of_time_who_is_not_connected_is_stood_in_for_until_back(
+    tmp_path: Path, start_server: Callable[..., Server]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    people = {"N": "Aino", "S": "Eino"}
+    table_id, tokens = seeded_table(db, CLOCK_SEED, people, "random", turn_seconds=TURN)
+    server = start_server(db)
+    # Only S is here (and lets the clock play S's turns one move at a time); N never comes.
+    south = server.socket(table_id, tokens["S"])
+    away = south.until(lambda f: is_state(f) and seat_of(f, "N")["stand_in"] is not None)
     assert seat_of(away, "N") == {
         "seat": "N",
         "kind": "human",
         "name": "Aino",
-        "connected": True,
+        "connected": False,
         "stand_in": "heuristic",
     }
-    assert away["you"] == "N" and away["clock"] is None
-    seq = away["seq"]
-    me.until(lambda f: is_state(f) and f["seq"] > seq and to_move(f) == "N")  # it played N
-    # N is back: the stand-in leaves, and the clock runs for N again.
-    me.send({"type": "back"})
-    back = me.until(lambda f: is_state(f) and seat_of(f, "N")["stand_in"] is None)
+    assert all(seat_of(f, "S")["stand_in"] is None for f in south.frames if is_state(f))
+    # N comes back: the stand-in leaves at once.
+    north = server.socket(table_id, tokens["N"])
+    back = north.until(lambda f: is_state(f) and seat_of(f, "N")["stand_in"] is None)
     assert back["you"] == "N"
-
-    def timed(f: dict[str, Any]) -> bool:
-        return is_state(f) and to_move(f) == "N" and f["clock"] is not None
-
-    mine = back if timed(back) else me.until(timed)
-    assert mine["clock"]["seat"] == "N"
-    action = mine["observation"]["legal"][0]
-    me.send({"type": "action", "action": action, "seq": mine["seq"]})
-    played = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"])
-    assert seat_of(played, "N")["stand_in"] is None
-    me.close()
+    for player in (north, south):
+        player.close()
 
 
 def test_an_action_takes_the_seat_back(server: Server) -> None:
