@@ -42,10 +42,15 @@ def assert_hint_for(hint: dict[str, Any], seat: str, legal: list[str], seq: int)
     assert hint["seq"] == seq
     moves = hint["moves"]
     assert sorted(m["action"] for m in moves) == sorted(legal)
+    if len(moves) == 1 and moves[0]["value"] is None:  # forced: no value, nothing sampled
+        (only,) = moves
+        assert only["reason"]["code"] == "only" and only["best_share"] is None
+        assert only["worlds"] == 0 and only["reason"]["seat"] == seat
+        return
     values = [m["value"] for m in moves]
     assert values == sorted(values, reverse=True)
     for move in moves:
-        assert -2 <= move["value"] <= 2 and 0 <= move["best_share"] <= 1 and move["worlds"] >= 1
+        assert -2 <= move["value"] <= 2 and 0 <= move["best_share"] <= 1 and move["worlds"] >= 16
         assert move["reason"]["code"] in CODES and move["reason"]["seat"] == seat
         assert move["reason"]["text"]
 

@@ -17,24 +17,21 @@ from valtti.cli.common import EXIT_MALFORMED, NonEmptyPath, fail, main, read_rec
     type=click.Choice(["easy", "medium", "hard"]),
     default="hard",
     show_default=True,
-    help="How many worlds the PIMC player solves.",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    help="Seed of the worlds. With one the hint is repeatable: its time is counted in solver "
-    "positions (6 million a second), not on the clock, so a busy machine gives the same answer.",
+    help="How many deals the hint samples (at least 16 at every level).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the estimates as JSON.")
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
-def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | None) -> None:
+def hint(file: Path, level: str, as_json: bool, lang: str | None) -> None:
     """The PIMC player's choice where a record stops, and for each legal action its value, the
-    share of sampled worlds where it is best, and the main reason.
+    share of sampled deals where it is best, and the main reason with the share of the deals
+    that show it.
 
     Values are the change of the mover's team's match equity (its chance to win the match less
-    the chance to lose it). Exit status as for replay, and 2 when nobody is to move where the
-    record stops.
+    the chance to lose it), the mean over the sampled deals. The hint is repeatable: its deals
+    come from a seed derived from the position and its budget is counted in solver work, so the
+    same position gives the same hint on any machine and under any load, as in the game and at
+    the web table. Exit status as for replay, and 2 when nobody is to move where the record
+    stops.
     """
     from valtti.players.explain import explain
 
@@ -45,7 +42,7 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
 
         fail(nobody_to_move(file), EXIT_MALFORMED)
         return
-    explanations = explain(match.observation(seat), level, seed, repeatable=seed is not None)
+    explanations = explain(match.observation(seat), level)
     if as_json:
         click.echo(
             json.dumps(
@@ -53,6 +50,7 @@ def hint(file: Path, level: str, seed: int | None, as_json: bool, lang: str | No
                     "to_move": str(seat),
                     "level": level,
                     "choice": str(explanations[0].action),
+                    "deals": explanations[0].worlds,
                     "estimates": [e.to_dict() for e in explanations],
                 },
                 ensure_ascii=False,

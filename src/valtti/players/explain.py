@@ -1,15 +1,18 @@
 """Why a move is good: each legal action's value, the share of worlds where it is best, and the
 main reason, found by playing out the principal lines of the double-dummy solver.
 
-The PIMC player (``players.pimc``) values every legal action across sampled worlds. To say
-*why*, the action is set against the best alternative (the best action against the best one
-worth less, every other action against the best), and the worlds in which the two differ most
-in value (weight times difference) are played to the deal's end along the solver's principal
-line after each, as many as a budget of lines and time allows. What differs between the two
-finished deals (the last trick and whose card took it, the victory point, each team's
-marriages, Porvoo, the target reached or overshot) is weighed by how much of the value gap it
-accounts for, world by world, and the difference that accounts for most is the reason. Facts
-about the action itself come from the engine: which marriages a question's locks break
+A hint values every legal action across sampled deals (``players.appraise``: the PIMC
+player's way, within a budget of solver work and from a seed derived from the position, so the
+same position gives the same hint anywhere). To say *why*, the action is set against the best
+alternative (the best action against the best one worth less, every other action against the
+best), and the worlds in which the two differ in value are played to the deal's end along the
+hint's line after each (most telling first, as many as a budget of lines allows). What differs
+between the two finished deals (the last trick and whose card took it, the victory point, each
+team's marriages, Porvoo, the target reached or overshot) is weighed by how much of the value
+gap it accounts for, world by world, and the difference that accounts for most is the reason,
+with the share of the sampled deals in which it shows (``Reason.share``: 1 only where every
+deal shows it, the one case a front end words it as certain). Facts about the action itself
+come from the engine: which marriages a question's locks break
 (``marriage_suits`` before and after), what a declaration scores.
 
 What a hint says is ``players.reasons`` (a ``Reason``: a ``ReasonCode`` with its arguments,
@@ -19,14 +22,15 @@ and what each difference is worth, is ``players.differences``.
 
 from __future__ import annotations
 
-import time
+import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from valtti.engine import Action, Deal, Observation, Seat
 from valtti.engine.solver import DealValue
+from valtti.players.appraise import DEALS, Appraisal, appraise
 from valtti.players.differences import (
     Args,
     Comparison,
@@ -35,14 +39,14 @@ from valtti.players.differences import (
     LineOutcome,
     play_line,
 )
+from valtti.players.pimc import ActionEstimate
 from valtti.players.reasons import Explanation, Reason, ReasonCode
 
 # Explanation, Reason and ReasonCode are read from here too (terminal.hints).
 __all__ = [
+    "EARLY_LINES",
     "EXPLAINED_LINES",
-    "EXPLAIN_SECONDS",
     "NEGLIGIBLE",
-    "OPENING_WORLDS",
     "Estimate",
     "Explanation",
     "Reason",
@@ -52,13 +56,13 @@ __all__ = [
     "explain_worlds",
 ]
 
-#: Solver lines played out per explanation, two for each world an action is compared in.
-EXPLAINED_LINES: Final = 160
-#: Seconds spent on playing worlds out, after the PIMC player's decision.
-EXPLAIN_SECONDS: Final = 1.0
-#: Where the player's budget solves no world (the first tricks, where its search player
-#: decides), the worlds a hint solves at most within the budget's seconds (at least one).
-OPENING_WORLDS: Final = 4
+#: Lines played out per explanation, two for each world an action is compared in (one where
+#: the alternative's line was played already): enough for every deal of every action's pair
+#: at the hint's most deals, so that a reason's share counts every deal.
+EXPLAINED_LINES: Final = 1_000
+#: Lines played out in an early position (``appraise.EARLY_TRICKS``), where each costs the
+#: solver some milliseconds from the end of trick 3: a share is then of the deals examined.
+EARLY_LINES: Final = 64
 #: Below this share of the value gap, no single difference "accounts" for it.
 _STANDS_OUT: Final = 0.2
 #: Card points a line must win or lose on average for the swing to be a reason.
@@ -108,29 +112,23 @@ def explain_worlds(
     line: Line,
     value: DealValue,
     lines: int = EXPLAINED_LINES,
-    seconds: float | None = None,
-    line_seconds: float = 0.0,
-    clock: Callable[[], float] = time.perf_counter,
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
     The best action is set against the best one worth less by ``NEGLIGIBLE`` or more (when
     there is none, nothing stands out); every other against the best, and one within
-    ``NEGLIGIBLE`` of the best is as good. Only worlds in
-    which the two differ in value account for the gap: for each action, those that account
-    for most of it (weight times the difference) are played out first after both actions
-    along ``line``, taking turns between the actions, until ``lines`` lines are played; with
-    ``seconds``, no pair is begun that would not be played out in that time, judging by the
-    lines so far, and before the first by ``line_seconds`` a line (an early position costs the
-    solver far more than a late one), seconds of ``clock``. ``value`` values a finished deal
-    for NS as the estimates do.
+    ``NEGLIGIBLE`` of the best is as good. The worlds are examined in their order (a sample's
+    order), every pair in turn: only worlds in which the two differ in value account for the
+    gap, and there both actions are played out along ``line``, until ``lines`` lines are
+    played (a pair that would pass it is examined no further). A reason's share is of the
+    worlds examined for its action. ``value`` values a finished deal for NS as the estimates
+    do. A single estimate is the only legal move: it has no value and no share.
     """
     mover = observation.seat
     if len(estimates) == 1:
         (only,) = estimates
         reason = Reason(ReasonCode.ONLY, mover)
-        return [Explanation(only.action, only.value, only.best_share, only.worlds, reason)]
-    deadline = None if seconds is None else clock() + seconds
+        return [Explanation(only.action, None, None, 0, reason)]
     before = observation.score or (0, 0)
     variant = observation.variant
     compare = Comparison(mover, before, variant, value)
@@ -143,15 +141,6 @@ def explain_worlds(
         if e is not best and e.value < best.value - NEGLIGIBLE:
             pairs[e.action] = (e, best)
     total = sum(w.weight for w in worlds) or 1.0
-
-    def telling(mine: Action, other: Action) -> list[int]:
-        differ = [i for i, w in enumerate(worlds) if abs(w.values[mine] - w.values[other]) > _TIE]
-        return sorted(
-            differ,
-            key=lambda i: -worlds[i].weight * abs(worlds[i].values[mine] - worlds[i].values[other]),
-        )
-
-    order = {a: telling(a, other.action) for a, (_, other) in pairs.items()}
     deals: dict[int, Deal] = {}
     outcomes: dict[tuple[int, Action], LineOutcome] = {}
 
@@ -163,30 +152,33 @@ def explain_worlds(
         return outcomes[i, action]
 
     seen: dict[Action, list[_Seen]] = {a: [] for a in pairs}
-    spent = 0.0  # seconds the lines so far took
-    longest = max((len(o) for o in order.values()), default=0)
-    turns = [(a, o[rank]) for rank in range(longest) for a, o in order.items() if rank < len(o)]
-    for action, i in turns:
-        other = pairs[action][1].action
-        new = ((i, action) not in outcomes) + ((i, other) not in outcomes)
-        if new:
-            per_line = spent / len(outcomes) if outcomes else line_seconds
-            if len(outcomes) + new > lines or (
-                deadline is not None and clock() + new * per_line > deadline
-            ):
-                continue  # out of lines or time: only pairs already played out are compared
-        started = clock()
-        mine, theirs = outcome(i, action), outcome(i, other)
-        spent += clock() - started
-        gap = compare.gap(mine, theirs)
-        found = compare.differences(deals[i], action, mine, theirs, gap)
-        swing = mine.result.card_points[mover.team] - theirs.result.card_points[mover.team]
-        seen[action].append(_Seen(worlds[i].weight / total, found, gap, swing))
+    examined: dict[Action, list[float]] = {a: [] for a in pairs}  # the weights of deals examined
+    stopped: set[Action] = set()
+    # The deals in the order they were sampled, every pair in turn: where the lines run out, the
+    # deals examined are a fair sample of all, and a reason's share is the share among them.
+    for i, world in enumerate(worlds):
+        for action, (_, alternative) in pairs.items():
+            if action in stopped:
+                continue
+            other = alternative.action
+            if abs(world.values[action] - world.values[other]) > _TIE:
+                new = ((i, action) not in outcomes) + ((i, other) not in outcomes)
+                if new and len(outcomes) + new > lines:
+                    stopped.add(action)  # out of lines: the deals examined so far stand
+                    continue
+                mine, theirs = outcome(i, action), outcome(i, other)
+                gap = compare.gap(mine, theirs)
+                found = compare.differences(deals[i], action, mine, theirs, gap)
+                swing = mine.result.card_points[mover.team] - theirs.result.card_points[mover.team]
+                seen[action].append(_Seen(world.weight / total, found, gap, swing))
+            # A deal where the two are worth the same shows no difference that counts.
+            examined[action].append(world.weight / total)
     out = []
     for estimate in estimates:
         pair = pairs.get(estimate.action)
         if pair is not None:
-            reason = _main_reason(mover, seen[estimate.action], estimate is best)
+            weights = examined[estimate.action]
+            reason = _main_reason(mover, seen[estimate.action], estimate is best, weights)
         elif estimate is best:
             reason = Reason(ReasonCode.BEST_ON_AVERAGE, mover)
         else:
@@ -209,11 +201,14 @@ class _Seen:
     swing: int  #: the card points the mover's team takes more
 
 
-def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool) -> Reason:
+def _main_reason(
+    mover: Seat, worlds: Sequence[_Seen], is_best: bool, examined: Sequence[float]
+) -> Reason:
     """The difference that accounts for most of the value gap over the weighted ``worlds``, on
     the side of the gap: what the best action gains, what any other loses. The action's own
     fact (a declaration, a lock) is the reason if it accounts for half as much as the top; of
-    two that account for as much, the one first in ``_PRIORITY``."""
+    two that account for as much, the one first in ``_PRIORITY``. Its share is of the deals
+    ``examined`` (their weights: those played out, and those where the two are worth alike)."""
     side = 1.0 if is_best else -1.0
     amount: dict[ReasonCode, float] = defaultdict(float)
     shown: dict[ReasonCode, float] = defaultdict(float)
@@ -246,7 +241,8 @@ def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool) -> Reason:
                 suit=chosen.suit,
                 points=chosen.points,
                 partner=chosen.partner,
-                share=min(1.0, shown[code]),
+                share=min(1.0, shown[code] / (sum(examined) or 1.0)),
+                deals=len(examined),
             )
     weight = sum(w.weight for w in worlds)
     swing = sum(w.weight * w.swing for w in worlds) / weight if weight else 0.0
@@ -256,54 +252,49 @@ def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool) -> Reason:
     return Reason(ReasonCode.BEST_ON_AVERAGE if is_best else ReasonCode.WORSE_ON_AVERAGE, mover)
 
 
-def explain(
-    observation: Observation,
-    level: str = "hard",
-    seed: int | None = None,
-    lines: int = EXPLAINED_LINES,
-    seconds: float = EXPLAIN_SECONDS,
-    repeatable: bool = False,
-) -> list[Explanation]:
-    """Each legal action of the seat to move, best first, from the PIMC player at ``level``:
-    its value, the share of sampled worlds where it is best, and the main reason, found by
-    playing out at most ``lines`` solver lines in the worlds the player solved, within
-    ``seconds`` after the player's own decision (``explain_worlds``; where the solver is slow,
-    early in a deal, few or none are, and the reasons say only how the values compare).
+def explain(observation: Observation, level: str = "hard") -> list[Explanation]:
+    """Each legal action of the seat to move, best first: its value, the share of sampled deals
+    where it is best and the main reason with the share of the deals that show it.
 
-    ``value`` is the PIMC player's: the expected change of the mover's team's match equity
-    (its chance of winning the match less the opponents', ``players.equity``), from −2 to 2;
-    where the level blends the search player's estimate with PIMC's, their weighted mean (the
-    reasons and best shares stay PIMC's, found in its worlds). ``repeatable`` counts the seconds
-    in solver positions (``PimcPlayer``): for a seed, the same hint on any machine.
+    The deals and values are ``players.appraise``'s at ``level``'s number of deals for the
+    trick (``appraise.DEALS``), the reasons ``explain_worlds``'s: all counted in solver work
+    and seeded from the position, so the same position gives the same hint on any machine and
+    under any load. A value is the mean change of the mover's team's match equity (its chance
+    of winning the match less the opponents', ``players.equity``, from −2 to 2) over the deals,
+    each deal counting alike. The only legal move is explained as such, with nothing sampled.
     ``ValueError`` when the seat is not to move or the level is unknown.
     """
-    from valtti.players.pimc import LEVELS, PimcPlayer, equity_value
-
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}: levels are {', '.join(LEVELS)}")
-    # The match equity first: computing it once a process is not the player's decision time.
-    value = equity_value(observation.score or (0, 0), observation.variant)
-    budget = LEVELS[level]
-    dear = not budget.worlds_at(len(observation.tricks))
-    player = PimcPlayer(budget.at_least(OPENING_WORLDS), seed, repeatable=repeatable)
-    started = player.clock()
-    estimates = player.evaluate(observation)
-    if budget.blend and not dear and player.last is not None and player.last.worlds:
-        left = budget.decision - (player.clock() - started)
-        estimates = player.blended(observation, estimates, left)
-    decision = player.last
-    solved = () if decision is None else decision.worlds
-    # Where the player's budget solves worlds, lines are cheap; where a whole deal is too dear
-    # for it (the first tricks), a line costs about what solving a world did.
-    per_line = (player.clock() - started) / max(1, len(solved)) if dear else 0.0
-    return explain_worlds(
-        observation,
-        estimates,
-        solved,
-        lambda deal: player.solver.line(deal, value),
-        value,
-        lines,
-        seconds,
-        per_line,
-        player.clock,
+    if level not in DEALS:
+        raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
+    legal = observation.legal_actions
+    if not legal:
+        raise ValueError(f"{observation.seat} is not to move")
+    if len(legal) == 1:
+        return [Explanation(legal[0], None, None, 0, Reason(ReasonCode.ONLY, observation.seat))]
+    deals = DEALS[level][min(len(observation.tricks), 8)]
+    appraisal = appraise(observation, deals)
+    count = len(appraisal.deals)
+    estimates = sorted(
+        (ActionEstimate(a, appraisal.mean(a), appraisal.best_share(a), count) for a in legal),
+        key=lambda e: -e.value,
     )
+    lines = EXPLAINED_LINES if appraisal.until is None else EARLY_LINES
+    explained = explain_worlds(
+        observation, estimates, appraisal.deals, appraisal.line, appraisal.value, lines
+    )
+    best, second = explained[0].action, explained[1].action
+    return [
+        replace(e, error=_paired_error(appraisal, e.action, second if e.action == best else best))
+        for e in explained
+    ]
+
+
+def _paired_error(appraisal: Appraisal, action: Action, other: Action) -> float:
+    """The standard error of the mean of ``action``'s value less ``other``'s over the deals
+    (0 with fewer than two deals): how far apart two moves' values may be by chance."""
+    gaps = [d.values[action] - d.values[other] for d in appraisal.deals]
+    n = len(gaps)
+    if n < 2:
+        return 0.0
+    mean = sum(gaps) / n
+    return math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1) / n)

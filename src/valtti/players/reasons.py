@@ -101,9 +101,17 @@ class Reason:
     suit: Suit | None = None
     points: int | None = None
     partner: bool = False  #: the fact is about the mover's partner, not the mover
-    #: The share of the weight of the worlds solved in which the difference shows (a world not
-    #: played out counts as not showing it).
-    share: float = 1.0
+    #: The share of the sampled deals in which the difference shows (a deal not played out
+    #: counts as not showing it); ``None`` for a reason that is no one difference (the only
+    #: move, a comparison of averages, an average of card points).
+    share: float | None = None
+    #: The sampled deals ``share`` is of (those examined); ``None`` with no share.
+    deals: int | None = None
+
+    @property
+    def certain(self) -> bool:
+        """Whether the reason shows in every sampled deal (or is the rules': the only move)."""
+        return self.code is ReasonCode.ONLY or (self.share is not None and self.share >= 1 - 1e-9)
 
     def __str__(self) -> str:
         if self.code is ReasonCode.DECLARES and self.points == 1:
@@ -132,25 +140,35 @@ class Reason:
             out["points"] = self.points
         if self.partner:
             out["partner"] = True
-        out["share"] = round(self.share, 3)
+        if self.share is not None:
+            out["share"] = round(self.share, 3)
+            out["deals"] = self.deals
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """One legal action's estimate and why."""
+    """One legal action's estimate and why; the only legal move has no value, share or error
+    (``None``) and rests on no deal."""
 
     action: Action
-    value: float  #: the PIMC player's value for the mover's team (see ``explain``)
-    best_share: float  #: the weighted share of sampled worlds where it is best, 0 to 1
-    worlds: int  #: the worlds the estimate is over
+    value: float | None  #: the mean value for the mover's team over the deals (see ``explain``)
+    best_share: float | None  #: the share of the sampled deals where it is best, 0 to 1
+    worlds: int  #: the sampled deals the estimate is over
     reason: Reason
+    #: The standard error of the mean of its value less the best move's (the best move's: less
+    #: the second's) over the deals: two moves closer than about twice this are alike.
+    error: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form; ``value``, ``best_share`` and ``error`` are ``null`` for the only
+        legal move."""
         return {
             "action": str(self.action),
-            "value": round(self.value, 4) + 0.0,  # + 0.0: a value just below 0 is 0, not -0
-            "best_share": round(self.best_share, 3),
+            # + 0.0: a value just below 0 is 0, not -0
+            "value": None if self.value is None else round(self.value, 4) + 0.0,
+            "best_share": None if self.best_share is None else round(self.best_share, 3),
             "worlds": self.worlds,
+            "error": None if self.error is None else round(self.error, 4) + 0.0,
             "reason": self.reason.to_dict(),
         }

@@ -9,20 +9,13 @@ Whoever knows a match's seed knows every hand of it: a seed nobody chose is ``fr
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 
 from valtti.engine import CardSet, Seat, deal_hands
 
-
-def derive_seed(*parts: object) -> int:
-    """A seed from ``parts`` (ints and strings: write a seat as ``str(seat)``), the same everywhere.
-
-    53 bits, so that a bot reading the seed from JSON as a double (JavaScript) gets it exactly.
-    """
-    digest = hashlib.sha256(repr(parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 11
+# The one seed function lives in the engine, where a player may seed from a position too.
+from valtti.engine.seeds import derive_seed as derive_seed
 
 
 def fresh_seed() -> int:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from valtti.engine import Seat
+from valtti.engine import ActionKind, Seat
 from valtti.players.explain import Explanation, Reason, ReasonCode
 from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, _, decimal, ngettext
@@ -64,12 +64,21 @@ def message(reason: Reason) -> str:
 
 
 def reason_words(reason: Reason) -> str:
-    """The reason in the active language, addressed to the player to move."""
-    return _(message(reason)).format(
+    """The reason in the active language, addressed to the player to move; one that not every
+    sampled deal shows says in how many of them it does (certain words only where all do)."""
+    words = _(message(reason)).format(
         card=None if reason.card is None else reason.card.unicode(),
         suit=None if reason.suit is None else reason.suit.symbol,
         points=reason.points,
     )
+    if reason.share is None or reason.deals is None or reason.certain:
+        return words
+    shown = round(reason.share * reason.deals)
+    return ngettext(
+        "in {k} of the {n} deal examined: {reason}",
+        "in {k} of the {n} deals examined: {reason}",
+        reason.deals,
+    ).format(k=shown, n=reason.deals, reason=words)
 
 
 #: The hint's levels, as a player reads them.
@@ -89,8 +98,16 @@ def to_move_line(seat: Seat, level: str) -> str:
 
 
 def hint_heading(explanations: Sequence[Explanation]) -> str:
-    """The computer player's choice, and how many moves follow."""
+    """The computer player's choice, and how many moves follow; in answer to ``ask-whole`` the
+    choice is a suit to name."""
     n = len(explanations)
+    choice = explanations[0].action
+    if choice.kind is ActionKind.ANSWER and choice.suit is not None:
+        return ngettext(
+            "The computer player would name {suit}, your {n} legal answer:",
+            "The computer player would name {suit}. Each of your {n} legal answers:",
+            n,
+        ).format(suit=choice.suit.symbol, n=n)
     return ngettext(
         "The computer player would choose {action}, your {n} legal move:",
         "The computer player would choose {action}. Each of your {n} legal moves:",
@@ -99,26 +116,29 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
 
 
 def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
-    """What the columns of ``hint_lines`` say, and how many sampled deals they rest on;
-    ``short``: on the reply frame's edge at 80 columns (``screen.Keyed``), as a terminal too
-    small for the long key shows it."""
+    """What the columns of ``hint_lines`` say, how many sampled deals they rest on and how close
+    the top two moves are; ``short``: on the reply frame's edge at 80 columns
+    (``screen.Keyed``), as a terminal too small for the long key shows it."""
     n = explanations[0].worlds
+    if not n:
+        return _("a forced move: nothing to weigh")
     if short:
-        text = ngettext(
-            "value: match equity change · best: whether best in the {n} deal sampled",
-            "value: match equity change · best: share of {n} sampled deals where best",
-            n,
-        )
+        text = _("value: match equity change · best: share of {n} sampled deals where best")
     else:
-        text = ngettext(
+        text = _(
             "value: the change of your team's match equity (the chance to win less the chance "
-            "to lose); best: whether it is the best move in the {n} deal sampled",
-            "value: the change of your team's match equity (the chance to win less the chance "
-            "to lose); best: the share of the {n} deals sampled where it is the best move, each "
-            "deal weighted by how likely the play so far makes it",
-            n,
+            "to lose), the mean over {n} sampled deals, drawn as likely as the play so far makes "
+            "them; best: the share of them where it is the best move"
         )
-    return text.format(n=n)
+    text = text.format(n=n)
+    first, second = explanations[0], explanations[1]
+    if short or first.value is None or second.value is None or first.error is None:
+        return text
+    return _("{key}. The top two differ by {gap} ± {error}.").format(
+        key=text,
+        gap=decimal(first.value - second.value, 2),
+        error=decimal(first.error, 2),
+    )
 
 
 def _signed(value: float) -> str:
@@ -133,7 +153,9 @@ def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
     and the reason; moves alike in all three share a line."""
     rows: list[tuple[list[str], str, str, str]] = []
     for e in explanations:
-        shown = (_signed(e.value), f"{round(100 * e.best_share)}%", reason_words(e.reason))
+        value = "—" if e.value is None else _signed(e.value)
+        best = "—" if e.best_share is None else f"{round(100 * e.best_share)}%"
+        shown = (value, best, reason_words(e.reason))
         if rows and rows[-1][1:] == shown:
             rows[-1][0].append(action_words(e.action))
         else:

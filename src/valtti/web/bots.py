@@ -84,7 +84,7 @@ def hint_moves(seed: int, observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
     action's ``players.reasons.Explanation.to_dict()``, best first, from that seat's
     observation alone."""
-    return [e.to_dict() for e in explain(observation, HINT_LEVEL, seed)]
+    return [e.to_dict() for e in explain(observation, HINT_LEVEL)]
 
 
 class Bots:

@@ -1,0 +1,163 @@
+"""Hints that say what they know and give the same answer twice (issue 34): a reason's share of
+the sampled deals in its words, certain words only where every deal agrees, the answer's "name",
+the same hint in every process and under load, and enough deals in the first tricks."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.test_explain import LAST_TRICK, Exact, OpenWorld, position
+
+from valtti.engine import Action, Card, Match, Seat, Suit, Variant
+from valtti.engine.record import Record
+from valtti.engine.seeds import position_seed
+from valtti.engine.solver import DealValue, Solver
+from valtti.players.equity import match_equity
+from valtti.players.explain import explain, explain_worlds
+from valtti.players.reasons import Explanation, Reason, ReasonCode
+from valtti.terminal import hints, i18n
+
+
+def _last_trick(worlds_showing: int, worlds_alike: int) -> list[Explanation]:
+    """LAST_TRICK's explanation over copies of the real world: in ``worlds_showing`` of them
+    leading 6H keeps the ace for the last trick; in ``worlds_alike`` the two moves are worth the
+    same (as in a deal where it makes no difference)."""
+    deal = position(LAST_TRICK)
+    observation = deal.observation(Seat.N)
+    value = DealValue.match((0, 0), deal.variant, match_equity(deal.variant))
+    solver = Solver(table_bits=16)
+    solved = dict(solver.solve(deal, value))
+    alike = dict.fromkeys(solved, max(solved.values()))
+    worlds = [OpenWorld(deal.hands, 1.0, solved)] * worlds_showing
+    worlds += [OpenWorld(deal.hands, 1.0, alike)] * worlds_alike
+    keep, lead = Action.parse("6H"), Action.parse("AS")
+    estimates = [Exact(keep, 0.1, 1.0, len(worlds)), Exact(lead, -0.2, 0.0, len(worlds))]
+    return explain_worlds(observation, estimates, worlds, lambda d: solver.line(d, value), value)
+
+
+def test_a_reason_not_every_deal_shows_says_in_how_many_it_does() -> None:
+    keep = _last_trick(1, 3)[0]
+    assert keep.reason.code is ReasonCode.KEEPS_LAST
+    assert (keep.reason.share, keep.reason.deals, keep.reason.certain) == (0.25, 4, False)
+    assert keep.reason.to_dict()["share"] == 0.25 and keep.reason.to_dict()["deals"] == 4
+    assert hints.reason_words(keep.reason) == (
+        "in 1 of the 4 deals examined: keeps A♠ for the last trick"
+    )
+    i18n.use("fi")
+    try:
+        finnish = hints.reason_words(keep.reason)
+    finally:
+        i18n.use("en")
+    assert finnish == "1/4 tutkitusta jaosta: säästää kortin A♠ viimeiseen tikkiin"
+
+
+def test_certain_words_only_where_every_deal_shows_the_reason() -> None:
+    keep = _last_trick(3, 0)[0]
+    assert (keep.reason.share, keep.reason.deals, keep.reason.certain) == (1.0, 3, True)
+    assert hints.reason_words(keep.reason) == "keeps A♠ for the last trick"
+    # A reason that is an average, not one difference, has no share and no certainty.
+    average = Reason(ReasonCode.BEST_ON_AVERAGE, Seat.N)
+    assert average.share is None and not average.certain
+    assert hints.reason_words(average) == "the best on average"
+
+
+def test_the_hint_in_answer_names_a_suit() -> None:
+    reason = Reason(ReasonCode.AS_GOOD, Seat.S)
+    answers = [
+        Explanation(Action.answer(Suit.S), 0.1, 1.0, 16, reason, 0.01),
+        Explanation(Action.answer(Suit.H), 0.0, 0.0, 16, reason, 0.01),
+    ]
+    assert hints.hint_heading(answers).startswith("The computer player would name ♠.")
+    i18n.use("fi")
+    try:
+        finnish = hints.hint_heading(answers)
+    finally:
+        i18n.use("en")
+    assert finnish.startswith("Tietokonepelaaja nimeäisi maan ♠.")
+
+
+def _match(seed: int, actions: int) -> Match:
+    rng = random.Random(seed)
+    match = Match(Variant(), Seat.E)
+    match.start_deal(rng=rng)
+    for _ in range(actions):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    while len(match.legal_actions()) < 2:
+        match.apply(match.legal_actions()[0])
+    return match
+
+
+def _hint_json(path: Path) -> bytes:
+    run = subprocess.run(
+        [sys.executable, "-m", "valtti", "hint", str(path), "--json"],
+        capture_output=True,
+        check=True,
+    )
+    return run.stdout
+
+
+def test_the_same_hint_in_two_processes_and_while_another_loads_the_machine(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(Record.of_match(_match(8, 6)).to_json())
+    quiet = _hint_json(path)
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        loaded = _hint_json(path)
+    finally:
+        busy.kill()
+        busy.wait()
+    assert loaded == quiet
+    assert json.loads(quiet)["deals"] >= 16
+
+
+def test_the_game_and_the_record_give_the_same_hint(tmp_path: Path) -> None:
+    """The terminal and the web table explain the live match's observation; ``valtti hint``
+    the record's: one position, one seed, one hint."""
+    match = _match(11, 30)
+    seat = match.current_player
+    assert seat is not None
+    live = match.observation(seat)
+    path = tmp_path / "game.json"
+    path.write_text(Record.of_match(match).to_json())
+    replayed = Record.from_json(path.read_text()).replay()
+    assert position_seed(replayed.observation(seat), "hint") == position_seed(live, "hint")
+    estimates = json.loads(_hint_json(path))["estimates"]
+    assert estimates == [e.to_dict() for e in explain(live)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_hint_in_the_first_two_tricks_rests_on_16_deals_counted_alike(seed: int) -> None:
+    rng = random.Random(seed)
+    match = _match(seed, rng.randrange(0, 8))
+    seat = match.current_player
+    assert seat is not None
+    observation = match.observation(seat)
+    assert len(observation.tricks) < 2
+    explanations = explain(observation, "hard")
+    n = explanations[0].worlds
+    assert n >= 16 and all(e.worlds == n for e in explanations)
+    for e in explanations:
+        assert e.best_share is not None and e.value is not None and e.error is not None
+        # Every deal counts alike: a share is a whole number of the deals.
+        assert e.best_share * n == pytest.approx(round(e.best_share * n), abs=1e-6)
+        reason = e.reason
+        if reason.share is not None:
+            assert reason.deals is not None and 1 <= reason.deals <= n
+            shown = reason.share * reason.deals
+            assert shown == pytest.approx(round(shown), abs=1e-6)
+    assert hints.hint_key(explanations).count(f"{n} sampled deals") == 1
+
+
+def test_a_card_reason_in_its_words() -> None:
+    reason = Reason(ReasonCode.KEEPS_LAST, Seat.S, card=Card.parse("AS"), share=0.5, deals=16)
+    assert (
+        hints.reason_words(reason) == "in 8 of the 16 deals examined: keeps A♠ for the last trick"
+    )
