@@ -74,6 +74,12 @@ export function initForm(options) {
     showProblem(null);
     sayDefaults();
   });
+  // Enter after the nickname does what the button beside it says.
+  nicknameField().addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    playComputer();
+  });
   form.addEventListener("change", sayDefaults);
   onLangChange(sayDefaults);
   sayDefaults();

@@ -5,8 +5,9 @@
  * Hooks for end-to-end tests:
  *   #lang                          language switch (<select>, values "en" | "fi")
  *   #create-form                   the form creating a table; #create is its submit button
- *   #play-computer                 "Play against the computer": the nickname's person at S,
- *                                  three heuristic players, no turn time, straight to the table;
+ *   #play-computer                 "Play against the computer" (or Enter in the nickname): the
+ *                                  person at S, three heuristic players, no turn time, straight
+ *                                  to the table (the form's name, hints and variants kept);
  *                                  without a nickname #nickname-problem says so (gone on typing)
  *   input[data-table-name]         the table's name (empty: "{nickname}'s table")
  *   details.variants               "More options", closed; #variants-now says the rules chosen
