@@ -97,7 +97,7 @@ const PIPS = {
 };
 
 /** @param {string} tag @param {Record<string, string | number>} [attrs] @returns {SVGElement} */
-function svg(tag, attrs = {}) {
+export function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;

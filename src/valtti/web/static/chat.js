@@ -6,14 +6,21 @@
  * "valtti:chat:muted" = ["N:nickname", …], a seat and its nickname, as two seats may share a
  * nickname): their messages are then not shown; your own seat's always are.
  *
+ * The chat is a dock in a corner (#chat-dock), open at first on a screen wide and tall enough
+ * for it beside the table, folded on a phone; while folded, #chat-unread counts the messages
+ * others said meanwhile. An emote is drawn with the page's own small picture and its words, so
+ * that it needs no emoji font.
+ *
  * Hooks for end-to-end tests:
  *   #chat-log li[data-seat="N"][data-kind="text" | "emote"] with .chat-name and .chat-text
  *   #chat-form, #chat-input, #chat-send; #chat-emotes button[data-emote="good"]
  *   #chat-mutes button[data-mute="N"][aria-pressed="true|false"]
+ *   #chat-toggle[aria-expanded="true|false"] opens and folds #chat; #chat-unread[data-count]
  */
 
 import { t, onLangChange } from "/static/i18n.js";
 import { byId, el } from "/static/common.js";
+import { svg } from "/static/cards.js";
 import { seatLetter } from "/static/names.js";
 import { MESSAGE } from "/static/protocol.js";
 
@@ -24,6 +31,24 @@ import { MESSAGE } from "/static/protocol.js";
 
 export const EMOTES = ["good", "thanks", "oops", "wow", "hurry"];
 const MUTED_KEY = "valtti:chat:muted";
+/** Where the chat is open at first: beside the table, not over it. */
+const ROOMY = "(min-width: 901px) and (min-height: 600px)";
+
+/** Each emote's picture on a 16 × 16 grid: stroked paths in the text's colour.
+ * @type {Record<string, string[]>} */
+const EMOTE_PATHS = {
+  good: ["M3 8.5l3.2 3.2L13 4.8"], // a tick
+  thanks: [
+    "M8 13.5S2.5 10 2.5 6.2A2.8 2.8 0 0 1 8 4.9a2.8 2.8 0 0 1 5.5 1.3C13.5 10 8 13.5 8 13.5z",
+  ],
+  oops: [
+    "M8 1.8a6.2 6.2 0 1 0 0 12.4A6.2 6.2 0 1 0 8 1.8z",
+    "M5.6 6.4h.01M10.4 6.4h.01",
+    "M5.5 10.8q2.5-1.6 5 0",
+  ],
+  wow: ["M8 2.2v7.6", "M8 12.6v.6"], // an exclamation mark
+  hurry: ["M4 2h8M4 14h8", "M5 2c0 3.5 6 4.5 6 6s-6 2.5-6 6", "M11 2c0 3.5-6 4.5-6 6s6 2.5 6 6"],
+};
 
 /** @type {ChatFrame[]} */
 let messages = [];
@@ -63,6 +88,21 @@ function shown(m, hidden = new Set(muted())) {
   return m.seat === view?.you || !hidden.has(muteKey(m.seat, m.name));
 }
 
+/** An emote's picture, its name said by the words beside it. @param {string} name */
+export function emoteIcon(name) {
+  const icon = svg("svg", { class: "emote-icon", viewBox: "0 0 16 16", "aria-hidden": "true" });
+  for (const d of EMOTE_PATHS[name] ?? []) icon.append(svg("path", { d }));
+  return icon;
+}
+
+/** An emote as its button and the log show it: the picture and the words.
+ * @param {string} name */
+function emoteNode(name) {
+  const node = document.createDocumentFragment();
+  node.append(emoteIcon(name), " ", t(`chat.emote.${name}`));
+  return node;
+}
+
 /** @param {ChatFrame} m */
 function item(m) {
   return el(
@@ -70,8 +110,36 @@ function item(m) {
     { dataset: { seat: m.seat ?? "", kind: m.emote ? "emote" : "text" } },
     el("b", { class: "chat-name" }, `${m.name ?? ""} (${m.seat ? seatLetter(m.seat) : ""})`),
     " ",
-    el("span", { class: "chat-text" }, m.emote ? t(`chat.emote.${m.emote}`) : m.text),
+    el("span", { class: "chat-text" }, m.emote ? emoteNode(m.emote) : m.text),
   );
+}
+
+/** Messages others said while the chat was folded. */
+let unread = 0;
+
+function isOpen() {
+  return !document.getElementById("chat").hidden;
+}
+
+function drawUnread() {
+  const badge = document.getElementById("chat-unread");
+  badge.hidden = unread === 0;
+  badge.dataset.count = String(unread);
+  badge.textContent = unread > 9 ? "9+" : String(unread);
+  badge.title = t("chat.unread", { n: unread });
+}
+
+/** Open or fold the chat; opening reads what came meanwhile. @param {boolean} open */
+function setOpen(open) {
+  document.getElementById("chat").hidden = !open;
+  document.getElementById("chat-toggle").setAttribute("aria-expanded", String(open));
+  document.body.dataset.chat = open ? "open" : "folded";
+  if (open) {
+    unread = 0;
+    const log = document.getElementById("chat-log");
+    log.scrollTop = log.scrollHeight;
+  }
+  drawUnread();
 }
 
 function drawLog() {
@@ -139,6 +207,8 @@ export function initChat(send) {
     unsent.push(text);
     input.value = "";
   });
+  document.getElementById("chat-toggle").addEventListener("click", () => setOpen(!isOpen()));
+  setOpen(window.matchMedia(ROOMY).matches);
   const emotes = document.getElementById("chat-emotes");
   for (const name of EMOTES) {
     emotes.append(
@@ -156,16 +226,16 @@ export function initChat(send) {
       ),
     );
   }
+  const drawEmotes = () => {
+    for (const b of emoteButtons()) b.replaceChildren(emoteNode(b.dataset.emote));
+  };
   onLangChange(() => {
-    for (const b of emoteButtons()) {
-      b.textContent = t(`chat.emote.${b.dataset.emote}`);
-    }
+    drawEmotes();
     drawLog();
     drawMutes();
+    drawUnread();
   });
-  for (const b of emoteButtons()) {
-    b.textContent = t(`chat.emote.${b.dataset.emote}`);
-  }
+  drawEmotes();
 }
 
 /** The server refused the oldest text still unanswered (too fast, or not a chat text): it is
@@ -185,6 +255,10 @@ export function onChat(message) {
   messages.push(message);
   if (messages.length > 50) messages = messages.slice(-50);
   addToLog(message);
+  if (!isOpen() && message.seat !== view?.you && shown(message)) {
+    unread += 1;
+    drawUnread();
+  }
 }
 
 /** The table's last messages, on a new connection. @param {ChatHistoryFrame} message */

@@ -68,7 +68,7 @@ function renderSeat(section, seat, view, isBottom) {
     );
   }
   if (section.dataset.locked === "true")
-    head.append(el("span", { class: "badge lock" }, t("table.lock")));
+    head.append(el("span", { class: "badge lock", "data-term": "locked" }, t("table.lock")));
   const absence = seatAbsence(view, seat, entry);
   head.append(...absence.head);
   section.append(head);
@@ -147,13 +147,15 @@ function seatTools(view, seat, entry) {
 }
 
 /** The trick to show in the middle: a just-completed one for a moment, else the current one.
+ * A new deal's felt is empty: the previous deal's last trick is not held over into it.
  * @param {View} view @returns {Trick | null} */
 export function shownTrick(view) {
   const current = view.obs?.current_trick;
   // The held trick gives way at once when you must follow the next one.
   const youFollow = view.you && view.obs?.to_move === view.you && current?.cards.length;
   const hold = page.hold;
-  if (!view.replay && hold && Date.now() < hold.until && !youFollow) return hold.trick;
+  const ofThisDeal = !!hold && hold.trick.number <= (view.obs?.tricks ?? []).length;
+  if (!view.replay && ofThisDeal && Date.now() < hold.until && !youFollow) return hold.trick;
   if (current?.cards.length) return current;
   if (view.lastTrick && view.obs?.phase === "over") return view.lastTrick;
   return null;
@@ -205,7 +207,10 @@ export function renderTurn(view) {
     // Only a replay shows anyone else a partner choosing a marriage (RULES.md 7.2).
     text = t("table.turn.other_answer", { name: who(view, obs.to_move) });
   } else if (obs.to_move) {
-    text = t("table.turn.other", { name: who(view, obs.to_move) });
+    const leads = !obs.current_trick || obs.current_trick.cards.length === 0;
+    text = t(leads ? "table.turn.other_lead" : "table.turn.other", {
+      name: who(view, obs.to_move),
+    });
   }
   line.textContent = text;
 }

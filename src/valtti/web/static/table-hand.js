@@ -11,10 +11,13 @@ import { card, sortHand } from "/static/cards.js";
 import { currentView, myLegal, page, parseToken, stale } from "/static/table-state.js";
 import { actionLabel, refusalText, who } from "/static/table-words.js";
 import { act } from "/static/table-control.js";
+import { termTip } from "/static/terms.js";
 
 /** @import { View } from "/static/table-state.js" */
 
 const MIN_TOUCH_STEP = 42; // px of each hand card left visible: a finger-sized target
+/** The game's word (terms.js) each kind of question is. @type {Record<string, string>} */
+const TERM_OF = { "ask-whole": "ask_whole", "ask-half": "ask_half" };
 
 /** The action buttons (#actions) and the answer dialog. @param {View} view */
 export function renderActions(view) {
@@ -26,7 +29,13 @@ export function renderActions(view) {
     const kind = parseToken(tok).kind;
     return kind === "declare" || kind === "ask-whole" || kind === "ask-half";
   });
+  /** @type {Set<string>} */
+  const terms = new Set();
+  // The questions the engine proves cannot succeed now (the state's futile: docs/WEB.md).
+  const futile = (view.replay ? [] : (page.state?.futile ?? [])).filter((a) => words.includes(a));
   for (const token of words) {
+    const term = TERM_OF[parseToken(token).kind] ?? null;
+    if (term) terms.add(term);
     buttons.append(
       el(
         "button",
@@ -34,11 +43,23 @@ export function renderActions(view) {
           type: "button",
           class: "action",
           "data-action": token,
+          "data-term": term,
+          "data-futile": futile.includes(token) ? "true" : null,
+          "aria-describedby": futile.includes(token) ? "futile-note" : null,
           disabled: page.pending || stale(view),
           onclick: () => act(token),
         },
         actionLabel(token),
       ),
+    );
+  }
+  if (terms.size) {
+    const names = [...terms].map((term) => t(`action.${term}`, { suit: "" }).trim());
+    buttons.append(termTip([...terms], names.join(", ")));
+  }
+  if (futile.length) {
+    buttons.append(
+      el("p", { id: "futile-note", class: "futile-note", role: "note" }, t("action.futile.whole")),
     );
   }
   box.hidden = words.length === 0;

@@ -48,6 +48,10 @@ export function renderInfo(view) {
     icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
     trumps.append(icon, " ", t(`suit.${obs.trump}`));
   } else trumps.append(t("table.trumps.none"));
+  // The same on the felt, where it is in sight at every size.
+  const onFelt = document.getElementById("felt-trumps");
+  onFelt.dataset.trump = trumps.dataset.trump;
+  onFelt.replaceChildren(...[...trumps.childNodes].map((n) => n.cloneNode(true)));
 
   document.getElementById("deal-label").textContent = view.deal
     ? t("table.deal", { n: view.deal })
@@ -116,9 +120,19 @@ export function renderScore(view) {
     ew: score.EW,
     target,
   });
+  const obs = view.obs;
+  // The match and the deal in a line on the felt, in sight at every size.
+  const onFelt = document.getElementById("felt-score");
+  onFelt.textContent = t("table.felt.score", { ns: score.NS, ew: score.EW, target });
+  onFelt.title = document.getElementById("match-score").textContent;
+  onFelt.dataset.ns = String(score.NS);
+  onFelt.dataset.ew = String(score.EW);
+  const deal = obs?.game_points ?? { NS: 0, EW: 0 };
+  const points = document.getElementById("felt-points");
+  points.textContent = t("table.felt.deal", { ns: deal.NS ?? 0, ew: deal.EW ?? 0 });
+  points.hidden = !obs;
   const body = document.getElementById("columns");
   body.replaceChildren();
-  const obs = view.obs;
   for (const team of /** @type {const} */ (["NS", "EW"])) {
     const mine = view.you && TEAM_OF[view.you] === team;
     body.append(

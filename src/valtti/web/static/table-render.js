@@ -12,6 +12,7 @@ import { labelCards } from "/static/names.js";
 import { renderAbsence } from "/static/absence.js";
 import { announceEnds, renderEnds } from "/static/ends.js";
 import { renderChat } from "/static/chat.js";
+import { explainTerms } from "/static/terms.js";
 import { renderHint } from "/static/hint.js";
 import { currentView, page, trickPlays } from "/static/table-state.js";
 import { who } from "/static/table-words.js";
@@ -60,6 +61,7 @@ export function render() {
   renderEnds(view, sendOrSay, render);
   renderChat(view);
   labelCards(document.body);
+  explainTerms(document.body, view);
   animate(shot);
   keepFocus();
   const turnLine = document.getElementById("turn").textContent;

@@ -105,15 +105,15 @@ export function eventNode(view, e) {
     );
   } else frag.append(tn(e.yes ? "event.ask_half.yes" : "event.ask_half.no", { seat, suit: icon }));
   const team = teamName(TEAM_OF[e.seat]);
+  // The points name a word of the game, explained on a tap (terms.js).
+  const points = (/** @type {string} */ key, /** @type {string} */ term) =>
+    el("span", { "data-term": term }, tn(key, { suit: icon, team }));
   if (e.points === 2)
-    return tn("event.with_points", {
-      event: frag,
-      points: tn("event.trumps", { suit: icon, team }),
-    });
+    return tn("event.with_points", { event: frag, points: points("event.trumps", "trumps") });
   if (e.points === 1) {
     return tn("event.with_points", {
       event: frag,
-      points: tn("event.little_trump", { suit: icon, team }),
+      points: points("event.little_trump", "little_trump"),
     });
   }
   return frag;
