@@ -109,3 +109,32 @@ def test_batched_steps_are_checked_as_the_python_ones() -> None:
     assert np.array_equal(env.action_masks(), before)  # nothing moved
     _obs, rewards, terminated, _trunc, info = env.step(np.array([-1, 2**40, 10**30], object))
     assert terminated.all() and (rewards == -10.0).all() and info["illegal"].all()
+
+
+def test_a_tables_seed_is_drawn_as_numpy_draws_it() -> None:
+    """The batched tables draw ``integers(2**63)`` from one word of the stream's generator;
+    should numpy ever draw it otherwise, this says so before the episodes differ."""
+    from valtti.research.batched import _seed
+
+    a, b = np.random.default_rng(8), np.random.default_rng(8)
+    assert [int(a.integers(2**63)) for _ in range(2000)] == [_seed(b) for _ in range(2000)]
+
+
+def test_the_c_tables_refuse_bad_arrays_and_change_nothing() -> None:
+    env = MarjapussiVectorEnv(num_envs=3, batched=True)
+    env.reset(seed=4)
+    assert env._batch is not None
+    tables, obs, masks = env._batch.tables, env._obs.copy(), np.zeros((3, 49), np.uint8)
+    before = [tables.deal(i).history for i in range(3)]
+    seeds = np.array([1, 2], np.uint64)
+    with pytest.raises(ValueError, match="table 1 twice"):
+        tables.reset(np.array([1, 1], np.int64), seeds, obs, masks)
+    with pytest.raises(IndexError, match="no table 3"):
+        tables.reset(np.array([0, 3], np.int64), seeds, obs, masks)
+    with pytest.raises(ValueError, match="observations are"):
+        tables.reset(np.array([0, 1], np.int64), seeds, obs[:2], masks)
+    with pytest.raises(ValueError, match="one seed a table"):
+        tables.reset(np.array([0], np.int64), seeds, obs, masks)
+    assert [tables.deal(i).history for i in range(3)] == before
+    assert np.array_equal(obs, env._obs)
+    env.step(env.action_masks().argmax(axis=1))  # every table still waits for its learner

@@ -141,4 +141,22 @@ def _bench_research(r: Any) -> dict[str, float]:
     for name, rate, unit, engine, what, key in rows:
         click.echo(f"{name + ':':13} {rate:,.0f} {unit}, {rate / engine:.1%} {what}")
         figures[key] = round(rate)
+    figures.update(_bench_speed())
     return figures
+
+
+def _bench_speed() -> dict[str, float]:
+    """Print the batched vector env's learner steps per CPU-second against one env's
+    (``research.speed``); return them for ``--json``."""
+    from valtti.research.speed import learner_rates
+
+    rates = learner_rates()
+    click.echo(
+        f"batched:      {rates.batched:,.0f} learner steps per CPU-second ({rates.tables} tables "
+        f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x"
+    )
+    return {
+        "batched_steps_per_cpu_s": round(rates.batched),
+        "single_env_steps_per_cpu_s": round(rates.single),
+        "batched_ratio": round(rates.ratio, 2),
+    }

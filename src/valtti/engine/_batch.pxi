@@ -15,6 +15,7 @@ cdef extern from *:
 cdef enum:
     MT_N = 624
     MT_M = 397
+    LANES = 4       # tables seeded together
 
 # Who plays a seat of a table.
 cdef enum:
@@ -43,31 +44,42 @@ cdef int tw_start_init() except -1:
 tw_start_init()
 
 
-cdef void tw_seed(Twister* t, uint64_t seed) noexcept nogil:
-    """``random.Random(seed)`` for a seed below 2**64: CPython's init_by_array with the seed's
-    32-bit words, least significant first (one word for a seed below 2**32)."""
-    cdef uint32_t key[2]
-    cdef int nkey = 2 if seed >> 32 else 1, i = 1, j = 0, k
-    key[0] = <uint32_t>seed
-    key[1] = <uint32_t>(seed >> 32)
-    memcpy(t.mt, TW_START, sizeof(TW_START))
+cdef void tw_seed(Twister** t, const uint64_t* seed, int lanes) noexcept nogil:
+    """``random.Random(seed[q])`` into ``t[q]`` for ``lanes`` (1 to ``LANES``) seeds below
+    2**64 of one key length (all below 2**32, or none): CPython's init_by_array with the seed's
+    32-bit words, least significant first. Its chain of multiplications is long; the lanes'
+    chains, in lockstep, overlap in the processor."""
+    cdef uint32_t key[LANES][2]
+    cdef uint32_t* mt[LANES]
+    cdef int nkey = 2 if seed[0] >> 32 else 1, i = 1, j = 0, k, q
+    for q in range(lanes):
+        key[q][0] = <uint32_t>seed[q]
+        key[q][1] = <uint32_t>(seed[q] >> 32)
+        mt[q] = t[q].mt
+        memcpy(mt[q], TW_START, sizeof(TW_START))
+        t[q].index = MT_N
     for k in range(MT_N if MT_N > nkey else nkey, 0, -1):
-        t.mt[i] = (t.mt[i] ^ ((t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) * 1664525U)) + key[j] + j
+        for q in range(lanes):
+            mt[q][i] = ((mt[q][i] ^ ((mt[q][i - 1] ^ (mt[q][i - 1] >> 30)) * 1664525U))
+                        + key[q][j] + j)
         i += 1
         j += 1
         if i >= MT_N:
-            t.mt[0] = t.mt[MT_N - 1]
+            for q in range(lanes):
+                mt[q][0] = mt[q][MT_N - 1]
             i = 1
         if j >= nkey:
             j = 0
     for k in range(MT_N - 1, 0, -1):
-        t.mt[i] = (t.mt[i] ^ ((t.mt[i - 1] ^ (t.mt[i - 1] >> 30)) * 1566083941U)) - i
+        for q in range(lanes):
+            mt[q][i] = (mt[q][i] ^ ((mt[q][i - 1] ^ (mt[q][i - 1] >> 30)) * 1566083941U)) - i
         i += 1
         if i >= MT_N:
-            t.mt[0] = t.mt[MT_N - 1]
+            for q in range(lanes):
+                mt[q][0] = mt[q][MT_N - 1]
             i = 1
-    t.mt[0] = 0x80000000U
-    t.index = MT_N
+    for q in range(lanes):
+        mt[q][0] = 0x80000000U
 
 
 cdef uint32_t tw_next(Twister* t) noexcept nogil:
@@ -114,6 +126,7 @@ cdef struct Table:
     uint8_t seat            # the learner's
     uint8_t kind[4]         # who plays each seat (K_*)
     uint8_t waiting         # for the learner's action: dealt, and no episode ended since
+    uint8_t marked          # named in the reset being checked
 
 
 cdef class Tables:
@@ -166,12 +179,31 @@ cdef class Tables:
     def __len__(self):
         return self.n
 
-    cdef void _deal(self, Table* t, uint64_t seed) noexcept nogil:
-        """LearnerTable.reset: the seat, the players' seeds, the first dealer, the cards."""
+    cdef void _seed(self, const int64_t[::1] which, const uint64_t[::1] seeds) noexcept nogil:
+        """Seed each table ``which[k]`` with ``seeds[k]``, ``LANES`` of one key length at once."""
+        cdef Twister* lane[LANES]
+        cdef uint64_t lane_seeds[LANES]
+        cdef Py_ssize_t k
+        cdef int n, wide
+        for wide in range(2):
+            n = 0
+            for k in range(which.shape[0]):
+                if (seeds[k] >> 32 != 0) == wide:
+                    lane[n] = &self.tables[which[k]].rng
+                    lane_seeds[n] = seeds[k]
+                    n += 1
+                    if n == LANES:
+                        tw_seed(lane, lane_seeds, n)
+                        n = 0
+            if n:
+                tw_seed(lane, lane_seeds, n)
+
+    cdef void _deal(self, Table* t) noexcept nogil:
+        """LearnerTable.reset after the seeding: the seat, the players' seeds, the first
+        dealer, the cards, and the others' play until the learner is to move."""
         cdef uint64_t hands[4]
         cdef int i, dealer, forehand
         cdef Core* c = &t.c
-        tw_seed(&t.rng, seed)
         t.seat = tw_below(&t.rng, 4) if self.fixed_seat < 0 else self.fixed_seat
         t.kind[t.seat] = K_LEARNER
         for i in range(3):
@@ -234,10 +266,20 @@ cdef class Tables:
         for k in range(which.shape[0]):
             if not 0 <= which[k] < self.n:
                 raise IndexError(f"no table {which[k]} of {self.n}")
+        # distinct: tables seeded together must not be one
+        for k in range(which.shape[0]):
+            if self.tables[which[k]].marked:
+                for i in range(k):
+                    self.tables[which[i]].marked = 0
+                raise ValueError(f"table {which[k]} twice")
+            self.tables[which[k]].marked = 1
+        for k in range(which.shape[0]):
+            self.tables[which[k]].marked = 0
         with nogil:
+            self._seed(which, seeds)
             for k in range(which.shape[0]):
                 i = which[k]
-                self._deal(&self.tables[i], seeds[k])
+                self._deal(&self.tables[i])
                 self._write(&self.tables[i], &obs[i, 0], &masks[i, 0])
 
     def step(self, const int64_t[::1] actions, float[:, ::1] obs, uint8_t[:, ::1] masks,
