@@ -1,7 +1,8 @@
 """Absent players in a real browser (Playwright, Debian's Chromium): the creator leaving mid-deal
-and the table going on with a stand-in; a person running out of time, stood in for, and taking
-the seat back; any seated person handing an absent seat over; the turn clock running down; the
-page's own connection lost (the server killed, or the socket dropped on a phone) and back.
+and the table going on with a stand-in; a person who is here running out of time, their bank
+running down, one move played for them and the seat theirs again; any seated person handing an
+absent seat over; the turn clock running down; the page's own connection lost (the server
+killed, or the socket dropped on a phone) and back.
 
 Reuses the browser and helpers of test_browser.py and test_browser_room.py against the
 session's real ``valtti serve`` (computer players without delay). Short turn times (seconds).
@@ -113,6 +114,7 @@ def test_the_creator_leaves_mid_deal_and_a_stand_in_plays_on(
         seat="N",
         nickname="Host",
         turn_seconds=3,
+        time_bank_seconds=0,
     )
     table_id = made["id"]
     south_token = server.join(table_id, "S", "Aino")
@@ -141,49 +143,53 @@ def test_the_creator_leaves_mid_deal_and_a_stand_in_plays_on(
     south.check_clean()
 
 
-def test_out_of_time_stood_in_for_and_the_seat_taken_back(
+def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_seat_stays(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    # Computer moves a little apart, so that the stand-in does not finish the match at once.
+    # Computer moves a little apart, so that my turns come one at a time.
     server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}", bot_delay=0.2)
     made = server.create(
         {"N": "random", "E": "random", "S": "open", "W": "random"},
         seat="S",
         nickname="Aino",
-        turn_seconds=2,
+        turn_seconds=1,
+        time_bank_seconds=2,
     )
     me = room()
     keys = {"token": made["token"], "seat": "S", "creator_token": made["creator_token"]}
     open_seat(me, server, made["id"], keys)
     page = me.page
-    # My turn: the clock runs down on my seat, second by second.
+    # My turn: the clock runs on my seat, the bank after it.
     clock = page.locator('.turn-clock[data-clock-seat="S"]')
     expect(clock).to_be_visible()
-    first = int(clock.get_attribute("data-left") or "0")
-    assert 1 <= first <= 2
-    page.wait_for_function(
-        "(n) => Number(document.querySelector('.turn-clock')?.dataset.left ?? 99) < n", arg=first
-    )
-    # I do nothing: out of time, a stand-in takes my seat, and the page says so.
-    expect(page.locator("#absent")).to_be_visible()
-    expect(page.locator("#absent")).to_contain_text(
-        "A computer player is standing in for you — take your seat back"
-    )
-    expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_be_visible()
     at = seq(page)
-    page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=at)  # it plays
-    # I take my seat back: the stand-in leaves, and I play my own next turn.
-    page.click("#take-back")
+    assert clock.get_attribute("data-bank") == "2"
+    # I do nothing: the turn's time is up and the bank runs down, on the clock.
+    banked = page.locator('.turn-clock[data-clock-seat="S"][data-banked="true"]')
+    expect(banked).to_be_visible()
+    expect(banked).to_contain_text("bank 0:0")
+    # Bank spent too: a computer player makes that one move, and the seat is mine at once:
+    # I am not marked away, no panel asks me to take it back.
+    page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=at)
     expect(page.locator("#absent")).to_be_hidden()
     expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_have_count(0)
+    assert me.actions_sent() == []
+    assert moves_by(stored_record(server.db_url, made["id"]), Seat.S) == 1
+    # My next turn: its whole time again, no bank left, and I play it myself.
     page.wait_for_function(MY_TURN_OR, arg="#never")
+    expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute("data-bank", "0")
     sent = seq(page)
     assert page.evaluate(PLAY_ONE)
     page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=sent)
-    assert me.actions_sent()
-    expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_have_count(0)
+    assert len(me.actions_sent()) == 1
+    assert all(
+        seat["stand_in"] is None
+        for state in me.states()
+        for seat in state["table"]["seats"]
+        if seat["seat"] == "S"
+    )
     me.check_clean()
 
 
@@ -274,6 +280,7 @@ def test_a_killed_server_is_shown_and_the_table_comes_back_with_it(
         seat="S",
         nickname="Aino",
         turn_seconds=turn,
+        time_bank_seconds=0,  # North's person, here, loses each turn after ``turn`` seconds
     )
     table_id = made["id"]
     north_token = server.join(table_id, "N", "Bertta")
@@ -281,7 +288,8 @@ def test_a_killed_server_is_shown_and_the_table_comes_back_with_it(
     page = me.page
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     open_seat(me, server, table_id, {"token": made["token"], "seat": "S"})
-    # North's person is connected (and never plays: a stand-in takes North's turns in time).
+    # North's person is connected (and never plays: a stand-in makes each of North's moves in
+    # time, one at a time).
     north = server.socket(table_id, north_token)
     expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-connected", "true")
     my_turn(page)

@@ -11,18 +11,25 @@
  * server's may run on, or pause), until the next state says.
  *
  * Hooks for end-to-end tests:
- *   .turn-clock[data-clock-seat="N"][data-left="12"]  the clock on the seat to move (whole
- *                      seconds left, counting down between states); body[data-clock-left];
+ *   .turn-clock[data-clock-seat="N"][data-left="12"][data-bank="120"]  the clock on the seat
+ *                      to move (whole seconds left of the turn, then of the seat's time bank,
+ *                      which runs once data-left is 0: data-banked="true"; counting down between
+ *                      states); body[data-clock-left], body[data-clock-bank];
  *                      data-paused="true" (greyed, not counting) while the connection is lost
  *   .badge.stand-in[data-stand-in-for="E"]  a computer player stands in for E's person
  *   button[data-stand-in="E"]  hand E's seat (its person is away) to a stand-in: any seated
  *                      person sees it
  *   #absent            shown while a computer player stands in for you; #take-back button
+ *   #elsewhere         shown while your seat is played on another page or device (the server
+ *                      said seat_elsewhere) and this page holds its token; #take-here button
+ *                      ("This is my seat") plays it here again
+ * Both panels stay on top of every other panel (the deal's end included): placeOnTop.
  */
 
 import { t } from "/static/i18n.js";
 import { el, tableKeys, toast } from "/static/common.js";
 import { MESSAGE } from "/static/protocol.js";
+import { page } from "/static/table-state.js";
 
 /**
  * @import { Seat, SeatEntry, Send, StateFrame } from "/static/protocol.js"
@@ -31,10 +38,13 @@ import { MESSAGE } from "/static/protocol.js";
 
 const TICK_MS = 250;
 
+/** @typedef {{left: number, bank: number}} Left whole seconds left of the turn and the bank */
+
 /**
- * The turn timed, when (performance.now()) it is up, and the seconds left where it stopped
- * (the connection was lost; null while it counts down).
- * @type {{seat: Seat, seconds: number, until: number, stopped: number | null} | null}
+ * The turn timed, when (performance.now()) its time is up and when its seat's bank is, and
+ * what was left where it stopped (the connection was lost; null while it counts down).
+ * @type {{seat: Seat, seconds: number, until: number, bankUntil: number, stopped: Left | null}
+ *   | null}
  */
 let clock = null;
 /** @type {number | null} */
@@ -42,11 +52,29 @@ let ticker = null;
 /** @type {Send} */
 let sender = () => false;
 
-/** How the page sends a message: `send(message)` returns whether it went. @param {Send} send */
-export function initAbsence(send) {
+/** How the page sends a message (`send(message)` returns whether it went) and plays its
+ * seat here again ("This is my seat"). @param {Send} send @param {() => void} takeHere */
+export function initAbsence(send, takeHere) {
   sender = send;
   document.getElementById("take-back").addEventListener("click", () => {
     if (!sender({ type: MESSAGE.BACK })) toast(t("error.offline"), "error", "offline");
+  });
+  document.getElementById("take-here").addEventListener("click", takeHere);
+  for (const id of ["absent", "elsewhere"]) placeOnTop(document.getElementById(id));
+}
+
+/** A panel that gives a person their seat back is never under another (the deal's end is at
+ * z-index 40, the toasts at 50): fixed under the top bar, over the felt and its panels.
+ * @param {HTMLElement} panel */
+function placeOnTop(panel) {
+  Object.assign(panel.style, {
+    position: "fixed",
+    top: "3rem",
+    left: "50%",
+    transform: "translateX(-50%)",
+    zIndex: "45",
+    maxWidth: "calc(100vw - 1rem)",
+    boxShadow: "0 6px 24px rgba(0, 0, 0, 0.35)",
   });
 }
 
@@ -55,7 +83,8 @@ export function initAbsence(send) {
 export function noteState(message) {
   const c = message.clock;
   const until = c ? performance.now() + c.left * 1000 : 0;
-  clock = c ? { seat: c.seat, seconds: c.seconds, until, stopped: null } : null;
+  const bankUntil = c ? until + (c.bank ?? 0) * 1000 : 0;
+  clock = c ? { seat: c.seat, seconds: c.seconds, until, bankUntil, stopped: null } : null;
   clearInterval(ticker);
   ticker = clock ? setInterval(tick, TICK_MS) : null;
 }
@@ -67,10 +96,27 @@ export function stopClock() {
   if (clock && clock.stopped === null) clock.stopped = secondsLeft();
 }
 
+/** @returns {Left | null} */
 function secondsLeft() {
   if (!clock) return null;
   if (clock.stopped !== null) return clock.stopped;
-  return Math.max(0, Math.ceil((clock.until - performance.now()) / 1000));
+  const now = performance.now();
+  return {
+    left: Math.max(0, Math.ceil((clock.until - now) / 1000)),
+    bank: Math.max(0, Math.ceil((clock.bankUntil - Math.max(now, clock.until)) / 1000)),
+  };
+}
+
+/** What a clock shows: the turn's time, then the bank's. @param {Left} time */
+function clockShown(time) {
+  return time.left > 0 || time.bank === 0
+    ? clockText(time.left)
+    : t("absence.bank", { time: clockText(time.bank) });
+}
+
+/** Whether time is short: the turn's and the bank's together. @param {Left} time */
+function isLow(time) {
+  return time.left + time.bank <= 10;
 }
 
 /** @param {number} left */
@@ -81,21 +127,32 @@ function clockText(left) {
 }
 
 function tick() {
-  const left = secondsLeft();
+  const time = secondsLeft();
   /** @type {NodeListOf<HTMLElement>} */
   const clocks = document.querySelectorAll(".turn-clock");
   for (const node of clocks) {
-    node.dataset.left = String(left ?? "");
-    node.textContent = clockText(left ?? 0);
-    node.classList.toggle("low", left !== null && left <= 10);
+    node.dataset.left = String(time?.left ?? "");
+    node.dataset.bank = String(time?.bank ?? "");
+    node.dataset.banked = String(!!time && time.left === 0);
+    node.textContent = time ? clockShown(time) : "";
+    node.title = clockTitle(time);
+    node.classList.toggle("low", !!time && isLow(time));
   }
-  document.body.dataset.clockLeft = left === null ? "" : String(left);
-  if (left === 0) clearInterval(ticker);
+  showLeft(time);
+  if (time && time.left === 0 && time.bank === 0) clearInterval(ticker);
 }
 
-function clockTitle() {
-  if (!clock) return "";
+/** @param {Left | null} time */
+function showLeft(time) {
+  document.body.dataset.clockLeft = time ? String(time.left) : "";
+  document.body.dataset.clockBank = time ? String(time.bank) : "";
+}
+
+/** @param {Left | null} time */
+function clockTitle(time) {
+  if (!clock || !time) return "";
   if (clock.stopped !== null) return t("connection.clock");
+  if (time.left === 0) return t("absence.bank.title", { time: clockText(time.bank) });
   return t("absence.clock.title", { seconds: clock.seconds });
 }
 
@@ -118,20 +175,22 @@ export function seatAbsence(view, seat, entry) {
     );
   }
   if (!view.replay && clock && clock.seat === seat && view.table?.status === "playing") {
-    const left = secondsLeft();
+    const time = secondsLeft() ?? { left: 0, bank: 0 };
     const paused = clock.stopped !== null;
     head.push(
       el(
         "span",
         {
-          class: `turn-clock${left <= 10 ? " low" : ""}${paused ? " paused" : ""}`,
+          class: `turn-clock${isLow(time) ? " low" : ""}${paused ? " paused" : ""}`,
           "data-clock-seat": seat,
-          "data-left": String(left),
+          "data-left": String(time.left),
+          "data-bank": String(time.bank),
+          "data-banked": String(time.left === 0),
           "data-paused": String(paused),
           role: "timer",
-          title: clockTitle(),
+          title: clockTitle(time),
         },
-        clockText(left),
+        clockShown(time),
       ),
     );
   }
@@ -166,7 +225,11 @@ export function renderAbsence(view) {
   const away = !view.replay && !!mine?.stand_in && view.table?.status !== "finished";
   document.getElementById("absent").hidden = !away;
   document.body.dataset.standIn = String(away);
-  document.body.dataset.clockLeft = clock ? String(secondsLeft()) : "";
+  // Moved to another page or device: this page holds the key, so its person may play here.
+  const elsewhere = !view.replay && page.connection.elsewhere && !!tableKeys(page.id).token;
+  document.getElementById("elsewhere").hidden = !elsewhere;
+  document.body.dataset.elsewhere = String(elsewhere);
+  showLeft(secondsLeft());
 }
 
 function tableId() {

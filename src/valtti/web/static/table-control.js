@@ -16,6 +16,7 @@ import {
 } from "/static/common.js";
 import { holdFocus } from "/static/keyboard.js";
 import { noteState } from "/static/absence.js";
+import { announce } from "/static/alerts.js";
 import { dealEnded, nextDealAfterWait } from "/static/ends.js";
 import { chatRefused } from "/static/chat.js";
 import { hintRefused } from "/static/hint.js";
@@ -25,7 +26,7 @@ import { connectionBack, reconnectNow, send } from "/static/table-socket.js";
 import { startReplay } from "/static/table-replay.js";
 import { refusalText } from "/static/table-words.js";
 
-/** @import { ErrorFrame, Seat, StateFrame } from "/static/protocol.js" */
+/** @import { ErrorFrame, Seat, SeatElsewhereFrame, StateFrame } from "/static/protocol.js" */
 
 const HOLD_TRICK_MS = 1500; // a completed trick stays in the middle this long
 
@@ -65,6 +66,8 @@ export function onState(message) {
     }
     if (!page.replayAsked) {
       page.id = message.table.rematch;
+      // The address bar shows the table played now; Back shows the finished match.
+      history.pushState(null, "", `/t/${encodeURIComponent(page.id)}`);
       reconnectNow();
       return;
     }
@@ -74,6 +77,29 @@ export function onState(message) {
   if (page.replayAsked && !page.replayOpened && message.table?.status === "finished") {
     page.replayOpened = true;
     startReplay();
+  }
+}
+
+/** The seat is played on another page or device now: this page watches, and says so, until
+ * its person takes the seat here again (takeSeatHere). @param {SeatElsewhereFrame} _message */
+export function onSeatElsewhere(_message) {
+  page.connection.elsewhere = true;
+  announce(t("seat.elsewhere"));
+  render();
+}
+
+/** "This is my seat": play the seat on this page again, with the token it holds (the page
+ * that plays it now watches from then on). */
+export function takeSeatHere() {
+  if (!tableKeys(page.id).token) return;
+  page.connection.elsewhere = false;
+  reconnectNow();
+}
+
+/** Take away the toasts that asked for a nickname: one is entered, or the seat was taken. */
+export function dropNicknameToasts() {
+  for (const old of document.querySelectorAll('#toasts .toast[data-code^="nickname."]')) {
+    old.remove();
   }
 }
 
@@ -125,6 +151,8 @@ export async function sitDown(seat) {
   const nickname = input.value.trim();
   try {
     await takeSeat(page.id, seat, nickname);
+    dropNicknameToasts();
+    page.connection.elsewhere = false;
     reconnectNow();
   } catch (err) {
     toast(errorText(err.code), "error", err.code);

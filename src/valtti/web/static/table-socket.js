@@ -15,8 +15,8 @@ import { CLOSE, FRAME, MESSAGE } from "/static/protocol.js";
 import { page, render } from "/static/table-state.js";
 
 /**
- * @import { ChatFrame, ChatHistoryFrame, ErrorFrame, Frame, HintFrame, Message, StateFrame }
- *   from "/static/protocol.js"
+ * @import { ChatFrame, ChatHistoryFrame, ErrorFrame, Frame, HintFrame, Message,
+ *   SeatElsewhereFrame, StateFrame } from "/static/protocol.js"
  */
 
 const PING_MS = 25000;
@@ -32,6 +32,7 @@ const LAST_BACKOFF_MS = 10000;
  * @property {(frame: ChatFrame) => void} chat
  * @property {(frame: ChatHistoryFrame) => void} chat_history
  * @property {(frame: HintFrame) => void} hint
+ * @property {(frame: SeatElsewhereFrame) => void} seat_elsewhere
  */
 
 /** @type {FrameHandlers} */
@@ -41,6 +42,7 @@ const handlers = {
   chat: () => {},
   chat_history: () => {},
   hint: () => {},
+  seat_elsewhere: () => {},
 };
 
 /** Say what to do with each frame (once, before connect). @param {FrameHandlers} given */
@@ -96,7 +98,8 @@ export function setStatus(kind) {
 }
 
 function socketUrl() {
-  const token = tableKeys(page.id).token;
+  // Moved elsewhere, the page watches: connecting with the token would take the seat back.
+  const token = page.connection.elsewhere ? null : tableKeys(page.id).token;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   return `${scheme}://${location.host}/api/tables/${encodeURIComponent(page.id)}/ws${query}`;
@@ -140,6 +143,7 @@ export function connect() {
     else if (frame.type === FRAME.CHAT) handlers.chat(frame);
     else if (frame.type === FRAME.CHAT_HISTORY) handlers.chat_history(frame);
     else if (frame.type === FRAME.HINT) handlers.hint(frame);
+    else if (frame.type === FRAME.SEAT_ELSEWHERE) handlers.seat_elsewhere(frame);
   };
   socket.onclose = (event) => {
     clearTimeout(silence);

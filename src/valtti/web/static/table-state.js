@@ -50,6 +50,8 @@ export const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
  * @property {number | null} backTimer while the banner says the connection is back
  * @property {boolean} leaving the page is being left: its socket closing is no lost connection
  * @property {boolean} stopped the table does not exist: no reconnecting
+ * @property {boolean} elsewhere the seat is played on another page or device now (the server
+ *   said seat_elsewhere): connect without its token until the person says "This is my seat"
  */
 
 /** @typedef {{steps: ReplayStep[], index: number, timer: number | null}} Replay */
@@ -86,6 +88,7 @@ export const page = {
     backTimer: null,
     leaving: false,
     stopped: false,
+    elsewhere: false,
   },
   hold: null,
   holdTimer: null,

@@ -41,6 +41,10 @@
  *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
  *                      "card_points" | "game_points"] ("9–0": NS–EW), the score after it last
  *   #log li            the deal's plays, tricks and events in words
+ *   #share-dialog      the table's link (#share-dialog-link) and, for a seated person, their
+ *                      seat link (#seat-link-box: #seat-link = /t/{id}#seat=TOKEN at the shared
+ *                      address, #seat-link-copy); a page opened at a seat link keeps its token
+ *                      and takes #seat=… out of the address bar (keepSeatLink)
  *   #waiting           while waiting: #share-link, #copy-link; for spectators
  *                      input[name="nickname"] and button[data-take="E"] on open seats
  *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
@@ -69,8 +73,9 @@
  * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  * A rematch is a new table (table.rematch names it): the page goes on there with the same
- * keys, its address still the link it was opened at; opened at /t/{id}#replay it stays, starts
- * the finished match's replay and links the rematch (a#rematch-link).
+ * keys, and the address bar shows the new table's /t/{id} (history.pushState); opened at
+ * /t/{id}#replay it stays, starts the finished match's replay and links the rematch
+ * (a#rematch-link).
  *
  * The page's modules, around one state object (table-state.js's `page`):
  *   table.js          this: the page's start and its event wiring
@@ -88,8 +93,12 @@ import { initI18n, onLangChange, t } from "/static/i18n.js";
 import {
   byId,
   copyText,
+  saveTableKeys,
   savedNickname,
+  shareBase,
   showShareLink,
+  tableKeys,
+  tableLink,
   tableOptions,
   toast,
 } from "/static/common.js";
@@ -108,7 +117,14 @@ import {
   sendOrSay,
   setStatus,
 } from "/static/table-socket.js";
-import { onError, onState, sitDown } from "/static/table-control.js";
+import {
+  dropNicknameToasts,
+  onError,
+  onSeatElsewhere,
+  onState,
+  sitDown,
+  takeSeatHere,
+} from "/static/table-control.js";
 import {
   exitReplay,
   replayDeal,
@@ -127,6 +143,33 @@ async function copyLink(inputId) {
   toast(t((await copyText(input.value, input)) ? "table.copied" : "table.copy_failed"), "info");
 }
 
+/** A page opened at its seat link (/t/{id}#seat=TOKEN, docs/WEB.md): keep the token for this
+ * table at this address, and take it out of the address bar (and so out of a copied address,
+ * the history and a bookmark). */
+function keepSeatLink() {
+  const found = /^#seat=([^&#]+)$/.exec(location.hash);
+  if (!found) return;
+  let token = "";
+  try {
+    token = decodeURIComponent(found[1]);
+  } catch {
+    // Not a token: nothing to keep.
+  }
+  if (token) saveTableKeys(page.id, { token, seat: null });
+  history.replaceState(history.state, "", location.pathname + location.search);
+}
+
+/** Show this page's person their seat link in the share dialog (none for a spectator). */
+async function showSeatLink() {
+  const token = tableKeys(page.id).token;
+  const box = document.getElementById("seat-link-box");
+  box.hidden = !token;
+  if (!token) return;
+  const { base } = await shareBase();
+  byId("seat-link", HTMLInputElement).value =
+    `${tableLink(page.id, base)}#seat=${encodeURIComponent(token)}`;
+}
+
 function wire() {
   document.getElementById("last-trick-btn").addEventListener("click", () => {
     page.lastTrickOpen = !page.lastTrickOpen;
@@ -138,8 +181,10 @@ function wire() {
   document.getElementById("share-btn").addEventListener("click", () => {
     const link = byId("share-dialog-link", HTMLInputElement);
     showShareLink(page.id, link, "share-dialog-warning");
+    showSeatLink();
     shareDialog.showModal();
   });
+  document.getElementById("seat-link-copy").addEventListener("click", () => copyLink("seat-link"));
   document
     .getElementById("share-dialog-copy")
     .addEventListener("click", () => copyLink("share-dialog-link"));
@@ -158,6 +203,9 @@ function wire() {
   /** @type {HTMLInputElement} */
   const nickname = document.querySelector('#take-field input[name="nickname"]');
   nickname.value ||= savedNickname();
+  nickname.addEventListener("input", () => {
+    if (nickname.value.trim()) dropNicknameToasts();
+  });
   // Enter (a phone keyboard's Go) after the nickname takes the one open seat; with more open,
   // it goes to the first one's button (N E S W), where the others are a Tab away.
   nickname.addEventListener("keydown", (event) => {
@@ -201,11 +249,13 @@ async function main() {
     chat: onChat,
     chat_history: onChatHistory,
     hint: onHint,
+    seat_elsewhere: onSeatElsewhere,
   });
+  keepSeatLink();
   wire();
   initAlerts();
   initKeyboard();
-  initAbsence(send);
+  initAbsence(send, takeSeatHere);
   initChat(sendOrSay);
   initHint(
     send,

@@ -1,0 +1,91 @@
+"""A seat that follows its person, in a real browser (Playwright, Debian's Chromium;
+docs/WEB.md, "A seat link", "One address"): the seat link shown to its person, opened in
+another browser at another address of the same server, plays the seat there; the first page
+becomes a spectator that says so and offers "This is my seat", and nobody without the key is
+offered anything. Against the session's real ``valtti serve`` (listening on 127.0.0.1, its home
+address: a page asked for at ``localhost`` moves there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+from tests.web.serving import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
+    Tab,
+    browser,
+    catalogue,
+    playwright,
+)
+from tests.web.test_browser_absent import open_seat
+from tests.web.test_browser_room import room  # noqa: F401  (a fixture by name)
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.serve]
+
+
+def test_the_seat_link_takes_the_seat_to_another_address_and_the_old_page_watches(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    en = catalogue("en")
+    made = server.create(
+        {"N": "open", "E": "random", "S": "random", "W": "random"},
+        seat="N",
+        nickname="Aino",
+        turn_seconds=None,
+    )
+    table_id = made["id"]
+    laptop = room()
+    open_seat(laptop, server, table_id, {"token": made["token"], "seat": "N"})
+    expect(laptop.page.locator("#elsewhere")).to_be_hidden()
+    # The person's seat link, in the share dialog: the token in the fragment only.
+    laptop.page.click("#share-btn")
+    expect(laptop.page.locator("#seat-link-box")).to_be_visible()
+    expect(laptop.page.locator("#seat-link-box h3")).to_have_text(en["seat.link"])
+    link = laptop.page.input_value("#seat-link")
+    assert link == f"{server.url}/t/{table_id}#seat={made['token']}"
+    laptop.page.click("#share-dialog-close")
+
+    # Opened on a phone, at another address of the same server: it moves to the home address
+    # (the fragment kept across the redirect), keeps the key, takes it out of the address bar,
+    # and plays the seat.
+    phone = room("phone-portrait")
+    elsewhere = link.replace("127.0.0.1", "localhost", 1)
+    assert elsewhere != link
+    phone.page.goto(elsewhere)
+    expect(phone.page.locator("body")).to_have_attribute("data-you", "N")
+    assert phone.page.url == f"{server.url}/t/{table_id}"
+    kept = phone.page.evaluate("(id) => localStorage.getItem(`valtti:table:${id}`)", table_id)
+    assert made["token"] in kept
+
+    # The laptop watches now, says why, and offers its person the seat back.
+    note = laptop.page.locator("#elsewhere")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text(en["seat.elsewhere"])
+    expect(laptop.page.locator("body")).to_have_attribute("data-you", "")
+    expect(laptop.page.locator("#hand [data-card]")).to_have_count(0)
+    assert [f["seat"] for f in laptop.received if f["type"] == "seat_elsewhere"] == ["N"]
+    # It does not fight back: the phone keeps the seat, told nothing.
+    expect(phone.page.locator("#elsewhere")).to_be_hidden()
+    assert not [f for f in phone.received if f["type"] == "seat_elsewhere"]
+
+    # Someone without the key (a friend watching) is offered no seat of anyone's.
+    friend = room()
+    friend.page.goto(f"{server.url}/t/{table_id}")
+    expect(friend.page.locator("body")).to_have_attribute("data-status", "playing")
+    expect(friend.page.locator("body")).to_have_attribute("data-you", "")
+    expect(friend.page.locator("#elsewhere")).to_be_hidden()
+    for button in ("#take-here", "#take-back"):
+        expect(friend.page.locator(button)).not_to_be_visible()
+
+    # "This is my seat" on the laptop: it plays there again, and the phone watches.
+    laptop.page.click("#take-here")
+    expect(laptop.page.locator("body")).to_have_attribute("data-you", "N")
+    expect(note).to_be_hidden()
+    expect(phone.page.locator("#elsewhere")).to_be_visible()
+    expect(phone.page.locator("body")).to_have_attribute("data-you", "")
+    for tab in (laptop, phone, friend):
+        assert not tab.errors, tab.errors
+        expect(tab.page.locator("#toasts .toast-error")).to_have_count(0)
