@@ -20,7 +20,7 @@ pair is played.
 
 from valtti.arena.match import MAX_DEALS, MatchJob, MatchOutcome, Result, play_match
 from valtti.arena.results import ArenaResult, PairingResult, PlayerFigures, summarize
-from valtti.arena.run import BACKENDS, check_players, run_arena
+from valtti.arena.run import BACKENDS, check_players, play_jobs, run_arena
 
 __all__ = [
     "BACKENDS",
@@ -32,6 +32,7 @@ __all__ = [
     "PlayerFigures",
     "Result",
     "check_players",
+    "play_jobs",
     "play_match",
     "run_arena",
     "summarize",

@@ -60,8 +60,7 @@ def run_arena(
     python = [p for p in players if not isinstance(p, str)]
     if python and backend != "serial":
         raise ValueError(
-            f"a Python player ({policy_name(python[0])}) plays in this process: "
-            "backend='serial'"
+            f"a Python player ({policy_name(python[0])}) plays in this process: backend='serial'"
         )
     specs = [p if isinstance(p, str) else seat_python(p) for p in players]
     try:
@@ -153,14 +152,7 @@ def _run(
         progress(0, total)
     start = time.perf_counter()
     try:
-        if backend == "serial":
-            for job in jobs:
-                done(play_match(job))
-        elif backend == "process":
-            assert workers is not None
-            _run_pool(jobs, workers, done)
-        else:
-            _run_ray(jobs, address, done)
+        play_jobs(jobs, done, backend, workers, address)
     finally:
         # A run stopped part-way keeps the records of the halves it played.
         for outcome in waiting.values():
@@ -181,6 +173,27 @@ def _run(
         ),
         seed_drawn,
     )
+
+
+def play_jobs(
+    jobs: Iterator[MatchJob],
+    done: Callable[[MatchOutcome], None],
+    backend: str = "process",
+    workers: int | None = None,
+    address: str | None = None,
+) -> None:
+    """Play every job of ``jobs`` on ``backend`` (``run_arena``'s: ``workers`` processes, one
+    per core by default, or the Ray cluster at ``address``), calling ``done`` with each outcome
+    as it finishes. ``run_arena`` and the leaderboard play through it."""
+    if backend == "serial":
+        for job in jobs:
+            done(play_match(job))
+    elif backend == "process":
+        _run_pool(jobs, workers or os.cpu_count() or 1, done)
+    elif backend == "ray":
+        _run_ray(jobs, address, done)
+    else:
+        raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
 
 
 def _check(

@@ -1,0 +1,185 @@
+"""``valtti leaderboard``: every shipped player and any others on the evaluation set, in
+duplicate, resumably; the table written to docs/LEADERBOARD.md."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from valtti.cli.common import (
+    EXIT_INTERRUPTED,
+    VARIANT_HELP,
+    NonEmptyPath,
+    comma_list,
+    fail,
+    main,
+)
+
+
+def _arguments(ctx: click.Context) -> list[str]:
+    """The command's arguments as given on its command line, without ``--background``: what
+    the table cites and what a background run is started with."""
+    arguments = [ctx.info_name or "leaderboard"]
+    for param in ctx.command.params:
+        name = param.name or ""
+        if (
+            name == "background"
+            or ctx.get_parameter_source(name) is not ParameterSource.COMMANDLINE
+        ):
+            continue
+        value = ctx.params[name]
+        if isinstance(param, click.Option) and param.is_flag:
+            arguments.append(param.opts[0] if value else param.secondary_opts[0])
+        else:
+            text = ",".join(value) if isinstance(value, list) else str(value)
+            arguments += [param.opts[0], text]
+    return arguments
+
+
+@main.command()
+@click.option(
+    "--players",
+    "specs",
+    default="",
+    callback=comma_list,
+    help="Players to rank beside the shipped ones, comma-separated (learned:agent.npz,"
+    "external:bot.py).",
+)
+@click.option(
+    "--shipped/--no-shipped",
+    default=True,
+    show_default=True,
+    help="Rank every shipped player (random, heuristic, learned, search:easy|medium|hard, "
+    "pimc:easy|medium|hard) too.",
+)
+@click.option(
+    "--deals",
+    default=200,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Duplicate deal pairs per pairing, from the evaluation set of the seed.",
+)
+@click.option("--seed", default=2026, show_default=True, type=int, help="The evaluation set.")
+@click.option("--variant", "variant_text", default="", help=VARIANT_HELP)
+@click.option(
+    "--state",
+    default="leaderboard-state.json",
+    show_default=True,
+    type=NonEmptyPath(dir_okay=False),
+    help="What is played, kept as it goes: the same command again goes on from it.",
+)
+@click.option(
+    "--out",
+    default="docs/LEADERBOARD.md",
+    show_default=True,
+    type=NonEmptyPath(dir_okay=False),
+    help="Where the table is written (also when the run stops part-way).",
+)
+@click.option(
+    "--reference",
+    default="heuristic",
+    show_default=True,
+    help="The player rated 0 and whose game points per deal the others are measured against.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Processes of the process backend.  [default: one per core]",
+)
+@click.option(
+    "--backend",
+    default="process",
+    show_default=True,
+    type=click.Choice(["process", "serial"]),
+    help="process (a process pool) or serial (this process).",
+)
+@click.option(
+    "--background",
+    is_flag=True,
+    help="Start the run as a process of its own and return: its output goes to the state "
+    "file's name with .log.",
+)
+def leaderboard(
+    specs: list[str],
+    shipped: bool,
+    deals: int,
+    seed: int,
+    variant_text: str,
+    state: Path,
+    out: Path,
+    reference: str,
+    workers: int | None,
+    backend: str,
+    background: bool,
+) -> None:
+    """Rank every shipped player and any given on the evaluation set, in duplicate.
+
+    Every two players play the same deal pairs, each deal twice with the seats swapped. What is
+    played is kept in --state as it goes: run the same command again (with more --players, too)
+    and it plays only what is missing. Writes --out: Bradley-Terry ratings with intervals, game
+    points per deal against --reference, the command, the date and the time it took. The full
+    board takes hours: --background. Exit status 130 when Ctrl-C stops it (what was played is
+    kept, and the table written).
+    """
+    from valtti.arena.leaderboard import SHIPPED, play_leaderboard, report
+    from valtti.engine import Variant
+
+    try:
+        variant = Variant.parse(variant_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--variant") from None
+    arguments = _arguments(click.get_current_context())
+    command = "valtti " + shlex.join(arguments)
+    if background:
+        log = state.with_name(state.name + ".log")
+        with open(log, "ab") as output:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "valtti", *arguments],
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        click.echo(
+            f"leaderboard running as process {child.pid}; its output in {log}, what it has "
+            f"played in {state}, the table in {out} when it is done. Run the same command "
+            "again (without --background, or with it) to go on after a stop."
+        )
+        return
+    players = [*(SHIPPED if shipped else ()), *specs]
+
+    def progress(done: int, total: int) -> None:
+        if total and (done == total or done % max(1, total // 100) == 0):
+            click.echo(f"{done} of {total} deal pairs played", err=True)
+
+    try:
+        board = play_leaderboard(
+            players,
+            deals,
+            state,
+            seed,
+            variant,
+            workers,
+            backend,
+            command=command,
+            progress=progress,
+        )
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    except KeyboardInterrupt:
+        from valtti.arena.leaderboard import Board
+
+        board = Board.from_json(state.read_text(encoding="utf-8"))
+        out.write_text(report(board, reference), encoding="utf-8")
+        fail(
+            f"leaderboard stopped by Ctrl-C: what was played is in {state} (the same command "
+            f"goes on from it), the table so far in {out}",
+            EXIT_INTERRUPTED,
+        )
+    out.write_text(report(board, reference), encoding="utf-8")
+    click.echo(f"leaderboard of {len(board.players)} players written to {out}")
