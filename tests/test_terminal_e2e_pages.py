@@ -1,0 +1,117 @@
+"""``valtti play`` in a real 80×24 pseudo-terminal: PgDn and PgUp turn a long reply's pages,
+Tab offers only the legal words and suits inside the screen (the header stays), a word
+completed alone is followed by a space, and a near miss says what was meant.
+
+Seed 22: S takes trick 3 of deal 1 and may declare, ask whole or ask half.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+#: A real terminal session each: the full tier (CONTRIBUTING.md).
+pytestmark = pytest.mark.e2e
+
+pexpect = pytest.importorskip("pexpect")
+
+from test_terminal_e2e_small import ANSI, ROWS, TURN, first_move, play, screen  # noqa: E402
+
+WINDOW = "You took the trick: declare, ask or lead > "
+PGDN, PGUP = "\x1b[6~", "\x1b[5~"
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
+def to_the_window() -> tuple[pexpect.spawn, list[str]]:
+    """Seed 22 played by the first legal move until S may declare or ask: the screen there."""
+    child = play("--seed", "22")
+    while True:
+        lines = screen(child)
+        if child.after == WINDOW:
+            return child, lines
+        child.sendline(first_move(lines))
+
+
+def drawn(child: pexpect.spawn, until: str) -> list[str]:
+    """The lines of the screen drawn (after a clear) before ``until`` shows."""
+    child.expect_exact(until)
+    return ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+
+
+def halves(lines: list[str]) -> list[str]:
+    """The suits S may ask half of, as the hand panel's legal line shows them."""
+    legal = next(line for line in lines if "Legal: " in line)
+    return re.findall(r"ask half ([♠♥♦♣])", legal)
+
+
+def leave(child: pexpect.spawn) -> None:
+    child.sendline("quit")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
+def test_pgdn_and_pgup_turn_the_pages_of_help_with_the_header_in_view() -> None:
+    child, _lines = to_the_window()
+    child.sendline("help")
+    first = drawn(child, WINDOW)
+    assert "Trumps:" in first[0] and len(first) <= ROWS - 1
+    assert any("— more: PgDn or more · page 1 of 2 —" in line for line in first), first
+    child.send(PGDN)
+    last = drawn(child, WINDOW)
+    assert "Trumps:" in last[0] and len(last) <= ROWS - 1
+    assert any("— end · page 2 of 2 · back: PgUp —" in line for line in last), last
+    assert "PgUp for the one before." in " ".join(" ".join(last).split())  # help's last line
+    child.send(PGUP)
+    assert drawn(child, WINDOW) == first
+    leave(child)
+
+
+def test_tab_offers_the_legal_moves_inside_the_screen_and_adds_the_space() -> None:
+    child, lines = to_the_window()
+    suits = halves(lines)
+    assert suits and "ask whole" in " ".join(lines)
+    child.send("ask \t\t")
+    listed = drawn(child, WINDOW)
+    # The choices where a reply goes, the header still on the first line.
+    assert "Trumps:" in listed[0] and len(listed) <= ROWS - 1, listed
+    offered = next(line for line in listed if "Tab: " in line).split("Tab: ")[1].strip(" │")
+    assert sorted(offered.split()) == ["half", "whole"], listed
+    child.expect_exact("ask ")  # the line typed so far, back at the prompt
+    child.send("h\t")
+    child.expect_exact("alf ")  # completed with the space
+    child.send("\t\t")
+    listed = drawn(child, WINDOW)
+    assert "Trumps:" in listed[0] and len(listed) <= ROWS - 1, listed
+    offered = next(line for line in listed if "Tab: " in line).split("Tab: ")[1].strip(" │")
+    letters = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+    names = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+    legal = [letters[s] for s in suits] + [names[s] for s in suits]
+    assert sorted(offered.split()) == sorted(legal), (offered, suits)  # the legal suits only
+    child.expect_exact("ask half ")
+    child.sendline(letters[suits[0]])
+    lines = screen(child, f"{TURN}|{WINDOW}")
+    assert any(f"asks for half {suits[0]}" in line for line in lines), lines
+    leave(child)
+
+
+def test_a_near_miss_says_what_was_meant() -> None:
+    child, lines = to_the_window()
+    suits = halves(lines)
+    child.sendline("decalre s")
+    lines = drawn(child, WINDOW)
+    said = " ".join(" ".join(line.strip("│ ") for line in lines).split())
+    assert "Not understood: decalre s. Did you mean: declare ♠?" in said, said
+    child.sendline("ask half")
+    said = " ".join(" ".join(line.strip("│ ") for line in drawn(child, WINDOW)).split())
+    legal = " or ".join(f"ask half {s}" for s in suits)
+    assert f"'ask half' needs a suit. Legal now: {legal}." in said, said
+    leave(child)
