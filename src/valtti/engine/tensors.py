@@ -100,6 +100,11 @@ state is for a centralised critic, never an agent's input: Gymnasium's `full_sta
 relative to the learner's seat, in `info["state"]` (and `env.unwrapped.state()`), PettingZoo's
 `env.state()` relative to N, OpenSpiel's state holds the deal itself.
 
+The Gymnasium vector form with `batched=True` (RESEARCH.md) writes the observation tensors of
+all its tables in C into one float32 array of shape (tables, 499), row i table i's, and their
+legal actions into one array of (tables, 49), both allocated once; `step` returns a copy of the
+first and `action_masks()` one of the second, as bools.
+
 This file is `valtti.engine.tensors.markdown()`; a test keeps the two equal.
 """
 
