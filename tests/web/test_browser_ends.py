@@ -136,14 +136,20 @@ def test_a_rematch_at_the_same_link(
         expect(page.locator("body")).to_have_attribute("data-status", "playing")
         expect(page.locator("body")).to_have_attribute("data-you", seat)
         expect(page.locator("#sheet tr[data-deal]")).to_have_count(1)
-        assert page.url == f"{server.url}/t/{table_id}"  # the link it was opened at
     new_id = next(f["table"]["id"] for f in reversed(aino.states()) if f["table"]["id"] != table_id)
+    for page in (north, south):
+        assert page.url == f"{server.url}/t/{new_id}"  # the address of the match played now
     summary = server.http.get(f"/api/tables/{new_id}").json()
     assert [s["name"] for s in summary["seats"]] == ["Aino", "heuristic", "Eino", "heuristic"]
     # The dealer after the last deal's (RULES.md 2.3) deals first.
     expect(north.locator('#sheet tr[data-deal="1"] td').nth(1)).to_have_text(str(match.next_dealer))
-    # The same link, opened again, leads to the rematch; the finished match stays downloadable.
+    # The new address, and the link people were given, lead to the rematch; the finished
+    # match stays downloadable.
     north.reload()
+    expect(north.locator("body")).to_have_attribute("data-status", "playing")
+    expect(north.locator("body")).to_have_attribute("data-you", "N")
+    north.goto(f"{server.url}/t/{table_id}")
+    north.wait_for_url(f"{server.url}/t/{new_id}")
     expect(north.locator("body")).to_have_attribute("data-status", "playing")
     expect(north.locator("body")).to_have_attribute("data-you", "N")
     assert server.http.get(f"/api/tables/{table_id}/record").status_code == 200

@@ -89,3 +89,31 @@ def test_the_seat_link_takes_the_seat_to_another_address_and_the_old_page_watche
     for tab in (laptop, phone, friend):
         assert not tab.errors, tab.errors
         expect(tab.page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+def test_the_nickname_toast_goes_once_a_nickname_is_typed(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    en = catalogue("en")
+    made = server.create({"N": "random", "E": "open", "S": "open", "W": "random"})
+    tab = room()
+    page = tab.page
+    page.goto(f"{server.url}/t/{made['id']}")
+    field = page.locator('#take-field input[name="nickname"]')
+    asked = page.locator('#toasts .toast[data-code="nickname.empty"]')
+    # A toast leaves by itself after 3.7 s: each check below is read at once (count), not
+    # waited for, so that only the page taking it away can pass it.
+    page.click('button[data-take="E"]')  # no nickname yet
+    expect(asked).to_have_text(en["nickname.empty"])
+    field.press_sequentially("Aino")
+    assert asked.count() == 0  # typed: the request is answered
+    # Asked again, then the seat taken with a name put in without typing (as autofill may).
+    field.fill("")
+    page.click('button[data-take="E"]')
+    expect(asked).to_have_count(1)
+    page.evaluate("(f) => { f.value = 'Aino'; }", field.element_handle())
+    page.click('button[data-take="E"]')
+    expect(page.locator("body")).to_have_attribute("data-you", "E")
+    assert asked.count() == 0
+    assert not tab.errors, tab.errors

@@ -66,8 +66,9 @@ export function onState(message) {
     }
     if (!page.replayAsked) {
       page.id = message.table.rematch;
-      // The address bar shows the table played now; Back shows the finished match.
-      history.pushState(null, "", `/t/${encodeURIComponent(page.id)}`);
+      // The address bar shows the table played now. In place of the finished match's entry:
+      // going back to that address would only lead on to the rematch again.
+      history.replaceState(null, "", `/t/${encodeURIComponent(page.id)}`);
       reconnectNow();
       return;
     }

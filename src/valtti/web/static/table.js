@@ -73,7 +73,7 @@
  * and cards in the page's language (the hooks above keep N E S W and tokens).
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
  * A rematch is a new table (table.rematch names it): the page goes on there with the same
- * keys, and the address bar shows the new table's /t/{id} (history.pushState); opened at
+ * keys, and the address bar shows the new table's /t/{id} (history.replaceState); opened at
  * /t/{id}#replay it stays, starts the finished match's replay and links the rematch
  * (a#rematch-link).
  *
