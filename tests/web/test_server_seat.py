@@ -241,10 +241,22 @@ def test_the_bank_runs_after_the_turn_and_what_a_turn_takes_stays_spent() -> Non
         work.loop.close()
 
 
+def test_a_table_keeps_the_name_it_was_given(site: Site) -> None:
+    named = site.create(ALL_OPEN, name="  Annan pöytä ")
+    assert site.http.get(f"/api/tables/{named['id']}").json()["name"] == "Annan pöytä"
+    plain = site.create(ALL_OPEN)
+    assert site.http.get(f"/api/tables/{plain['id']}").json()["name"] is None
+    listed = site.http.get("/api/tables", params={"status": "waiting"}).json()["tables"]
+    assert {t["id"]: t["name"] for t in listed}[named["id"]] == "Annan pöytä"
+    for bad in ("", "   ", "x" * 41, "a\nb", "\u202eevil", 7, ["a"]):
+        answer = site.http.post("/api/tables", json={"seats": ALL_OPEN, "name": bad})
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_name", bad
+
+
 # -- the migration --------------------------------------------------------------------------
 
 
-def test_tables_made_before_the_bank_have_none_and_a_bank_round_trips(database_url: str) -> None:
+def test_tables_made_before_have_no_bank_nor_name_and_both_round_trip(database_url: str) -> None:
     store = Store(database_url)
     try:
         with store.engine.begin() as connection:
@@ -252,12 +264,13 @@ def test_tables_made_before_the_bank_have_none_and_a_bank_round_trips(database_u
             insert_first_revision_table(connection, "older", "2026-12-01 12:00:00+00:00", "waiting")
             command.upgrade(alembic_config(connection), "head")
         older = store.load("older")
-        assert older is not None and older.table.time_bank_seconds == 0 and len(older.seats) == 4
+        assert older is not None and len(older.seats) == 4
+        assert older.table.time_bank_seconds == 0 and older.table.name is None
         with store.engine.begin() as connection:
             command.downgrade(alembic_config(connection), "0005")
             assert connection.exec_driver_sql("SELECT count(*) FROM seats").scalar() == 4
             command.upgrade(alembic_config(connection), "head")
-        row = table_row("banked", turn_seconds=30, time_bank_seconds=75)
+        row = table_row("banked", turn_seconds=30, time_bank_seconds=75, name="Annan pöytä")
         store.create_table(row, SEATS)
         loaded = store.load("banked")
         assert loaded is not None and loaded.table == row

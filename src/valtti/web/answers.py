@@ -78,6 +78,7 @@ class TableSummary(BaseModel):
     """A table's summary: ``GET /api/tables/{id}``, and the ``table`` of a state frame."""
 
     id: str
+    name: str | None  #: as its creator gave it, if they did
     created: str  #: ISO 8601, UTC
     status: TableStatus
     variant: dict[str, SwitchValue]  #: the switches changed from their defaults

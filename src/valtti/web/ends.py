@@ -61,7 +61,7 @@ def rematch_of(
     finished: TableRow, match: Match, table_id: str, seed: int, created: datetime
 ) -> TableRow:
     """The table of the rematch of ``finished`` (whose match is ``match``): its variant,
-    creator, turn time, time bank and hints, a new seed, and as first dealer the one the rules
+    creator, name, turn time, time bank and hints, a new seed, and as first dealer the one the rules
     give after the match's last deal (RULES.md 2.3)."""
     return TableRow(
         id=table_id,
@@ -74,4 +74,5 @@ def rematch_of(
         turn_seconds=finished.turn_seconds,
         hints=finished.hints,
         time_bank_seconds=finished.time_bank_seconds,
+        name=finished.name,
     )

@@ -27,6 +27,7 @@ def table_summary(
         winner = "draw" if match.is_draw else str(match.winner)
     return {
         "id": table.id,
+        "name": table.name,
         "created": table.created.isoformat(),
         "status": table.status,
         "variant": table.variant.changes(),

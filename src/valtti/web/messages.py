@@ -31,7 +31,7 @@ from valtti.players.spec import PlayerSpecError
 from valtti.web.bots import PLAYERS
 from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
-from valtti.web.seats import nickname_fault, trim_nickname
+from valtti.web.seats import TABLE_NAME_MAX, nickname_fault, trim_nickname
 from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_BANK_SECONDS, MAX_TURN_SECONDS, bank_for
 
 T = TypeVar("T")
@@ -44,6 +44,7 @@ CODES: Final = frozenset(
         "bad_seat",
         "bad_player",
         "bad_nickname",
+        "bad_name",
         "bad_variant",
         "bad_chat",
     }
@@ -83,6 +84,19 @@ def _nickname(value: object) -> str:
     fault = nickname_fault(name)
     if fault is not None:
         raise _refuse("bad_nickname", fault)
+    return name
+
+
+def _table_name(value: object) -> str | None:
+    """A table's name as a nickname is written, of at most TABLE_NAME_MAX; ``null``: none."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _refuse("bad_name", "the table's name must be a string")
+    name = trim_nickname(value)
+    fault = nickname_fault(name, TABLE_NAME_MAX, "a table's name")
+    if fault is not None:
+        raise _refuse("bad_name", fault)
     return name
 
 
@@ -181,6 +195,9 @@ TurnSeconds = Annotated[
     PlainValidator(_turn_seconds),
     WithJsonSchema({"type": ["integer", "null"]}),
 ]
+TableName = Annotated[
+    str | None, PlainValidator(_table_name), WithJsonSchema({"type": ["string", "null"]})
+]
 BankSeconds = Annotated[
     int | None,
     PlainValidator(_bank_seconds),
@@ -198,7 +215,8 @@ Players = Annotated[
 
 class NewTable(BaseModel):
     """``POST /api/tables``: the variant, each seat's computer player or ``"open"``, the
-    seat and nickname the creator takes (if any), each person's time for a turn
+    seat and nickname the creator takes (if any), the table's name (none unless given), each
+    person's time for a turn
     (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit), each
     person's time bank for the match (``time_bank_seconds``: ``turns.bank_for`` unless given;
     none without a turn time), and whether a seated person may ask for a hint on their turn
@@ -210,6 +228,7 @@ class NewTable(BaseModel):
     seats: Players = Field(default_factory=lambda: dict.fromkeys(Seat))
     seat: SeatName | None = None
     nickname: Any = None
+    name: TableName = None
     turn_seconds: TurnSeconds = DEFAULT_TURN_SECONDS
     time_bank_seconds: BankSeconds = None
     hints: Annotated[bool, Field(strict=True)] = True

@@ -81,11 +81,12 @@ class Rooms:
         turn_seconds: int | None = None,
         hints: bool = True,
         time_bank_seconds: int = 0,
+        name: str | None = None,
     ) -> tuple[Room, str, str | None]:
         """A new table: ``players`` gives each seat's computer player or ``None`` (open);
         ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
         time for a turn (``None``: no limit); ``hints`` whether people may ask for hints;
-        ``time_bank_seconds`` each person's time bank for the match. The
+        ``time_bank_seconds`` each person's time bank for the match; ``name`` its name. The
         room, the creator's token and the creator's seat token (or ``None``)."""
         seed = fresh_seed()
         creator_token = new_token()
@@ -100,6 +101,7 @@ class Rooms:
             turn_seconds=turn_seconds,
             hints=hints,
             time_bank_seconds=time_bank_seconds if turn_seconds is not None else 0,
+            name=name,
         )
         seat_token = None
         rows = []

@@ -13,6 +13,8 @@ from valtti.engine import Seat
 from valtti.web.db.rows import SeatRow
 
 NICKNAME_MAX: Final = 24
+#: The longest name of a table ("Anna's table", as its creator chose it).
+TABLE_NAME_MAX: Final = 40
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 _AROUND: Final = re.compile(r"^[\s\ufeff]+|[\s\ufeff]+$")
 
@@ -32,18 +34,19 @@ def trim_nickname(name: str) -> str:
     return _AROUND.sub("", name)
 
 
-def nickname_fault(name: str) -> str | None:
-    """Why ``name`` (trimmed) is no nickname, or ``None``: 1–24 characters of text."""
-    if not 1 <= len(name) <= NICKNAME_MAX:
-        return f"a nickname is 1 to {NICKNAME_MAX} characters"
+def nickname_fault(name: str, most: int = NICKNAME_MAX, what: str = "a nickname") -> str | None:
+    """Why ``name`` (trimmed) is no nickname, or ``None``: 1–24 characters of text (``what``
+    of at most ``most``: a table's name, TABLE_NAME_MAX)."""
+    if not 1 <= len(name) <= most:
+        return f"{what} is 1 to {most} characters"
     # Control, format (bidirectional overrides), surrogate and line-breaking characters could
     # disguise a name or break the line it is shown on.
     hidden = ("Cc", "Cf", "Cs", "Zl", "Zp")
     if any(unicodedata.category(c) in hidden and c != _ZERO_WIDTH_JOINER for c in name):
-        return "a nickname cannot hold control characters or line breaks"
+        return f"{what} cannot hold control characters or line breaks"
     # Accents, joiners and spaces alone show as nothing one could tell apart.
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
-        return "a nickname needs a letter, digit, punctuation mark or symbol"
+        return f"{what} needs a letter, digit, punctuation mark or symbol"
     return None
 
 

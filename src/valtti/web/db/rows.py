@@ -45,6 +45,8 @@ class TableRow:
     #: Seconds of each person's time bank for the match, spent once a turn's time is up
     #: (docs/WEB.md, Absent players); 0 without a turn time.
     time_bank_seconds: int = 0
+    #: The table's name as its creator gave it ("Anna's table"); ``None``: none given.
+    name: str | None = None
     #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
     next_id: str | None = None
 

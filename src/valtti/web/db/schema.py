@@ -77,6 +77,7 @@ tables_table = Table(
     Column("turn_seconds", Integer),  # NULL: no turn time
     Column("hints", Boolean, nullable=False, server_default=true()),
     Column("time_bank_seconds", Integer, nullable=False, server_default="0"),
+    Column("name", String(64)),  # NULL: none given
     Column("finished", UTCDateTime()),  # when the match ended (status "finished")
     Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
     Column("next_id", String(64)),  # the rematch's table, once there is one

@@ -170,6 +170,7 @@ class Store:
                 "turn_seconds": table.turn_seconds,
                 "hints": table.hints,
                 "time_bank_seconds": table.time_bank_seconds,
+                "name": table.name,
                 "next_id": table.next_id,
             },
         )
@@ -428,6 +429,7 @@ def _gather(
             turn_seconds=row.turn_seconds,
             hints=row.hints,
             time_bank_seconds=row.time_bank_seconds,
+            name=row.name,
             next_id=row.next_id,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None

@@ -30,7 +30,13 @@ async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -
     """A new table; the creator may take a seat at once (``seat``, with ``nickname``)."""
     creator = body.creator
     room, creator_token, token = await rooms.create(
-        body.variant, body.seats, creator, body.turn_seconds, body.hints, body.bank
+        body.variant,
+        body.seats,
+        creator,
+        body.turn_seconds,
+        body.hints,
+        body.bank,
+        body.name,
     )
     return CreatedTable(
         id=room.id,

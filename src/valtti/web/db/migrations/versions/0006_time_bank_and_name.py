@@ -1,4 +1,5 @@
-"""A table gives each person a time bank for the match (none for the tables made before).
+"""A table gives each person a time bank for the match (none for the tables made before), and
+may have a name (the tables made before have none).
 
 Revision ID: 0006
 Revises: 0005
@@ -25,7 +26,8 @@ def upgrade() -> None:
         "tables",
         sa.Column("time_bank_seconds", sa.Integer(), nullable=False, server_default="0"),
     )
+    op.add_column("tables", sa.Column("name", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
-    drop_columns("tables", "time_bank_seconds")
+    drop_columns("tables", "time_bank_seconds", "name")
