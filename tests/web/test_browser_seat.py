@@ -9,6 +9,8 @@ address: a page asked for at ``localhost`` moves there).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -21,6 +23,12 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
 )
 from tests.web.test_browser_absent import open_seat
 from tests.web.test_browser_room import room  # noqa: F401  (a fixture by name)
+from tests.web.test_server_seat import HANDS
+
+from valtti.engine import CardSet, Seat, Variant
+from valtti.web.db.rows import SeatRow, TableRow
+from valtti.web.db.store import Store
+from valtti.web.seats import token_hash
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.serve]
 
@@ -117,3 +125,45 @@ def test_the_nickname_toast_goes_once_a_nickname_is_typed(
     expect(page.locator("body")).to_have_attribute("data-you", "E")
     assert asked.count() == 0
     assert not tab.errors, tab.errors
+
+
+def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """N asked whole, S said no, and N wins the next trick: asking again is legal, and the
+    button says it cannot succeed (the state's futile, the engine's proof)."""
+    en = catalogue("en")
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    tokens = {str(s): f"token-of-{s}" for s in Seat}
+    store = Store(url)
+    try:
+        store.create_table(
+            TableRow(
+                id="hopeless",
+                created=datetime.now(UTC),
+                variant=Variant(),
+                first_dealer=Seat.W,
+                seed=1,
+                creator_hash=token_hash("creator"),
+                status="playing",
+            ),
+            [SeatRow(s, "human", f"player {s}", token_hash(tokens[str(s)])) for s in Seat],
+        )
+        store.add_deal("hopeless", 1, Seat.W, tuple(CardSet.parse(h) for h in HANDS))
+        played = ("AC", "QC", "KC", "TC", "ask-whole", "AS", "6S", "9S", "QS")
+        for index, token in enumerate(played):
+            store.add_action("hopeless", 1, index, token)
+    finally:
+        store.close()
+    server = start_server(url)
+    tab = room()
+    open_seat(tab, server, "hopeless", {"token": tokens["N"], "seat": "N"})
+    ask = tab.page.locator('#actions [data-action="ask-whole"]')
+    expect(ask).to_be_enabled()
+    expect(ask).to_have_attribute("data-futile", "true")
+    expect(tab.page.locator("#futile-note")).to_have_text(en["action.futile.whole"])
+    expect(ask).to_have_accessible_description(en["action.futile.whole"])
+    assert tab.states()[-1]["futile"] == ["ask-whole"]
+    tab.check_clean()
