@@ -167,14 +167,15 @@ def variant_text(view: View) -> str:
     return _("Rules: {switches}").format(switches=switches)
 
 
-def _header_parts(view: View, short: bool) -> tuple[Text, Text, Text]:
-    """Deal and trick, trumps, the match score; ``short``: in fewer words (no dealer, no
-    "Match:", a dash for no trumps)."""
+def _header_parts(view: View, words: int) -> tuple[Text, Text, Text]:
+    """Deal and trick, trumps, the match score: with ``words`` 2 all of them, 1 without the
+    dealer, 0 in fewest (no "Match:", a dash for no trumps)."""
     obs = view.observation
     score = obs.score or (0, 0)
     trick = min(len(obs.tricks) + 1, 9)
+    short = words == 0
     deal = Text(_("Deal {number}").format(number=view.deal_number), style="bold")
-    if not short:
+    if words == 2:
         deal.append(" · " + _("dealer {seat}").format(seat=seat_text(obs.dealer)))
     deal.append(" · " + _("trick {number}/9").format(number=trick))
     trumps = Text(_("Trumps") + ": ", style="bold")
@@ -201,9 +202,11 @@ class _HeaderLine:
     view: View
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        parts = _header_parts(self.view, short=False)
-        if sum(cell_len(p.plain) for p in parts) + 2 > options.max_width:
-            parts = _header_parts(self.view, short=True)
+        # The most words that leave two spaces between the parts.
+        for words in (2, 1, 0):
+            parts = _header_parts(self.view, words)
+            if sum(cell_len(p.plain) for p in parts) + 4 <= options.max_width:
+                break
         # A space between the columns: where the line wraps, no two of them run together.
         line = Table.grid(expand=True, padding=(0, 1))
         line.add_column(justify="left")
