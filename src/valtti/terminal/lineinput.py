@@ -21,7 +21,7 @@ import glob
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rich.console import Console
@@ -165,7 +165,7 @@ class LineReader:
                 return offered if offered.endswith("/") else offered + " "
         return None
 
-    def _show_choices(self, _substitution: str, matches: list[str], _longest: int) -> None:
+    def _show_choices(self, _substitution: str, matches: Sequence[str], _longest: int) -> None:
         # In place of readline's list, which would scroll the screen: readline then draws
         # nothing again, so the prompt and the line so far are written back after it.
         with contextlib.suppress(Exception):  # a fault here would be silent inside readline
