@@ -153,7 +153,7 @@ function clockTitle(time) {
   if (!clock || !time) return "";
   if (clock.stopped !== null) return t("connection.clock");
   if (time.left === 0) return t("absence.bank.title", { time: clockText(time.bank) });
-  return t("absence.clock.title", { seconds: clock.seconds });
+  return t("absence.clock.title", { seconds: clock.seconds, bank: clockText(time.bank) });
 }
 
 /** What one seat area shows of absence: nodes to append to its head and its tools.
