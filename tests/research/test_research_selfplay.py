@@ -23,6 +23,7 @@ torch = require("torch")
 from torch import nn  # noqa: E402
 
 from valtti.research import gymnasium as marjapussi  # noqa: E402
+from valtti.research.episode import INFORMATION_STATE_SIZE, OBSERVATION_SIZE  # noqa: E402
 from valtti.research.export import export_policy, network_of  # noqa: E402
 
 
@@ -32,10 +33,10 @@ class _Extractor(nn.Module):
     def __init__(self, width: int) -> None:
         super().__init__()
         self.policy_net = nn.Sequential(
-            nn.Linear(marjapussi.OBSERVATION_SIZE, width), nn.Tanh(), nn.Linear(width, width)
+            nn.Linear(OBSERVATION_SIZE, width), nn.Tanh(), nn.Linear(width, width)
         )
         self.policy_net.append(nn.Tanh())
-        self.value_net = nn.Sequential(nn.Linear(marjapussi.OBSERVATION_SIZE, width), nn.Tanh())
+        self.value_net = nn.Sequential(nn.Linear(OBSERVATION_SIZE, width), nn.Tanh())
 
 
 class FakeSB3Policy(nn.Module):
@@ -75,7 +76,7 @@ def test_the_exported_model_computes_what_the_policy_does(
     path, policy = exported
     model = load_model(path)
     assert model.activation == "tanh" and len(model.layers) == 3
-    x = np.random.default_rng(1).random((5, marjapussi.OBSERVATION_SIZE), dtype=np.float32)
+    x = np.random.default_rng(1).random((5, OBSERVATION_SIZE), dtype=np.float32)
     expected = policy.logits(torch.tensor(x)).detach().numpy()
     assert np.allclose(model.values(x), expected, atol=1e-5)
     learned = make_player(f"learned:{path}", 1)
@@ -104,15 +105,14 @@ def test_a_relu_dqn_shaped_network_exports_and_others_are_refused(tmp_path: Path
         network_of(nn.Sequential(nn.Linear(500, 8), nn.ReLU(), nn.Linear(8, 49)))
     # a model naming an activation it does not know is refused when read
     path = tmp_path / "bad.npz"
-    arrays = QNetwork([(np.zeros((499, 49)), np.zeros(49))]).arrays()
-    np.savez(path, **arrays, activation=np.array("gelu"))
+    np.savez(path, w0=np.zeros((499, 49)), b0=np.zeros(49), activation=np.array("gelu"))
     with pytest.raises(ValueError, match="activation is relu or tanh, not 'gelu'"):
         load_model(path)
 
 
 def test_an_information_state_model_is_given_the_information_state(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
-    layers = [(rng.normal(size=(marjapussi.INFORMATION_STATE_SIZE, 49)), np.zeros(49))]
+    layers = [(rng.normal(size=(INFORMATION_STATE_SIZE, 49)), np.zeros(49))]
     model = QNetwork(layers)
     assert model.view == "information_state"
     model.save(tmp_path / "i.npz", np.float32)
@@ -169,7 +169,7 @@ def test_a_callable_and_an_exported_mlp_as_partner_and_opponents_in_gymnasium(
     # the partner (S) was asked, with the learner's view and a mask with a choice or a
     # forced move; the exported model played E (a Player object) and W (by its name)
     assert calls
-    assert all(size == marjapussi.OBSERVATION_SIZE and legal >= 1 for size, legal in calls)
+    assert all(size == OBSERVATION_SIZE and legal >= 1 for size, legal in calls)
     assert table.seated[Seat.S].who is partner
     assert table.seated[Seat.E].who is exported_player
     env.close()
@@ -186,7 +186,7 @@ def test_a_policy_in_the_other_seats_gets_the_learners_observation_type() -> Non
     env.reset(seed=2)
     while not env.step(int(np.flatnonzero(env.action_masks())[0]))[2]:
         pass
-    assert sizes == {marjapussi.INFORMATION_STATE_SIZE}
+    assert sizes == {INFORMATION_STATE_SIZE}
 
 
 def test_a_policy_that_plays_an_illegal_action_is_refused_by_name() -> None:
@@ -196,7 +196,7 @@ def test_a_policy_that_plays_an_illegal_action_is_refused_by_name() -> None:
         for _ in range(40):
             env.step(int(np.flatnonzero(env.action_masks())[0]))
     with pytest.raises(TypeError, match="a seat takes a player's name, a Player or a policy"):
-        marjapussi.MarjapussiEnv(opponents=[1, "random", "random"])
+        marjapussi.MarjapussiEnv(opponents=[1, "random", "random"])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="opponents is one player"):
         marjapussi.MarjapussiEnv(opponents=["random", "random"])
 

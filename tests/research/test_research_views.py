@@ -26,6 +26,7 @@ from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 from valtti.research import gymnasium as marjapussi  # noqa: E402
 from valtti.research import pettingzoo as marjapussi_pz  # noqa: E402
+from valtti.research.episode import INFORMATION_STATE_SIZE  # noqa: E402
 
 KINDS = ["observation", "information_state", "both"]
 #: PettingZoo's api_test warns for every Dict observation, as for its own classic card games.
@@ -70,16 +71,16 @@ def test_the_views_are_the_engines_tensors() -> None:
     assert np.array_equal(info["state"], env.state())
     info_only = marjapussi.MarjapussiEnv(observation_type="information_state")
     obs, info = info_only.reset(seed=6)
-    assert obs.shape == (marjapussi.INFORMATION_STATE_SIZE,) and "state" not in info
+    assert obs.shape == (INFORMATION_STATE_SIZE,) and "state" not in info
     agent = marjapussi_pz.raw_env(observation_type="information_state")
     agent.reset(seed=1)
     seen = agent.observe("player_2")
     assert set(seen) == {"observation", "action_mask"}
     assert np.array_equal(seen["observation"], information_state_tensor(agent.game.deal, 2))
     with pytest.raises(ValueError, match="observation_type is one of observation"):
-        marjapussi.MarjapussiEnv(observation_type="state")
+        marjapussi.MarjapussiEnv(observation_type="state")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="reward is 'points' or 'equity'"):
-        marjapussi_pz.raw_env(reward="score")
+        marjapussi_pz.raw_env(reward="score")  # type: ignore[arg-type]
 
 
 def _play(env: marjapussi.MarjapussiEnv, seed: int) -> list[float]:

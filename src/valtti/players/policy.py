@@ -50,7 +50,7 @@ def check_view_kind(kind: object) -> ViewKind:
     """``kind`` if it names a view; ``ValueError`` naming the kinds otherwise."""
     if kind not in VIEW_KINDS:
         raise ValueError(f"observation_type is one of {', '.join(VIEW_KINDS)}, not {kind!r}")
-    return kind  # type: ignore[return-value]
+    return kind
 
 
 def seat_view(

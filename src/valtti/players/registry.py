@@ -61,6 +61,14 @@ def _pimc(level: str | None, seed: int | None) -> Player:
     return make_pimc_player(level, seed)
 
 
+def _quick(level: str | None, seed: int | None) -> Player:
+    from valtti.players.quick import QuickPlayer
+
+    if level is not None:
+        raise PlayerSpecError(PlayerSpecFault.NO_LEVELS, "quick")
+    return QuickPlayer(seed)
+
+
 def _search(level: str | None, seed: int | None) -> Player:
     from valtti.players.search import make_search_player
 
@@ -82,12 +90,12 @@ def _python(level: str | None, seed: int | None) -> Player:
     from valtti.players.policy import PolicyPlayer
 
     held = _PYTHON.get(level or "")
-    if held is None:
-        seated = ", ".join(sorted(_PYTHON)) or "none"
-        raise ValueError(f"no Python player {level!r} is seated in this process ({seated})")
     if isinstance(held, Player):
         return _Lent(held)
-    return PolicyPlayer(held, f"python:{level}", seed)
+    if callable(held):
+        return PolicyPlayer(held, f"python:{level}", seed)
+    seated = ", ".join(sorted(_PYTHON)) or "none"
+    raise ValueError(f"no Python player {level!r} is seated in this process ({seated})")
 
 
 def seat_python(player: object, name: str | None = None) -> str:
@@ -122,6 +130,7 @@ _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "learned": _learned,
     "pimc": _pimc,
     "python": _python,
+    "quick": _quick,
     "search": _search,
 }
 

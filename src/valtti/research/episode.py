@@ -103,7 +103,7 @@ def check_reward(reward: object) -> RewardKind:
     """``reward`` if it names a ``RewardKind``; ``ValueError`` otherwise."""
     if reward not in ("points", "equity"):
         raise ValueError(f"reward is 'points' or 'equity', not {reward!r}")
-    return reward  # type: ignore[return-value]
+    return reward
 
 
 class Episode:

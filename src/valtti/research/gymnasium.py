@@ -56,6 +56,7 @@ from gymnasium.vector.utils import batch_space, create_empty_array
 from valtti.engine import Seat
 from valtti.players.base import Player
 from valtti.players.policy import (
+    Policy,
     Seatable,
     ViewKind,
     check_view_kind,
@@ -112,7 +113,9 @@ class _Other:
         if not isinstance(who, str | Player) and not callable(who):
             raise TypeError(f"a seat takes a player's name, a Player or a policy, not {who!r}")
         self.who = who
-        self.with_mask = not isinstance(who, str | Player) and takes_mask(who)
+        #: the policy that decides there, if it is one
+        self.policy: Policy | None = None if isinstance(who, str | Player) else who
+        self.with_mask = self.policy is not None and takes_mask(self.policy)
         if isinstance(who, str):
             make_player(who, 0).close()  # a bad name fails here, not in reset
 
@@ -196,15 +199,14 @@ class LearnerTable:
             other = self.seated[seat]
             if player is not None:
                 episode.apply(player.choose(episode.match.observation(Seat(seat))))
-            elif other is not None and not isinstance(other.who, str):
-                mask = self._mask(seat)
+            elif other is not None and other.policy is not None:
                 view = episode.view(seat, self.view_kind)
-                episode.apply(policy_action(other.who, other.with_mask, view, mask))
+                episode.apply(policy_action(other.policy, other.with_mask, view, self._mask(seat)))
             else:
-                mask = episode.legal_mask()
-                for _ in range(self.rng.randrange(mask.bit_count())):
-                    mask &= mask - 1
-                episode.apply((mask & -mask).bit_length() - 1)
+                legal = episode.legal_mask()
+                for _ in range(self.rng.randrange(legal.bit_count())):
+                    legal &= legal - 1
+                episode.apply((legal & -legal).bit_length() - 1)
 
     def step(self, action: int) -> tuple[float, bool, str | None]:
         """Play the learner's action: (reward, episode over, refusal if it was illegal);
