@@ -259,6 +259,13 @@ def test_more_with_nothing_shown_says_so(session: Callable[[int], Session]) -> N
     assert "There is no reply shown" in str(s._answer(More(), None))
 
 
+def test_more_in_the_line_mode_says_each_reply_is_whole(tmp_path: Path) -> None:
+    con = Console(file=io.StringIO(), width=80, color_system=None)
+    s = start(seed=2, partner="random", opponents="random", fast=True, console=con,
+              language="en", saves=Saves(tmp_path), plain=True)  # fmt: skip
+    assert "tells each reply whole" in str(s._answer(More(), None))
+
+
 def test_the_score_marks_porvoo_and_overshoot() -> None:
     scores = [
         DealScore((9, 4), (2, 0), (11, 4), (False, False), (False, False)),

@@ -143,7 +143,7 @@ def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
         assert len(shown) <= 23 and "Match:" in shown[0] and "Rules: default" in shown[1]
         assert any("The match is over" in line for line in shown)
     # A long match's sheet is cut, and says so.
-    cut = any("more lines: make the window taller" in line for line in over)
+    cut = any("more lines: score shows them all, a page at a time" in line for line in over)
     assert cut == (len(s.match.deals) > 8), (len(s.match.deals), over)
 
 

@@ -18,6 +18,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.segment import Segment
 from rich.text import Text
 
+from valtti.terminal.commands import SCORE, word
 from valtti.terminal.i18n import _
 from valtti.terminal.paging import Paged
 from valtti.terminal.phrases import trick_line, trick_lines
@@ -49,7 +50,8 @@ class Fitted:
 @dataclass(frozen=True, slots=True)
 class Cropped:
     """The first ``rows`` lines of ``inner`` (at least one), the last ones saying what was cut
-    (one, or two where the saying wraps)."""
+    and where to read it whole (one, or two where the saying wraps): a long match's end, whose
+    deals ``score`` shows in pages."""
 
     inner: RenderableType
     rows: int
@@ -60,7 +62,9 @@ class Cropped:
 
             def saying(kept: int) -> list[list[Segment]]:
                 cut = len(lines) - kept
-                more = _("… {n} more lines: make the window taller to see them").format(n=cut)
+                more = _("… {n} more lines: {score} shows them all, a page at a time").format(
+                    n=cut, score=word(SCORE)
+                )
                 return console.render_lines(Text(more, style="dim"), options, pad=False)
 
             kept = max(self.rows, 1) - 1
