@@ -144,6 +144,31 @@ def test_a_policy_is_called_with_the_mask_only_if_it_takes_two_arguments() -> No
         policy_action(lambda v, m: "x", True, np.zeros(3), mask)
 
 
+def test_an_exported_mlp_as_partner_and_a_callable_as_opponents_in_gymnasium(
+    exported: tuple[Path, FakeSB3Policy],
+) -> None:
+    path, _ = exported
+    asked: list[int] = []
+
+    class Opponent:  # a callable object, as a policy class is
+        def __call__(self, view: np.ndarray, mask: np.ndarray) -> int:
+            asked.append(view.shape[0])
+            return first_legal(view, mask)
+
+    opponent = Opponent()
+    env = gymnasium.make(marjapussi.ENV_ID, opponents=[opponent, f"learned:{path}", opponent])
+    for seed in range(3):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            done = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))[2]
+    table = env.unwrapped.table
+    assert asked and set(asked) == {OBSERVATION_SIZE}
+    partner = table.players[(table.seat + 2) & 3]
+    assert isinstance(partner, LearnedPlayer) and partner.model.activation == "tanh"
+    env.close()
+
+
 def test_a_callable_and_an_exported_mlp_as_partner_and_opponents_in_gymnasium(
     exported: tuple[Path, FakeSB3Policy],
 ) -> None:

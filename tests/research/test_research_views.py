@@ -114,3 +114,43 @@ def test_the_equity_reward_of_a_deal_is_the_equity_of_the_score_it_leaves() -> N
     episode: Episode = env.table.episode
     assert rewards[:-1] == [0.0] * (len(rewards) - 1)
     assert rewards[-1] == pytest.approx(match_equity(episode.variant)(episode.match.score))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_vector_form_batches_each_observation_type_and_the_full_state(kind: str) -> None:
+    envs = gymnasium.make_vec(
+        marjapussi.ENV_ID,
+        num_envs=3,
+        vectorization_mode="vector_entry_point",
+        observation_type=kind,
+        full_state=True,
+    )
+    obs, info = envs.reset(seed=3)
+    single = marjapussi.MarjapussiEnv(observation_type=kind, full_state=True)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(80):
+        assert envs.observation_space.contains(obs)
+        tables = envs.unwrapped.tables
+        for i, table in enumerate(tables):
+            view = {k: v[i] for k, v in obs.items()} if isinstance(obs, dict) else obs[i]
+            expected = table.observation()
+            if isinstance(expected, dict):
+                assert all(np.array_equal(view[k], expected[k]) for k in expected)
+            else:
+                assert np.array_equal(view, expected)
+            assert np.array_equal(info["state"][i], table.state())
+        assert info["state"].shape == (3, single.state_space.shape[0])
+        masks = envs.unwrapped.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, _, terminated, _, info = envs.step(actions)
+        ended += int(terminated.sum())
+        if terminated.any():
+            final = info["final_obs"]
+            assert single.observation_space.contains(
+                {k: v[0] for k, v in final.items()} if isinstance(final, dict) else final[0]
+            )
+    assert ended >= 3
+    envs.close()
+    with pytest.raises(ValueError, match="batched tables give no full state"):
+        marjapussi.MarjapussiVectorEnv(2, batched=True, full_state=True)

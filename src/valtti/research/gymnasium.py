@@ -329,6 +329,9 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` learner tables in one process (see the module); options as
     ``LearnerTable``'s, and ``render_mode`` ``"ansi"`` for each table as text.
 
+    ``full_state=True`` puts each table's full-state tensor, relative to its learner, in
+    ``info["state"]`` (num_envs × 2264) after every reset and step, as ``MarjapussiEnv`` does.
+
     ``batched=True`` steps all tables in one call in C (``valtti.research.batched``): the same
     episodes from the same seeds, many times faster, for the options it takes (and no
     ``render_mode``; ``tables`` is then empty)."""
@@ -343,10 +346,14 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         num_envs: int = 1,
         render_mode: str | None = None,
         batched: bool = False,
+        full_state: bool = False,
         **options: Any,
     ) -> None:
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs is an int of 1 or more, not {num_envs!r}")
+        if batched and full_state:
+            raise ValueError("batched tables give no full state: full_state=False")
+        self.full_state = bool(full_state)
         self.render_mode = _render_mode(render_mode)
         self.num_envs = num_envs
         self.tables = [LearnerTable(**options) for _ in range(1 if batched else num_envs)]
@@ -389,7 +396,13 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             table.reset(stream)
             table.observation(_row(self._obs, i))
         info = {"seat": self._seats(), "_seat": np.ones(self.num_envs, bool)}
-        return _copy(self._obs), info
+        return _copy(self._obs), self._with_states(info)
+
+    def _with_states(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.full_state:
+            info["state"] = np.stack([t.state() for t in self.tables])
+            info["_state"] = np.ones(self.num_envs, bool)
+        return info
 
     def _seats(self) -> np.ndarray:
         """The learner's seat at each table, by name."""
@@ -428,7 +441,7 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 "seat": self._seats(),
                 "_seat": over,
             }
-        return _copy(self._obs), rewards, over, np.zeros(n, bool), info
+        return _copy(self._obs), rewards, over, np.zeros(n, bool), self._with_states(info)
 
     def _step_tables(
         self, numbers: list[int], streams: list[np.random.Generator]
