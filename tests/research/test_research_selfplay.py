@@ -3,6 +3,8 @@ Gymnasium environment and in the arena (issue 35). Nothing is trained."""
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from torch import nn  # noqa: E402
 from valtti.research import gymnasium as marjapussi  # noqa: E402
 from valtti.research.episode import INFORMATION_STATE_SIZE, OBSERVATION_SIZE  # noqa: E402
 from valtti.research.export import export_policy, network_of  # noqa: E402
+from valtti.research.export import main as export_main  # noqa: E402
 
 
 class _Extractor(nn.Module):
@@ -287,3 +290,36 @@ def test_a_policy_player_sees_what_the_env_would_give_it() -> None:
     assert spec == "python:policy" and seat_python(policy) == "python:policy-2"
     release_python(spec)
     release_python("python:policy-2")
+
+
+def test_the_command_line_loads_a_saved_sb3_model_and_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m valtti.research.export``, with a stand-in for sb3_contrib (not installed
+    here): it loads with the algorithm's ``load`` on the CPU and writes what the policy does."""
+    loaded: list[tuple[Path, str]] = []
+
+    class MaskablePPO:
+        @staticmethod
+        def load(path: Path, device: str) -> FakeSB3Algorithm:
+            loaded.append((path, device))
+            if not Path(path).exists():
+                raise FileNotFoundError(2, "No such file or directory")
+            return FakeSB3Algorithm()
+
+    module = types.ModuleType("sb3_contrib")
+    module.MaskablePPO = MaskablePPO  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sb3_contrib", module)
+    (tmp_path / "ppo.zip").write_bytes(b"")
+    out = tmp_path / "ppo.npz"
+    assert export_main(["maskable_ppo", str(tmp_path / "ppo.zip"), str(out)]) == 0
+    assert loaded == [(tmp_path / "ppo.zip", "cpu")]
+    assert f"seat it as learned:{out}" in capsys.readouterr().out
+    x = np.random.default_rng(2).random((3, OBSERVATION_SIZE), dtype=np.float32)
+    expected = FakeSB3Algorithm().policy.logits(torch.tensor(x)).detach().numpy()
+    assert np.allclose(load_model(out).values(x), expected, atol=1e-5)
+    assert export_main(["maskable_ppo", str(tmp_path / "gone.zip"), str(out)]) == 2
+    assert "gone.zip: " in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "stable_baselines3", None)  # not installed
+    assert export_main(["ppo", "a.zip", str(out)]) == 2
+    assert "ppo needs stable-baselines3: pip install stable-baselines3" in capsys.readouterr().err

@@ -16,10 +16,19 @@ else (a convolution, another activation, a features extractor with weights, two 
 is a ``ValueError`` naming it, never a model that plays other than the network. The network must
 take the observation tensor (499 values) or the information state (1,971) and give 49 values.
 Needs PyTorch only where the module is one; valtti imports neither.
+
+From the command line, a saved SB3 model (``ALGO`` ``ppo``, ``a2c``, ``dqn`` or
+``maskable_ppo``; Stable-Baselines3, and sb3-contrib for MaskablePPO, installed)::
+
+    python -m valtti.research.export maskable_ppo ppo.zip ppo.npz
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +36,15 @@ import numpy as np
 
 from valtti.players.learned import QNetwork
 
-__all__ = ["export_policy", "network_of"]
+__all__ = ["ALGORITHMS", "export_policy", "main", "network_of"]
+
+#: The SB3 algorithms the command line loads, by name: (module, class).
+ALGORITHMS = {
+    "ppo": ("stable_baselines3", "PPO"),
+    "a2c": ("stable_baselines3", "A2C"),
+    "dqn": ("stable_baselines3", "DQN"),
+    "maskable_ppo": ("sb3_contrib", "MaskablePPO"),
+}
 
 #: Layers that change nothing the learned player computes.
 _PASS = ("Flatten", "Identity", "Dropout")
@@ -97,3 +114,35 @@ def export_policy(model: Any, path: Path | str, dtype: Any = np.float32) -> QNet
     network = network_of(model)
     network.save(path, dtype)
     return network
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m valtti.research.export ALGO MODEL.zip OUT.npz``: 0 when written, 2 with
+    the reason on stderr when the model cannot be loaded or exported."""
+    parser = argparse.ArgumentParser(
+        prog="python -m valtti.research.export",
+        description="Write a saved Stable-Baselines3 model as a model for learned:PATH.",
+    )
+    parser.add_argument("algorithm", choices=sorted(ALGORITHMS))
+    parser.add_argument("model", type=Path, help="the SB3 model's .zip")
+    parser.add_argument("out", type=Path, help="the .npz to write")
+    args = parser.parse_args(argv)
+    module, name = ALGORITHMS[args.algorithm]
+    try:
+        algorithm = getattr(importlib.import_module(module), name)
+    except ImportError:
+        package = module.replace("_", "-")
+        print(f"{args.algorithm} needs {package}: pip install {package}", file=sys.stderr)
+        return 2
+    try:
+        network = export_policy(algorithm.load(args.model, device="cpu"), args.out)
+    except (OSError, ValueError) as e:
+        print(f"{args.model}: {e}", file=sys.stderr)
+        return 2
+    widths = " → ".join(str(w.shape[0]) for w, _ in network.layers)
+    print(f"{args.out}: {widths} → 49, {network.activation}: seat it as learned:{args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
