@@ -1,4 +1,5 @@
-"""``valtti play`` in a real 80×24 pseudo-terminal: PgDn and PgUp turn a long reply's pages,
+"""``valtti play`` in a real 80×24 pseudo-terminal: PgDn, PgUp and ``more`` turn a long reply's
+pages (help in a declaration window, the score after thirteen deals),
 Tab offers only the legal words and suits inside the screen (the header stays), a word
 completed alone is followed by a space, and a near miss says what was meant.
 
@@ -7,17 +8,30 @@ Seed 22: S takes trick 3 of deal 1 and may declare, ask whole or ask half.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+
+from valtti.terminal.game import start
+from valtti.terminal.saving import Saves
 
 #: A real terminal session each: the full tier (CONTRIBUTING.md).
 pytestmark = pytest.mark.e2e
 
 pexpect = pytest.importorskip("pexpect")
 
-from test_terminal_e2e_small import ANSI, ROWS, TURN, first_move, play, screen  # noqa: E402
+from test_terminal_e2e_small import (  # noqa: E402
+    ANSI,
+    ROWS,
+    TURN,
+    first_move,
+    play,
+    screen,
+    spawn,
+)
 
 WINDOW = "You took the trick: declare, ask or lead > "
 PGDN, PGUP = "\x1b[6~", "\x1b[5~"
@@ -114,4 +128,42 @@ def test_a_near_miss_says_what_was_meant() -> None:
     said = " ".join(" ".join(line.strip("│ ") for line in drawn(child, WINDOW)).split())
     legal = " or ".join(f"ask half {s}" for s in suits)
     assert f"'ask half' needs a suit. Legal now: {legal}." in said, said
+    leave(child)
+
+
+def thirteen_deals(tmp_path: Path) -> Path:
+    """Seed 7 played by the first legal move into deal 14, S to choose: its record."""
+    con = Console(file=io.StringIO(), width=80, height=24, color_system=None)
+    s = start(seed=7, partner="random", opponents="random", fast=True, console=con,
+              language="en", saves=Saves(tmp_path / "in-process"))  # fmt: skip
+    path = tmp_path / "thirteen.json"
+
+    def read(prompt: str) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if len(s.match.deals) == 14 and len(deal.legal_actions()) > 1:
+            path.write_text(s._record(), encoding="utf-8")
+            raise EOFError
+        return "" if prompt.startswith("Enter") else str(deal.legal_actions()[0])
+
+    s.read = read
+    s.run()
+    return path
+
+
+def test_more_turns_the_score_to_the_first_deal(tmp_path: Path) -> None:
+    child = spawn("play", "--resume", str(thirteen_deals(tmp_path)), "--fast", "--lang", "en")
+    child.expect(TURN)
+    child.sendline("score")
+    first = drawn(child, "Your card > ")
+    assert "Trumps:" in first[0] and len(first) <= ROWS - 1, first
+    rows = [line for line in first if re.match(r"│\s+\d+\s+[NESW]\s", line)]
+    assert rows and rows[0].split()[1] == "13", first  # the newest deal on top
+    assert any("— more: PgDn or more · page 1 of 2 —" in line for line in first), first
+    child.sendline("more")
+    last = drawn(child, "Your card > ")
+    assert "Trumps:" in last[0] and len(last) <= ROWS - 1, last
+    rows = [line for line in last if re.match(r"│\s+\d+\s+[NESW]\s", line)]
+    assert rows and rows[-1].split()[1] == "1", last  # the first deal, at the bottom
+    assert any("— end · page 2 of 2 · back: PgUp —" in line for line in last), last
     leave(child)
