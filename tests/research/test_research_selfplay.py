@@ -17,7 +17,7 @@ from valtti.engine import Action, Deal, Observation, Seat
 from valtti.engine.tensors import information_state_tensor, observation_tensor
 from valtti.players.base import Player
 from valtti.players.learned import LearnedPlayer, QNetwork, load_model
-from valtti.players.policy import PolicyPlayer, policy_action, takes_mask
+from valtti.players.policy import LentPlayer, PolicyPlayer, policy_action, takes_mask
 from valtti.players.registry import make_player, release_python, seat_python
 
 gymnasium = require("gymnasium")
@@ -323,3 +323,26 @@ def test_the_command_line_loads_a_saved_sb3_model_and_writes_it(
     monkeypatch.setitem(sys.modules, "stable_baselines3", None)  # not installed
     assert export_main(["ppo", "a.zip", str(out)]) == 2
     assert "ppo needs stable-baselines3: pip install stable-baselines3" in capsys.readouterr().err
+
+
+class Duck:
+    """An object with a player's interface that is no ``Player``: ``choose`` alone."""
+
+    name = "duck"
+
+    def choose(self, observation: Observation) -> int:
+        return int(max(observation.legal_actions))
+
+
+def test_any_object_with_a_players_choose_sits_in_gymnasium_and_the_arena() -> None:
+    duck = Duck()
+    env = marjapussi.MarjapussiEnv(opponents=[duck, "random", duck], seat="S")
+    env.reset(seed=4)
+    while not env.step(int(np.flatnonzero(env.action_masks())[0]))[2]:
+        pass
+    for seat in (Seat.W, Seat.E):  # lent, in a Player's clothes
+        lent = env.table.players[seat]
+        assert isinstance(lent, LentPlayer) and lent.player is duck and lent.name == "duck"
+    result = run_arena([duck, "random"], 1, seed=2, backend="serial", max_deals=1)
+    assert result.pairings[0].first.spec == "python:duck"
+    assert result.pairings[0].first.decisions > 0

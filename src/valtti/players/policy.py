@@ -29,16 +29,19 @@ VIEW_KINDS: tuple[ViewKind, ...] = get_args(ViewKind)
 
 #: A policy: ``(view, mask) -> action`` or ``(view) -> action`` (see the module).
 Policy = Callable[..., Any]
-#: What may sit at a seat: a player's name (``make_player``), a ``Player``, or a policy.
+#: What may sit at a seat: a player's name (``make_player``), a ``Player`` (or any object with
+#: its ``choose``: ``plays``), or a policy.
 Seatable = str | Player | Policy
 
 __all__ = [
     "VIEW_KINDS",
+    "LentPlayer",
     "Policy",
     "PolicyPlayer",
     "Seatable",
     "ViewKind",
     "check_view_kind",
+    "plays",
     "policy_action",
     "policy_name",
     "seat_view",
@@ -68,6 +71,24 @@ def seat_view(
         "observation": observation_tensor(deal, seat, out["observation"], score),
         "information_state": information_state_tensor(deal, seat, out["information_state"], score),
     }
+
+
+def plays(seated: object) -> bool:
+    """Whether ``seated`` has a player's interface: a ``Player``, or an object with a
+    ``choose(observation)`` method (taken before a policy where it is both)."""
+    return isinstance(seated, Player) or callable(getattr(seated, "choose", None))
+
+
+class LentPlayer(Player):
+    """An object with a player's interface (``plays``) seated by a host that does not own it:
+    its owner closes it, never the table; no match hooks (``MatchListener``) are passed on."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = policy_name(player)
+
+    def choose(self, observation: Observation) -> Action:
+        return Action(self.player.choose(observation))
 
 
 def takes_mask(policy: Policy) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from valtti.engine import Action, Observation
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
@@ -75,23 +74,12 @@ def _search(level: str | None, seed: int | None) -> Player:
     return make_search_player(level, seed)
 
 
-class _Lent(Player):
-    """A ``Player`` object seated by ``seat_python``: its owner closes it, not the table."""
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-        self.name = player.name
-
-    def choose(self, observation: Observation) -> Action:
-        return self.player.choose(observation)
-
-
 def _python(level: str | None, seed: int | None) -> Player:
-    from valtti.players.policy import PolicyPlayer
+    from valtti.players.policy import LentPlayer, PolicyPlayer, plays
 
     held = _PYTHON.get(level or "")
-    if isinstance(held, Player):
-        return _Lent(held)
+    if plays(held):
+        return LentPlayer(held)
     if callable(held):
         return PolicyPlayer(held, f"python:{level}", seed)
     seated = ", ".join(sorted(_PYTHON)) or "none"
@@ -102,9 +90,9 @@ def seat_python(player: object, name: str | None = None) -> str:
     """A spec, ``python:NAME``, that makes ``player`` (a ``Player`` or a policy) in this
     process; ``NAME`` from ``name`` or the object's (``policy_name``), made unique.
     ``TypeError`` for anything else."""
-    from valtti.players.policy import policy_name
+    from valtti.players.policy import plays, policy_name
 
-    if not isinstance(player, Player) and not callable(player):
+    if not plays(player) and not callable(player):
         raise TypeError(f"a Python player is a Player or a policy (a callable), not {player!r}")
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", name or policy_name(player)).strip("_") or "policy"
     level, n = base, 1

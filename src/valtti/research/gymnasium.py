@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import Any, SupportsFloat, cast
 
 import gymnasium
 import numpy as np
@@ -56,10 +56,12 @@ from gymnasium.vector.utils import batch_space, create_empty_array
 from valtti.engine import Seat
 from valtti.players.base import Player
 from valtti.players.policy import (
+    LentPlayer,
     Policy,
     Seatable,
     ViewKind,
     check_view_kind,
+    plays,
     policy_action,
     takes_mask,
 )
@@ -94,8 +96,9 @@ __all__ = [
 
 
 def _seats_of(opponents: Seatable | Sequence[Seatable]) -> tuple[Seatable, Seatable, Seatable]:
-    if isinstance(opponents, str | Player) or callable(opponents):
-        return (opponents, opponents, opponents)
+    if isinstance(opponents, str) or plays(opponents) or callable(opponents):
+        one = cast(Seatable, opponents)
+        return (one, one, one)
     if not isinstance(opponents, Sequence) or len(opponents) != 3:
         raise ValueError(
             "opponents is one player (a name, a Player or a policy) or three (left, partner, "
@@ -110,11 +113,18 @@ class _Other:
     (``None``: drawn from the table's stream)."""
 
     def __init__(self, who: Seatable) -> None:
-        if not isinstance(who, str | Player) and not callable(who):
+        if not isinstance(who, str) and not plays(who) and not callable(who):
             raise TypeError(f"a seat takes a player's name, a Player or a policy, not {who!r}")
         self.who = who
+        #: the player lent for every episode, if it is one (``players.policy.plays``)
+        self.lent: Player | None = None
         #: the policy that decides there, if it is one
-        self.policy: Policy | None = None if isinstance(who, str | Player) else who
+        self.policy: Policy | None = None
+        if not isinstance(who, str):
+            if plays(who):
+                self.lent = who if isinstance(who, Player) else LentPlayer(who)
+            else:
+                self.policy = cast(Policy, who)
         self.with_mask = self.policy is not None and takes_mask(self.policy)
         if isinstance(who, str):
             make_player(who, 0).close()  # a bad name fails here, not in reset
@@ -124,7 +134,7 @@ class _Other:
         who = self.who
         if isinstance(who, str):
             return None if who == "random" else make_player(who, seed)
-        return who if isinstance(who, Player) else None
+        return self.lent
 
 
 def _seat(seat: Seat | int | str | None) -> Seat | None:
