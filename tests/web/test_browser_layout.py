@@ -105,7 +105,7 @@ def test_what_matters_is_in_sight_and_the_hand_stays_when_a_seat_shows_its_butto
     expect(page.locator("#hand [data-card]")).to_have_count(9)
     expect(page.locator('.felt [data-seat="N"]')).to_have_attribute("data-connected", "true")
     expect(page.locator("#felt-score")).to_have_text(
-        words["table.felt.score"].format(ns=0, ew=0, target=10)
+        words["table.felt.match"] + " " + words["table.felt.score"].format(ns=0, ew=0, target=10)
     )
     before = in_sight(page)
 

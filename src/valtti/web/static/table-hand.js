@@ -55,7 +55,8 @@ export function renderActions(view) {
   }
   if (terms.size) {
     const names = [...terms].map((term) => t(`action.${term}`, { suit: "" }).trim());
-    buttons.append(termTip([...terms], names.join(", ")));
+    // First in the bar: Shift+Tab from the hand reaches the last action, as before.
+    buttons.prepend(termTip([...terms], names.join(", ")));
   }
   if (futile.length) {
     buttons.append(

@@ -123,13 +123,22 @@ export function renderScore(view) {
   const obs = view.obs;
   // The match and the deal in a line on the felt, in sight at every size.
   const onFelt = document.getElementById("felt-score");
-  onFelt.textContent = t("table.felt.score", { ns: score.NS, ew: score.EW, target });
+  const label = (/** @type {string} */ key) => el("span", { class: "felt-label" }, t(key));
+  onFelt.replaceChildren(
+    label("table.felt.match"),
+    " ",
+    t("table.felt.score", { ns: score.NS, ew: score.EW, target }),
+  );
   onFelt.title = document.getElementById("match-score").textContent;
   onFelt.dataset.ns = String(score.NS);
   onFelt.dataset.ew = String(score.EW);
   const deal = obs?.game_points ?? { NS: 0, EW: 0 };
   const points = document.getElementById("felt-points");
-  points.textContent = t("table.felt.deal", { ns: deal.NS ?? 0, ew: deal.EW ?? 0 });
+  points.replaceChildren(
+    label("table.felt.this_deal"),
+    " ",
+    t("table.felt.deal", { ns: deal.NS ?? 0, ew: deal.EW ?? 0 }),
+  );
   points.hidden = !obs;
   const body = document.getElementById("columns");
   body.replaceChildren();
