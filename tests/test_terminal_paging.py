@@ -18,7 +18,7 @@ from valtti.engine import DealScore, Seat
 from valtti.terminal import drawing, i18n, layout
 from valtti.terminal.commands import More, action_words
 from valtti.terminal.game import start
-from valtti.terminal.paging import Paged, marker_text, page_bounds
+from valtti.terminal.paging import Headed, Paged, marker_text, page_bounds
 from valtti.terminal.saving import Saves
 from valtti.terminal.session import Session
 from valtti.terminal.sheets import match_table
@@ -70,6 +70,22 @@ def test_a_page_shows_its_lines_then_the_marker(page: int, first: int, last: int
     shown = _rendered(Paged(body, 5, page))
     assert shown[:-1] == [f"line {n}" for n in range(first, last + 1)]
     assert ("page 3 of 3" in shown[-1]) is (page == 2)
+
+
+@pytest.mark.parametrize("page", [0, 1, 2])
+def test_a_headed_reply_repeats_its_heading_on_every_page(page: int) -> None:
+    head = Text("title\ncolumns")
+    body = Text("title\ncolumns\n" + "\n".join(f"line {n}" for n in range(6)))
+    shown = _rendered(Paged(Headed(body, head), 5, page))
+    assert shown[:2] == ["title", "columns"]
+    assert shown[2:-1] == [f"line {n}" for n in range(2 * page, min(2 * page + 2, 6))]
+    assert f"page {page + 1} of 3" in shown[-1]
+
+
+def test_a_heading_with_no_room_beside_it_is_not_repeated() -> None:
+    body = Text("title\ncolumns\n" + "\n".join(f"line {n}" for n in range(6)))
+    shown = _rendered(Paged(Headed(body, Text("title\ncolumns")), 3, 1))
+    assert shown[:-1] == ["line 0", "line 1"]
 
 
 def test_a_reply_that_fits_has_no_marker() -> None:

@@ -38,17 +38,38 @@ def marker_text(page: int, pages: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Headed:
+    """A reply whose first lines head each of its pages (a title and a table's column titles):
+    ``body`` is the whole reply, ``head`` its heading alone (the table without rows), drawn
+    only to count the lines of ``body`` that head every page."""
+
+    body: RenderableType
+    head: RenderableType
+
+    def __rich__(self) -> RenderableType:
+        return self.body
+
+
+@dataclass(frozen=True, slots=True)
 class Paged:
     """Page ``page`` of ``inner`` cut in pages of ``rows`` rows, the marker last where there
-    is more than one page; ``page`` counts from 0, modulo the number of pages."""
+    is more than one page; ``page`` counts from 0, modulo the number of pages. A ``Headed``
+    reply's heading tops every page, where it leaves two rows for the rest."""
 
     inner: RenderableType
     rows: int
     page: int = 0
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        lines = console.render_lines(self.inner, options.update(height=None), pad=False)
-        rows = max(self.rows, 1)
+        whole = options.update(height=None)
+        inner, head = self.inner, 0
+        if isinstance(inner, Headed):
+            inner, head = inner.body, len(console.render_lines(inner.head, whole, pad=False))
+        lines = console.render_lines(inner, whole, pad=False)
+        if len(lines) <= self.rows or self.rows - head < 2:
+            head = 0  # all on one page, or no room for the heading on each
+        heading, lines = lines[:head], lines[head:]
+        rows = max(self.rows - head, 1)
 
         def marker(page: int, pages: int) -> list[list[Segment]]:
             text = Text(marker_text(page, pages), style="dim")
@@ -61,7 +82,7 @@ class Paged:
             bounds = page_bounds(len(lines), rows, tall)
         page = self.page % len(bounds)
         start, end = bounds[page]
-        shown = lines[start:end] + (marker(page, len(bounds)) if len(bounds) > 1 else [])
+        shown = heading + lines[start:end] + (marker(page, len(bounds)) if len(bounds) > 1 else [])
         for line in shown:
             yield from line
             yield Segment.line()

@@ -35,6 +35,7 @@ from valtti.terminal.drawing import Drawing
 from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted
+from valtti.terminal.paging import Headed
 from valtti.terminal.rulebook import Page
 from valtti.terminal.screen import Keyed
 from valtti.terminal.sheets import match_table, tricks_table
@@ -92,9 +93,14 @@ class Replies(Drawing):
         table = hint_lines(explanations)
         lines = [Text(line) for line in table]
         # A small terminal has no rows for the long key: a short one goes on the frame's edge.
+        # The heading and the columns' titles (the table's first line) top each page.
+        full, compact = [Text(heading), Text(key, style="dim")], [Text(heading)]
         return Fitted(
-            Group(Text(heading), Text(key, style="dim"), *lines),
-            Keyed(Group(Text(heading), *lines), hint_key(explanations, short=True)),
+            Headed(Group(*full, *lines), Group(*full, *lines[:1])),
+            Keyed(
+                Headed(Group(*compact, *lines), Group(*compact, *lines[:1])),
+                hint_key(explanations, short=True),
+            ),
             "\n".join([heading, key, *table]),
         )
 
@@ -109,7 +115,9 @@ class Replies(Drawing):
         title = (_("The last trick") if last else _("The tricks of deal {number}")).format(
             number=len(self.match.deals)
         )
-        return Group(Text(title, style="bold"), tricks_table(shown, self.you))
+        heading = Text(title, style="bold")
+        whole, titles = tricks_table(shown, self.you), tricks_table([], self.you)
+        return Headed(Group(heading, whole), Group(heading, titles))
 
     def _score(self) -> RenderableType:
         match = self.match
@@ -122,7 +130,8 @@ class Replies(Drawing):
             return Text(line + " " + _("No deal has been scored yet."))
         # The newest deal on top: it is what the player asks after, and in view at once.
         table = match_table(finished, match.deal_scores, framed=not self.plain, newest_first=True)
-        return Group(Text(line), table)
+        titles = match_table([], [], framed=not self.plain)
+        return Headed(Group(Text(line), table), Group(Text(line), titles))
 
     def _record(self) -> str:
         meta = self.setup.meta(self.takebacks)
