@@ -97,6 +97,9 @@ def test_a_state_of_other_settings_or_no_state_at_all_is_refused(tmp_path: Path)
     assert status == 2 and "player 'nobody': unknown player" in output
     status, output = _run(tmp_path, "--players", "random", "--state", str(tmp_path / "m"))
     assert status == 2 and "at least two players" in output
+    status, output = _run(tmp_path, "--players", "random,heuristic", "--out", "/nowhere/L.md")
+    assert status == 2 and "Invalid value for --out: /nowhere is no folder" in output
+    assert (tmp_path / "state.json").read_text() == "{}"  # refused before anything
 
 
 def test_a_partial_board_says_so_and_rates_against_its_first_player() -> None:

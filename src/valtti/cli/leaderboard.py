@@ -133,6 +133,10 @@ def leaderboard(
         variant = Variant.parse(variant_text)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--variant") from None
+    # Checked now, not after hours of play.
+    for path, option in ((out, "--out"), (state, "--state")):
+        if not path.resolve().parent.is_dir():
+            raise click.BadParameter(f"{path.parent} is no folder", param_hint=option)
     arguments = _arguments(click.get_current_context())
     command = "valtti " + shlex.join(arguments)
     if background:
