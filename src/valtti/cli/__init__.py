@@ -7,7 +7,18 @@ command with it.
 
 from __future__ import annotations
 
-from valtti.cli import arena, bench, hint, leaderboard, loadtest, play, replay, serve, train
+from valtti.cli import (
+    arena,
+    bench,
+    hint,
+    leaderboard,
+    loadtest,
+    play,
+    replay,
+    review,
+    serve,
+    train,
+)
 from valtti.cli.common import EXIT_INTERRUPTED, EXIT_MALFORMED, VARIANT_HELP, main
 from valtti.cli.raycluster import RAY_CONNECT_SECONDS, ray_cluster_answers
 from valtti.web.server import EXIT_STARTUP
@@ -27,6 +38,7 @@ __all__ = [
     "play",
     "ray_cluster_answers",
     "replay",
+    "review",
     "serve",
     "train",
 ]

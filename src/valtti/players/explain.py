@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
@@ -46,6 +46,7 @@ from valtti.players.reasons import Explanation, Reason, ReasonCode
 __all__ = [
     "EARLY_LINES",
     "EXPLAINED_LINES",
+    "LINE_POSITIONS",
     "NEGLIGIBLE",
     "Estimate",
     "Explanation",
@@ -60,6 +61,9 @@ __all__ = [
 #: the alternative's line was played already): enough for every deal of every action's pair
 #: at the hint's most deals, so that a reason's share counts every deal.
 EXPLAINED_LINES: Final = 1_000
+#: Solver positions the lines of one explanation may search (about a fifth of a second on one
+#: core): where lines are dear (trick 3 and 4), a reason's share is of the deals examined.
+LINE_POSITIONS: Final = 2_000_000
 #: Lines played out in an early position (``appraise.EARLY_TRICKS``), where each costs the
 #: solver some milliseconds from the end of trick 3: a share is then of the deals examined.
 EARLY_LINES: Final = 64
@@ -112,6 +116,7 @@ def explain_worlds(
     line: Line,
     value: DealValue,
     lines: int = EXPLAINED_LINES,
+    work: tuple[Callable[[], int], int] | None = None,
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
@@ -120,7 +125,9 @@ def explain_worlds(
     ``NEGLIGIBLE`` of the best is as good. The worlds are examined in their order (a sample's
     order), every pair in turn: only worlds in which the two differ in value account for the
     gap, and there both actions are played out along ``line``, until ``lines`` lines are
-    played (a pair that would pass it is examined no further). A reason's share is of the
+    played (a pair that would pass it is examined no further), and with ``work`` (a counter of
+    solver positions and a limit) until the counter has grown by the limit. A reason's share is of
+    the
     worlds examined for its action. ``value`` values a finished deal for NS as the estimates
     do. A single estimate is the only legal move: it has no value and no share.
     """
@@ -151,6 +158,11 @@ def explain_worlds(
             outcomes[i, action] = play_line(deals[i], action, line, before, variant)
         return outcomes[i, action]
 
+    start = 0 if work is None else work[0]()
+
+    def spent() -> bool:
+        return work is not None and work[0]() - start >= work[1]
+
     seen: dict[Action, list[_Seen]] = {a: [] for a in pairs}
     examined: dict[Action, list[float]] = {a: [] for a in pairs}  # the weights of deals examined
     stopped: set[Action] = set()
@@ -163,7 +175,7 @@ def explain_worlds(
             other = alternative.action
             if abs(world.values[action] - world.values[other]) > _TIE:
                 new = ((i, action) not in outcomes) + ((i, other) not in outcomes)
-                if new and len(outcomes) + new > lines:
+                if new and (len(outcomes) + new > lines or spent()):
                     stopped.add(action)  # out of lines: the deals examined so far stand
                     continue
                 mine, theirs = outcome(i, action), outcome(i, other)
@@ -279,8 +291,9 @@ def explain(observation: Observation, level: str = "hard") -> list[Explanation]:
         key=lambda e: -e.value,
     )
     lines = EXPLAINED_LINES if appraisal.until is None else EARLY_LINES
+    work = (lambda: appraisal.solver.searched, LINE_POSITIONS)
     explained = explain_worlds(
-        observation, estimates, appraisal.deals, appraisal.line, appraisal.value, lines
+        observation, estimates, appraisal.deals, appraisal.line, appraisal.value, lines, work
     )
     best, second = explained[0].action, explained[1].action
     return [

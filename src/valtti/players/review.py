@@ -1,0 +1,242 @@
+"""A review of finished play: for each decision, the value of the move played against the best
+move on what the seat knew then, and against the best with every hand open; the costliest
+decisions of each deal with the better move and its reason; what each team lost.
+
+On what the seat knew: the hint's evaluation of the seat's observation (``players.appraise``,
+repeatable: the same record gives the same review). With every hand open: the exact
+double-dummy value of each legal action in the real deal (the engine's ``Solver``). Both are
+changes of the mover's team's match equity, as hints are. A decision with one legal move is
+no decision. The reason for a costly decision is ``explain_worlds``'s, set between the better
+move and the one played in the deals the seat's evaluation sampled: one engine of explanations
+for hints and reviews; the front ends render ``MatchReview`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from valtti.engine import Action, Deal, Match, Observation, Seat, Team
+from valtti.engine.solver import Solver
+from valtti.players.appraise import DEALS, Appraisal, appraise
+from valtti.players.explain import NEGLIGIBLE, explain_worlds
+from valtti.players.pimc import ActionEstimate, equity_value
+from valtti.players.reasons import Reason
+
+__all__ = ["COSTLIEST", "DealReview", "MatchReview", "Reviewed", "review"]
+
+#: The costliest decisions marked in each deal.
+COSTLIEST: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """One decision: ``step`` is its place in the deal's actions (from 1), ``trick`` the trick
+    it was made in. ``value`` and ``best_value`` are the move played and the best move
+    (``best``) on what the seat knew, over ``deals`` sampled deals; ``exact`` and
+    ``exact_best_value`` the move played and the best (``exact_best``) with every hand open.
+    ``reason``: why ``best`` is better, for the costliest decisions (else ``None``)."""
+
+    deal: int
+    step: int
+    trick: int
+    seat: Seat
+    played: Action
+    best: Action
+    value: float
+    best_value: float
+    deals: int
+    exact: float
+    exact_best: Action
+    exact_best_value: float
+    reason: Reason | None = None
+
+    @property
+    def loss(self) -> float:
+        """What the move played lost on what the seat knew (≥ 0)."""
+        return max(0.0, self.best_value - self.value)
+
+    @property
+    def exact_loss(self) -> float:
+        """What the move played lost with every hand open (≥ 0)."""
+        return max(0.0, self.exact_best_value - self.exact)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": self.deal,
+            "step": self.step,
+            "trick": self.trick,
+            "seat": str(self.seat),
+            "played": str(self.played),
+            "best": str(self.best),
+            "value": _rounded(self.value),
+            "best_value": _rounded(self.best_value),
+            "loss": _rounded(self.loss),
+            "deals": self.deals,
+            "exact": _rounded(self.exact),
+            "exact_best": str(self.exact_best),
+            "exact_best_value": _rounded(self.exact_best_value),
+            "exact_loss": _rounded(self.exact_loss),
+        }
+        if self.reason is not None:
+            out["reason"] = self.reason.to_dict()
+        return out
+
+
+def _rounded(value: float) -> float:
+    return round(value, 4) + 0.0  # + 0.0: never -0
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """One deal's decisions in order, its costliest (largest loss first) and each team's sums
+    of ``loss`` and ``exact_loss`` (``lost``, ``exact_lost``: NS, EW)."""
+
+    number: int
+    decisions: tuple[Reviewed, ...]
+    costliest: tuple[Reviewed, ...]
+
+    @property
+    def lost(self) -> tuple[float, float]:
+        return _sums(self.decisions, exact=False)
+
+    @property
+    def exact_lost(self) -> tuple[float, float]:
+        return _sums(self.decisions, exact=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.number,
+            "decisions": [d.to_dict() for d in self.decisions],
+            "costliest": [d.to_dict() for d in self.costliest],
+            "lost": Team.named(tuple(_rounded(x) for x in self.lost)),
+            "exact_lost": Team.named(tuple(_rounded(x) for x in self.exact_lost)),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReview:
+    """Every deal reviewed, and each team's sums over the match."""
+
+    deals: tuple[DealReview, ...]
+    seats: tuple[Seat, ...]  #: the seats whose decisions were reviewed
+
+    @property
+    def lost(self) -> tuple[float, float]:
+        return _sums([d for r in self.deals for d in r.decisions], exact=False)
+
+    @property
+    def exact_lost(self) -> tuple[float, float]:
+        return _sums([d for r in self.deals for d in r.decisions], exact=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": [str(s) for s in self.seats],
+            "deals": [d.to_dict() for d in self.deals],
+            "lost": Team.named(tuple(_rounded(x) for x in self.lost)),
+            "exact_lost": Team.named(tuple(_rounded(x) for x in self.exact_lost)),
+        }
+
+
+def _sums(decisions: Collection[Reviewed], exact: bool) -> tuple[float, float]:
+    lost = [0.0, 0.0]
+    for d in decisions:
+        lost[d.seat.team] += d.exact_loss if exact else d.loss
+    return lost[0], lost[1]
+
+
+def review(match: Match, seats: Collection[Seat] | None = None, level: str = "hard") -> MatchReview:
+    """Review every decision of ``seats`` (default: every seat) in every deal of ``match``
+    (an unfinished last deal up to where it stops), at ``level``'s number of deals a hint
+    samples. ``ValueError`` for an unknown level."""
+    if level not in DEALS:
+        raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
+    chosen = tuple(Seat) if seats is None else tuple(sorted(set(seats)))
+    solver = Solver()
+    reviews = []
+    for number, steps in enumerate(_replayed(match), start=1):
+        decisions: list[tuple[Reviewed, Appraisal, Observation]] = []
+        for step, (observation, deal, played) in enumerate(steps, start=1):
+            if observation.seat not in chosen or len(observation.legal_actions) < 2:
+                continue
+            decisions.append(_decision(number, step, observation, deal, played, level, solver))
+        reviews.append(_deal_review(number, decisions))
+    return MatchReview(tuple(reviews), chosen)
+
+
+def _replayed(match: Match) -> Iterator[Iterator[tuple[Observation, Deal, Action]]]:
+    """Each deal of ``match`` as its decisions: the observation of the seat to move (with the
+    match score and deal number), the deal then, and the action it took."""
+    again = Match(match.variant, match.first_dealer)
+    for deal in match.deals:
+        again.start_deal(deal.initial_hands)
+
+        def steps(deal: Deal = deal) -> Iterator[tuple[Observation, Deal, Action]]:
+            for action in deal.history:
+                now = again.deal
+                assert now is not None and now.current_player is not None
+                yield again.observation(now.current_player), now.copy(), action
+                again.apply(action)
+
+        yield steps()
+
+
+def _decision(
+    number: int,
+    step: int,
+    observation: Observation,
+    deal: Deal,
+    played: Action,
+    level: str,
+    solver: Solver,
+) -> tuple[Reviewed, Appraisal, Observation]:
+    """One decision valued on what its seat knew and with every hand open."""
+    trick = len(observation.tricks) + 1
+    appraisal = appraise(observation, DEALS[level][min(trick - 1, 8)], solver)
+    means = {a: appraisal.mean(a) for a in observation.legal_actions}
+    best = max(observation.legal_actions, key=lambda a: (means[a], a == played))
+    exact = dict(solver.solve(deal, equity_value(observation.score or (0, 0), deal.variant)))
+    exact_best = max(exact, key=lambda a: (exact[a], a == played))
+    reviewed = Reviewed(
+        number,
+        step,
+        trick,
+        observation.seat,
+        played,
+        best,
+        means[played],
+        means[best],
+        len(appraisal.deals),
+        exact[played],
+        exact_best,
+        exact[exact_best],
+    )
+    return reviewed, appraisal, observation
+
+
+def _deal_review(
+    number: int, decisions: list[tuple[Reviewed, Appraisal, Observation]]
+) -> DealReview:
+    """The deal's decisions, and its costliest with the reason the better move is better."""
+    ranked = sorted(decisions, key=lambda d: (-d[0].loss, -d[0].exact_loss, d[0].step))
+    costly = [d for d in ranked if d[0].loss >= NEGLIGIBLE][:COSTLIEST]
+    costliest = tuple(
+        _with_reason(reviewed, appraisal, observation)
+        for reviewed, appraisal, observation in costly
+    )
+    return DealReview(number, tuple(d[0] for d in decisions), costliest)
+
+
+def _with_reason(reviewed: Reviewed, appraisal: Appraisal, observation: Observation) -> Reviewed:
+    """``reviewed`` with the reason its better move is better than the move played, found as a
+    hint finds it, between the two moves alone."""
+    n = len(appraisal.deals)
+    estimates = [
+        ActionEstimate(reviewed.best, reviewed.best_value, appraisal.best_share(reviewed.best), n),
+        ActionEstimate(reviewed.played, reviewed.value, appraisal.best_share(reviewed.played), n),
+    ]
+    explained = explain_worlds(
+        observation, estimates, appraisal.deals, appraisal.line, appraisal.value
+    )
+    return replace(reviewed, reason=explained[0].reason)

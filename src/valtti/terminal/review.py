@@ -1,0 +1,118 @@
+"""A review in the player's words (``players.review``): each deal's losses by team, its
+costliest decisions with the better move and its reason, and, in full, every decision.
+
+``valtti review`` and the terminal's ``review`` share these lines; they fit 80 columns.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Final
+
+from valtti.engine import Team
+from valtti.players.review import DealReview, MatchReview, Reviewed
+from valtti.terminal.commands import action_words
+from valtti.terminal.hints import reason_words
+from valtti.terminal.i18n import _, decimal
+from valtti.terminal.phrases import seat_text, team_text
+
+#: The width the review's lines wrap at.
+WIDTH: Final = 78
+
+
+def _lost(known: tuple[float, float], exact: tuple[float, float]) -> dict[str, str]:
+    """The teams' names and their losses on what the seats knew and with every hand open, as
+    a message's fields."""
+    return {
+        "ns_team": team_text(Team.NS),
+        "ew_team": team_text(Team.EW),
+        "ns": decimal(known[Team.NS], 2),
+        "ew": decimal(known[Team.EW], 2),
+        "open_ns": decimal(exact[Team.NS], 2),
+        "open_ew": decimal(exact[Team.EW], 2),
+    }
+
+
+def deal_heading(deal: DealReview) -> str:
+    """What each team lost in the deal, on what its seats knew and with every hand open."""
+    return _(
+        "Deal {number}: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with every "
+        "hand open {ns_team} {open_ns}, {ew_team} {open_ew}."
+    ).format(number=deal.number, **_lost(deal.lost, deal.exact_lost))
+
+
+def costly_lines(rank: int, decision: Reviewed) -> list[str]:
+    """One costly decision: who played what, the better move by how much and why; the best
+    move with every hand open."""
+    words = {
+        "rank": rank,
+        "trick": decision.trick,
+        "seat": seat_text(decision.seat),
+        "played": action_words(decision.played),
+        "best": action_words(decision.best),
+        "loss": decimal(decision.loss, 2),
+        "deals": decision.deals,
+        "reason": "—" if decision.reason is None else reason_words(decision.reason),
+        "exact_best": action_words(decision.exact_best),
+        "exact_loss": decimal(decision.exact_loss, 2),
+    }
+    text = _(
+        "{rank}. Trick {trick}, {seat} played {played}: {best} was better by {loss} on what "
+        "{seat} knew ({deals} deals), because {reason}."
+    ).format(**words)
+    if decision.exact_loss > 0:
+        text += " " + _(
+            "With every hand open the best was {exact_best}, {exact_loss} better than {played}."
+        ).format(**words)
+    else:
+        text += " " + _("With every hand open {played} was as good as any.").format(**words)
+    return textwrap.wrap(text, WIDTH, subsequent_indent="   ")
+
+
+def deal_summary(deal: DealReview) -> list[str]:
+    """The deal's heading and its costliest decisions (or that none lost anything)."""
+    lines = textwrap.wrap(deal_heading(deal), WIDTH)
+    if not deal.costliest:
+        lines.append(_("No decision lost anything on what its seat knew."))
+    for rank, decision in enumerate(deal.costliest, start=1):
+        lines.extend(costly_lines(rank, decision))
+    return lines
+
+
+def decision_table(deal: DealReview) -> list[str]:
+    """Every decision of the deal: the trick, the seat, the move played and its value, the best
+    move and its value on what the seat knew, and the loss with every hand open."""
+    trick, seat, played, value, best = _("trick"), _("seat"), _("played"), _("value"), _("best")
+    exact = _("open loss")
+    lines = [f"{trick:>5} {seat:<4} {played:<12} {value:>6} {best:<12} {value:>6} {exact:>9}"]
+    costly = {d.step for d in deal.costliest}
+    for d in deal.decisions:
+        mark = "*" if d.step in costly else " "
+        lines.append(
+            f"{d.trick:>5} {seat_text(d.seat):<4} {action_words(d.played):<12} "
+            f"{decimal(d.value, 2, signed=True):>6} {action_words(d.best):<12} "
+            f"{decimal(d.best_value, 2, signed=True):>6} {decimal(d.exact_loss, 2):>8}{mark}"
+        )
+    return lines
+
+
+def review_lines(review: MatchReview, full: bool = False) -> list[str]:
+    """The whole review: each deal's summary (``full``: with every decision), then the match's
+    losses by team. Values are changes of match equity for the mover's team."""
+    lines: list[str] = []
+    for deal in review.deals:
+        lines.extend(deal_summary(deal))
+        if full:
+            lines.extend(decision_table(deal))
+        lines.append("")
+    lines.extend(
+        textwrap.wrap(
+            _(
+                "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
+                "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
+                "equity; * marks the costliest)."
+            ).format(**_lost(review.lost, review.exact_lost)),
+            WIDTH,
+        )
+    )
+    return lines

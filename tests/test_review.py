@@ -1,0 +1,119 @@
+"""The review of finished play (players/review.py, ``valtti review``, terminal/review.py): the
+double-dummy loss of solver-best play is none, a planted blunder is marked first, the review is
+repeatable, and its words fit 80 columns in English and Finnish."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from valtti.cli import main
+from valtti.engine import Action, CardSet, Match, Seat, Variant
+from valtti.engine.record import Record
+from valtti.players.reasons import ReasonCode
+from valtti.players.review import MatchReview, review
+from valtti.terminal import i18n
+from valtti.terminal.review import review_lines
+
+#: One deal (E deals, S leads), N E S W: every action in ``SOLVER_BEST`` is the double-dummy
+#: solver's best in the real deal at the match's start.
+HANDS = (
+    "AS JS 7S 6S KD 9D 6D 9C 7C",
+    "QS 8S AH KH 8H AD 8D TC JC",
+    "TS KS 9S 9H 6H QD 7D 8C 6C",
+    "TH QH JH 7H TD JD AC KC QC",
+)
+SOLVER_BEST = (
+    "9S 7H AS 8S 6S QS TS JH ask-half_D KS JD 7S AD TC 6C AC 7C declare_C QC 9C JC 8C KC 6D 8D QD "
+    "6H TH 9D 8H JS AH 7D TD ask-half_H QH KD KH 9H"
+)
+#: The same deal, but at action 30, last to play in trick 7, E throws AH on the trick N has
+#: trumped where the solver plays 8H; then the solver's best again. The ace goes to NS, and with
+#: it the victory point (NS 65 card points, not 54).
+BLUNDER = (
+    "9S 7H AS 8S 6S QS TS JH ask-half_D KS JD 7S AD TC 6C AC 7C declare_C QC 9C JC 8C KC 6D 8D QD "
+    "6H TH 9D AH JS 8H 7D TD ask-half_H QH KD KH 9H"
+)
+BLUNDER_STEP = 30
+
+
+def _match(actions: str) -> Match:
+    match = Match(Variant(), Seat.E)
+    match.start_deal([CardSet.parse(h.split()) for h in HANDS])
+    for token in actions.split():
+        match.apply(Action.parse(token.replace("_", " ")))
+    assert match.deal is not None and match.deal.is_over()
+    return match
+
+
+@pytest.fixture(scope="module")
+def best() -> MatchReview:
+    return review(_match(SOLVER_BEST), level="easy")
+
+
+@pytest.fixture(scope="module")
+def blunder() -> MatchReview:
+    return review(_match(BLUNDER), level="easy")
+
+
+def test_solver_best_play_loses_nothing_with_every_hand_open(best: MatchReview) -> None:
+    (deal,) = best.deals
+    assert deal.decisions and {d.seat for d in deal.decisions} == set(Seat)
+    assert all(d.exact_loss == 0.0 and d.exact >= d.exact_best_value - 1e-9 for d in deal.decisions)
+    assert deal.exact_lost == (0.0, 0.0) and best.exact_lost == (0.0, 0.0)
+    # On what each seat knew, a solver-best move may still look worse than another.
+    assert all(d.loss >= 0.0 and d.deals >= 16 for d in deal.decisions)
+
+
+def test_a_planted_blunder_is_marked_first(blunder: MatchReview) -> None:
+    (deal,) = blunder.deals
+    first = deal.costliest[0]
+    assert (first.step, str(first.played), first.seat) == (BLUNDER_STEP, "AH", Seat.E)
+    assert first.best != first.played and first.loss > 0 and first.exact_loss > 0
+    assert first.reason is not None and first.reason.code is not ReasonCode.ONLY
+    # Every other decision was the solver's best in the real deal.
+    others = [d for d in deal.decisions if d.step != BLUNDER_STEP]
+    assert all(d.exact_loss == 0.0 for d in others)
+    assert deal.exact_lost[Seat.E.team] == pytest.approx(first.exact_loss)
+    assert len(deal.costliest) <= 3
+    losses = [d.loss for d in deal.costliest]
+    assert losses == sorted(losses, reverse=True)
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_review_in_words_fits_80_columns(blunder: MatchReview, language: str) -> None:
+    i18n.use(language)
+    try:
+        lines = review_lines(blunder, full=True)
+    finally:
+        i18n.use("en")
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    text = "\n".join(lines)
+    if language == "en":
+        assert "1. Trick 7, E played A♥:" in " ".join(text.split())
+        assert "The match: lost on what each seat knew" in text
+    else:
+        assert "1. Tikki 7, I pelasi A♥:" in " ".join(text.split())
+        assert "Ottelu: menetetty" in text
+    assert sum(line.endswith("*") for line in lines) == len(blunder.deals[0].costliest)
+
+
+def test_review_command_is_repeatable_and_reviews_the_seats_asked(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(Record.of_match(_match(BLUNDER)).to_json())
+    args = ["review", str(path), "--seat", "E", "--level", "easy", "--json"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert CliRunner().invoke(main, args).output == first.output
+    out = json.loads(first.output)
+    assert out["seats"] == ["E"]
+    (deal,) = out["deals"]
+    assert {d["seat"] for d in deal["decisions"]} == {"E"}
+    assert deal["costliest"][0]["step"] == BLUNDER_STEP
+    assert deal["costliest"][0]["reason"]["code"]
+    assert out["exact_lost"]["EW"] > 0 and out["exact_lost"]["NS"] == 0
+    text = CliRunner().invoke(main, ["review", str(path), "--seat", "e", "--level", "easy"])
+    assert text.exit_code == 0 and "E played A♥" in " ".join(text.output.split())
