@@ -124,7 +124,9 @@ _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
 
 
 def player_names() -> list[str]:
-    return sorted(_FACTORIES)
+    """The names a person may type; ``python`` is not one: only code seats it
+    (``seat_python``)."""
+    return sorted(name for name in _FACTORIES if name != "python")
 
 
 def starts_program(spec: str) -> bool:
