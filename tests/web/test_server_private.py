@@ -92,9 +92,8 @@ def test_only_the_answering_partner_sees_the_choice(
     for p in everyone.values():
         p.state()
     if not asked_before_a_restart:
-        table = Table(server, "choice", tokens)  # everyone connected, before the question
-        assert table.seq == 4 and table.to_move() == "E"
-        table.close()
+        before = people["E"].frames[-1]  # everyone connected, before the question
+        assert before["seq"] == 4 and before["observation"]["to_move"] == "E"
         people["E"].send({"type": "action", "action": "ask-whole", "seq": 4})
         choosing = people["W"].state(5)
     else:
@@ -197,15 +196,20 @@ def _raw(player: Player, message: dict[str, Any]) -> str:
             return raw
 
 
-def _first_frame(server: Server, token: str | None) -> str:
-    """The text of the state frame a new connection of ``token`` (a spectator: ``None``) gets."""
+def _first_frame(server: Server, token: str | None, others: dict[str, Player]) -> str:
+    """The text of the state frame a new connection of ``token`` (a spectator: ``None``) gets.
+    A seat's new connection plays the seat from then on (its old one watches: it is closed),
+    so it takes the old one's place in ``others``."""
     newcomer = server.socket("choice", token)
-    try:
-        raw = newcomer.ws.recv(timeout=FRAME)
-        assert isinstance(raw, str)
-        return raw
-    finally:
+    raw = newcomer.ws.recv(timeout=FRAME)
+    assert isinstance(raw, str)
+    seat = json.loads(raw)["you"]
+    if seat is None:
         newcomer.close()
+    else:
+        others[seat].close()
+        others[seat] = newcomer
+    return raw
 
 
 def test_while_a_partner_chooses_everyone_else_is_answered_as_before_the_question(
@@ -239,7 +243,7 @@ def test_while_a_partner_chooses_everyone_else_is_answered_as_before_the_questio
             # E's own ask-whole before the question would be played: it is not sent.
         }
         for who in ("N", "S", None):  # E's own has no legal action while its question waits
-            out[f"new connection of {who}"] = _first_frame(server, who and tokens[who])
+            out[f"new connection of {who}"] = _first_frame(server, who and tokens[who], others)
         for route in routes:
             answer = server.http.get(route)
             out[route] = (answer.status_code, answer.text)
