@@ -63,8 +63,9 @@ class Paged:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         whole = options.update(height=None)
         inner, head = self.inner, 0
-        if isinstance(inner, Headed):
-            inner, head = inner.body, len(console.render_lines(inner.head, whole, pad=False))
+        if isinstance(self.inner, Headed):
+            inner = self.inner.body
+            head = len(console.render_lines(self.inner.head, whole, pad=False))
         lines = console.render_lines(inner, whole, pad=False)
         if len(lines) <= self.rows or self.rows - head < 2:
             head = 0  # all on one page, or no room for the heading on each
