@@ -74,7 +74,7 @@ class Paged:
 
         def marker(page: int, pages: int) -> list[list[Segment]]:
             text = Text(marker_text(page, pages), style="dim")
-            return console.render_lines(text, options.update(height=None), pad=False)
+            return console.render_lines(text, whole, pad=False)
 
         bounds = page_bounds(len(lines), rows)
         if len(bounds) > 1:
