@@ -148,3 +148,27 @@ def test_the_replay_summary_writes_suits_and_moves_as_the_game(
         assert trumps - {"none"} <= symbols and trumps - {"none"}, heads
     else:
         assert not symbols & set(out.output) and trumps - {"none"} <= set("SHDC"), heads
+
+
+def test_the_replay_summary_writes_what_is_legal_as_the_hand_panel(tmp_path: Path) -> None:
+    """Seed 22 stopped where S may declare or ask: the cards, then each move set apart."""
+    con = Console(file=io.StringIO(), width=80, height=24, color_system=None)
+    s = start(seed=22, partner="random", opponents="random", fast=True, console=con,
+              language="en", saves=Saves(tmp_path / "saves"))  # fmt: skip
+    path = tmp_path / "window.json"
+
+    def read(prompt: str) -> str:
+        deal = s.match.deal
+        assert deal is not None
+        if prompt.startswith("You took the trick"):
+            path.write_text(s._record(), encoding="utf-8")
+            raise EOFError
+        return str(deal.legal_actions()[0])
+
+    s.read = read
+    s.run()
+    out = CliRunner().invoke(main, ["replay", str(path), "--lang", "en"])
+    last = out.output.splitlines()[-1]
+    assert last.startswith("In progress: S to move; legal: "), last
+    assert re.search(r"legal: (\S+[♠♥♦♣] )+· (declare|ask) ", last), last
+    assert "ask-half" not in last and "declare-" not in last

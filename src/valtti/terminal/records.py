@@ -26,9 +26,8 @@ from valtti.engine.record import (
     RecordFormatError,
 )
 from valtti.engine.variant import SWITCHES, SwitchError, allowed_text
-from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, NC_, _, pgettext
-from valtti.terminal.phrases import reason_text, seat_text, team_text
+from valtti.terminal.phrases import legal_text, reason_text, seat_text, team_text
 
 EXIT_ILLEGAL: Final = 1
 EXIT_MALFORMED: Final = 2
@@ -249,10 +248,11 @@ def summary_text(summary: dict[str, Any]) -> str:
     elif summary["winner"]:
         lines.append(_("Result: {team} wins").format(team=_team(summary["winner"])))
     elif summary["to_move"]:
+        legal = [Action.parse(a) for a in summary["legal"]]
         lines.append(
             _("In progress: {seat} to move; legal: {legal}").format(
                 seat=_seat(summary["to_move"]),
-                legal=" ".join(action_words(Action.parse(a)) for a in summary["legal"]),
+                legal=legal_text([c for a in legal if (c := a.card) is not None], legal),
             )
         )
     else:
