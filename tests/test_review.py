@@ -1,6 +1,7 @@
 """The review of finished play (players/review.py, ``valtti review``, terminal/review.py): the
 double-dummy loss of solver-best play is none, a planted blunder is marked first, the review is
-repeatable, and its words fit 80 columns in English and Finnish."""
+repeatable, its words fit 80 columns in English and Finnish, and the terminal's ``review``
+reviews the last finished deal alone."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from valtti.engine.record import Record
 from valtti.players.reasons import ReasonCode
 from valtti.players.review import MatchReview, review
 from valtti.terminal import i18n
-from valtti.terminal.review import review_lines
+from valtti.terminal.commands import REVIEW, Review, parse
+from valtti.terminal.review import review_lines, review_reply
 
 #: One deal (E deals, S leads), N E S W: every action in ``SOLVER_BEST`` is the double-dummy
 #: solver's best in the real deal at the match's start.
@@ -117,3 +119,25 @@ def test_review_command_is_repeatable_and_reviews_the_seats_asked(tmp_path: Path
     assert out["exact_lost"]["EW"] > 0 and out["exact_lost"]["NS"] == 0
     text = CliRunner().invoke(main, ["review", str(path), "--seat", "e", "--level", "easy"])
     assert text.exit_code == 0 and "E played A♥" in " ".join(text.output.split())
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_terminals_review_of_the_last_deal_fits_80_by_24(language: str) -> None:
+    match = _match(BLUNDER)
+    i18n.use(language)
+    try:
+        reply = review_reply(match, Seat.E)
+        word = i18n.pgettext("command", REVIEW)
+        command = parse(word, [])
+    finally:
+        i18n.use("en")
+    lines = reply.splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), reply
+    assert ("E played A♥" if language == "en" else "I pelasi A♥") in " ".join(reply.split())
+    assert isinstance(command, Review)
+
+
+def test_the_terminal_reviews_no_deal_being_played() -> None:
+    match = Match(Variant(), Seat.E)
+    match.start_deal([CardSet.parse(h.split()) for h in HANDS])
+    assert review_reply(match, Seat.S) == "No deal has finished yet: there is nothing to review."

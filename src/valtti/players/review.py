@@ -146,10 +146,16 @@ def _sums(decisions: Collection[Reviewed], exact: bool) -> tuple[float, float]:
     return lost[0], lost[1]
 
 
-def review(match: Match, seats: Collection[Seat] | None = None, level: str = "hard") -> MatchReview:
-    """Review every decision of ``seats`` (default: every seat) in every deal of ``match``
-    (an unfinished last deal up to where it stops), at ``level``'s number of deals a hint
-    samples. ``ValueError`` for an unknown level."""
+def review(
+    match: Match,
+    seats: Collection[Seat] | None = None,
+    level: str = "hard",
+    numbers: Collection[int] | None = None,
+) -> MatchReview:
+    """Review every decision of ``seats`` (default: every seat) in the deals of ``match``
+    numbered ``numbers`` (from 1; default: every deal, an unfinished last one up to where it
+    stops), at ``level``'s number of deals a hint samples. ``ValueError`` for an unknown
+    level."""
     if level not in DEALS:
         raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
     chosen = tuple(Seat) if seats is None else tuple(sorted(set(seats)))
@@ -157,11 +163,13 @@ def review(match: Match, seats: Collection[Seat] | None = None, level: str = "ha
     reviews = []
     for number, steps in enumerate(_replayed(match), start=1):
         decisions: list[tuple[Reviewed, Appraisal, Observation]] = []
+        wanted = numbers is None or number in numbers
         for step, (observation, deal, played) in enumerate(steps, start=1):
-            if observation.seat not in chosen or len(observation.legal_actions) < 2:
+            if not wanted or observation.seat not in chosen or len(observation.legal_actions) < 2:
                 continue
             decisions.append(_decision(number, step, observation, deal, played, level, solver))
-        reviews.append(_deal_review(number, decisions))
+        if wanted:
+            reviews.append(_deal_review(number, decisions))
     return MatchReview(tuple(reviews), chosen)
 
 

@@ -26,6 +26,7 @@ HALF: Final = NC_("command", "half")
 ANSWER: Final = NC_("command", "answer")
 HELP: Final = NC_("command", "help")
 HINT: Final = NC_("command", "hint")
+REVIEW: Final = NC_("command", "review")
 SCORE: Final = NC_("command", "score")
 TRICKS: Final = NC_("command", "tricks")
 LAST: Final = NC_("command", "last")
@@ -99,6 +100,11 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Review:
+    """Review the player's decisions in the last finished deal (``terminal.review``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """Show the match score and the deals so far."""
 
@@ -137,7 +143,7 @@ class Empty:
     """An empty line."""
 
 
-Command = Play | Help | Topic | Hint | Score | Tricks | More | Save | Undo | Quit | Empty
+Command = Play | Help | Topic | Hint | Review | Score | Tricks | More | Save | Undo | Quit | Empty
 
 
 class InputError(ValueError):
@@ -183,6 +189,8 @@ def parse(
     if len(words) == 1:
         if _is(first, HINT):
             return Hint()
+        if _is(first, REVIEW):
+            return Review()
         if _is(first, SCORE):
             return Score()
         if _is(first, TRICKS):
@@ -271,6 +279,7 @@ _WORDS: Final = {
     "answer": ANSWER,
     "help": HELP,
     "hint": HINT,
+    "review": REVIEW,
     "score": SCORE,
     "tricks": TRICKS,
     "last": LAST,
@@ -335,7 +344,7 @@ def card_token(card: Card) -> str:
 
 
 #: The commands that are not actions.
-_OTHER_COMMANDS: Final = (HELP, HINT, SCORE, TRICKS, LAST, MORE, UNDO, SAVE, QUIT)
+_OTHER_COMMANDS: Final = (HELP, HINT, REVIEW, SCORE, TRICKS, LAST, MORE, UNDO, SAVE, QUIT)
 #: The words that start a move, and the kinds of the legal actions each may start.
 _MOVE_WORDS: Final = {
     DECLARE: (ActionKind.DECLARE,),
@@ -403,7 +412,19 @@ def _started(words: Sequence[str]) -> str | None:
 
 
 #: The words a line may start with besides a card, in the order completion offers them.
-_FIRST_WORDS: Final = (*_MOVE_WORDS, HELP, HINT, SCORE, TRICKS, LAST, MORE, UNDO, SAVE, QUIT)
+_FIRST_WORDS: Final = (
+    *_MOVE_WORDS,
+    HELP,
+    HINT,
+    REVIEW,
+    SCORE,
+    TRICKS,
+    LAST,
+    MORE,
+    UNDO,
+    SAVE,
+    QUIT,
+)
 
 
 def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> list[str]:

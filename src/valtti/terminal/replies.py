@@ -25,6 +25,7 @@ from valtti.terminal.commands import (
     Hint,
     More,
     Play,
+    Review,
     Save,
     Score,
     Topic,
@@ -36,6 +37,7 @@ from valtti.terminal.hints import hint_heading, hint_key, hint_lines
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted
 from valtti.terminal.paging import Headed
+from valtti.terminal.review import review_reply
 from valtti.terminal.rulebook import Page
 from valtti.terminal.screen import Keyed
 from valtti.terminal.sheets import match_table, tricks_table
@@ -61,6 +63,8 @@ class Replies(Drawing):
                 return rulebook.answer(name, self.match.variant)
             case Hint():
                 return self._hint(deal)
+            case Review():
+                return review_reply(self.match, self.you)
             case Score():
                 return self._score()
             case Tricks(last):

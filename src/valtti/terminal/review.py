@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 from typing import Final
 
-from valtti.engine import Team
-from valtti.players.review import DealReview, MatchReview, Reviewed
+from valtti.engine import Match, Seat, Team
+from valtti.players.review import DealReview, MatchReview, Reviewed, review
 from valtti.terminal.commands import action_words
 from valtti.terminal.hints import reason_words
 from valtti.terminal.i18n import _, decimal
@@ -116,3 +116,13 @@ def review_lines(review: MatchReview, full: bool = False) -> list[str]:
         )
     )
     return lines
+
+
+def review_reply(match: Match, seat: Seat) -> str:
+    """The terminal's ``review``: ``seat``'s decisions in the last finished deal of ``match``
+    (a deal being played is never reviewed: its hands are still hidden)."""
+    finished = [n for n, deal in enumerate(match.deals, start=1) if deal.is_over()]
+    if not finished:
+        return _("No deal has finished yet: there is nothing to review.")
+    (deal,) = review(match, [seat], numbers=finished[-1:]).deals
+    return "\n".join(deal_summary(deal))
