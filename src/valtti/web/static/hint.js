@@ -11,7 +11,8 @@
  *   #hint-btn          shown while you may ask (your turn, more than one legal move, no action of
  *                      yours on its way); data-busy="true" while the hint is on its way;
  *                      disabled (in its place) while the page's connection is lost
- *                      (it and #hint are under the hand, or in #answer-dialog while it is open)
+ *                      (it and #hint float at the felt's foot beside the hand, the panel over
+ *                      the felt; in #answer-dialog while that is open)
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
  *                      #hint-worlds says over how many sampled deals
  *   #hint-moves li     one per legal move, best first: data-move = its token,
