@@ -45,8 +45,8 @@ DEALS: Final[dict[str, tuple[int, ...]]] = {
 #: rules of thumb until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
 EARLY_TRICKS: Final = 2
 SOLVED_FROM: Final = 3
-#: Positions one exact solve may search (about a twentieth of a second on one core).
-NODE_CAP: Final = 500_000
+#: Positions one exact solve may search (about a fortieth of a second on one core).
+NODE_CAP: Final = 250_000
 #: Draws weighed for each deal kept.
 _OVERSAMPLE: Final = 4
 

@@ -61,9 +61,9 @@ __all__ = [
 #: the alternative's line was played already): enough for every deal of every action's pair
 #: at the hint's most deals, so that a reason's share counts every deal.
 EXPLAINED_LINES: Final = 1_000
-#: Solver positions the lines of one explanation may search (about a fifth of a second on one
+#: Solver positions the lines of one explanation may search (about a tenth of a second on one
 #: core): where lines are dear (trick 3 and 4), a reason's share is of the deals examined.
-LINE_POSITIONS: Final = 2_000_000
+LINE_POSITIONS: Final = 1_000_000
 #: Lines played out in an early position (``appraise.EARLY_TRICKS``), where each costs the
 #: solver some milliseconds from the end of trick 3: a share is then of the deals examined.
 EARLY_LINES: Final = 64

@@ -141,6 +141,11 @@ class Bots:
                     job.exception()  # retrieved: nobody waits for it any more
                 raise
 
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker: other work than a decision or a hint (a finished match's
+        review, web/routes/review.py)."""
+        return await self._run(work, *args)
+
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker; a broken pool is replaced once."""
         loop = asyncio.get_running_loop()

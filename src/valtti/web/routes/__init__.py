@@ -1,8 +1,8 @@
 """The HTTP API and the pages, one router a resource (docs/WEB.md): ``pages`` (the lobby, a
 table's page, the rules), ``options`` (``/api/options``), ``server`` (``/api/server``),
 ``tables`` (``/api/tables``: the list, a new table, a summary), ``seats`` (taking a seat),
-``records`` (a finished match's record and replay) and ``websocket`` (a table's WebSocket).
-``create_app`` includes each of ``ROUTERS``."""
+``records`` (a finished match's record and replay), ``review`` (a finished match's review)
+and ``websocket`` (a table's WebSocket). ``create_app`` includes each of ``ROUTERS``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Final
 
 from fastapi import APIRouter
 
-from valtti.web.routes import options, pages, records, seats, server, tables, websocket
+from valtti.web.routes import options, pages, records, review, seats, server, tables, websocket
 
 ROUTERS: Final[tuple[APIRouter, ...]] = (
     pages.router,
@@ -19,5 +19,6 @@ ROUTERS: Final[tuple[APIRouter, ...]] = (
     tables.router,
     seats.router,
     records.router,
+    review.router,
     websocket.router,
 )

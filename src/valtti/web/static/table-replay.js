@@ -8,6 +8,7 @@
 import { t } from "/static/i18n.js";
 import { api, byId, el, errorText, toast } from "/static/common.js";
 import { explainDeal } from "/static/ends.js";
+import { addReviewButton } from "/static/table-review.js";
 import { page, render, replayView } from "/static/table-state.js";
 import { actionText, resultText, who } from "/static/table-words.js";
 
@@ -25,6 +26,7 @@ export async function startReplay() {
     const data = await api("GET", `/api/tables/${encodeURIComponent(page.id)}/replay`);
     if (!data.steps?.length) return;
     page.replay = { steps: data.steps, index: 0, timer: null };
+    addReviewButton();
     render();
   } catch (err) {
     toast(errorText(err.code), "error", err.code);

@@ -1,0 +1,134 @@
+// @ts-check
+/**
+ * The review of a finished match beside its replay (GET /api/tables/{id}/review,
+ * docs/REVIEW.md): #review-open in the replay's bar asks for it (the server makes it once, in a
+ * computer players' worker); #review shows, for each deal, what each team lost on what its
+ * seats knew and with every hand open, and the costliest decisions (li.review-costly with
+ * data-deal and data-step), each with the better move and its reason.
+ */
+
+import { cardInline, parseCard } from "/static/cards.js";
+import { api, el, errorText, toast } from "/static/common.js";
+import { t, tn } from "/static/i18n.js";
+import { seatLetter } from "/static/names.js";
+import { page } from "/static/table-state.js";
+import { actionLabel } from "/static/table-words.js";
+
+/**
+ * @typedef {{code: string, text: string, card?: string, suit?: string, points?: number,
+ *   share?: number, deals?: number}} ReviewReason
+ * @typedef {{deal: number, step: number, trick: number, seat: string, played: string,
+ *   best: string, loss: number, deals: number, exact_best: string, exact_loss: number,
+ *   reason?: ReviewReason}} ReviewDecision
+ * @typedef {{deal: number, costliest: ReviewDecision[], lost: Record<string, number>,
+ *   exact_lost: Record<string, number>}} ReviewDeal
+ * @typedef {{seats: string[], deals: ReviewDeal[], lost: Record<string, number>,
+ *   exact_lost: Record<string, number>}} MatchReviewData
+ */
+
+/** Put the review's button in the replay's bar (once). */
+export function addReviewButton() {
+  const bar = document.getElementById("replay-bar");
+  if (!bar || document.getElementById("review-open")) return;
+  const button = el("button", { type: "button", id: "review-open", class: "small" });
+  button.textContent = t("review.open");
+  button.addEventListener("click", () => void showReview(button));
+  bar.append(button);
+}
+
+/** Ask for the review and show it. @param {HTMLButtonElement} button */
+async function showReview(button) {
+  button.disabled = true;
+  button.textContent = t("review.busy");
+  try {
+    /** @type {MatchReviewData} */
+    const data = await api("GET", `/api/tables/${encodeURIComponent(page.id)}/review`);
+    drawReview(data);
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+  } finally {
+    button.disabled = false;
+    button.textContent = t("review.open");
+  }
+}
+
+/** A move as the page writes it. @param {string} token */
+function move(token) {
+  return parseCard(token) ? cardInline(token) : actionLabel(token);
+}
+
+/** Two decimals. @param {number} value */
+function amount(value) {
+  return value.toFixed(2);
+}
+
+/** The reason the better move is better, with how many deals show it.
+ * @param {ReviewReason | undefined} reason */
+function reasonText(reason) {
+  if (!reason) return "";
+  const key = `hint.reason.${reason.code}`;
+  const words = t(key, {
+    card: reason.card ?? "",
+    suit: reason.suit ?? "",
+    points: reason.points ?? "",
+  });
+  const said = words === key ? reason.text : words;
+  if (reason.share === undefined || reason.deals === undefined || reason.share >= 1) return said;
+  const k = Math.round(reason.share * reason.deals);
+  return t("review.share", { k, n: reason.deals, reason: said });
+}
+
+/** What each team lost. @param {Record<string, number>} known @param {Record<string, number>} exact */
+function lostText(known, exact) {
+  return t("review.lost", {
+    ns: amount(known.NS),
+    ew: amount(known.EW),
+    open_ns: amount(exact.NS),
+    open_ew: amount(exact.EW),
+  });
+}
+
+/** One costly decision. @param {ReviewDecision} d */
+function costly(d) {
+  return el(
+    "li",
+    { class: "review-costly", dataset: { deal: String(d.deal), step: String(d.step) } },
+    tn("review.costly", {
+      trick: d.trick,
+      seat: seatLetter(d.seat),
+      played: move(d.played),
+      best: move(d.best),
+      loss: amount(d.loss),
+      deals: d.deals,
+      reason: reasonText(d.reason),
+    }),
+    " ",
+    tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) }),
+  );
+}
+
+/** The review's panel, after the replay's bar. @param {MatchReviewData} data */
+function drawReview(data) {
+  let panel = document.getElementById("review");
+  if (!panel) {
+    panel = el("section", { id: "review", class: "panel review", role: "region", tabindex: "0" });
+    document.getElementById("replay-bar")?.after(panel);
+  }
+  panel.setAttribute("aria-label", t("review.title"));
+  panel.replaceChildren(
+    el("h2", {}, t("review.title")),
+    ...data.deals.map((deal) =>
+      el(
+        "div",
+        { class: "review-deal", dataset: { deal: String(deal.deal) } },
+        el("h3", {}, t("review.deal", { n: deal.deal })),
+        el("p", {}, lostText(deal.lost, deal.exact_lost)),
+        deal.costliest.length
+          ? el("ol", {}, ...deal.costliest.map(costly))
+          : el("p", {}, t("review.none")),
+      ),
+    ),
+    el("p", { id: "review-match" }, t("review.match"), " ", lostText(data.lost, data.exact_lost)),
+  );
+  panel.focus();
+}

@@ -1,0 +1,56 @@
+"""A finished match's review beside its replay in a real browser (Playwright, Debian's
+Chromium): the replay's Review button asks the server for it (made once in a computer players'
+worker, docs/REVIEW.md) and the page marks each deal's costliest decisions of the person, with
+the better move and its reason; the same review comes from GET /api/tables/{id}/review."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import expect
+from tests.web.crafted import store_match
+from tests.web.serving import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
+    Tab,
+    browser,
+    playwright,
+)
+from tests.web.test_browser_ends import WAIT_LONG, person  # noqa: F401
+
+#: How long the review of a three-deal match may take on a loaded machine.
+REVIEW_MS = 300_000
+
+
+def test_the_replay_shows_the_review_with_the_costliest_decisions_marked(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],  # noqa: F811
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, match = store_match(db, [True, True, False])
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    page.click("#review-open")
+    panel = page.locator("#review")
+    expect(panel).to_be_visible(timeout=REVIEW_MS)
+    deals = panel.locator(".review-deal")
+    expect(deals).to_have_count(len(match.deals))
+    marked = panel.locator("li.review-costly")
+    assert marked.count() >= 1
+    first = marked.first
+    expect(first).to_contain_text("N played")
+    expect(first).to_contain_text("was better by")
+    # The page shows what the server reviewed: North's decisions (the person's), marked in
+    # each deal by step, largest loss first.
+    review = server.http.get(f"/api/tables/{table_id}/review").json()
+    assert review["seats"] == ["N"]
+    shown = [
+        (int(m.get_attribute("data-deal") or 0), int(m.get_attribute("data-step") or 0))
+        for m in marked.all()
+    ]
+    assert shown == [(c["deal"], c["step"]) for d in review["deals"] for c in d["costliest"]]
+    assert not tab.errors, tab.errors
