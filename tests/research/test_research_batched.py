@@ -14,18 +14,20 @@ from valtti.research.gymnasium import MarjapussiVectorEnv
 STEPS = 400
 
 
-def _play(batched: bool, seed: int, **options: Any) -> list[tuple[Any, ...]]:
-    """Every reset and step of 8 tables, the learner's actions drawn from the masks (and now
+def _play(
+    batched: bool, seed: int, tables: int = 8, steps: int = STEPS, **options: Any
+) -> list[tuple[Any, ...]]:
+    """Every reset and step of the tables, the learner's actions drawn from the masks (and now
     and then an illegal one) by one generator, whatever the tables."""
-    env = MarjapussiVectorEnv(num_envs=8, batched=batched, **options)
+    env = MarjapussiVectorEnv(num_envs=tables, batched=batched, **options)
     pick = np.random.default_rng(0)
     obs, info = env.reset(seed=seed)
     seen: list[tuple[Any, ...]] = [(obs, info["seat"])]
-    for k in range(STEPS):
+    for k in range(steps):
         masks = env.action_masks()
         actions = np.array([pick.choice(np.flatnonzero(m)) for m in masks], np.int64)
         if k % 13 == 0:
-            table = k % 8
+            table = k % tables
             actions[table] = next(a for a in (48, 0, 36, 99) if a >= 49 or not masks[table, a])
         obs, rewards, terminated, truncated, info = env.step(actions)
         seen.append((masks, obs, rewards, terminated, truncated, sorted(info)))
@@ -33,7 +35,7 @@ def _play(batched: bool, seed: int, **options: Any) -> list[tuple[Any, ...]]:
             seen.append((info["final_obs"], info["illegal"], info["seat"]))
     # and the deals being played at the end, action for action
     if env._batch is not None:
-        seen.append(tuple(env._batch.tables.deal(i).history for i in range(8)))
+        seen.append(tuple(env._batch.tables.deal(i).history for i in range(tables)))
     else:
         seen.append(tuple(t.episode.deal.history for t in env.tables))
     return seen
@@ -60,6 +62,19 @@ def test_batched_tables_play_the_python_tables_episodes(seed: int, options: Any)
     illegal = sum(int(s[1].sum()) for s in python if len(s) == 3)
     rewarded = sum(int(np.count_nonzero(s[2])) for s in python if len(s) == 6)
     assert ended > 100 and illegal > 10 and rewarded > 50  # the comparison saw episodes end
+
+
+def test_batched_quick_players_play_as_the_python_ones() -> None:
+    """The quick player in C at the batched tables, ``players.quick.QuickPlayer`` at the
+    Python ones: the same decisions from the same seeds."""
+    options: Any = {"opponents": ("quick", "random", "quick"), "variant": "target=12"}
+    python = _play(False, 5, tables=4, steps=120, **options)
+    batched = _play(True, 5, tables=4, steps=120, **options)
+    assert python.pop() == batched.pop()
+    for a, b in zip(python, batched, strict=True):
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y), (x, y)
+    assert sum(int(s[3].sum()) for s in python if len(s) == 6) > 20
 
 
 def test_one_stream_for_every_table_deals_alike() -> None:

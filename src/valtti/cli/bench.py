@@ -146,17 +146,28 @@ def _bench_research(r: Any) -> dict[str, float]:
 
 
 def _bench_speed() -> dict[str, float]:
-    """Print the batched vector env's learner steps per CPU-second against one env's
+    """Print the batched vector env's learner steps per CPU-second against one env's, and the
+    quick player's decisions per CPU-second and agreement with ``heuristic``
     (``research.speed``); return them for ``--json``."""
-    from valtti.research.speed import learner_rates
+    from valtti.research.speed import learner_rates, quick_figures
 
     rates = learner_rates()
     click.echo(
         f"batched:      {rates.batched:,.0f} learner steps per CPU-second ({rates.tables} tables "
         f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x"
     )
+    q = quick_figures()
+    click.echo(
+        f"quick:        {q.decisions_per_s:,.0f} decisions per CPU-second on {q.positions:,} "
+        f"random positions ({q.choice_decisions_per_s:,.0f} on the {q.choices:,} with a "
+        f"choice); as heuristic on {q.agreement:.2%} ({q.choice_agreement:.2%} with a choice)"
+    )
     return {
         "batched_steps_per_cpu_s": round(rates.batched),
         "single_env_steps_per_cpu_s": round(rates.single),
         "batched_ratio": round(rates.ratio, 2),
+        "quick_decisions_per_cpu_s": round(q.decisions_per_s),
+        "quick_choice_decisions_per_cpu_s": round(q.choice_decisions_per_s),
+        "quick_agreement": round(q.agreement, 4),
+        "quick_choice_agreement": round(q.choice_agreement, 4),
     }

@@ -1306,4 +1306,8 @@ def _rebuild(hands, dealer, variant, forehand, actions, answer_steps=False):
 
 include "_tensors.pxi"
 include "_solver.pxi"
+include "_twister.pxi"
+include "_odds.pxi"
+include "_sampler.pxi"
+include "_quick.pxi"
 include "_batch.pxi"

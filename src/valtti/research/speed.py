@@ -1,21 +1,26 @@
 """Speed where researchers spend it, in CPU time (``valtti bench``): learner steps of the
-batched vector env against those of one env.
+batched vector env against those of one env, and the quick player's decisions per second and
+its agreement with the heuristic player.
 
 CPU time (``time.process_time``), not the wall clock: on a machine shared with other jobs the
-wall clock counts their time too. Both envs have random players in the other seats and a
+wall clock counts their time too. The envs need ``valtti[research]`` (imported when measured).
+Both envs have random players in the other seats and a
 learner that plays a random legal action drawn in one numpy operation from the mask.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from valtti.research.gymnasium import MarjapussiEnv, MarjapussiVectorEnv
+from valtti.engine import Deal, Seat
+from valtti.engine._deal import Quick
+from valtti.players.heuristic import HeuristicPlayer
 
-__all__ = ["LearnerRates", "learner_rates"]
+__all__ = ["LearnerRates", "QuickFigures", "learner_rates", "quick_figures", "random_positions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,8 @@ class LearnerRates:
 
 
 def _single_rate(steps: int, seed: int) -> float:
+    from valtti.research.gymnasium import MarjapussiEnv
+
     env = MarjapussiEnv()
     env.reset(seed=seed)
     noise = np.random.default_rng(seed)
@@ -45,6 +52,8 @@ def _single_rate(steps: int, seed: int) -> float:
 
 
 def _batched_rate(rounds: int, tables: int, seed: int) -> float:
+    from valtti.research.gymnasium import MarjapussiVectorEnv
+
     env = MarjapussiVectorEnv(num_envs=tables, batched=True)
     env.reset(seed=seed)
     noise = np.random.default_rng(seed)
@@ -61,4 +70,74 @@ def learner_rates(steps: int = 50_000, tables: int = 64, seed: int = 1) -> Learn
         _single_rate(steps, seed),
         _batched_rate(max(1, 10 * steps // tables), tables, seed),
         tables,
+    )
+
+
+def random_positions(count: int, seed: int) -> list[Deal]:
+    """``count`` positions of the research episodes (``answer_steps``): a deal shuffled, then 0
+    to 39 uniformly random legal actions, kept where someone is to move."""
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    while len(out) < count:
+        deal = Deal.shuffled(rng, Seat(rng.randrange(4)), answer_steps=True)
+        for _ in range(rng.randrange(40)):
+            if deal.is_over():
+                break
+            legal = deal.legal_numbers()
+            deal.apply(legal[rng.randrange(len(legal))])
+        if not deal.is_over():
+            out.append(deal)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class QuickFigures:
+    """The quick player on random positions: decisions per CPU-second, and how many it makes as
+    ``heuristic`` does (each player new, with the position's number as its seed); both over
+    every position and over those with more than one legal action."""
+
+    positions: int
+    choices: int  #: positions with more than one legal action
+    decisions_per_s: float
+    choice_decisions_per_s: float
+    alike: int
+    alike_choices: int
+
+    @property
+    def agreement(self) -> float:
+        return self.alike / self.positions
+
+    @property
+    def choice_agreement(self) -> float:
+        return self.alike_choices / max(1, self.choices)
+
+
+def quick_figures(positions: int = 2_000, seed: int = 1, heuristic: bool = True) -> QuickFigures:
+    """Measure the quick player on ``random_positions``; ``heuristic=False`` leaves out the
+    comparison (which costs the heuristic player's time: about 2 ms a decision)."""
+    deals = random_positions(positions, seed)
+    seconds = choice_seconds = 0.0
+    choices = alike = alike_choices = 0
+    for i, deal in enumerate(deals):
+        quick = Quick(i)
+        start = time.process_time()
+        action = quick.choose(deal)
+        spent = time.process_time() - start
+        seconds += spent
+        choice = len(deal.legal_numbers()) > 1
+        choices += choice
+        choice_seconds += spent if choice else 0.0
+        if heuristic:
+            seat = deal.current_player
+            assert seat is not None
+            same = int(HeuristicPlayer(i).choose(deal.observation(seat))) == action
+            alike += same
+            alike_choices += same and choice
+    return QuickFigures(
+        len(deals),
+        choices,
+        len(deals) / seconds,
+        choices / max(choice_seconds, 1e-9),
+        alike,
+        alike_choices,
     )
