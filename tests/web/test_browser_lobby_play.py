@@ -65,13 +65,15 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     for seat, name in zip(COMPUTERS, names, strict=True):
         expect(page.locator(f'.felt .seat[data-seat="{seat}"] .name')).to_have_text(name)
 
-    # The next visit remembers the nickname, and lists the table by its host's name.
+    # The table is named for its host, in the page's language, and so kept by the server.
+    default = texts["lobby.name.default"].replace("{name}", "Anna")
+    assert server.http.get(f"/api/tables/{table_id}").json()["name"] == default
+
+    # The next visit remembers the nickname, and lists the table by its name.
     _lobby(page, server.url)
     expect(nickname).to_have_value("Anna")
     item = page.locator(f'#tables > li[data-table="{table_id}"]')
-    expect(item.locator(".table-name")).to_have_text(
-        texts["lobby.name.default"].replace("{name}", "Anna")
-    )
+    expect(item.locator(".table-name")).to_have_text(default)
     for seat, name in zip(COMPUTERS, names, strict=True):
         expect(item.locator(f'.seat-chip[data-seat="{seat}"] .name')).to_have_text(name)
     assert errors == []
@@ -145,3 +147,28 @@ def test_the_lists_filter_and_page_are_in_the_address(
     expect(waiting).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#tables > li.table-item")).to_have_count(PAGE_SIZE)
     assert errors == []
+
+
+def test_a_table_named_in_the_form_is_listed_by_that_name(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    page = new_context(locale="fi-FI").new_page()
+    texts = catalogue("fi")
+    _lobby(page, server.url)
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    # The name field offers the nickname's table until a name is typed.
+    name = page.locator("#create-form input[data-table-name]")
+    default = texts["lobby.name.default"].replace("{name}", "Aino")
+    expect(name).to_have_attribute("placeholder", default)
+    name.fill("  Perjantain kerho ")
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "open")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    named = page.url.rsplit("/t/", 1)[1]
+    _lobby(page, server.url)
+    item = page.locator(f'#tables > li[data-table="{named}"]')
+    expect(item.locator(".table-name")).to_have_text("Perjantain kerho")
+    title = texts["lobby.table.id"].replace("{id}", named)
+    expect(item.locator(".table-name")).to_have_attribute("title", title)

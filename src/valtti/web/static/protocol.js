@@ -70,7 +70,7 @@ export const FRAME = Object.freeze({
 /**
  * @typedef {object} TableSummary
  * @property {string} id
- * @property {string | null} [name] the table's name ("Anna's table"), as its creator gave it
+ * @property {string | null} name the table's name ("Anna's table"), as its creator gave it; null: none
  * @property {number | string | null} created
  * @property {"waiting" | "playing" | "finished"} status
  * @property {VariantChanges} variant
