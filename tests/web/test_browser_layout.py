@@ -72,6 +72,10 @@ def in_sight(page: Page) -> dict[str, Any]:
     for box in seen["cards"]:
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height, seen
     assert seen["turnText"], seen
+    # The chat's button floats in a corner, never over a card.
+    chat = seen["parts"]["chat"]
+    for box in seen["cards"]:
+        assert box[2] <= chat[0] or chat[2] <= box[0] or box[3] <= chat[1], (box, chat)
     return seen
 
 
