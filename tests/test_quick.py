@@ -3,10 +3,14 @@ deciding as ``heuristic`` decides with the same seed."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 
-from valtti.engine import Seat
+from valtti.engine import Deal, Seat, Variant
 from valtti.engine._deal import QUICK_NUMBERS, Quick
+from valtti.engine.match import CLUB_ACE
 from valtti.players import endgame, heuristic, odds, outlook
 from valtti.players.heuristic import HeuristicPlayer
 from valtti.players.quick import QuickPlayer
@@ -47,6 +51,36 @@ def test_it_decides_as_the_heuristic_player_with_the_same_seed() -> None:
         alike_choices += same and choice
     assert choices > 250
     assert alike >= 0.99 * len(deals) and alike_choices >= 0.99 * choices
+
+
+def test_it_decides_as_the_heuristic_player_in_a_match_and_its_variants() -> None:
+    """The match score, the deal's number and the variant reach both alike: 200 positions
+    with a choice, each with a random score, all decided as ``heuristic`` decides them."""
+    variants = [
+        Variant.parse("target=12"),
+        Variant.parse("first_forehand=club_ace_holder"),
+        Variant.from_mapping({"must_overtrump": False, "whole_ask_after_trump": "anyone"}),
+        Variant.from_mapping({"both_on_target": "continue", "first_trick_ace": "on"}),
+    ]
+    rng = random.Random(4)
+    seen = 0
+    while seen < 200:
+        variant = variants[seen % len(variants)]
+        dealer = Seat(rng.randrange(4))
+        hands = Deal.shuffled(rng, dealer).hands
+        forehand = next(s for s in Seat if CLUB_ACE in hands[s])  # as on a first deal
+        deal = Deal(hands, dealer, variant, forehand, answer_steps=True)
+        for _ in range(rng.randrange(36)):
+            deal.apply(rng.choice(deal.legal_numbers()))
+        if deal.is_over() or len(deal.legal_numbers()) < 2:
+            continue
+        seat = deal.current_player
+        assert seat is not None
+        score = (rng.randrange(variant.target), rng.randrange(variant.target))
+        number = rng.choice((1, 2))
+        obs = replace(deal.observation(seat), score=score, deal_number=number)
+        assert Quick(seen).choose(deal, score, number) == int(HeuristicPlayer(seen).choose(obs))
+        seen += 1
 
 
 def test_the_player_reads_no_hidden_card() -> None:

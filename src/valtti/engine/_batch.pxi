@@ -67,7 +67,7 @@ cdef class Tables:
         d = Deal([SUIT_BITS << (9 * i) for i in range(4)], 0, variant, answer_steps=True)
         memcpy(&self.blank, &d.c, sizeof(Core))
         self._variant = variant
-        rules_of(variant, (0, 0), &self.rules)
+        rules_of(variant, (0, 0), True, &self.rules)  # a deal: its match's first
         self.target = variant.target
         self.variant_bits = variant_bits_of(variant)
         self.club_ace_first = variant.first_forehand == "club_ace_holder"

@@ -187,6 +187,8 @@ class Quick:
     """The quick player's decisions (see _quick.pxi)."""
 
     def __init__(self, seed: int | None = None) -> None: ...
-    def choose(self, deal: Deal, score: tuple[int, int] = (0, 0)) -> int: ...
+    def choose(
+        self, deal: Deal, score: tuple[int, int] = (0, 0), deal_number: int | None = None
+    ) -> int: ...
 
 QUICK_NUMBERS: dict[str, Any]

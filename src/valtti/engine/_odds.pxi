@@ -45,12 +45,14 @@ cdef int quick_numbers_init() except -1:
 quick_numbers_init()
 
 
-# The match around the deal: the score before it (by team) and the variant's scoring.
+# The match around the deal: the score before it (by team), the variant's scoring, and whether
+# the forehand is known to hold the ace of clubs (first_forehand=club_ace_holder, first deal).
 cdef struct Rules:
     int score[2]
     int target
     int overshoot_to
     int both_continue
+    int club_ace_leads
 
 
 # The player's generator: ``random.Random(seed)``, seeded when first drawn from (most decisions
@@ -254,7 +256,8 @@ cdef void pair_then(Know* k, uint64_t* absent, uint64_t* present, const int8_t* 
         k.npairs += 1
 
 
-cdef void proofs(Know* k, const Core* c, uint64_t* absent, uint64_t* present) noexcept nogil:
+cdef void proofs(Know* k, const Core* c, const Rules* r, uint64_t* absent,
+                 uint64_t* present) noexcept nogil:
     """inference.constraints: what every play (RULES.md 7.3) and every declaration, question
     and answer proves of the hands, as cards absent and present and pair constraints."""
     cdef Tiers tiers
@@ -315,6 +318,8 @@ cdef void proofs(Know* k, const Core* c, uint64_t* absent, uint64_t* present) no
             locked |= (1 << e.seat) | (1 << partner)
         if e.yes:
             declared |= 1 << e.suit
+    if r.club_ace_leads:
+        present[c.forehand] |= (<uint64_t>1) << 35  # the ace of clubs leads the first deal
 
 
 cdef bint settle_pairs(Know* k) noexcept nogil:
@@ -348,7 +353,7 @@ cdef bint settle_pairs(Know* k) noexcept nogil:
     return changed
 
 
-cdef void know_init(Know* k, const Core* c, int me) noexcept nogil:
+cdef void know_init(Know* k, const Core* c, int me, const Rules* r) noexcept nogil:
     """knowledge.infer: what ``me`` knows now, its hand and the public record's proofs settled
     together with the hand sizes."""
     cdef uint64_t played = 0, absent[4], present[4], elsewhere_known, elsewhere_possible
@@ -357,7 +362,7 @@ cdef void know_init(Know* k, const Core* c, int me) noexcept nogil:
     for s in range(4):
         absent[s] = present[s] = 0
     k.npairs = 0
-    proofs(k, c, absent, present)
+    proofs(k, c, r, absent, present)
     for i in range(4 * c.ntricks + c.trick_len):
         played |= (<uint64_t>1) << c.plays[i]
     # the observer's own pairs say nothing it does not know

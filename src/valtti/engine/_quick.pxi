@@ -83,7 +83,7 @@ cdef void judge_init(Judge* j, const Core* c, int me, const Rules* r) noexcept n
     cdef Know* k = &j.k
     cdef double values[9], best
     cdef int actions[9], n, i, s, team, other, ours
-    know_init(k, c, me)
+    know_init(k, c, me, r)
     team = k.team
     other = team ^ 1
     j.declared = c.declared
@@ -191,11 +191,12 @@ cdef double expected(Core* c, int me, const Look* look, int exact, Gen* rng) noe
     cdef Core branch
     cdef uint64_t plays
     cdef double value, best = -1e300, total = 0.0
-    cdef int n, k
+    cdef int n, k, rule
+    cdef bint mine
     while True:
         if c.phase == P_OVER:
             return leaf(c, look)
-        plays = legal_mask_of(c) & DECK
+        plays = play_mask(c, &rule)  # the legal cards: no declaration is made here
         n = popcount64(plays)
         if c.to_move != me and c.ntricks + 1 < exact:
             k = qbelow(rng, n)
@@ -206,14 +207,19 @@ cdef double expected(Core* c, int me, const Look* look, int exact, Gen* rng) noe
         if n > 1:
             break
         apply_action(c, ctz64(plays))
+    mine = c.to_move == me
     while plays:
-        memcpy(&branch, c, sizeof(Core))
-        apply_action(&branch, ctz64(plays))
-        value = expected(&branch, me, look, exact, rng)
+        if plays & (plays - 1):
+            memcpy(&branch, c, sizeof(Core))
+            apply_action(&branch, ctz64(plays))
+            value = expected(&branch, me, look, exact, rng)
+        else:  # the last choice takes the scratch itself
+            apply_action(c, ctz64(plays))
+            value = expected(c, me, look, exact, rng)
         best = max(best, value)
         total += value
         plays &= plays - 1
-    return best if c.to_move == me else total / n
+    return best if mine else total / n
 
 
 cdef int all_worlds(const Know* k, uint64_t free, int seat, uint64_t* hands, uint64_t* out,
@@ -258,7 +264,7 @@ cdef void count_out(Judge* j, const Core* c, uint64_t plays, Gen* rng,
     cdef uint64_t worlds[4 * MAX_WORLDS]
     cdef uint64_t hands[4], free, p
     cdef Core world, after
-    cdef int n = 0, w, i, s, counted = 0, exact = 7 if k.number == 7 else 8
+    cdef int n = 0, w, i, s, exact = 7 if k.number == 7 else 8
     if k.number >= 8:
         free = k.unseen
         for s in range(4):
@@ -279,7 +285,6 @@ cdef void count_out(Judge* j, const Core* c, uint64_t plays, Gen* rng,
         memcpy(&world, c, sizeof(Core))
         for s in range(4):
             world.hand[s] = worlds[4 * w + s]
-        counted += 1
         i = 0
         p = plays
         while p:
@@ -289,7 +294,7 @@ cdef void count_out(Judge* j, const Core* c, uint64_t plays, Gen* rng,
             i += 1
             p &= p - 1
     for s in range(i):
-        totals[s] /= max(1, counted)
+        totals[s] /= max(1, n)
 
 
 cdef int best_of(const double* values, const int* actions, int n, Gen* rng) noexcept nogil:
@@ -376,21 +381,24 @@ cdef class Quick:
         self.rng.seed = abs(seed) & 0xFFFFFFFFFFFFFFFF
         self.rng.seeded = 0
 
-    def choose(self, Deal deal not None, score=(0, 0)):
-        """The action number; ``ValueError`` once the deal is over."""
+    def choose(self, Deal deal not None, score=(0, 0), deal_number=None):
+        """The action number; ``score`` the match score before the deal (NS, EW) and
+        ``deal_number`` which deal of its match this is, as ``Observation`` has them.
+        ``ValueError`` once the deal is over."""
         cdef Rules r
         if deal.c.phase == P_OVER:
             raise ValueError("the deal is over: nobody is to move")
-        rules_of(deal._variant, score, &r)
+        rules_of(deal._variant, score, deal_number == 1, &r)
         return quick_choose(&deal.c, &r, &self.rng)
 
 
-cdef int rules_of(object variant, object score, Rules* r) except -1:
+cdef int rules_of(object variant, object score, bint first_deal, Rules* r) except -1:
     ns, ew = score
     r.score[0] = ns
     r.score[1] = ew
     r.target = variant.target
     r.overshoot_to = variant.overshoot_to
     r.both_continue = variant.both_on_target == "continue"
+    r.club_ace_leads = first_deal and variant.first_forehand == "club_ace_holder"
     return 0
 

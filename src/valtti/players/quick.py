@@ -47,5 +47,6 @@ class QuickPlayer(Player):
                 deal = rebuild(observation, sampler.sample(self.rng))
             except ValueError:
                 continue  # the replay shows these hands cannot be
-            return ACTIONS[self.quick.choose(deal, observation.score or (0, 0))]
+            score = observation.score or (0, 0)
+            return ACTIONS[self.quick.choose(deal, score, observation.deal_number)]
         raise ValueError(f"no hands agree with {observation.seat}'s observation")
