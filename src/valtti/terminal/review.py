@@ -16,8 +16,8 @@ from valtti.terminal.hints import reason_words
 from valtti.terminal.i18n import _, decimal
 from valtti.terminal.phrases import seat_text, team_text
 
-#: The width the review's lines wrap at.
-WIDTH: Final = 78
+#: The width the review's lines wrap at: inside the terminal's reply frame at 80 columns.
+WIDTH: Final = 76
 
 
 def _lost(known: tuple[float, float], exact: tuple[float, float]) -> dict[str, str]:
