@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from tests.web.crafted import store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
     Tab,
@@ -167,3 +168,50 @@ def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
     expect(ask).to_have_accessible_description(en["action.futile.whole"])
     assert tab.states()[-1]["futile"] == ["ask-whole"]
     tab.check_clean()
+
+
+def test_take_my_seat_back_stays_over_the_deal_end_panel(
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The deal is over and its panel waits for Ready; the creator hands Eino's seat to a
+    computer player while Eino is here: "Take my seat back" is shown over the panel, and
+    works."""
+    url = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(url, [True], {"N": "Aino", "S": "Eino"})
+    store = Store(url)
+    try:
+        with store.engine.begin() as connection:
+            connection.exec_driver_sql(
+                "UPDATE tables SET creator_hash = ? WHERE id = ?",
+                (token_hash("creator"), table_id),
+            )
+    finally:
+        store.close()
+    server = start_server(url, options=["--next-deal-seconds", "600"])
+    eino = room("phone-landscape")  # where the deal's panel covers most of the screen
+    open_seat(eino, server, table_id, {"token": tokens["S"], "seat": "S"})
+    page = eino.page
+    expect(page.locator("#deal-over")).to_be_visible()
+    creator = server.socket(table_id)
+    creator.send(
+        {"type": "replace", "seat": "S", "player": "heuristic", "creator_token": "creator"}
+    )
+    panel = page.locator("#absent")
+    expect(panel).to_be_visible()
+    expect(page.locator("#deal-over")).to_be_visible()
+    # Whatever is drawn at the button's middle is the button: no panel lies over it.
+    on_top = page.evaluate(
+        """() => {
+          const box = document.getElementById("take-back").getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit?.id === "take-back";
+        }"""
+    )
+    assert on_top
+    page.click("#take-back")
+    expect(panel).to_be_hidden()
+    expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_have_count(0)
+    creator.close()
+    assert not eino.errors, eino.errors
