@@ -103,8 +103,12 @@ def hint_times(positions: int, seed: int) -> list[TrickTimes]:
             TrickTimes(
                 trick,
                 len(took),
-                *(1000 * x for x in (_quantile(took, 0.5), _quantile(took, 0.95), max(took))),
-                *(1000 * x for x in (_quantile(cpu, 0.5), _quantile(cpu, 0.95), max(cpu))),
+                1000 * _quantile(took, 0.5),
+                1000 * _quantile(took, 0.95),
+                1000 * max(took),
+                1000 * _quantile(cpu, 0.5),
+                1000 * _quantile(cpu, 0.95),
+                1000 * max(cpu),
                 fewest,
             )
         )

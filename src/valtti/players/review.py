@@ -88,6 +88,11 @@ def _rounded(value: float) -> float:
     return round(value, 4) + 0.0  # + 0.0: never -0
 
 
+def _named(lost: tuple[float, float]) -> dict[str, float]:
+    """Each team's loss, rounded, as ``{"NS": …, "EW": …}``."""
+    return Team.named((_rounded(lost[0]), _rounded(lost[1])))
+
+
 @dataclass(frozen=True, slots=True)
 class DealReview:
     """One deal's decisions in order, its costliest (largest loss first) and each team's sums
@@ -110,8 +115,8 @@ class DealReview:
             "deal": self.number,
             "decisions": [d.to_dict() for d in self.decisions],
             "costliest": [d.to_dict() for d in self.costliest],
-            "lost": Team.named(tuple(_rounded(x) for x in self.lost)),
-            "exact_lost": Team.named(tuple(_rounded(x) for x in self.exact_lost)),
+            "lost": _named(self.lost),
+            "exact_lost": _named(self.exact_lost),
         }
 
 
@@ -134,8 +139,8 @@ class MatchReview:
         return {
             "seats": [str(s) for s in self.seats],
             "deals": [d.to_dict() for d in self.deals],
-            "lost": Team.named(tuple(_rounded(x) for x in self.lost)),
-            "exact_lost": Team.named(tuple(_rounded(x) for x in self.exact_lost)),
+            "lost": _named(self.lost),
+            "exact_lost": _named(self.exact_lost),
         }
 
 
