@@ -39,6 +39,8 @@ def test_bench_command_prints_the_research_lines() -> None:
             "--deals",
             "200",
             "--no-search",
+            "--quick-positions",
+            "100",
             "--json",
         ],
         capture_output=True,
@@ -46,7 +48,8 @@ def test_bench_command_prints_the_research_lines() -> None:
         check=True,
         timeout=600,
     ).stdout
-    for word in ("tensors:", "PettingZoo:", "Gymnasium:", "OpenSpiel:", "observation_tensor_us"):
+    words = ("tensors:", "PettingZoo:", "Gymnasium:", "OpenSpiel:", "observation_tensor_us")
+    for word in (*words, "batched:", "quick:", "batched_ratio", "quick_agreement"):
         assert word in out
 
 

@@ -44,13 +44,28 @@ from valtti.cli.common import main
     show_default=True,
     help="Also measure the tensors and the research environments (valtti[research]).",
 )
+@click.option(
+    "--quick-positions",
+    default=2_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Random positions for the quick player's speed and its agreement with heuristic.",
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
 def bench(
-    runs: int, deals: int, seed: int, search: bool, solver: bool, research: bool, as_json: bool
+    runs: int,
+    deals: int,
+    seed: int,
+    search: bool,
+    solver: bool,
+    research: bool,
+    quick_positions: int,
+    as_json: bool,
 ) -> None:
     """Measure the engine (random legal deals per second, the cost of a state copy), the
     search player (iterations per second), the double-dummy solver (positions per second, a
-    full solve from each trick), the tensors and the research environments."""
+    full solve from each trick), the tensors and the research environments, the batched vector
+    env against one env and the quick player (these two in CPU time)."""
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
@@ -87,12 +102,12 @@ def bench(
         for trick, ms in enumerate(solved.solve_ms, 1):
             figures[f"solver_trick{trick}_ms"] = round(ms, 2)
     if research:
-        figures.update(_bench_research(engine_bench.run_research(seed=seed)))
+        figures.update(_bench_research(engine_bench.run_research(seed=seed), quick_positions))
     if as_json:
         click.echo(json.dumps(figures))
 
 
-def _bench_research(r: Any) -> dict[str, float]:
+def _bench_research(r: Any, quick_positions: int) -> dict[str, float]:
     """Print the research figures (``bench.ResearchResult``); return them for ``--json``."""
     t = r.tensors
     click.echo(
@@ -141,11 +156,11 @@ def _bench_research(r: Any) -> dict[str, float]:
     for name, rate, unit, engine, what, key in rows:
         click.echo(f"{name + ':':13} {rate:,.0f} {unit}, {rate / engine:.1%} {what}")
         figures[key] = round(rate)
-    figures.update(_bench_speed())
+    figures.update(_bench_speed(quick_positions))
     return figures
 
 
-def _bench_speed() -> dict[str, float]:
+def _bench_speed(quick_positions: int) -> dict[str, float]:
     """Print the batched vector env's learner steps per CPU-second against one env's, and the
     quick player's decisions per CPU-second and agreement with ``heuristic``
     (``research.speed``); return them for ``--json``."""
@@ -156,7 +171,7 @@ def _bench_speed() -> dict[str, float]:
         f"batched:      {rates.batched:,.0f} learner steps per CPU-second ({rates.tables} tables "
         f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x"
     )
-    q = quick_figures()
+    q = quick_figures(quick_positions)
     click.echo(
         f"quick:        {q.decisions_per_s:,.0f} decisions per CPU-second on {q.positions:,} "
         f"random positions ({q.choice_decisions_per_s:,.0f} on the {q.choices:,} with a "
