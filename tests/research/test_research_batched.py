@@ -139,7 +139,8 @@ def test_the_c_tables_refuse_bad_arrays_and_change_nothing() -> None:
     env = MarjapussiVectorEnv(num_envs=3, batched=True)
     env.reset(seed=4)
     assert env._batch is not None
-    tables, obs, masks = env._batch.tables, env._obs.copy(), np.zeros((3, 49), np.uint8)
+    rows: np.ndarray = env._obs  # type: ignore[assignment]  # the observation type's
+    tables, obs, masks = env._batch.tables, rows.copy(), np.zeros((3, 49), np.uint8)
     before = [tables.deal(i).history for i in range(3)]
     seeds = np.array([1, 2], np.uint64)
     with pytest.raises(ValueError, match="table 1 twice"):
@@ -151,5 +152,5 @@ def test_the_c_tables_refuse_bad_arrays_and_change_nothing() -> None:
     with pytest.raises(ValueError, match="one seed a table"):
         tables.reset(np.array([0], np.int64), seeds, obs, masks)
     assert [tables.deal(i).history for i in range(3)] == before
-    assert np.array_equal(obs, env._obs)
+    assert np.array_equal(obs, rows)
     env.step(env.action_masks().argmax(axis=1))  # every table still waits for its learner
