@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from tests.test_explain import LAST_TRICK, Exact, OpenWorld, position
 
-from valtti.engine import Action, Card, Match, Seat, Suit, Variant
+from valtti.engine import Action, Card, Match, Phase, Seat, Suit, Variant
 from valtti.engine.record import Record
 from valtti.engine.seeds import position_seed
 from valtti.engine.solver import DealValue, Solver
@@ -154,6 +154,24 @@ def test_every_hint_in_the_first_two_tricks_rests_on_16_deals_counted_alike(seed
             shown = reason.share * reason.deals
             assert shown == pytest.approx(round(shown), abs=1e-6)
     assert hints.hint_key(explanations).count(f"{n} sampled deals") == 1
+
+
+def test_a_hint_in_the_window_after_trick_1_rests_on_16_deals() -> None:
+    """The declaration window after the first trick: questions beside the cards."""
+    rng = random.Random(0)
+    match = Match(Variant(), Seat.E)
+    match.start_deal(rng=rng)
+    assert match.deal is not None
+    while match.deal.phase is not Phase.DECLARATION:
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    seat = match.current_player
+    assert seat is not None and len(match.deal.tricks) == 1
+    observation = match.observation(seat)
+    assert Action.ask_whole() in observation.legal_actions
+    explanations = explain(observation, "hard")
+    assert {e.action for e in explanations} == set(observation.legal_actions)
+    assert all(e.worlds >= 16 and e.value is not None for e in explanations)
 
 
 def test_a_card_reason_in_its_words() -> None:
