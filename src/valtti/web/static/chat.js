@@ -89,7 +89,7 @@ function shown(m, hidden = new Set(muted())) {
 }
 
 /** An emote's picture, its name said by the words beside it. @param {string} name */
-export function emoteIcon(name) {
+function emoteIcon(name) {
   const icon = svg("svg", { class: "emote-icon", viewBox: "0 0 16 16", "aria-hidden": "true" });
   for (const d of EMOTE_PATHS[name] ?? []) icon.append(svg("path", { d }));
   return icon;
