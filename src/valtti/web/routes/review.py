@@ -10,6 +10,7 @@ import asyncio
 import json
 from collections import OrderedDict
 from typing import Any, Final
+from weakref import WeakKeyDictionary
 
 from fastapi import APIRouter
 from fastapi.responses import Response
@@ -39,8 +40,12 @@ class MatchReview(BaseModel):
     exact_lost: dict[str, float]
 
 
+#: Each finished match's review by its table's id, made or being made, the latest asked last.
 _made: OrderedDict[str, asyncio.Task[str]] = OrderedDict()
-_one_at_a_time: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+#: One review at a time, per event loop (a semaphore belongs to one).
+_one_at_a_time: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    WeakKeyDictionary()
+)
 
 
 def review_json(match: Match, seats: list[Seat] | None) -> str:
