@@ -214,7 +214,7 @@ def test_the_only_legal_move() -> None:
     assert (hinted.value, hinted.best_share, hinted.worlds) == (None, None, 0)
     assert hinted.to_dict()["value"] is None and "share" not in hinted.to_dict()["reason"]
     assert hints.hint_lines([hinted])[1].split()[1:3] == ["—", "—"]
-    assert hints.hint_key([hinted]) == "a forced move: nothing to weigh"
+    assert hints.hint_key([hinted]) == "value: — · best: — (a forced move: nothing to weigh)"
 
 
 @pytest.mark.parametrize(

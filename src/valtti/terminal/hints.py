@@ -121,7 +121,7 @@ def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
     (``screen.Keyed``), as a terminal too small for the long key shows it."""
     n = explanations[0].worlds
     if not n:
-        return _("a forced move: nothing to weigh")
+        return _("value: — · best: — (a forced move: nothing to weigh)")
     if short:
         text = _("value: match equity change · best: share of {n} sampled deals where best")
     else:
