@@ -68,15 +68,18 @@ class BatchedTables:
         self.num_envs = num_envs
         self.tables = Tables(num_envs, tuple(names), table.fixed_seat, variant_of(table.variant))
         self._masks = np.zeros((num_envs, NUM_ACTIONS), np.uint8)
+        self._shared = True  #: one stream for every table (``reset`` says)
 
     def reset(self, streams: Sequence[np.random.Generator], obs: Any) -> None:
-        """Deal every table afresh, each from its stream, into ``obs``."""
+        """Deal every table afresh, each from its stream (the streams of the steps after it
+        too), into ``obs``."""
+        self._shared = all(s is streams[0] for s in streams)
         self._reset(np.arange(self.num_envs, dtype=np.int64), streams, obs)
 
     def _reset(self, which: np.ndarray, streams: Sequence[np.random.Generator], obs: Any) -> None:
         # One seed a table, drawn in table order as LearnerTable.reset draws it; a stream all
         # tables share gives the same numbers in one draw as in one draw a table.
-        if all(s is streams[0] for s in streams):
+        if self._shared:
             seeds = streams[0].integers(2**63, size=len(which)).astype(np.uint64)
         else:
             seeds = np.array([_seed(streams[i]) for i in which], np.uint64)
