@@ -100,7 +100,8 @@ class Estimate(Protocol):
 
 
 class SolvedWorld(Protocol):
-    """What an explanation needs of a world the PIMC player solved (its ``World``)."""
+    """What an explanation needs of a world valued: a hint's sampled deal (``appraise.Dealt``)
+    or one the PIMC player solved (its ``World``)."""
 
     @property
     def weight(self) -> float: ...
@@ -125,11 +126,10 @@ def explain_worlds(
     ``NEGLIGIBLE`` of the best is as good. The worlds are examined in their order (a sample's
     order), every pair in turn: only worlds in which the two differ in value account for the
     gap, and there both actions are played out along ``line``, until ``lines`` lines are
-    played (a pair that would pass it is examined no further), and with ``work`` (a counter of
-    solver positions and a limit) until the counter has grown by the limit. A reason's share is of
-    the
-    worlds examined for its action. ``value`` values a finished deal for NS as the estimates
-    do. A single estimate is the only legal move: it has no value and no share.
+    played (a pair that would pass it is examined no further) and, with ``work`` (a counter of
+    solver positions and a limit), until the counter has grown by the limit. A reason's share
+    is of the worlds examined for its action. ``value`` values a finished deal for NS as the
+    estimates do. A single estimate is the only legal move: it has no value and no share.
     """
     mover = observation.seat
     if len(estimates) == 1:
