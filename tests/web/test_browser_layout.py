@@ -194,3 +194,37 @@ def test_a_new_deal_starts_on_an_empty_felt_that_says_who_leads(
     )
     assert shown == {"played": 0, "turn": leads, "toMove": "S", "hand": 9}, shown
     assert not tab.errors, tab.errors
+
+
+@pytest.mark.parametrize(
+    ("part", "seat", "question", "locale"),
+    [
+        (4, "N", "ask-whole", "en-GB"),  # North took trick 1: may declare clubs or ask whole
+        (9, "S", "ask-half", "fi-FI"),  # South took trick 2, holds one king: only ask half
+    ],
+)
+def test_a_question_is_explained_by_its_title_and_on_a_tap(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    part: int,
+    seat: str,
+    question: str,
+    locale: str,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], {"N": "Aino", "S": "Eino"}, part=part)
+    server = start_server(db, options=["--next-deal-seconds", "600"])
+    tab = room("phone-portrait", locale=locale)
+    page = open_seat(tab, server, table_id, seat, tokens[seat])
+    text = catalogue(locale[:2])["term." + question.replace("-", "_")]
+    button = page.locator(f'#actions [data-action^="{question}"]').first
+    expect(button).to_have_attribute("title", text)
+    tip = page.locator("#actions .term-tip")
+    tip.tap()
+    pop = page.locator("#term-pop")
+    expect(pop).to_have_text(text)
+    expect(tip).to_have_attribute("aria-expanded", "true")
+    tip.tap()
+    expect(pop).to_be_hidden()
+    assert not tab.errors, tab.errors
