@@ -36,12 +36,15 @@ cdef class Tables:
     of ``BATCH_PLAYERS`` in the other seats.
 
     ``opponents``: three names (left, partner, right of the learner); ``seat``: the learner's
-    fixed seat (0-3) or ``None`` to draw it. Observations (float32, ``OBSERVATION_SIZE`` a row)
-    and masks (uint8, ``NUM_ACTIONS`` a row) are written into the caller's arrays.
+    fixed seat (0-3) or ``None`` to draw it; ``variant`` a ``Variant`` or ``None``;
+    ``illegal_reward`` the reward of an illegal action. Observations (float32,
+    ``OBSERVATION_SIZE`` a row) and masks (uint8, ``NUM_ACTIONS`` a row) are written into the
+    caller's arrays.
     """
 
     cdef Table* tables
     cdef int n, fixed_seat, target, variant_bits, club_ace_first
+    cdef double illegal_reward
     cdef uint8_t kinds[3]
     cdef Core blank
     cdef Rules rules
@@ -50,7 +53,7 @@ cdef class Tables:
     def __cinit__(self):
         self.tables = NULL
 
-    def __init__(self, int n, opponents, seat=None, variant=None):
+    def __init__(self, int n, opponents, seat, variant, double illegal_reward):
         cdef int i
         cdef Deal d
         if n < 1:
@@ -63,6 +66,7 @@ cdef class Tables:
                                  f"one of {', '.join(BATCH_PLAYERS)}")
             self.kinds[i] = BATCH_PLAYERS[opponents[i]]
         self.fixed_seat = -1 if seat is None else seat_of(seat)
+        self.illegal_reward = illegal_reward
         variant = DEFAULT_VARIANT if variant is None else variant
         d = Deal([SUIT_BITS << (9 * i) for i in range(4)], 0, variant, answer_steps=True)
         memcpy(&self.blank, &d.c, sizeof(Core))
@@ -182,20 +186,20 @@ cdef class Tables:
             self.tables[which[k]].marked = 1
         for k in range(which.shape[0]):
             self.tables[which[k]].marked = 0
-        with nogil:
-            self._seed(which, seeds)
-            for k in range(which.shape[0]):
-                i = which[k]
-                self._deal(&self.tables[i])
-                self._write(&self.tables[i], &obs[i, 0], &masks[i, 0])
+        # The GIL held: the dealing's generator and the quick player's sampler are shared.
+        self._seed(which, seeds)
+        for k in range(which.shape[0]):
+            i = which[k]
+            self._deal(&self.tables[i])
+            self._write(&self.tables[i], &obs[i, 0], &masks[i, 0])
 
     def step(self, const int64_t[::1] actions, float[:, ::1] obs, uint8_t[:, ::1] masks,
              double[::1] rewards, uint8_t[::1] over, uint8_t[::1] illegal, float[:, ::1] final):
         """Play each table's learner action, then its other seats until the learner is to move.
 
         Row i of ``obs``/``masks`` is then table i's; ``rewards[i]`` the learner team's game
-        points minus the other's at a deal's end (``ILLEGAL`` for an illegal action, which ends
-        the episode and leaves the deal as it was), ``over[i]`` whether the episode ended,
+        points minus the other's at a deal's end (``illegal_reward`` for an illegal action,
+        which ends the episode and leaves the deal as it was), ``over[i]`` whether it ended,
         ``illegal[i]`` whether by an illegal action; a table that ended has its last observation
         in ``final[i]`` and waits to be reset. Returns how many ended."""
         cdef Py_ssize_t i
@@ -208,28 +212,28 @@ cdef class Tables:
         for i in range(self.n):
             if not self.tables[i].waiting:
                 raise RuntimeError(f"table {i} is not waiting for the learner: reset it")
-        with nogil:
-            for i in range(self.n):
-                t = &self.tables[i]
-                a = <int>actions[i] if 0 <= actions[i] < NACTIONS else -1
-                rewards[i] = 0.0
-                over[i] = illegal[i] = 0
-                if a < 0 or action_check(&t.c, a) != OK:
-                    rewards[i] = -10.0
-                    over[i] = illegal[i] = 1
-                else:
-                    apply_action(&t.c, a)
-                    self._others(t)
-                    if t.c.phase == P_OVER:
-                        team = t.seat & 1
-                        rewards[i] = (team_game_points(&t.c, team)
-                                      - team_game_points(&t.c, team ^ 1))
-                        over[i] = 1
-                self._write(t, &obs[i, 0], &masks[i, 0])
-                if over[i]:
-                    memcpy(&final[i, 0], &obs[i, 0], N_OBS * sizeof(float))
-                    t.waiting = 0
-                    ended += 1
+        # The GIL held: the dealing's generator and the quick player's sampler are shared.
+        for i in range(self.n):
+            t = &self.tables[i]
+            a = <int>actions[i] if 0 <= actions[i] < NACTIONS else -1
+            rewards[i] = 0.0
+            over[i] = illegal[i] = 0
+            if a < 0 or action_check(&t.c, a) != OK:
+                rewards[i] = self.illegal_reward
+                over[i] = illegal[i] = 1
+            else:
+                apply_action(&t.c, a)
+                self._others(t)
+                if t.c.phase == P_OVER:
+                    team = t.seat & 1
+                    rewards[i] = (team_game_points(&t.c, team)
+                                  - team_game_points(&t.c, team ^ 1))
+                    over[i] = 1
+            self._write(t, &obs[i, 0], &masks[i, 0])
+            if over[i]:
+                memcpy(&final[i, 0], &obs[i, 0], N_OBS * sizeof(float))
+                t.waiting = 0
+                ended += 1
         return ended
 
     cdef void _check(self, float[:, ::1] obs, uint8_t[:, ::1] masks) except *:

@@ -172,8 +172,9 @@ class Tables:
         self,
         n: int,
         opponents: Sequence[str],
-        seat: Seat | int | None = None,
-        variant: Variant | None = None,
+        seat: Seat | int | None,
+        variant: Variant | None,
+        illegal_reward: float,
     ) -> None: ...
     def __len__(self) -> int: ...
     def reset(self, which: Any, seeds: Any, obs: Any, masks: Any) -> None: ...

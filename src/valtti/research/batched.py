@@ -44,13 +44,14 @@ def action_numbers(actions: Sequence[object] | np.ndarray) -> np.ndarray:
 
 
 class BatchedTables:
-    """``num_envs`` tables with the options of ``table`` (opponents, seat, variant), in C.
+    """``num_envs`` tables with the options of ``table`` (opponents, seat, variant), in C;
+    ``illegal_reward`` the reward of an illegal action (the env's ``ILLEGAL_PENALTY``).
 
     ``ValueError`` for options it does not take: a match, another observation type than
     ``observation``, another reward than ``points``, an opponent not named in
     ``BATCH_PLAYERS``."""
 
-    def __init__(self, num_envs: int, table: LearnerTable) -> None:
+    def __init__(self, num_envs: int, table: LearnerTable, illegal_reward: float) -> None:
         whos = [o.who for o in table.others]
         names = [w for w in whos if isinstance(w, str) and w in BATCH_PLAYERS]
         refused = [
@@ -66,7 +67,8 @@ class BatchedTables:
                 "batched=False plays those"
             )
         self.num_envs = num_envs
-        self.tables = Tables(num_envs, tuple(names), table.fixed_seat, variant_of(table.variant))
+        variant = variant_of(table.variant)
+        self.tables = Tables(num_envs, tuple(names), table.fixed_seat, variant, illegal_reward)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), np.uint8)
         self._shared = True  #: one stream for every table (``reset`` says)
 

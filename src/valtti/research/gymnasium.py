@@ -373,7 +373,7 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if batched:
             if render_mode is not None:
                 raise ValueError("batched tables draw nothing: render_mode=None")
-            self._batch = BatchedTables(num_envs, self.tables.pop())
+            self._batch = BatchedTables(num_envs, self.tables.pop(), ILLEGAL_PENALTY)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
