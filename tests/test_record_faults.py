@@ -203,6 +203,11 @@ EXAMPLES: dict[str, Example] = {
         "deal 2: JS is dealt twice (to N and to S)",
         RecordFault(C.DEALT_TWICE, 2, Seat.S, first=Seat.N, card=Card.parse("JS")),
     ),
+    "twice in one hand": Example(
+        _edit(lambda r: r["deals"][1]["hands"]["S"].__setitem__(1, "JH")),  # S's first card
+        "deal 2: JH is twice in S's hand",
+        RecordFault(C.DEALT_TWICE, 2, Seat.S, first=Seat.S, card=Card.parse("JH")),
+    ),
     "hand size": Example(
         _edit(lambda r: r["deals"][1]["hands"]["E"].pop()),
         "deal 2: E's hand has 8 cards, not 9",

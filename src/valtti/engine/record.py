@@ -156,6 +156,8 @@ class RecordFault:
             assert isinstance(self.given, str)
             return f"{where}: {self.seat}'s hand: {not_a_card_text(self.given)}"
         if code is RecordFaultCode.DEALT_TWICE:
+            if self.first == self.seat:
+                return f"{where}: {self.card} is twice in {self.seat}'s hand"
             return f"{where}: {self.card} is dealt twice (to {self.first} and to {self.seat})"
         if code is RecordFaultCode.HAND_SIZE:
             return f"{where}: {self.seat}'s hand has {self.count} cards, not 9"
