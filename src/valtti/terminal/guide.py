@@ -148,7 +148,7 @@ def usage() -> str:
     names = {f"{suit.name.lower()}_name": word(name, "suit") for suit, name in SUIT_NAMES.items()}
     return _(
         "Type a card (as, 10d, td) or its number; {declare} h; {ask} {whole}; {ask} {half} s; "
-        "{answer} c; {help} [a card or declaration]; {hint}; {score}; {tricks}; {last}; "
+        "{answer} c; {help} [a card or declaration]; {hint}; {review}; {score}; {tricks}; {last}; "
         "{save} FILE; {undo}; {quit}. A suit is s, h, d, c, its symbol or its name "
         "({s_name}, {h_name}, {d_name}, {c_name}). Tab completes. A long reply has pages: "
         "PgDn or {more} for the next, PgUp for the one before."
