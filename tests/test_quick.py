@@ -114,3 +114,9 @@ def test_bad_calls_are_refused() -> None:
         Quick(1).choose(None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no action"):
         QuickPlayer(1).choose(deal.observation(Seat.N))
+    playing = random_positions(1, seed=4)[0]
+    quick = Quick(2)
+    for score in (None, (1,), (1, 2, 3), (-1, 0), (0, 11), ("1", 2), (True, 0)):
+        with pytest.raises(ValueError, match="score must be two ints"):
+            quick.choose(playing, score)  # type: ignore[arg-type]
+    assert quick.choose(playing) == Quick(2).choose(playing)  # nothing drawn by the refusals

@@ -45,13 +45,18 @@ cdef int quick_numbers_init() except -1:
 quick_numbers_init()
 
 
-# The match around the deal: the score before it (by team), the variant's scoring, and whether
-# the forehand is known to hold the ace of clubs (first_forehand=club_ace_holder, first deal).
+cdef enum:
+    MAX_GP = 16     # game points a team may make in a deal, in the table below: 0 to 15
+
+# The match around the deal: what every deal would do to it, read from the engine's
+# match_score_after once (rules_of: the rules of RULES.md 6 stay there), and whether the
+# forehand is known to hold the ace of clubs (first_forehand=club_ace_holder, first deal).
 cdef struct Rules:
-    int score[2]
-    int target
-    int overshoot_to
-    int both_continue
+    # by took a trick (NS, EW), game points (NS, EW): the match score after (NS, EW), and the
+    # outcome (-1 none, 0 NS won, 1 EW won, 2 a draw)
+    int8_t after[2][2][MAX_GP][MAX_GP][2]
+    int8_t outcome[2][2][MAX_GP][MAX_GP]
+    int score[2]        # the match score before the deal
     int club_ace_leads
 
 
@@ -88,7 +93,7 @@ cdef inline int mask_points(uint64_t m) noexcept nogil:
 
 cdef struct Look:
     int team
-    Rules r
+    const Rules* r
     int marriages[2]
     int settled
     double victory[2]
@@ -117,7 +122,7 @@ cdef void look_init(Look* k, const Core* c, int team, const Rules* r) noexcept n
     cdef int ours = c.card_points[team], theirs = c.card_points[team ^ 1]
     cdef double won, unused[2]
     k.team = team
-    k.r = r[0]
+    k.r = r
     k.marriages[0] = c.marriage_points[0]
     k.marriages[1] = c.marriage_points[1]
     k.settled = victory_point(ours) or not victory_point(DECK_POINTS - theirs)
@@ -129,33 +134,27 @@ cdef void look_init(Look* k, const Core* c, int team, const Rules* r) noexcept n
         victory_odds(0, DECK_POINTS, k.prior, unused)
 
 
-cdef double standing(const Look* k, int after0, int after1) noexcept nogil:
-    """outlook.standing of the match score (after0, after1), its outcome read as
-    match_outcome reads it."""
-    cdef int ns = after0 == k.r.target, ew = after1 == k.r.target
-    cdef int mine = after1 if k.team else after0, other = after0 if k.team else after1
-    if ns and ew:
-        if not k.r.both_continue:
-            return DRAW_WORTH
-    elif ns:
-        return 1.0 if k.team == 0 else 0.0
-    elif ew:
-        return 1.0 if k.team == 1 else 0.0
-    return 0.5 + STEP * (mine - other)
-
-
-cdef inline int team_score(const Rules* r, int before, int points, int took) noexcept nogil:
-    """match._team_score: Porvoo, overshoot (RULES.md 6.1, 6.2)."""
-    cdef int score = before + points if took else 0
-    return r.overshoot_to if score > r.target else score
+cdef double standing(const Look* k, int took0, int took1, int gp0, int gp1) noexcept nogil:
+    """outlook.standing after a deal in which the teams took a trick or not and made these
+    game points (match_score_after, from the table of ``k.r``)."""
+    cdef const int8_t* after
+    cdef int outcome
+    gp0 = min(gp0, MAX_GP - 1)
+    gp1 = min(gp1, MAX_GP - 1)
+    after = k.r.after[took0][took1][gp0][gp1]
+    outcome = k.r.outcome[took0][took1][gp0][gp1]
+    if outcome == 2:
+        return DRAW_WORTH
+    if outcome >= 0:
+        return 1.0 if outcome == k.team else 0.0
+    return 0.5 + STEP * (after[k.team] - after[k.team ^ 1])
 
 
 cdef double after_(const Look* k, int extra, int victory, int last) noexcept nogil:
     cdef int p[2]
     p[k.team] = k.marriages[k.team] + extra + victory + last
     p[k.team ^ 1] = k.marriages[k.team ^ 1] + (1 - victory) + (1 - last)
-    return standing(k, team_score(&k.r, k.r.score[0], p[0], 1),
-                    team_score(&k.r, k.r.score[1], p[1], 1))
+    return standing(k, 1, 1, p[0], p[1])
 
 
 cdef double expect(const Look* k, int extra, double p_victory, int aims) noexcept nogil:

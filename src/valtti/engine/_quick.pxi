@@ -179,9 +179,8 @@ cdef double card_value(Judge* j, int card) noexcept nogil:
 
 cdef double leaf(const Core* c, const Look* look) noexcept nogil:
     """The standing after a finished deal (match.score_deal)."""
-    return standing(look,
-                    team_score(&look.r, look.r.score[0], team_game_points(c, 0), c.tricks_won[0] > 0),
-                    team_score(&look.r, look.r.score[1], team_game_points(c, 1), c.tricks_won[1] > 0))
+    return standing(look, c.tricks_won[0] > 0, c.tricks_won[1] > 0, team_game_points(c, 0),
+                    team_game_points(c, 1))
 
 
 cdef double expected(Core* c, int me, const Look* look, int exact, Gen* rng) noexcept nogil:
@@ -372,6 +371,8 @@ cdef class Quick:
     counting draw from its own generator, seeded with ``seed``."""
 
     cdef Gen rng
+    cdef Rules rules
+    cdef object rules_for  # (variant, score, first deal) of ``rules``, or None
 
     def __init__(self, seed=None):
         if seed is None:
@@ -380,25 +381,57 @@ cdef class Quick:
         # random.Random(seed) for a seed below 2**64 (which seeds from its absolute value)
         self.rng.seed = abs(seed) & 0xFFFFFFFFFFFFFFFF
         self.rng.seeded = 0
+        self.rules_for = None
 
     def choose(self, Deal deal not None, score=(0, 0), deal_number=None):
         """The action number; ``score`` the match score before the deal (NS, EW) and
         ``deal_number`` which deal of its match this is, as ``Observation`` has them.
         ``ValueError`` once the deal is over."""
-        cdef Rules r
         if deal.c.phase == P_OVER:
             raise ValueError("the deal is over: nobody is to move")
-        rules_of(deal._variant, score, deal_number == 1, &r)
-        return quick_choose(&deal.c, &r, &self.rng)
+        held = self.rules_for
+        if (held is None or held[0] is not deal._variant or held[1] != score
+                or held[2] != (deal_number == 1)):
+            self.rules_for = None
+            rules_of(deal._variant, score, deal_number == 1, &self.rules)
+            self.rules_for = (deal._variant, score, deal_number == 1)
+        return quick_choose(&deal.c, &self.rules, &self.rng)
+
+
+# The tables of match_score_after by (variant, score), as bytes of Rules.after and .outcome.
+cdef dict _RULE_TABLES = {}
+OUTCOMES = {None: -1, "NS": 0, "EW": 1, "draw": 2}
 
 
 cdef int rules_of(object variant, object score, bint first_deal, Rules* r) except -1:
-    ns, ew = score
-    r.score[0] = ns
-    r.score[1] = ew
-    r.target = variant.target
-    r.overshoot_to = variant.overshoot_to
-    r.both_continue = variant.both_on_target == "continue"
+    """``r`` for a deal of ``variant`` at the match score ``score`` (NS, EW): what each deal
+    would do to the match, as the engine's match_score_after says it."""
+    cdef bytes after, outcome
+    try:
+        ns, ew = score
+        key = (variant, whole_number(ns), whole_number(ew))
+        if not (0 <= key[1] <= variant.target and 0 <= key[2] <= variant.target):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"score must be two ints of 0 to {variant.target} (NS, EW), "
+                         f"not {score!r}") from None
+    tables = _RULE_TABLES.get(key)
+    if tables is None:
+        from valtti.engine.match import match_score_after
+        afters, outcomes = bytearray(), bytearray()
+        for took in ((False, False), (False, True), (True, False), (True, True)):
+            for gp_ns in range(MAX_GP):
+                for gp_ew in range(MAX_GP):
+                    (a_ns, a_ew), end = match_score_after(key[1:], (gp_ns, gp_ew), took, variant)
+                    afters += bytes((a_ns & 0xFF, a_ew & 0xFF))
+                    outcomes.append(OUTCOMES[end] & 0xFF)
+        if len(_RULE_TABLES) > 1024:
+            _RULE_TABLES.clear()
+        tables = _RULE_TABLES[key] = (bytes(afters), bytes(outcomes))
+    after, outcome = tables
+    memcpy(r.after, <const char*>after, sizeof(r.after))
+    memcpy(r.outcome, <const char*>outcome, sizeof(r.outcome))
+    r.score[0], r.score[1] = key[1], key[2]
     r.club_ace_leads = first_deal and variant.first_forehand == "club_ace_holder"
     return 0
 
