@@ -1,7 +1,9 @@
 """The hint at the web table in a real browser (Playwright, Debian's Chromium), as a person
-uses it: on a phone, ask, read each move's value, share and reason, see the best move marked,
-in English and in Finnish, play on; a marriage's answer asked in its dialog; a table made in
-the lobby without hints shows no button.
+uses it: on a phone, ask, read each move's value, share and reason (with the share of the deals
+examined that show it, unless all do), the deals the hint rests on and how close the top two
+are, see the best move marked, in English and in Finnish, play on; a forced move said to be
+one; a marriage's answer asked in its dialog ("would name"); a table made in the lobby without
+hints shows no button.
 
 Against the session's real ``valtti serve`` (computer players without delay).
 """
@@ -9,12 +11,14 @@ Against the session's real ``valtti serve`` (computer players without delay).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
-from tests.web.crafted import seeded_table
+from tests.web.crafted import answered_match, seeded_table, store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     Tab,
@@ -43,6 +47,7 @@ def moves_shown(page: Page) -> list[dict[str, str]]:
           value: li.querySelector(".hint-value").textContent,
           share: li.querySelector(".hint-share").textContent,
           code: li.querySelector(".hint-reason").dataset.code,
+          certain: li.querySelector(".hint-reason").dataset.certain,
           reason: li.querySelector(".hint-reason").textContent,
         }))"""
     )
@@ -79,8 +84,8 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
         if len(legal) > 1:
             assert observation["phase"] != "answer", "the seed has South choose a marriage"
             break
-        # One legal move: nothing to choose, so no hint is offered.
-        expect(button).to_be_hidden()
+        # One legal move: a hint may be asked (it says so), none is asked here.
+        expect(button).to_be_visible()
         before = int(page.locator("body").get_attribute("data-seq") or "0")
         page.click(f'#hand [data-card="{legal[0]}"]')
         page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
@@ -96,13 +101,25 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     assert sorted(m["move"] for m in shown) == sorted(legal)
     assert [m["best"] for m in shown] == ["true"] + ["false"] * (len(shown) - 1)
     codes = {str(c) for c in ReasonCode}
-    for m in shown:
+    for m, sent in zip(shown, hint["moves"], strict=True):
         assert m["code"] in codes and m["reason"].strip() and "{" not in m["reason"]
-        assert m["share"].endswith("%")
-    worlds = hint["moves"][0]["worlds"]
+        assert m["share"].endswith("%") and m["value"] != "—"
+        assert m["reason"] == m["reason"].strip()
+        # Certain words only where every deal examined shows the reason, as the engine says.
+        share, deals = sent["reason"].get("share"), sent["reason"].get("deals")
+        if share is not None and share < 1:
+            assert m["certain"] == "false"
+            assert m["reason"].startswith(f"in {round(share * deals)} of the {deals} deal")
+        else:
+            assert m["certain"] == "true" or share is None
+            assert " deals examined: " not in m["reason"]
+    first, second = hint["moves"][:2]
+    worlds = first["worlds"]
+    gap = f"{first['value'] - second['value']:.2f}"
     expect(page.locator("#hint-worlds")).to_have_text(
-        f"(over {worlds} sampled deal{'' if worlds == 1 else 's'})"
+        f"(over {worlds} sampled deals) The top two differ by {gap} ± {first['error']:.2f}."
     )
+    expect(page.locator("#hint-key")).to_be_visible()
     best = shown[0]["move"]
     marked = page.locator('#hand [data-hinted="true"], #actions [data-hinted="true"]')
     expect(marked).to_have_count(1)
@@ -117,10 +134,13 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     expect(button).to_have_text("Vihje")
     fi = catalogue("fi")
     expect(page.locator("#hint-heading")).to_contain_text(fi["hint.heading"].split("{")[0].strip())
+    expect(page.locator("#hint-worlds")).to_contain_text(f"({worlds} arvotun jaon perusteella)")
+    expect(page.locator("#hint-worlds")).to_contain_text("Kaksi parasta eroavat")
     for m in moves_shown(page):
         if m["code"] in ("only", "best_on_average", "as_good", "worse_on_average"):
             assert m["reason"] == fi[f"hint.reason.{m['code']}"]
         assert m["reason"].strip() and "{" not in m["reason"]
+        assert m["certain"] == "true" or "tutkitusta jaosta: " in m["reason"]
     assert sum(1 for m in tab.sent if m.get("type") == "hint") == asked
     # Playing a move: the hint was for that turn only.
     before = int(page.locator("body").get_attribute("data-seq") or "0")
@@ -128,6 +148,43 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
     expect(panel).to_be_hidden()
     expect(page.locator("[data-hinted]")).to_have_count(0)
+    assert not tab.errors, tab.errors
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_forced_move_is_said_to_be_the_only_legal_move(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    lang: str,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    # South's last card is all South has: the move is forced.
+    table_id, tokens, _ = store_match(db, [], {"S": "Aino"}, match=answered_match(part=34))
+    server = start_server(db)
+    tab = room(viewport="phone-portrait", locale={"en": "en-GB", "fi": "fi-FI"}[lang])
+    page = tab.page
+    open_seat(tab, server, table_id, "S", tokens["S"])
+    expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+    (only,) = latest_state(tab)["observation"]["legal"]
+    page.locator("#hint-btn").click()
+    expect(page.locator("#hint")).to_be_visible(timeout=HINT_WAIT)
+    texts = catalogue(lang)
+    # No value and no share: nothing was weighed (not "0" and "0 %").
+    assert moves_shown(page) == [
+        {
+            "move": only,
+            "best": "true",
+            "value": "—",
+            "share": "—",
+            "code": "only",
+            "certain": "true",
+            "reason": texts["hint.reason.only"],
+        }
+    ]
+    expect(page.locator("#hint-worlds")).to_have_text(texts["hint.forced"])
+    expect(page.locator("#hint-key")).to_be_hidden()
     assert not tab.errors, tab.errors
     expect(page.locator("#toasts .toast-error")).to_have_count(0)
 
@@ -171,6 +228,10 @@ def test_the_partner_choosing_a_marriage_asks_in_the_answer_dialog(
         expect(dialog.locator("#hint")).to_be_visible(timeout=HINT_WAIT)
         shown = moves_shown(page)
         assert sorted(m["move"] for m in shown) == ["answer C", "answer H"]
+        # An answer names a suit: the heading says so, not "would play".
+        named = {"answer C": "clubs", "answer H": "hearts"}[shown[0]["move"]]
+        heading = dialog.locator("#hint-heading")
+        expect(heading).to_have_text(re.compile(rf"^The computer would name\W+{named}$"))
         best = dialog.locator('#answer-buttons [data-hinted="true"]')
         expect(best).to_have_attribute("data-action", shown[0]["move"])
         best.click()

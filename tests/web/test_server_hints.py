@@ -12,7 +12,9 @@ from typing import Any
 from tests.web.serving import ALL_OPEN, SEATS, Player, Server, Table
 from tests.web.test_server_private import serve_choice
 
+from valtti.engine import Match, Seat, Variant
 from valtti.players.reasons import ReasonCode
+from valtti.web.bots import hint_moves
 
 CODES = {str(code) for code in ReasonCode}
 
@@ -152,3 +154,27 @@ def test_the_partner_choosing_a_marriage_gets_a_hint_and_the_asker_waits(
         assert refusal_of(table.players["N"], seq=4) == "not_your_turn"
     finally:
         table.close()
+
+
+def test_a_hint_is_the_positions_own_and_a_forced_moves_has_nothing_weighed() -> None:
+    """``hint_moves`` takes the observation alone (its deals are seeded from the position):
+    the same position, the same hint; the only legal move has no value, share or error."""
+    match = Match(Variant(), Seat.N)
+    deal = match.start_deal(rng=random.Random(5))
+    for _ in range(5):
+        match.apply(deal.legal_actions()[0])
+    observation = match.observation(deal.current_player)
+    moves = hint_moves(observation)
+    assert moves == hint_moves(observation)
+    assert_hint_for(
+        {"type": "hint", "seq": 0, "moves": moves},
+        str(observation.seat),
+        [str(a) for a in observation.legal_actions],
+        0,
+    )
+    while len(deal.legal_actions()) > 1 or deal.legal_actions()[0].kind.name != "PLAY":
+        match.apply(deal.legal_actions()[0])
+    forced = match.observation(deal.current_player)
+    (only,) = hint_moves(forced)
+    assert only["value"] is None and only["best_share"] is None and only["error"] is None
+    assert only["worlds"] == 0 and only["reason"]["code"] == "only"

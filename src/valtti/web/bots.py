@@ -80,10 +80,11 @@ def _warm() -> None:
     """Nothing: submitted once so that a worker has started and imported the players."""
 
 
-def hint_moves(seed: int, observation: Observation) -> Moves:
+def hint_moves(observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
     action's ``players.reasons.Explanation.to_dict()``, best first, from that seat's
-    observation alone."""
+    observation alone (seeded from the position itself, so the same position gives the same
+    hint)."""
     return [e.to_dict() for e in explain(observation, HINT_LEVEL)]
 
 
@@ -127,12 +128,12 @@ class Bots:
         computed in a worker."""
         return Action(await self._run(decide_once, player, seed, observation))
 
-    async def hint(self, seed: int, observation: Observation) -> Moves:
-        """``hint_moves(seed, observation)``, computed in a worker once one of HINT_SLOTS is
+    async def hint(self, observation: Observation) -> Moves:
+        """``hint_moves(observation)``, computed in a worker once one of HINT_SLOTS is
         free. Cancelled while it waits, it is never begun; cancelled once begun, it keeps its
         slot until the worker is done (a worker cannot be interrupted)."""
         async with self._hint_slots:
-            job = asyncio.ensure_future(self._run(hint_moves, seed, observation))
+            job = asyncio.ensure_future(self._run(hint_moves, observation))
             try:
                 return await asyncio.shield(job)
             except asyncio.CancelledError:

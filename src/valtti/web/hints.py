@@ -29,14 +29,14 @@ class Hints:
         self._bots = bots
         self._made: tuple[int, asyncio.Task[Moves]] | None = None
 
-    def ask(self, point: int, seed: int, observation: Observation) -> asyncio.Task[Moves]:
+    def ask(self, point: int, observation: Observation) -> asyncio.Task[Moves]:
         """The hint of the seat to move at ``point``: the one asked for already (failed too:
         it is not made again at that point), unless it was dropped; else a new one."""
         made = self._made
         if made is not None and made[0] == point and not made[1].cancelled():
             return made[1]
         self.close()
-        task = asyncio.ensure_future(self._bots.hint(seed, observation))
+        task = asyncio.ensure_future(self._bots.hint(observation))
         self._made = (point, task)
         return task
 

@@ -186,7 +186,7 @@ class Room:
                 raise RoomError("not_your_turn", "a hint is for your own turn")
             await self._reclaim(seat)
             point = self.table.point
-            moves = self._hints.ask(point, self.table.decision_seed(), self.match.observation(seat))
+            moves = self._hints.ask(point, self.match.observation(seat))
         self._spawn(
             self._hints.send(connection, shown, point, moves, lambda: self.table.point, self.id)
         )

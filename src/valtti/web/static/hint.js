@@ -2,22 +2,27 @@
 /**
  * The hint (docs/WEB.md, Hints): on your turn, at a table that gives hints, #hint-btn asks the
  * server what the PIMC computer player (pimc:hard) makes of each of your legal moves. #hint lists them
- * best first, each with its value, its share of the sampled worlds where it is best and its
- * main reason in the page's language (said from the reason's code and arguments); the best
- * move's card or button is marked until the next state. The page decides nothing: it shows
- * the server's hint for the state it was asked at, and only while that state is the latest.
+ * best first, each with its value, its share of the sampled deals where it is best and its
+ * main reason in the page's language (said from the reason's code and arguments; "in 3 of the
+ * 16 deals examined: …" where the engine says not every deal shows it), then how many deals the
+ * hint rests on and how close the top two moves are; a forced move is "the only legal move",
+ * with no value or share ("—"). The best move's card or button is marked until the next state.
+ * The page decides nothing: it shows the server's hint for the state it was asked at, and only
+ * while that state is the latest.
  *
  * Hooks for end-to-end tests:
- *   #hint-btn          shown while you may ask (your turn, more than one legal move, no action of
- *                      yours on its way); data-busy="true" while the hint is on its way;
+ *   #hint-btn          shown while you may ask (your turn, no action of yours on its way; a
+ *                      forced move too: it is said to be one); data-busy="true" while the hint is on its way;
  *                      disabled (in its place) while the page's connection is lost
  *                      (it and #hint float at the felt's foot beside the hand, the panel over
  *                      the felt; in #answer-dialog while that is open)
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
- *                      #hint-worlds says over how many sampled deals
+ *                      #hint-worlds says over how many sampled deals and how close the top
+ *                      two moves are (or that the move is forced)
  *   #hint-moves li     one per legal move, best first: data-move = its token,
  *                      data-best="true|false", with .hint-move, .hint-value, .hint-share and
- *                      .hint-reason[data-code] (the reason's code)
+ *                      .hint-reason[data-code] (the reason's code; data-certain="true|false":
+ *                      whether every deal examined shows it, as the engine says)
  *   [data-hinted]      "true" on the best move's hand card or action button
  */
 
@@ -26,6 +31,7 @@ import { byId, el, toast } from "/static/common.js";
 import { cardInline, parseCard, suitIcon } from "/static/cards.js";
 import { labelCards } from "/static/names.js";
 import { MESSAGE } from "/static/protocol.js";
+import { parseToken } from "/static/table-state.js";
 
 /**
  * @import { HintFrame, HintMove, HintReason, Send } from "/static/protocol.js"
@@ -117,7 +123,7 @@ function mayAsk(view) {
     !!obs &&
     obs.phase !== "over" &&
     obs.to_move === view.you &&
-    (obs.legal ?? []).length > 1 &&
+    (obs.legal ?? []).length > 0 &&
     !acting()
   );
 }
@@ -148,6 +154,43 @@ function reasonText(reason) {
   });
 }
 
+/** The reason, and where the engine found it in some of the deals examined only, in how many
+ * (certain words only where every deal shows it). @param {HintReason} reason */
+function reasonWords(reason) {
+  const words = reasonText(reason);
+  if (reason.share == null || reason.deals == null || isCertain(reason)) return words;
+  const n = reason.deals;
+  return tn(`hint.shown_${n === 1 ? "one" : "other"}`, {
+    k: Math.round(reason.share * n),
+    n,
+    reason: words,
+  });
+}
+
+/** Whether the reason shows in every deal examined, or is the rules' (Reason.certain).
+ * @param {HintReason} reason */
+function isCertain(reason) {
+  return reason.code === "only" || (reason.share != null && reason.share >= 1 - 1e-9);
+}
+
+/** The heading: the computer player's choice; in answer to ask-whole a suit it would name.
+ * @param {HintMove} best */
+function heading(best) {
+  const key = parseToken(best.action).kind === "answer" ? "hint.heading_answer" : "hint.heading";
+  return tn(key, { action: moveLabel(best.action) });
+}
+
+/** How far to trust the hint: the deals it rests on and how close the top two moves are.
+ * @param {HintMove[]} moves @param {Intl.NumberFormat} plain */
+function basis(moves, plain) {
+  const [first, second] = moves;
+  if (!first.worlds) return t("hint.forced");
+  const over = tp("hint.worlds", first.worlds);
+  if (!second || first.value == null || second.value == null || first.error == null) return over;
+  const gap = plain.format(first.value - second.value);
+  return `${over} ${t("hint.gap", { gap, error: plain.format(first.error) })}`;
+}
+
 /** @param {string} token */
 function moveLabel(token) {
   return parseCard(token) ? cardInline(token) : label(token);
@@ -164,6 +207,10 @@ function drawPanel() {
     maximumFractionDigits: 2,
   });
   const share = new Intl.NumberFormat(currentLang(), { style: "percent" });
+  const plain = new Intl.NumberFormat(currentLang(), {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
   // The panel is a live region: drawn again only for a new hint or language, or a screen reader
   // would read it all again at every redraw of the table.
   if (drawnFor.hint === hint && drawnFor.lang === currentLang() && !panel.hidden) {
@@ -177,25 +224,28 @@ function drawPanel() {
         "li",
         { dataset: { move: move.action, best: String(i === 0) } },
         el("span", { class: "hint-move" }, moveLabel(move.action)),
-        el("span", { class: "hint-value" }, value.format(move.value)),
-        el("span", { class: "hint-share" }, share.format(move.best_share)),
+        // A forced move has no value or share (null): nothing was weighed.
+        el("span", { class: "hint-value" }, move.value == null ? "—" : value.format(move.value)),
         el(
           "span",
-          { class: "hint-reason", dataset: { code: move.reason.code } },
-          reasonText(move.reason),
+          { class: "hint-share" },
+          move.best_share == null ? "—" : share.format(move.best_share),
+        ),
+        el(
+          "span",
+          {
+            class: "hint-reason",
+            dataset: { code: move.reason.code, certain: String(isCertain(move.reason)) },
+          },
+          reasonWords(move.reason),
         ),
       ),
     ),
   );
-  document
-    .getElementById("hint-heading")
-    .replaceChildren(
-      moves.length ? tn("hint.heading", { action: moveLabel(moves[0].action) }) : "",
-    );
-  // How far to trust it: early in a deal the solver has time for a few sampled deals only.
-  document.getElementById("hint-worlds").textContent = moves.length
-    ? tp("hint.worlds", moves[0].worlds)
-    : "";
+  document.getElementById("hint-heading").replaceChildren(moves.length ? heading(moves[0]) : "");
+  document.getElementById("hint-worlds").textContent = moves.length ? basis(moves, plain) : "";
+  // A forced move's columns hold nothing to explain.
+  document.getElementById("hint-key").hidden = !moves[0]?.worlds;
   panel.hidden = !moves.length;
   labelCards(panel);
   markBest(moves);

@@ -234,7 +234,9 @@ export const FRAME = Object.freeze({
  * @property {string} code
  * @property {string} text
  * @property {Seat} seat
- * @property {number} share
+ * @property {number} [share] the share of the deals examined that show it (a reason that is one
+ *   difference); 1 only where every one does
+ * @property {number} [deals] the deals examined, with share
  * @property {string} [card]
  * @property {Suit} [suit]
  * @property {number} [points]
@@ -244,9 +246,11 @@ export const FRAME = Object.freeze({
 /**
  * @typedef {object} HintMove
  * @property {string} action
- * @property {number} value
- * @property {number} best_share
- * @property {number} worlds
+ * @property {number | null} value null for a forced move
+ * @property {number | null} best_share null for a forced move
+ * @property {number} worlds the sampled deals it rests on (0 for a forced move)
+ * @property {number | null} error the standard error of its value less the best's (the best's:
+ *   less the second's); null for a forced move
  * @property {HintReason} reason
  */
 
