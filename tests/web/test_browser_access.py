@@ -363,14 +363,26 @@ def test_what_stops_you_is_said_at_once_and_what_informs_you_politely(
     tab = room()
     page = tab.page
     page.add_init_script(RECORD_ANNOUNCEMENTS)
-    # The lobby refuses a table for a seat without a nickname: an alert, not a status.
+    # The lobby refuses a table for a seat without a nickname: said at once beside the field
+    # (an alert, not a status, nor a toast), the cursor in the field; gone on typing.
     page.goto(server.url + "/")
     page.wait_for_selector('select[data-variant="target"]', state="attached")
     page.click("#create")
-    refused = page.locator("#toasts .toast-error")
-    expect(refused).to_have_count(1)
-    expect(page.get_by_role("alert")).to_have_text(refused.inner_text())
-    expect(page.locator('#toasts [role="status"] .toast')).to_have_count(0)
+    problem = page.locator("#nickname-problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_have_text(en["nickname.empty"])
+    said = page.get_by_role("alert").filter(has_text=re.compile(r"\S"))
+    expect(said).to_have_count(1)
+    expect(said).to_have_id("nickname-problem")
+    field = page.locator('input[name="nickname"]')
+    expect(field).to_be_focused()
+    expect(field).to_have_attribute("aria-invalid", "")
+    expect(field).to_have_attribute("aria-describedby", "nickname-problem")
+    expect(page.locator("#toasts .toast")).to_have_count(0)
+    assert page.url.rstrip("/") == server.url.rstrip("/")  # no table was made
+    field.press_sequentially("A")
+    expect(problem).to_be_hidden()
+    expect(field).not_to_have_attribute("aria-invalid", "")
 
     # At a table, a copied link is news: said politely.
     cut = False  # while set, the page's table socket is closed as soon as it opens

@@ -177,7 +177,11 @@ def test_the_finnish_seat_and_team_names(server: Server, room: Callable[..., Tab
     page.wait_for_selector('select[data-variant="target"]', state="attached")
     for seat, letter in FINNISH_SEAT.items():
         expect(page.locator(f'.seat-row[data-seat="{seat}"] .seat-letter')).to_have_text(letter)
-    expect(page.locator("#create-panel")).to_contain_text("P ja E pelaavat I:tä ja L:ää vastaan")
+    # The teams, in the form's seats, in Finnish letters.
+    teams = page.locator('#create-panel [data-i18n="lobby.seats.hint"]')
+    expect(teams).to_be_visible()
+    expect(teams).to_have_text(catalogue("fi")["lobby.seats.hint"])
+    expect(teams).to_contain_text("P ja E vastaan I ja L")
 
     create_in_lobby(tab, server.url, "Aino", {**BOTS, "S": "me"})
     view = tab.ready(tab.acted)
