@@ -8,6 +8,7 @@ address: a page asked for at ``localhost`` moves there).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -98,6 +99,52 @@ def test_the_seat_link_takes_the_seat_to_another_address_and_the_old_page_watche
     for tab in (laptop, phone, friend):
         assert not tab.errors, tab.errors
         expect(tab.page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+def test_a_wrong_seat_link_costs_the_browser_no_seat(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+) -> None:
+    """A seat link whose token is refused (4401) gives back the token the browser held for the
+    table, says the link was not valid, and plays the seat with the held token: opened in a
+    new tab, and pasted into the address bar of a page at the table (only the fragment
+    changes)."""
+    en = catalogue("en")
+    made = server.create(
+        {"N": "open", "E": "random", "S": "random", "W": "random"},
+        seat="N",
+        nickname="Aino",
+        turn_seconds=None,
+    )
+    table_id = made["id"]
+    tab = room()
+    open_seat(tab, server, table_id, {"token": made["token"], "seat": "N"})
+    errors: list[str] = []
+    page = tab.page.context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def held() -> dict[str, object]:
+        keys: dict[str, object] = json.loads(
+            page.evaluate("(id) => localStorage.getItem(`valtti:table:${id}`)", table_id)
+        )
+        return keys
+
+    refused = page.locator('#toasts .toast-error[data-code="bad_seat_link"]')
+    page.goto(f"{server.url}/t/{table_id}#seat=WRONG")
+    expect(refused).to_have_text(en["error.bad_seat_link"])
+    expect(page.locator("body")).to_have_attribute("data-you", "N")
+    assert held()["token"] == made["token"] and not held().get("held")
+    assert page.url == f"{server.url}/t/{table_id}"
+    expect(page.locator('#toasts [data-code="bad_token"]')).to_have_count(0)
+    # Pasted into the address bar of the page playing the seat: the same (once the first
+    # toast has gone by itself).
+    expect(refused).to_have_count(0)
+    page.goto(f"{server.url}/t/{table_id}#seat=ALSO-WRONG")
+    expect(refused).to_have_count(1)
+    expect(page.locator("body")).to_have_attribute("data-you", "N")
+    expect(page.locator("#hand [data-card]")).to_have_count(9)
+    assert held()["token"] == made["token"] and not held().get("held")
+    assert not errors, errors
 
 
 def test_the_nickname_toast_goes_once_a_nickname_is_typed(

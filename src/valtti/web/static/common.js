@@ -14,6 +14,8 @@ import { has, t } from "/static/i18n.js";
  * @property {string | null} [token] the seat's token
  * @property {Seat | null} [seat]
  * @property {string} [creator_token]
+ * @property {{token: string | null, seat: Seat | null} | null} [held] what was held before a
+ *   seat link's token, until the server accepts the new one (a refused link gives it back)
  */
 
 /**

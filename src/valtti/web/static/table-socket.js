@@ -97,9 +97,8 @@ export function setStatus(kind) {
   dot.setAttribute("aria-label", t(`status.${kind}`));
 }
 
-function socketUrl() {
-  // Moved elsewhere, the page watches: connecting with the token would take the seat back.
-  const token = page.connection.elsewhere ? null : tableKeys(page.id).token;
+/** The connection's address, with `token` (none: watching). @param {string | null} token */
+function socketUrl(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   return `${scheme}://${location.host}/api/tables/${encodeURIComponent(page.id)}/ws${query}`;
@@ -112,7 +111,9 @@ export function connect() {
   if (connection.stopped) return;
   setStatus("connecting");
   resetHint();
-  const socket = new WebSocket(socketUrl());
+  // Moved elsewhere, the page watches: connecting with the token would take the seat back.
+  const token = page.connection.elsewhere ? null : (tableKeys(page.id).token ?? null);
+  const socket = new WebSocket(socketUrl(token));
   connection.socket = socket;
   /** @type {number | null} a ping's wait for an answer (any message will do) */
   let silence = null;
@@ -138,8 +139,15 @@ export function connect() {
     } catch {
       return;
     }
-    if (frame.type === FRAME.STATE) handlers.state(frame);
-    else if (frame.type === FRAME.ERROR) handlers.error(frame);
+    if (frame.type === FRAME.STATE) {
+      // A state on the connection made with a seat link's token: the server took it (not a
+      // state the connection it replaced had on its way).
+      const keys = tableKeys(page.id);
+      if (keys.held && token && token === keys.token && connection.socket === socket) {
+        saveTableKeys(page.id, { held: null });
+      }
+      handlers.state(frame);
+    } else if (frame.type === FRAME.ERROR) handlers.error(frame);
     else if (frame.type === FRAME.CHAT) handlers.chat(frame);
     else if (frame.type === FRAME.CHAT_HISTORY) handlers.chat_history(frame);
     else if (frame.type === FRAME.HINT) handlers.hint(frame);
@@ -157,10 +165,17 @@ export function connect() {
       return;
     }
     if (event.code === CLOSE.BAD_TOKEN) {
-      // The seat token is unknown here: watch instead of retrying it forever.
-      saveTableKeys(page.id, { token: null, seat: null });
-      toast(t("error.bad_token"), "error", "bad_token");
-      reconnectLater(); // to watch: no connection was lost
+      const { held } = tableKeys(page.id);
+      if (held) {
+        // A seat link's token refused: what the browser held before is held again.
+        saveTableKeys(page.id, { ...held, held: null });
+        toast(t("error.bad_seat_link"), "error", "bad_seat_link");
+      } else {
+        // The seat token is unknown here: watch instead of retrying it forever.
+        saveTableKeys(page.id, { token: null, seat: null });
+        toast(t("error.bad_token"), "error", "bad_token");
+      }
+      reconnectLater(); // no connection was lost
       return;
     }
     dropped(socket);

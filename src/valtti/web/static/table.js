@@ -113,6 +113,7 @@ import {
   connect,
   connectIfClosed,
   initSocket,
+  reconnectNow,
   send,
   sendOrSay,
   setStatus,
@@ -145,18 +146,25 @@ async function copyLink(inputId) {
 
 /** A page opened at its seat link (/t/{id}#seat=TOKEN, docs/WEB.md): keep the token for this
  * table at this address, and take it out of the address bar (and so out of a copied address,
- * the history and a bookmark). */
+ * the history and a bookmark). What the browser held before is kept beside it until the server
+ * accepts the new token (table-socket.js): a wrong link costs no seat. Whether a new token is
+ * to be tried. */
 function keepSeatLink() {
   const found = /^#seat=([^&#]+)$/.exec(location.hash);
-  if (!found) return;
+  if (!found) return false;
   let token = "";
   try {
     token = decodeURIComponent(found[1]);
   } catch {
     // Not a token: nothing to keep.
   }
-  if (token) saveTableKeys(page.id, { token, seat: null });
   history.replaceState(history.state, "", location.pathname + location.search);
+  const before = tableKeys(page.id);
+  if (!token || token === before.token) return false;
+  // A link tried already and not yet proven keeps what was held before it.
+  const held = before.held ?? { token: before.token ?? null, seat: before.seat ?? null };
+  saveTableKeys(page.id, { token, seat: null, held });
+  return true;
 }
 
 /** Show this page's person their seat link in the share dialog (none for a spectator). */
@@ -228,6 +236,10 @@ function wire() {
     if (e.pointerType === "mouse") showWhy(null);
   });
   window.addEventListener("resize", layoutHand);
+  // A seat link pasted into this page's address bar: only its fragment changes.
+  window.addEventListener("hashchange", () => {
+    if (keepSeatLink()) reconnectNow();
+  });
   window.addEventListener("online", connectIfClosed);
   // The device lost its network: the socket may linger dead a long while; ask it now.
   window.addEventListener("offline", () => page.connection.probe());
