@@ -221,6 +221,28 @@ def test_any_seated_person_hands_an_absent_seat_to_a_stand_in(server: Server) ->
         p.close()
 
 
+def test_no_clock_runs_at_a_table_without_a_turn_time(server: Server) -> None:
+    """Made with no turn time (``null``, or 0 as the lobby's "no limit" and "Play against the
+    computer" send it), a table has no time bank and no state shows a clock, the person's
+    turns included."""
+    rng = random.Random(4)
+    for none in (None, 0):
+        _, me = one_person(server, none)
+        state = me.state()
+        turns = 0
+        while turns < 3:
+            assert state["table"]["turn_seconds"] is None
+            assert state["table"]["time_bank_seconds"] == 0
+            if to_move(state) == "N":
+                turns += 1
+                legal = state["observation"]["legal"]
+                me.send({"type": "action", "action": rng.choice(legal), "seq": state["seq"]})
+            state = me.until(lambda f, seq=state["seq"]: is_state(f) and f["seq"] > seq)
+        states = [f for f in me.frames if is_state(f)]
+        assert [f["clock"] for f in states] == [None] * len(states)
+        me.close()
+
+
 def test_no_stand_in_plays_while_nobody_is_connected(server: Server) -> None:
     created, me = one_person(server, TURN)
     me.until(lambda f: is_state(f) and to_move(f) == "N")
