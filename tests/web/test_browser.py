@@ -575,10 +575,13 @@ def test_the_finnish_pages(server: Server, new_context: Callable[..., BrowserCon
     view = tab.ready(tab.acted)
     page = tab.page
     expect(page.locator("#deal-label")).to_have_text(fi["table.deal"].replace("{n}", "1"))
-    expect(page.locator('.felt [data-seat="N"] .name')).to_have_text(
-        fi["player.named"]
-        .replace("{seat}", "Pohjoinen")
-        .replace("{level}", fi["player.level.random"])
+    # On the felt, beside its seat letter, a computer player by its level; its whole name in
+    # the tooltip.
+    north = page.locator('.felt [data-seat="N"] .name')
+    expect(north).to_have_text(fi["player.level.random"])
+    whole = fi["player.named"].replace("{seat}", "Pohjoinen")
+    expect(north).to_have_attribute(
+        "title", whole.replace("{level}", fi["player.level.random"]) + " (random)"
     )
     observation = tab.state_at(view["seq"])["observation"]
     following = (observation["current_trick"] or {}).get("cards")

@@ -63,7 +63,9 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     names = [computer_name(texts, seat, "heuristic") for seat in COMPUTERS]
     assert len(set(names)) == 3
     for seat, name in zip(COMPUTERS, names, strict=True):
-        expect(page.locator(f'.felt .seat[data-seat="{seat}"] .name')).to_have_text(name)
+        shown = page.locator(f'.felt .seat[data-seat="{seat}"] .name')
+        expect(shown).to_have_text(texts["player.level.heuristic"])
+        expect(shown).to_have_attribute("title", f"{name} (heuristic)")
 
     # The table is named for its host, in the page's language, and so kept by the server.
     default = texts["lobby.name.default"].replace("{name}", "Anna")

@@ -193,7 +193,14 @@ def test_the_finnish_seat_and_team_names(server: Server, room: Callable[..., Tab
     expect(page.locator('#columns tr[data-team="EW"] th b')).to_have_text("IL")
     expect(page.locator('#columns tr[data-team="NS"] th small')).to_contain_text("(P)")
     expect(page.locator("#match-score")).to_contain_text("PE 0 – IL 0")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("paikka E")
+    # The header names the table as the lobby lists it (its host's, in Finnish), the id in
+    # its tooltip.
+    fi = catalogue("fi")
+    heading = page.get_by_role("heading", level=1)
+    table_id = tab.state_at(view["seq"])["table"]["id"]
+    named = fi["lobby.name.default"].replace("{name}", "Aino")
+    expect(heading).to_have_text(f"{named} · paikka E")
+    expect(heading).to_have_attribute("title", fi["lobby.table.id"].replace("{id}", table_id))
     dealer = tab.state_at(view["seq"])["observation"]["dealer"]
     expect(page.locator('#sheet tr[data-deal="1"] td').nth(1)).to_have_text(FINNISH_SEAT[dealer])
     expect(page.locator("#log li").first).to_contain_text(f"({FINNISH_SEAT[dealer]})")

@@ -20,7 +20,7 @@ import {
   toast,
 } from "/static/common.js";
 import { typedNickname, variantSummary } from "/static/lobby-form.js";
-import { seatName } from "/static/names.js";
+import { seatName, tableName } from "/static/names.js";
 
 /** @import { Seat, TableSummary, VariantChanges } from "/static/protocol.js" */
 
@@ -141,16 +141,6 @@ function showList(filter, page) {
 /** @param {number} by pages forward (back: negative) */
 function turnPage(by) {
   showList(listing.filter, Math.min(Math.max(listing.page + by, 1), listing.pages));
-}
-
-/** A table's name as the list shows it: the one it was given, else its first person's table,
- * else its id. @param {TableSummary} table */
-export function tableName(table) {
-  if (table.name) return table.name;
-  const host = (table.seats ?? []).find((s) => s.kind === "human");
-  return host
-    ? t("lobby.name.default", { name: host.name })
-    : t("lobby.table.id", { id: table.id });
 }
 
 /** One table of the list: its status, score, seats and what can be done there.

@@ -5,9 +5,12 @@
  *
  *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
  *   computerName("W", "heuristic") -> "West · rules of thumb" | "Länsi · nyrkkisäännöt"
+ *   computerLevel("heuristic") -> "rules of thumb" | "nyrkkisäännöt" (where the seat is said)
  *   seatName(entry) -> who sits at a summary's seat: a nickname, a computer player's name
  *                      as above, or "open seat"
  *   teamName("NS")  -> "NS" | "PE"        cardName("QS") -> "queen of spades" | "patarouva"
+ *   tableName(summary) -> the table's name, else its first person's table ("Aino's table"),
+ *                      else "Table {id}"
  *   labelCards(root)  every card face, inline card, suit icon and hand button under root gets
  *                     its name in words
  */
@@ -15,7 +18,7 @@
 import { has, t } from "/static/i18n.js";
 import { parseCard } from "/static/cards.js";
 
-/** @import { SeatEntry } from "/static/protocol.js" */
+/** @import { SeatEntry, TableSummary } from "/static/protocol.js" */
 
 /** @param {string} seat */
 export function seatLetter(seat) {
@@ -32,11 +35,27 @@ export function seatWord(seat) {
  * @param {string} seat @param {string} player the server's name for it ("heuristic") */
 export function computerName(seat, player) {
   const word = seatWord(seat);
-  const key = `player.level.${player}`;
   return t("player.named", {
     seat: word.charAt(0).toLocaleUpperCase() + word.slice(1),
-    level: has(key) ? t(key) : player,
+    level: computerLevel(player),
   });
+}
+
+/** A computer player's level alone ("rules of thumb"), where its seat is said beside it.
+ * @param {string} player the server's name for it ("heuristic") */
+export function computerLevel(player) {
+  const key = `player.level.${player}`;
+  return has(key) ? t(key) : player;
+}
+
+/** A table's name as every page shows it: the one it was given, else its first person's table,
+ * else its id. @param {TableSummary} table */
+export function tableName(table) {
+  if (table.name) return table.name;
+  const host = (table.seats ?? []).find((s) => s.kind === "human");
+  return host
+    ? t("lobby.name.default", { name: host.name })
+    : t("lobby.table.id", { id: table.id });
 }
 
 /** Who sits at a seat of a table summary, as every page names them.

@@ -5,9 +5,9 @@
  */
 
 import { t } from "/static/i18n.js";
-import { el, seatName, seatTitle, tableKeys } from "/static/common.js";
+import { el, seatName, tableKeys } from "/static/common.js";
 import { card, cardBack, sortHand } from "/static/cards.js";
-import { seatWord } from "/static/names.js";
+import { computerLevel, seatWord } from "/static/names.js";
 import { seatAbsence } from "/static/absence.js";
 import {
   SEATS,
@@ -59,7 +59,12 @@ function renderSeat(section, seat, view, isBottom) {
     const title = { unknown: "connection.seat", on: "seat.connected", off: "seat.disconnected" };
     head.append(el("span", { class: `conn ${presence}`, title: t(title[presence]) }));
   }
-  head.append(el("span", { class: "name", title: seatTitle(entry) }, seatName(entry)));
+  // A computer player by its level: the seat letter beside it says the seat (its whole name,
+  // "West · rules of thumb", wrapped to three lines on a phone); the whole name in the tooltip.
+  const computer = entry?.kind === "computer" ? String(entry.name) : null;
+  const shown = computer ? computerLevel(computer) : seatName(entry);
+  const title = computer ? `${seatName(entry)} (${computer})` : null;
+  head.append(el("span", { class: "name", title }, shown));
   head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
   if (view.you === seat) head.append(el("span", { class: "badge you" }, t("table.you")));
   if (obs && obs.dealer === seat) {

@@ -8,7 +8,7 @@ import { t } from "/static/i18n.js";
 import { alertView } from "/static/alerts.js";
 import { keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
-import { labelCards } from "/static/names.js";
+import { labelCards, tableName } from "/static/names.js";
 import { renderAbsence } from "/static/absence.js";
 import { announceEnds, renderEnds } from "/static/ends.js";
 import { renderChat } from "/static/chat.js";
@@ -41,9 +41,13 @@ export function render() {
   document.body.dataset.phase = view.obs?.phase ?? "";
   document.body.dataset.seq = String(view.seq ?? "");
   document.body.dataset.replay = String(view.replay);
-  document.getElementById("table-label").textContent = view.you
-    ? t("table.label.seated", { id: page.id, seat: t(`seat.${view.you}`) })
-    : t("table.label.watching", { id: page.id });
+  // The table by its readable name (as the lobby lists it); its id in the tooltip.
+  const label = document.getElementById("table-label");
+  const name = view.table ? tableName(view.table) : t("lobby.table.id", { id: page.id });
+  label.textContent = view.you
+    ? t("table.label.seated", { name, seat: t(`seat.${view.you}`) })
+    : t("table.label.watching", { name });
+  label.title = t("lobby.table.id", { id: page.id });
   renderWaiting(view);
   renderResult(view);
   renderSeats(view);
