@@ -114,15 +114,10 @@ class Room:
 
     # -- changes -------------------------------------------------------------------------------
 
-    async def resume(self) -> None:
-        """Go on after a restart: deal the next deal if the store stops between two deals,
-        mark a match over if it is, and let a computer player to move think."""
-        async with self.lock:
-            await self._go_on()
-            self._changed()
-
     async def begin(self) -> None:
-        """Start a new table that has no open seat."""
+        """Start a new table that has no open seat, or go on after a restart (deal the next
+        deal if the store stops between two, mark a match over if it is); then let a computer
+        player to move think."""
         async with self.lock:
             await self._go_on()
             self._changed()
@@ -225,13 +220,7 @@ class Room:
                 raise RoomError("bad_seat", f"seat {seat} is not played by a person now")
             if seat in self._connected():
                 raise RoomError("present", f"the person at {seat} is here")
-            try:
-                await self._seat(replace(row, stand_in=STAND_IN))
-            except Exception as e:
-                log.error("table %s: storing a stand-in at %s failed: %s", self.id, seat, e)
-                raise RoomError(
-                    "unavailable", "the seat could not be handed over; try again"
-                ) from e
+            await self._seat_or_say(replace(row, stand_in=STAND_IN), "handed over")
             await self._go_on()  # between deals, the stand-in may be the last one waited for
             self._changed(broadcast=True)
 
@@ -247,13 +236,7 @@ class Room:
         ``RoomError("unavailable")`` when the store cannot take it (nothing changes)."""
         row = self.seats[seat]
         if row.kind == "human" and row.stand_in is not None:
-            try:
-                await self._seat(replace(row, stand_in=None))
-            except Exception as e:
-                log.error("table %s: storing %s's return failed: %s", self.id, seat, e)
-                raise RoomError(
-                    "unavailable", "your seat could not be taken back; try again"
-                ) from e
+            await self._seat_or_say(replace(row, stand_in=None), "taken back")
             self._changed(broadcast=True)
 
     async def _turn_over(self, turn: Turn) -> None:
@@ -333,6 +316,15 @@ class Room:
         await asyncio.to_thread(self._store.update_seat, self.id, row)
         self.seats[row.seat] = row
         self.table.seats[row.seat] = occupant(row)
+
+    async def _seat_or_say(self, row: SeatRow, done: str) -> None:
+        """``_seat(row)`` for a person's request: a failed write is ``RoomError("unavailable")``
+        (the seat could not be ``done``; nothing changes)."""
+        try:
+            await self._seat(row)
+        except Exception as e:
+            log.error("table %s: storing seat %s failed: %s", self.id, row.seat, e)
+            raise RoomError("unavailable", f"the seat could not be {done}; try again") from e
 
     async def _set_status(self, status: TableStatus) -> None:
         await asyncio.to_thread(self._store.set_status, self.id, status)

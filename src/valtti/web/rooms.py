@@ -70,7 +70,7 @@ class Rooms:
         for table_id in ids:
             room = await self.get(table_id)
             if room is not None:
-                await room.resume()
+                await room.begin()
         return len(ids)
 
     async def create(
