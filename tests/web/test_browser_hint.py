@@ -136,11 +136,12 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     expect(page.locator("#hint-heading")).to_contain_text(fi["hint.heading"].split("{")[0].strip())
     expect(page.locator("#hint-worlds")).to_contain_text(f"({worlds} arvotun jaon perusteella)")
     expect(page.locator("#hint-worlds")).to_contain_text("Kaksi parasta eroavat")
-    for m in moves_shown(page):
+    for m, sent in zip(moves_shown(page), hint["moves"], strict=True):
         if m["code"] in ("only", "best_on_average", "as_good", "worse_on_average"):
             assert m["reason"] == fi[f"hint.reason.{m['code']}"]
         assert m["reason"].strip() and "{" not in m["reason"]
-        assert m["certain"] == "true" or "tutkitusta jaosta: " in m["reason"]
+        share = sent["reason"].get("share")
+        assert ("tutkitusta jaosta: " in m["reason"]) == (share is not None and share < 1)
     assert sum(1 for m in tab.sent if m.get("type") == "hint") == asked
     # Playing a move: the hint was for that turn only.
     before = int(page.locator("body").get_attribute("data-seq") or "0")
