@@ -109,7 +109,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
         head = ScriptDirectory.from_config(alembic_config(connection)).get_current_head()
-        assert MigrationContext.configure(connection).get_current_revision() == head == "0006"
+        assert MigrationContext.configure(connection).get_current_revision() == head == "0007"
     first.create_table(table_row(), SEATS)
     first.close()
 
@@ -457,3 +457,23 @@ def test_the_lobby_migration_dates_finished_tables_by_their_creation(database_ur
     assert listed.stored.table.id == "old"
     assert listed.finished == T0
     again.close()
+
+
+def test_a_review_is_kept_once_and_survives_its_migration_down_and_up(store: Store) -> None:
+    store.create_table(table_row(status="finished"), SEATS)
+    assert store.review("t1") is None
+    store.add_review("t1", '{"seats": ["N"]}', T0)
+    assert store.review("t1") == '{"seats": ["N"]}'
+    with pytest.raises(IntegrityError):
+        store.add_review("t1", "{}", T0)
+    # Down to 0006 the reviews go, every other row stays; up again a review can be kept anew.
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0006")
+        assert "reviews" not in inspect(connection).get_table_names()
+        assert connection.exec_driver_sql("SELECT count(*) FROM seats").scalar() == 4
+        command.upgrade(alembic_config(connection), "head")
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.seats == SEATS
+    assert store.review("t1") is None
+    store.add_review("t1", '{"seats": []}', T0)
+    assert store.review("t1") == '{"seats": []}'

@@ -186,4 +186,5 @@ _REFUSED = {
     409: "Refused: taken, or not_finished",
     413: "The body is over 16 KiB (too_large)",
     429: "Too many from one client address (too_many)",
+    503: "Not made this time; asking again tries again (review_failed)",
 }

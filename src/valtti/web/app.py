@@ -33,6 +33,7 @@ from valtti.web.deps import ClientLimits
 from valtti.web.ends import NEXT_DEAL_SECONDS
 from valtti.web.errors import RoomError
 from valtti.web.messages import refusal
+from valtti.web.reviews import Reviews
 from valtti.web.rooms import Rooms
 from valtti.web.routes import ROUTERS
 from valtti.web.routes.pages import STATIC, not_found_page
@@ -48,6 +49,7 @@ _STATUS: Final = {
     "not_found": 404,
     "taken": 409,
     "not_finished": 409,
+    "review_failed": 503,
     "bad_method": 405,
     "too_large": 413,
     "too_many": 429,
@@ -117,6 +119,7 @@ def create_app(
         bots = Bots(bot_workers)
         rooms = Rooms(store, bots, bot_delay, next_deal_seconds)
         app.state.rooms = rooms
+        app.state.reviews = Reviews(store, bots)
         try:
             await bots.warm_up()
             resumed = await rooms.resume()

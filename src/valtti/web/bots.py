@@ -144,7 +144,7 @@ class Bots:
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker: other work than a decision or a hint (a finished match's
-        review, web/routes/review.py)."""
+        review, web/reviews.py)."""
         return await self._run(work, *args)
 
     async def _run(self, work: Callable[..., T], *args: Any) -> T:

@@ -19,6 +19,7 @@ from valtti.web.answers import Reach
 from valtti.web.chat import Limits as ChatLimits
 from valtti.web.errors import RoomError
 from valtti.web.messages import NewTable, SeatName, TakeSeat
+from valtti.web.reviews import Reviews
 from valtti.web.room import Room
 from valtti.web.rooms import Rooms
 from valtti.web.security import PerMinute, client_of
@@ -40,6 +41,12 @@ async def get_rooms(connection: HTTPConnection) -> Rooms:
     return rooms
 
 
+async def get_reviews(connection: HTTPConnection) -> Reviews:
+    """The server's finished matches' reviews."""
+    reviews: Reviews = connection.app.state.reviews
+    return reviews
+
+
 async def get_limits(connection: HTTPConnection) -> ClientLimits:
     limits: ClientLimits = connection.app.state.limits
     return limits
@@ -51,6 +58,7 @@ async def get_reach(connection: HTTPConnection) -> Reach:
 
 
 RoomsDep = Annotated[Rooms, Depends(get_rooms)]
+ReviewsDep = Annotated[Reviews, Depends(get_reviews)]
 LimitsDep = Annotated[ClientLimits, Depends(get_limits)]
 ReachDep = Annotated[Reach, Depends(get_reach)]
 

@@ -1,5 +1,5 @@
-"""The web table's database schema as SQLAlchemy Core tables: ``tables``, ``seats``, ``deals``
-and ``actions`` (docs/WEB.md, "Persistence").
+"""The web table's database schema as SQLAlchemy Core tables: ``tables``, ``seats``, ``deals``,
+``actions`` and ``reviews`` (docs/WEB.md, "Persistence").
 
 A change here needs a new migration in migrations/versions (tests/web/test_store.py checks that
 the migrated schema matches these models).
@@ -122,4 +122,13 @@ actions_table = Table(
     ForeignKeyConstraint(
         ["table_id", "deal"], ["deals.table_id", "deals.number"], ondelete="CASCADE"
     ),
+)
+
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("made", UTCDateTime(), nullable=False),
+    Column("review", Text, nullable=False),  # JSON: players.review.MatchReview.to_dict()
+    ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )

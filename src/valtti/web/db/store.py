@@ -1,4 +1,5 @@
-"""The web table's store: tables, seats, deals and every accepted action (docs/WEB.md).
+"""The web table's store: tables, seats, deals, every accepted action, and finished matches'
+reviews (docs/WEB.md).
 
 One ``Store`` per server process, shared by all threads (the server calls it through
 ``asyncio.to_thread``, and stores actions through ``submit_action``). SQLite (a file, or
@@ -43,7 +44,13 @@ from valtti.engine.record import DealRecord, Record
 from valtti.web.db import migrate
 from valtti.web.db.locks import advisory_lock, lock_beside
 from valtti.web.db.rows import Listed, Listing, SeatRow, StoredTable, TableRow, TableStatus
-from valtti.web.db.schema import actions_table, deals_table, seats_table, tables_table
+from valtti.web.db.schema import (
+    actions_table,
+    deals_table,
+    reviews_table,
+    seats_table,
+    tables_table,
+)
 from valtti.web.db.writer import ActionWriter
 
 #: The URL schemes a ``Store`` opens: SQLite and PostgreSQL (through psycopg 3).
@@ -269,6 +276,21 @@ class Store:
             if row is None:
                 return None
             return _gather(connection, [row])[0]
+
+    def add_review(self, table_id: str, review: str, made: dt.datetime) -> None:
+        """Keep the finished match's ``review`` (JSON, docs/REVIEW.md), made at ``made``: once,
+        an ``IntegrityError`` for a second."""
+        with self._writing() as connection:
+            connection.execute(
+                insert(reviews_table).values(table_id=table_id, made=made, review=review)
+            )
+
+    def review(self, table_id: str) -> str | None:
+        """The review kept for the table (``add_review``), or ``None``."""
+        with self._reading() as connection:
+            return connection.execute(
+                select(reviews_table.c.review).where(reviews_table.c.table_id == table_id)
+            ).scalar_one_or_none()
 
     def tables(self, limit: int = 200) -> list[StoredTable]:
         """The newest ``limit`` tables, newest first, with their seats and records.
