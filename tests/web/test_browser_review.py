@@ -1,7 +1,8 @@
 """A finished match's review beside its replay in a real browser (Playwright, Debian's
 Chromium): the replay's Review button asks the server for it (made once in a computer players'
 worker, docs/REVIEW.md) and the page marks each deal's costliest decisions of the person, with
-the better move and its reason; the same review comes from GET /api/tables/{id}/review."""
+the better move and its reason; the same review comes from GET /api/tables/{id}/review. In
+Finnish every word is Finnish, the reasons said from their codes as the hint says them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     Tab,
     browser,
+    catalogue,
     playwright,
 )
 from tests.web.test_browser_ends import WAIT_LONG, person  # noqa: F401
@@ -53,4 +55,47 @@ def test_the_replay_shows_the_review_with_the_costliest_decisions_marked(
         for m in marked.all()
     ]
     assert shown == [(c["deal"], c["step"]) for d in review["deals"] for c in d["costliest"]]
+    assert not tab.errors, tab.errors
+
+
+def test_the_review_in_finnish_says_every_marked_decision_in_finnish(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],  # noqa: F811
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, _match = store_match(db, [True, True, False])
+    server = start_server(db, options=WAIT_LONG)
+    tab = person(locale="fi-FI")
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    fi, en = catalogue("fi"), catalogue("en")
+    expect(page.locator("#review-open")).to_have_text(fi["review.open"])
+    page.click("#review-open")
+    panel = page.locator("#review")
+    expect(panel).to_be_visible(timeout=REVIEW_MS)
+    expect(panel.locator("h2")).to_have_text(fi["review.title"])
+    review = server.http.get(f"/api/tables/{table_id}/review").json()
+    costliest = [c for d in review["deals"] for c in d["costliest"]]
+    marked = panel.locator("li.review-costly")
+    expect(marked).to_have_count(len(costliest))
+    assert costliest, "the crafted match has decisions that cost something"
+    for item, decision in zip(marked.all(), costliest, strict=True):
+        text = item.inner_text()
+        assert "pelasi" in text and "Kaikki kädet auki paras oli" in text, text
+        assert "played" not in text and "better" not in text, text
+        # Two decimals with a decimal comma, as Finnish writes them.
+        assert f"{decision['loss']:.2f}".replace(".", ",") in text, text
+        reason = decision.get("reason")
+        if reason is not None:
+            # Said from its code in Finnish (the words before its first argument), never the
+            # English text the server sends beside it.
+            assert reason["text"] not in text, text
+            assert fi[f"hint.reason.{reason['code']}"].split("{")[0].strip() in text, text
+            share = reason.get("share")
+            assert ("tutkitusta jaosta: " in text) == (share is not None and share < 1), text
+    # Another language: the same review drawn again in English (not asked again).
+    page.select_option("#lang", "en")
+    expect(marked.first).to_contain_text("played")
+    expect(panel.locator("h2")).to_have_text(en["review.title"])
     assert not tab.errors, tab.errors

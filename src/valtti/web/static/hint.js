@@ -155,8 +155,9 @@ function reasonText(reason) {
 }
 
 /** The reason, and where the engine found it in some of the deals examined only, in how many
- * (certain words only where every deal shows it). @param {HintReason} reason */
-function reasonWords(reason) {
+ * (certain words only where every deal shows it); the review's too (table-review.js).
+ * @param {HintReason} reason */
+export function reasonWords(reason) {
   const words = reasonText(reason);
   if (reason.share == null || reason.deals == null || isCertain(reason)) return words;
   const n = reason.deals;

@@ -4,22 +4,24 @@
  * docs/REVIEW.md): #review-open in the replay's bar asks for it (the server makes it once, in a
  * computer players' worker); #review shows, for each deal, what each team lost on what its
  * seats knew and with every hand open, and the costliest decisions (li.review-costly with
- * data-deal and data-step), each with the better move and its reason.
+ * data-deal and data-step), each with the better move and its reason: every word in the page's
+ * language (the reasons from their codes and arguments, as the hint says them), drawn again
+ * when the language changes.
  */
 
 import { cardInline, parseCard } from "/static/cards.js";
 import { api, el, errorText, toast } from "/static/common.js";
-import { t, tn } from "/static/i18n.js";
+import { reasonWords } from "/static/hint.js";
+import { currentLang, onLangChange, t, tn } from "/static/i18n.js";
 import { seatLetter } from "/static/names.js";
 import { page } from "/static/table-state.js";
 import { actionLabel } from "/static/table-words.js";
 
 /**
- * @typedef {{code: string, text: string, card?: string, suit?: string, points?: number,
- *   share?: number, deals?: number}} ReviewReason
+ * @import { HintReason } from "/static/protocol.js"
  * @typedef {{deal: number, step: number, trick: number, seat: string, played: string,
  *   best: string, loss: number, deals: number, exact_best: string, exact_loss: number,
- *   reason?: ReviewReason}} ReviewDecision
+ *   reason?: HintReason}} ReviewDecision
  * @typedef {{deal: number, costliest: ReviewDecision[], lost: Record<string, number>,
  *   exact_lost: Record<string, number>}} ReviewDeal
  * @typedef {{seats: string[], deals: ReviewDeal[], lost: Record<string, number>,
@@ -34,7 +36,14 @@ export function addReviewButton() {
   button.textContent = t("review.open");
   button.addEventListener("click", () => void showReview(button));
   bar.append(button);
+  onLangChange(() => {
+    button.textContent = t(button.disabled ? "review.busy" : "review.open");
+    if (shown) drawReview(shown, false);
+  });
 }
+
+/** The review shown, drawn again in another language. @type {MatchReviewData | null} */
+let shown = null;
 
 /** Ask for the review and show it. @param {HTMLButtonElement} button */
 async function showReview(button) {
@@ -57,25 +66,10 @@ function move(token) {
   return parseCard(token) ? cardInline(token) : actionLabel(token);
 }
 
-/** Two decimals. @param {number} value */
+/** Two decimals, as the page's language writes them. @param {number} value */
 function amount(value) {
-  return value.toFixed(2);
-}
-
-/** The reason the better move is better, with how many deals show it.
- * @param {ReviewReason | undefined} reason */
-function reasonText(reason) {
-  if (!reason) return "";
-  const key = `hint.reason.${reason.code}`;
-  const words = t(key, {
-    card: reason.card ?? "",
-    suit: reason.suit ?? "",
-    points: reason.points ?? "",
-  });
-  const said = words === key ? reason.text : words;
-  if (reason.share === undefined || reason.deals === undefined || reason.share >= 1) return said;
-  const k = Math.round(reason.share * reason.deals);
-  return t("review.share", { k, n: reason.deals, reason: said });
+  const format = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  return new Intl.NumberFormat(currentLang(), format).format(value);
 }
 
 /** What each team lost. @param {Record<string, number>} known @param {Record<string, number>} exact */
@@ -100,15 +94,17 @@ function costly(d) {
       best: move(d.best),
       loss: amount(d.loss),
       deals: d.deals,
-      reason: reasonText(d.reason),
+      reason: d.reason ? reasonWords(d.reason) : "",
     }),
     " ",
     tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) }),
   );
 }
 
-/** The review's panel, after the replay's bar. @param {MatchReviewData} data */
-function drawReview(data) {
+/** The review's panel, after the replay's bar, given the focus unless only drawn again.
+ * @param {MatchReviewData} data @param {boolean} [focus] */
+function drawReview(data, focus = true) {
+  shown = data;
   let panel = document.getElementById("review");
   if (!panel) {
     panel = el("section", { id: "review", class: "panel review", role: "region", tabindex: "0" });
@@ -130,5 +126,5 @@ function drawReview(data) {
     ),
     el("p", { id: "review-match" }, t("review.match"), " ", lostText(data.lost, data.exact_lost)),
   );
-  panel.focus();
+  if (focus) panel.focus();
 }
