@@ -101,7 +101,10 @@ class Hint:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """Review the player's decisions in the last finished deal (``terminal.review``)."""
+    """Review the player's decisions in deal ``number``; with none, in the last finished deal,
+    or in the whole match once it is over (``terminal.review``)."""
+
+    number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +189,19 @@ def parse(
         if not name.strip():
             raise InputError(_("Save needs a file name, e.g. save match.json"))
         return Save(name)
+    if _is(first, REVIEW):
+        if len(words) == 1:
+            return Review()
+        if len(words) == 2 and words[1].isdecimal() and len(words[1]) <= 4:
+            return Review(int(words[1]))
+        raise InputError(
+            _("Review takes a deal's number or nothing, e.g. {review} 2").format(
+                review=word(REVIEW)
+            )
+        )
     if len(words) == 1:
         if _is(first, HINT):
             return Hint()
-        if _is(first, REVIEW):
-            return Review()
         if _is(first, SCORE):
             return Score()
         if _is(first, TRICKS):
@@ -427,11 +438,14 @@ _FIRST_WORDS: Final = (
 )
 
 
-def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> list[str]:
+def completions(
+    line: str, hand: Sequence[Card], legal: Sequence[Action], finished: int = 0
+) -> list[str]:
     """What the last word of ``line`` may become: the cards of ``hand`` (only the legal ones
     where one fits) and the command words of the active language, a move's word only where
     one of the ``legal`` actions starts with it; after a move's word, its next words, only
-    those of legal actions (a suit only where it is legal)."""
+    those of legal actions (a suit only where it is legal); after ``review``, the numbers of
+    the ``finished`` deals (1 to ``finished``)."""
     words = line.lower().split()
     if line[-1:].isspace() or not line:
         words.append("")
@@ -455,6 +469,8 @@ def completions(line: str, hand: Sequence[Card], legal: Sequence[Action]) -> lis
     elif len(before) == 1 and (_is(before[0], DECLARE) or _is(before[0], ANSWER)):
         kind = ActionKind.DECLARE if _is(before[0], DECLARE) else ActionKind.ANSWER
         offered = _suit_words([a for a in legal if a.kind is kind])
+    elif len(before) == 1 and _is(before[0], REVIEW):
+        offered = [str(n) for n in range(1, finished + 1)]
     elif len(before) == 2 and _is(before[0], ASK) and _is(before[1], HALF):
         offered = _suit_words([a for a in legal if a.kind is ActionKind.ASK_HALF])
     else:

@@ -63,8 +63,8 @@ class Replies(Drawing):
                 return rulebook.answer(name, self.match.variant)
             case Hint():
                 return self._hint(deal)
-            case Review():
-                return review_reply(self.match, self.you)
+            case Review(number):
+                return review_reply(self.match, self.you, number)
             case Score():
                 return self._score()
             case Tricks(last):

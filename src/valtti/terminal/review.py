@@ -96,6 +96,19 @@ def decision_table(deal: DealReview) -> list[str]:
     return lines
 
 
+def match_total(review: MatchReview) -> list[str]:
+    """What each team lost over the reviewed deals, on what its seats knew and with every hand
+    open."""
+    return textwrap.wrap(
+        _(
+            "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
+            "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
+            "equity; * marks the costliest)."
+        ).format(**_lost(review.lost, review.exact_lost)),
+        WIDTH,
+    )
+
+
 def review_lines(review: MatchReview, full: bool = False) -> list[str]:
     """The whole review: each deal's summary (``full``: with every decision), then the match's
     losses by team. Values are changes of match equity for the mover's team."""
@@ -105,24 +118,28 @@ def review_lines(review: MatchReview, full: bool = False) -> list[str]:
         if full:
             lines.extend(decision_table(deal))
         lines.append("")
-    lines.extend(
-        textwrap.wrap(
-            _(
-                "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
-                "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
-                "equity; * marks the costliest)."
-            ).format(**_lost(review.lost, review.exact_lost)),
-            WIDTH,
-        )
-    )
-    return lines
+    return lines + match_total(review)
 
 
-def review_reply(match: Match, seat: Seat) -> str:
-    """The terminal's ``review``: ``seat``'s decisions in the last finished deal of ``match``
-    (a deal being played is never reviewed: its hands are still hidden)."""
+def review_reply(match: Match, seat: Seat, number: int | None = None) -> str:
+    """The terminal's ``review``: ``seat``'s decisions in deal ``number`` of ``match``; with no
+    number, in the last finished deal, or in every deal once the match is over (each deal's
+    costliest, and what each team lost over the match). A deal being played is never reviewed:
+    its hands are still hidden."""
     finished = [n for n, deal in enumerate(match.deals, start=1) if deal.is_over()]
-    if not finished:
+    if number is None and match.is_over():
+        whole = review(match, [seat])
+        lines = [_("Your decisions in each deal of the match:"), ""]
+        return "\n".join(lines + review_lines(whole))
+    if number is None and not finished:
         return _("No deal has finished yet: there is nothing to review.")
-    (deal,) = review(match, [seat], numbers=finished[-1:]).deals
+    if number is not None and not 1 <= number <= len(match.deals):
+        return _("There is no deal {number}: the deals so far are 1 to {dealt}.").format(
+            number=number, dealt=len(match.deals)
+        )
+    if number is not None and number not in finished:
+        return _("Deal {number} is being played: it is reviewed once it ends.").format(
+            number=number
+        )
+    (deal,) = review(match, [seat], numbers=[number or finished[-1]]).deals
     return "\n".join(deal_summary(deal))

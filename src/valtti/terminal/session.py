@@ -430,9 +430,10 @@ class Session(Replies):
         if first.lower() in (SAVE, word(SAVE).lower()) and (rest or line.endswith(" ")):
             return file_names(rest[0] if rest else "")
         deal = self.match.deal
+        finished = sum(d.is_over() for d in self.match.deals)
         if deal is None or deal.is_over() or deal.current_player != self.you:
-            return completions(line, [], [])
-        return completions(line, list(deal.hand(self.you)), deal.legal_actions())
+            return completions(line, [], [], finished)
+        return completions(line, list(deal.hand(self.you)), deal.legal_actions(), finished)
 
     def _deal_over(self) -> Ending:
         """Show how the deal was scored until the player goes on, leaves or takes back."""
