@@ -19,6 +19,7 @@ from valtti.players.review import MatchReview, review
 from valtti.terminal import i18n
 from valtti.terminal.commands import REVIEW, Review, parse
 from valtti.terminal.review import review_lines, review_reply
+from valtti.terminal.rulebook import Page
 
 #: One deal (E deals, S leads), N E S W: every action in ``SOLVER_BEST`` is the double-dummy
 #: solver's best in the real deal at the match's start.
@@ -126,11 +127,13 @@ def test_the_terminals_review_of_the_last_deal_fits_80_by_24(language: str) -> N
     match = _match(BLUNDER)
     i18n.use(language)
     try:
-        reply = review_reply(match, Seat.E)
+        page = review_reply(match, Seat.E)
         word = i18n.pgettext("command", REVIEW)
         command = parse(word, [])
     finally:
         i18n.use("en")
+    assert isinstance(page, Page)
+    reply = page.plain
     lines = reply.splitlines()
     # Inside the reply's frame (two columns of border and padding a side) on 80 x 24.
     assert len(lines) <= 20 and all(len(line) <= 76 for line in lines), reply

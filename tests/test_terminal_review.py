@@ -12,6 +12,13 @@ from valtti.engine import CardSet, Match, Seat
 from valtti.terminal import i18n
 from valtti.terminal.commands import REVIEW, InputError, Review, completions, parse
 from valtti.terminal.review import review_reply
+from valtti.terminal.rulebook import Page
+
+
+def _text(reply: str | Page) -> str:
+    """A review's text (a page in the table's place)."""
+    assert isinstance(reply, Page), reply
+    return reply.plain
 
 
 def _second_deal_begun() -> Match:
@@ -41,11 +48,11 @@ def test_review_takes_a_deal_s_number_in_either_language(language: str) -> None:
 
 def test_review_n_reviews_that_finished_deal_and_refuses_others() -> None:
     match = _second_deal_begun()
-    reply = review_reply(match, Seat.E, 1)
+    reply = _text(review_reply(match, Seat.E, 1))
     assert reply.startswith("Deal 1: lost on what each seat knew")
     assert "E played A♥" in " ".join(reply.split())
     # With no number, the last finished deal: the same one.
-    assert review_reply(match, Seat.E) == reply
+    assert _text(review_reply(match, Seat.E)) == reply
     assert review_reply(match, Seat.E, 2) == (
         "Deal 2 is being played: it is reviewed once it ends."
     )
@@ -58,10 +65,10 @@ def test_review_n_reviews_that_finished_deal_and_refuses_others() -> None:
 def test_review_n_in_finnish() -> None:
     match = _second_deal_begun()
     i18n.use("fi")
-    reply = review_reply(match, Seat.E, 1)
+    reply = _text(review_reply(match, Seat.E, 1))
     refused = review_reply(match, Seat.E, 2)
     assert reply.startswith("Jako 1:") and "I pelasi A♥" in " ".join(reply.split())
-    assert refused.startswith("Jako 2") and "ended" not in refused
+    assert isinstance(refused, str) and refused.startswith("Jako 2") and "ended" not in refused
 
 
 @pytest.mark.parametrize("language", ["en", "fi"])
@@ -69,7 +76,7 @@ def test_at_the_match_s_end_review_gives_every_deal_and_the_match_s_total(langua
     match = crafted_match([True, True, False])
     assert match.is_over()
     i18n.use(language)
-    reply = review_reply(match, Seat.N)
+    reply = _text(review_reply(match, Seat.N))
     deal = "Deal" if language == "en" else "Jako"
     total = "The match:" if language == "en" else "Ottelu:"
     lines = reply.splitlines()
@@ -79,7 +86,7 @@ def test_at_the_match_s_end_review_gives_every_deal_and_the_match_s_total(langua
     assert any(line.startswith(total) for line in lines)
     assert all(len(line) <= 76 for line in lines), reply
     # review N at the match's end is still one deal.
-    one = review_reply(match, Seat.N, 2)
+    one = _text(review_reply(match, Seat.N, 2))
     assert one.startswith(f"{deal} 2:") and total not in one
 
 

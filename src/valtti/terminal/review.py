@@ -9,12 +9,15 @@ from __future__ import annotations
 import textwrap
 from typing import Final
 
+from rich.text import Text
+
 from valtti.engine import Match, Seat, Team
 from valtti.players.review import DealReview, MatchReview, Reviewed, review
 from valtti.terminal.commands import action_words
 from valtti.terminal.hints import reason_words
 from valtti.terminal.i18n import _, decimal
 from valtti.terminal.phrases import seat_text, team_text
+from valtti.terminal.rulebook import Page
 
 #: The width the review's lines wrap at: inside the terminal's reply frame at 80 columns.
 WIDTH: Final = 76
@@ -96,17 +99,17 @@ def decision_table(deal: DealReview) -> list[str]:
     return lines
 
 
-def match_total(review: MatchReview) -> list[str]:
+def match_total(review: MatchReview, full: bool = False) -> list[str]:
     """What each team lost over the reviewed deals, on what its seats knew and with every hand
-    open."""
-    return textwrap.wrap(
-        _(
-            "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
-            "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
-            "equity; * marks the costliest)."
-        ).format(**_lost(review.lost, review.exact_lost)),
-        WIDTH,
-    )
+    open (``full``: saying what marks the costliest in the decisions' tables)."""
+    text = _(
+        "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
+        "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
+        "equity)."
+    ).format(**_lost(review.lost, review.exact_lost))
+    if full:
+        text += " " + _("* marks the costliest.")
+    return textwrap.wrap(text, WIDTH)
 
 
 def review_lines(review: MatchReview, full: bool = False) -> list[str]:
@@ -118,19 +121,19 @@ def review_lines(review: MatchReview, full: bool = False) -> list[str]:
         if full:
             lines.extend(decision_table(deal))
         lines.append("")
-    return lines + match_total(review)
+    return lines + match_total(review, full)
 
 
-def review_reply(match: Match, seat: Seat, number: int | None = None) -> str:
+def review_reply(match: Match, seat: Seat, number: int | None = None) -> str | Page:
     """The terminal's ``review``: ``seat``'s decisions in deal ``number`` of ``match``; with no
     number, in the last finished deal, or in every deal once the match is over (each deal's
-    costliest, and what each team lost over the match). A deal being played is never reviewed:
-    its hands are still hidden."""
+    costliest, and what each team lost over the match). A review is a page in the table's
+    place (read whole, in pages where it is long; Enter goes back), a refusal a line. A deal
+    being played is never reviewed: its hands are still hidden."""
     finished = [n for n, deal in enumerate(match.deals, start=1) if deal.is_over()]
     if number is None and match.is_over():
         whole = review(match, [seat])
-        lines = [_("Your decisions in each deal of the match:"), ""]
-        return "\n".join(lines + review_lines(whole))
+        return _page([_("Your decisions in each deal of the match:"), "", *review_lines(whole)])
     if number is None and not finished:
         return _("No deal has finished yet: there is nothing to review.")
     if number is not None and not 1 <= number <= len(match.deals):
@@ -142,4 +145,9 @@ def review_reply(match: Match, seat: Seat, number: int | None = None) -> str:
             number=number
         )
     (deal,) = review(match, [seat], numbers=[number or finished[-1]]).deals
-    return "\n".join(deal_summary(deal))
+    return _page(deal_summary(deal))
+
+
+def _page(lines: list[str]) -> Page:
+    text = "\n".join(lines)
+    return Page(Text(text), text)
