@@ -1,6 +1,7 @@
 """Hints that say what they know and give the same answer twice (issue 34): a reason's share of
 the sampled deals in its words, certain words only where every deal agrees, the answer's "name",
-the same hint in every process and under load, and enough deals in the first tricks."""
+the same hint in every process and under load, enough deals in the first tricks, and how an
+early position's lines are played on (the quick player, then the exact solver)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,14 @@ from valtti.engine import Action, Card, Match, Phase, Seat, Suit, Variant
 from valtti.engine.record import Record
 from valtti.engine.seeds import position_seed
 from valtti.engine.solver import DealValue, Solver
+from valtti.players.appraise import PLAYOUT_CAP, SOLVED_FROM, early_values
 from valtti.players.equity import match_equity
 from valtti.players.explain import explain, explain_worlds
+from valtti.players.knowledge import infer
+from valtti.players.playout import play_to
 from valtti.players.reasons import Explanation, Reason, ReasonCode
+from valtti.players.sampler import Sampler
+from valtti.players.worlds import rebuild
 from valtti.terminal import hints, i18n
 
 
@@ -179,3 +185,70 @@ def test_a_card_reason_in_its_words() -> None:
     assert (
         hints.reason_words(reason) == "in 8 of the 16 deals examined: keeps A♠ for the last trick"
     )
+
+
+def _fourth_in_trick(seed: int) -> Match:
+    """A match whose seat to move plays the last card of a trick of the first two."""
+    rng = random.Random(seed)
+    match = Match(Variant(), Seat.E)
+    match.start_deal(rng=rng)
+    assert match.deal is not None
+    while True:
+        trick = match.deal.current_trick
+        if trick is not None and len(trick.cards) == 3 and len(match.legal_actions()) > 1:
+            return match
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_playout_plays_as_the_seat_knows_without_the_hidden_cards(seed: int) -> None:
+    """Each seat of a playout plays from its own hand and the public record: two deals that
+    differ only in the cards the mover cannot see get the same card from it; it plays no
+    further than asked, and the same deal gets the same line."""
+    match = _fourth_in_trick(seed)
+    seat = match.current_player
+    assert seat is not None and match.deal is not None
+    observation = match.observation(seat)
+    sampler = Sampler(infer(observation))
+    rng = random.Random(seed)
+    worlds = [rebuild(observation, sampler.sample(rng)) for _ in range(4)]
+    tricks = len(observation.tricks)
+    lines = [play_to(world.copy(), tricks, (3, 5), 2) for world in worlds]
+    assert all(len(line) == 1 and line == lines[0] for line in lines)
+    assert lines[0][0] in observation.legal_actions
+    whole = match.deal.copy()
+    line = play_to(whole, SOLVED_FROM, (3, 5), 2)
+    trick = whole.current_trick
+    assert whole.tricks_played == SOLVED_FROM and trick is not None and not trick.cards
+    assert play_to(match.deal.copy(), SOLVED_FROM, (3, 5), 2) == line
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_an_early_value_is_the_playout_then_the_exact_solve(seed: int) -> None:
+    """Each action's line played on by the quick player to the end of trick 3 and solved
+    there, or a trick later, and so on, where the solve would pass its cap."""
+    match = _match(seed, 0)
+    assert match.deal is not None
+    deal = match.deal
+    value = DealValue.match((2, 9), deal.variant, match_equity(deal.variant))
+    early = early_values(deal, value, Solver(), SOLVED_FROM, (2, 9), 1)
+    assert list(early) == deal.legal_actions()
+    solver = Solver()  # searched in the same order, so capped where the other was
+    mover = deal.current_player
+    assert mover is not None
+    for action, worth in early.items():
+        after = deal.copy()
+        after.apply(action)
+        until = SOLVED_FROM
+        while True:
+            play_to(after, until, (2, 9), 1)
+            assert after.tricks_played == until
+            solved = solver.solve_within(after, value, PLAYOUT_CAP)
+            if solved is not None:
+                break
+            until += 1
+        then = after.current_player
+        assert then is not None
+        best = max(v for _, v in solved) * (1 if then.team == mover.team else -1)
+        assert worth == pytest.approx(best)

@@ -9,8 +9,9 @@ is ``players.explain.explain(observation, "hard")`` timed on the wall clock and 
 process's CPU time (run it alone on one core, or under ``nice`` on a shared machine and say so:
 there the CPU time is the fairer figure).
 
-The early evaluation (``players.appraise``: in tricks 1-2 each action's line played on by the
-open-hand rules of thumb to the end of trick 3 and solved from there) is set against the exact
+The early evaluation (``players.appraise.early_values``: in tricks 1-2 each action's line played
+on by the quick player to the end of trick 3 and solved from there, a trick later where that
+solve would pass ``appraise.PLAYOUT_CAP``) is set against the exact
 double-dummy value of every legal action in the real deal of ``--errors`` positions of tricks
 1-2, in match equity for the mover's team: the mean and the worst error of an action's value,
 and the regret of the action the early values rank first (the exact value lost by it).
@@ -27,10 +28,9 @@ from dataclasses import asdict, dataclass
 
 from valtti.engine import Deal, Observation, Seat, Variant
 from valtti.engine.solver import Solver
-from valtti.players.appraise import SOLVED_FROM
+from valtti.players.appraise import early_values
 from valtti.players.explain import explain
 from valtti.players.pimc import equity_value
-from valtti.players.playout import play_to
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +130,10 @@ def early_error(positions: int, seed: int) -> EarlyError:
         value = equity_value(observation.score or (0, 0), observation.variant)
         deal = _real_deal(observation, rng)
         exact = dict(exact_solver.solve(deal, value))
-        sign = 1.0 if observation.seat.team == 0 else -1.0
-        early = {}
-        for action in exact:
-            after = deal.copy()
-            after.apply(action)
-            play_to(after, SOLVED_FROM)
-            early[action] = sign * early_solver.value(after, value)
+        score = observation.score or (0, 0)
+        early = early_values(
+            deal, value, early_solver, score=score, deal_number=observation.deal_number
+        )
         errors.extend(abs(early[a] - exact[a]) for a in exact)
         chosen = max(early, key=lambda a: early[a])
         regrets.append(max(exact.values()) - exact[chosen])

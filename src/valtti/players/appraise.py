@@ -10,16 +10,16 @@ deals kept count alike: a value is their plain mean, a share a count among them.
 In each deal every legal action is valued for the mover's team in match equity
 (``pimc.equity_value``): from trick 3 on by the exact double-dummy solver, each solve within
 ``NODE_CAP`` positions; in tricks 1 and 2, where a whole deal can take the solver seconds, the
-line after the action is played on to the end of trick 3 by the open-hand rules of thumb
-(``players.playout``) and solved exactly from there (its error against exact solves is in
-docs/MEASUREMENTS.md). A solve that would pass the cap is valued the early way too, to the end
-of the trick being played.
+line after the action is played on to the end of trick 3 by the quick player's rules of thumb
+(``players.playout``) and solved exactly from there where that takes at most ``PLAYOUT_CAP``
+positions, else played on a trick more and solved from there, and so on (its error against
+exact solves is in docs/MEASUREMENTS.md). A solve that would pass ``NODE_CAP`` is valued the
+early way too, from the end of the trick being played.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -33,7 +33,17 @@ from valtti.players.playout import play_to
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.worlds import rebuild
 
-__all__ = ["DEALS", "EARLY_TRICKS", "NODE_CAP", "SOLVED_FROM", "Appraisal", "Dealt", "appraise"]
+__all__ = [
+    "DEALS",
+    "EARLY_TRICKS",
+    "NODE_CAP",
+    "PLAYOUT_CAP",
+    "SOLVED_FROM",
+    "Appraisal",
+    "Dealt",
+    "appraise",
+    "early_values",
+]
 
 #: The deals a hint samples at each level, per trick (1 to 9): at least 16 everywhere.
 DEALS: Final[dict[str, tuple[int, ...]]] = {
@@ -42,11 +52,15 @@ DEALS: Final[dict[str, tuple[int, ...]]] = {
     "hard": (16, 16, 16, 32, 48, 48, 48, 48, 48),
 }
 #: A position before this many tricks are complete is valued early: each line played on by the
-#: rules of thumb until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
+#: quick player until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
 EARLY_TRICKS: Final = 2
 SOLVED_FROM: Final = 3
 #: Positions one exact solve may search (about a fortieth of a second on one core).
 NODE_CAP: Final = 250_000
+#: Positions the solve after a playout may search before the line is played on a trick more:
+#: the quick player's play to the end of trick 4 ranks moves about as well as an exact solve
+#: from trick 3 at a tenth of the cost, so a solve is worth only what is cheap (MEASUREMENTS.md).
+PLAYOUT_CAP: Final = 10_000
 #: Draws weighed for each deal kept.
 _OVERSAMPLE: Final = 4
 
@@ -70,12 +84,15 @@ class Dealt:
 @dataclass(frozen=True, slots=True)
 class Appraisal:
     """The deals a hint rests on, and how a line is finished in them (``line``); ``until``:
-    the tricks an early position's lines are played to by the rules of thumb (else ``None``)."""
+    the tricks an early position's lines are played to by the quick player (else ``None``);
+    ``score`` and ``deal_number``: the observation's, as the quick player reads them."""
 
     deals: tuple[Dealt, ...]
     value: DealValue
     solver: Solver
     until: int | None
+    score: tuple[int, int] = (0, 0)
+    deal_number: int | None = None
 
     def mean(self, action: Action) -> float:
         return sum(d.values[action] for d in self.deals) / len(self.deals)
@@ -87,11 +104,11 @@ class Appraisal:
 
     def line(self, deal: Deal) -> list[Action]:
         """The rest of the deal from ``deal`` (not over) as a hint plays it out: in an early
-        position by the rules of thumb to ``until`` tricks, then the solver's principal line."""
+        position by the quick player to ``until`` tricks, then the solver's principal line."""
         if self.until is None:
             return self.solver.line(deal, self.value)
         copy = deal.copy()
-        first = play_to(copy, self.until)
+        first = play_to(copy, self.until, self.score, self.deal_number)
         return first if copy.is_over() else [*first, *self.solver.line(copy, self.value)]
 
 
@@ -106,14 +123,17 @@ def appraise(observation: Observation, deals: int, solver: Solver | None = None)
     solver = solver or Solver()
     kept = _resampled(observation, deals, rng)
     base = rebuild(observation, kept[0])
-    sign = 1.0 if observation.seat.team == 0 else -1.0
+    score = observation.score or (0, 0)
     until = SOLVED_FROM if len(observation.tricks) < EARLY_TRICKS else None
     valued: dict[Hands, Dealt] = {}
     for hands in kept:
         if hands not in valued:
             deal = base.with_hands(hands)
-            valued[hands] = _valued(deal, hands, legal, value, solver, sign, until)
-    return Appraisal(tuple(valued[h] for h in kept), value, solver, until)
+            valued[hands] = _valued(
+                deal, hands, value, solver, until, score, observation.deal_number
+            )
+    deals_kept = tuple(valued[h] for h in kept)
+    return Appraisal(deals_kept, value, solver, until, score, observation.deal_number)
 
 
 def _resampled(observation: Observation, deals: int, rng: random.Random) -> list[Hands]:
@@ -147,23 +167,62 @@ def _resampled(observation: Observation, deals: int, rng: random.Random) -> list
 def _valued(
     deal: Deal,
     hands: Hands,
-    legal: Sequence[Action],
     value: DealValue,
     solver: Solver,
-    sign: float,
     until: int | None,
+    score: tuple[int, int],
+    deal_number: int | None,
 ) -> Dealt:
-    """Each legal action's value in ``deal`` for the mover's team (``sign``: +1 for NS):
-    exactly, or with ``until`` early (see the module)."""
+    """Each legal action's value in ``deal`` for the mover's team: exactly, or with ``until``
+    early (see the module)."""
     if until is None:
         solved = solver.solve_within(deal, value, NODE_CAP)
         if solved is not None:
             return Dealt(hands, dict(solved), early=False)
         until = deal.tricks_played + 1
+    return Dealt(hands, early_values(deal, value, solver, until, score, deal_number), early=True)
+
+
+def early_values(
+    deal: Deal,
+    value: DealValue,
+    solver: Solver,
+    until: int = SOLVED_FROM,
+    score: tuple[int, int] = (0, 0),
+    deal_number: int | None = None,
+) -> dict[Action, float]:
+    """Each legal action's value in ``deal`` (not over) for the mover's team, valued early: the
+    line after it played on by the quick player (``score``, ``deal_number``: as it reads them)
+    until ``until`` tricks are complete and solved exactly from there within ``PLAYOUT_CAP``
+    positions, else played on a trick more, and so on."""
+    mover = deal.current_player
+    assert mover is not None
+    sign = 1.0 if mover.team == 0 else -1.0
     values = {}
-    for action in legal:
+    for action in deal.legal_actions():
         after = deal.copy()
         after.apply(action)
-        play_to(after, until)
-        values[action] = sign * (value(after) if after.is_over() else solver.value(after, value))
-    return Dealt(hands, values, early=True)
+        values[action] = sign * _played_on(after, value, solver, until, score, deal_number)
+    return values
+
+
+def _played_on(
+    deal: Deal,
+    value: DealValue,
+    solver: Solver,
+    until: int,
+    score: tuple[int, int],
+    deal_number: int | None,
+) -> float:
+    """NS's value of ``deal`` played on as ``early_values`` says (``deal`` is played on)."""
+    while True:
+        play_to(deal, until, score, deal_number)
+        if deal.is_over():
+            return value(deal)
+        solved = solver.solve_within(deal, value, PLAYOUT_CAP)
+        if solved is not None:
+            best = max(v for _, v in solved)
+            mover = deal.current_player
+            assert mover is not None
+            return best if mover.team == 0 else -best
+        until += 1
