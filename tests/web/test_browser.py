@@ -575,10 +575,11 @@ def test_the_finnish_pages(server: Server, new_context: Callable[..., BrowserCon
     view = tab.ready(tab.acted)
     page = tab.page
     expect(page.locator("#deal-label")).to_have_text(fi["table.deal"].replace("{n}", "1"))
-    # On the felt, beside its seat letter, a computer player by its level; its whole name in
+    # On the felt a computer player by its seat's word, its level below; its whole name in
     # the tooltip.
     north = page.locator('.felt [data-seat="N"] .name')
-    expect(north).to_have_text(fi["player.level.random"])
+    expect(north).to_have_text("Pohjoinen")
+    expect(page.locator('.felt [data-seat="N"] .level')).to_have_text(fi["player.level.random"])
     whole = fi["player.named"].replace("{seat}", "Pohjoinen")
     expect(north).to_have_attribute(
         "title", whole.replace("{level}", fi["player.level.random"]) + " (random)"

@@ -276,23 +276,26 @@ def test_computer_players_go_by_their_seat_and_level_with_their_name_in_a_toolti
                     expect(shown).to_have_text(computer_name(texts, seat, name))
                     expect(shown).to_have_attribute("title", name)
                 else:
-                    # On the felt its seat letter is beside it: the level, the whole name in
-                    # the tooltip.
-                    expect(shown).to_have_text(texts[f"player.level.{name}"])
+                    # On the felt: the seat's word, the level on a line below it, the whole
+                    # name in the tooltip.
+                    word = texts[f"seat.{seat}.name"]
+                    expect(shown).to_have_text(word[0].upper() + word[1:])
+                    level = page.locator(f'.felt .seat[data-seat="{seat}"] .level')
+                    expect(level).to_have_text(texts[f"player.level.{name}"])
                     whole = f"{computer_name(texts, seat, name)} ({name})"
                     expect(shown).to_have_attribute("title", whole)
             # A person reads the level, never the program's name ("heuristic" says nothing).
             visible = page.locator("body").inner_text()
             assert not re.search(r"search:|pimc:|heuristic", visible), visible
             assert_in_language(page, lang)
-    # On a phone the narrow seats keep the whole level, on two lines at most (in Finnish
-    # "Botti: nyrkkisäännöt" was cut to "nyrkkisään…", then "Länsi · nyrkkisäännöt" took three
-    # lines above the seat letter).
+    # On a phone the narrow seats keep the whole seat word and level, each on two lines at
+    # most (in Finnish "Botti: nyrkkisäännöt" was cut to "nyrkkisään…", then "Länsi ·
+    # nyrkkisäännöt" took three lines above the seat letter).
     page.set_viewport_size({"width": 390, "height": 844})
     for lang in ("en", "fi"):
         page.select_option("#lang", lang)
         for seat, player in players.items():
-            name = page.locator(f'.felt .seat[data-seat="{seat}"] .name')
+            name = page.locator(f'.felt .seat[data-seat="{seat}"] .level')
             expect(name).to_have_text(catalogue(lang)[f"player.level.{player}"])
             whole = "n => n.scrollWidth <= n.clientWidth && n.scrollHeight <= n.clientHeight"
             assert name.evaluate(whole), (lang, name.text_content())

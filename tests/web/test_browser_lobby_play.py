@@ -64,8 +64,13 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     assert len(set(names)) == 3
     for seat, name in zip(COMPUTERS, names, strict=True):
         shown = page.locator(f'.felt .seat[data-seat="{seat}"] .name')
-        expect(shown).to_have_text(texts["player.level.heuristic"])
+        word = texts[f"seat.{seat}.name"]
+        expect(shown).to_have_text(word[0].upper() + word[1:])
         expect(shown).to_have_attribute("title", f"{name} (heuristic)")
+        level = page.locator(f'.felt .seat[data-seat="{seat}"] .level')
+        expect(level).to_have_text(texts["player.level.heuristic"])
+    felt_names = page.locator('.felt .seat[data-kind="computer"] .name').all_inner_texts()
+    assert len(set(felt_names)) == 3, felt_names
 
     # The table is named for its host, in the page's language, and so kept by the server.
     default = texts["lobby.name.default"].replace("{name}", "Anna")

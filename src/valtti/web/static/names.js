@@ -4,6 +4,7 @@
  * "QS"; only what a person reads is translated (Finnish: P I E L, PE IL, "patarouva").
  *
  *   seatLetter("E") -> "E" | "I"          seatWord("E") -> "east" | "itä"
+ *   seatTitle("E") -> "East" | "Itä"      (a computer player on the felt, its level below)
  *   computerName("W", "heuristic") -> "West · rules of thumb" | "Länsi · nyrkkisäännöt"
  *   computerLevel("heuristic") -> "rules of thumb" | "nyrkkisäännöt" (where the seat is said)
  *   seatName(entry) -> who sits at a summary's seat: a nickname, a computer player's name
@@ -30,15 +31,18 @@ export function seatWord(seat) {
   return t(`seat.${seat}.name`);
 }
 
+/** The seat's word as a name begins ("West", "Länsi"): a computer player's on the felt.
+ * @param {string} seat */
+export function seatTitle(seat) {
+  const word = seatWord(seat);
+  return word.charAt(0).toLocaleUpperCase() + word.slice(1);
+}
+
 /** A computer player by its seat and level ("West · rules of thumb"): three computer players
  * of one level at a table are three names, not three "Bot: rules of thumb".
  * @param {string} seat @param {string} player the server's name for it ("heuristic") */
 export function computerName(seat, player) {
-  const word = seatWord(seat);
-  return t("player.named", {
-    seat: word.charAt(0).toLocaleUpperCase() + word.slice(1),
-    level: computerLevel(player),
-  });
+  return t("player.named", { seat: seatTitle(seat), level: computerLevel(player) });
 }
 
 /** A computer player's level alone ("rules of thumb"), where its seat is said beside it.

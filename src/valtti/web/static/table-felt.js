@@ -7,7 +7,7 @@
 import { t } from "/static/i18n.js";
 import { el, seatName, tableKeys } from "/static/common.js";
 import { card, cardBack, sortHand } from "/static/cards.js";
-import { computerLevel, seatWord } from "/static/names.js";
+import { computerLevel, seatTitle, seatWord } from "/static/names.js";
 import { seatAbsence } from "/static/absence.js";
 import {
   SEATS,
@@ -59,10 +59,11 @@ function renderSeat(section, seat, view, isBottom) {
     const title = { unknown: "connection.seat", on: "seat.connected", off: "seat.disconnected" };
     head.append(el("span", { class: `conn ${presence}`, title: t(title[presence]) }));
   }
-  // A computer player by its level: the seat letter beside it says the seat (its whole name,
-  // "West · rules of thumb", wrapped to three lines on a phone); the whole name in the tooltip.
+  // A computer player by its seat's word, its level on a line of its own below: three players
+  // of one level are told apart at a glance ("West", "North", "East"), and the whole name
+  // ("West · rules of thumb" took three lines on a phone) never wraps; it is the tooltip.
   const computer = entry?.kind === "computer" ? String(entry.name) : null;
-  const shown = computer ? computerLevel(computer) : seatName(entry);
+  const shown = computer ? seatTitle(seat) : seatName(entry);
   const title = computer ? `${seatName(entry)} (${computer})` : null;
   head.append(el("span", { class: "name", title }, shown));
   head.append(el("span", { class: "seat-letter", title: seatWord(seat) }, t(`seat.${seat}`)));
@@ -77,6 +78,7 @@ function renderSeat(section, seat, view, isBottom) {
   const absence = seatAbsence(view, seat, entry);
   head.append(...absence.head);
   section.append(head);
+  if (computer) section.append(el("div", { class: "level" }, computerLevel(computer)));
 
   const showsHandBelow = isBottom && (view.replay || view.you === seat);
   if (obs && !showsHandBelow) {
