@@ -86,6 +86,9 @@ def test_the_lobby_and_the_table_in_play_have_enough_contrast(
     )
     open_seat(tab, server, made["id"], "S", made["token"])
     expect(page.locator("#hand [data-card]")).to_have_count(9)
+    # The chat opened (at 1366 x 768 it starts folded, its button and badge in the corner).
+    if page.locator("#chat-toggle").get_attribute("aria-expanded") == "false":
+        page.click("#chat-toggle")
     expect(page.locator("#chat")).to_be_visible()
     # A word explained, and the hint's panel as it floats beside the hand (filled here as
     # hint.js fills it: asking the server's solver for one takes too long for this test).

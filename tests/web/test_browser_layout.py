@@ -126,14 +126,18 @@ def test_what_matters_is_in_sight_and_the_hand_stays_when_a_seat_shows_its_butto
     else:
         expect(page.locator("#chat-log li").last).to_contain_text("moi")
         expect(page.locator("#chat-unread")).to_be_hidden()
-        # The emotes are the page's own pictures and words: nothing asks for an emoji font.
-        emotes = page.locator("#chat-emotes button[data-emote]")
-        expect(emotes).to_have_count(5)
-        for i in range(5):
-            icon = emotes.nth(i).locator("svg.emote-icon").bounding_box()
-            assert icon is not None and icon["width"] > 0 and icon["height"] > 0
-            text = emotes.nth(i).inner_text()
-            assert text.strip() and no_emoji(text), text
+    # The emotes are the page's own pictures and words: nothing asks for an emoji font.
+    if toggle.get_attribute("aria-expanded") == "false":
+        toggle.click()
+    emotes = page.locator("#chat-emotes button[data-emote]")
+    expect(emotes).to_have_count(5)
+    for i in range(5):
+        icon = emotes.nth(i).locator("svg.emote-icon").bounding_box()
+        assert icon is not None and icon["width"] > 0 and icon["height"] > 0
+        text = emotes.nth(i).inner_text()
+        assert text.strip() and no_emoji(text), text
+    toggle.click()  # folded again: the explanation below is tapped on the felt
+    expect(page.locator("#chat")).to_be_hidden()
     assert all(no_emoji(v) for k, v in words.items() if k.startswith("chat.")), words
 
     # The felt's word "trumps" explained on a tap (a click on a desktop), Escape closes it.

@@ -31,8 +31,10 @@ import { MESSAGE } from "/static/protocol.js";
 
 export const EMOTES = ["good", "thanks", "oops", "wow", "hurry"];
 const MUTED_KEY = "valtti:chat:muted";
-/** Where the chat is open at first: beside the table, not over it. */
-const ROOMY = "(min-width: 901px) and (min-height: 600px)";
+/** Where the chat is open at first: beside the table, not over it, and below side panels it
+ * leaves whole (at 1366 × 768 it hid the score sheet's second team: folded there, its badge
+ * counts what is said). */
+const ROOMY = "(min-width: 901px) and (min-height: 800px)";
 
 /** Each emote's picture on a 16 × 16 grid: stroked paths in the text's colour.
  * @type {Record<string, string[]>} */
