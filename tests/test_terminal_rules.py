@@ -77,6 +77,9 @@ def test_the_rules_fit_80_by_24_whole(lang: str, variant: str | None) -> None:
     assert re.search(rf"\b{target}\b.*\b7\b", text.replace("\n", " ")), text
     assert "Porvoo" in text and "[6]" in text and f"{HALF_DECK_POINTS}" in text
     assert screen[-1].startswith(("Enter: back to the table >", "Enter: takaisin pöytään >"))
+    # The seats in the language's letters, as the table shows them (Finnish P I E L).
+    teams = {"en": "N and S against E and W", "fi": "P ja E vastaan I ja L"}[lang]
+    assert teams in text.replace("\n", " ").replace("│", " ").replace("  ", " "), text
 
 
 def test_enter_under_the_rules_goes_back_and_plays_nothing() -> None:
