@@ -451,9 +451,7 @@ def test_hint_shows_each_moves_value_share_of_worlds_and_reason() -> None:
     assert deal is not None
     reply = said[said.rindex("The computer player would choose") :]
     # A forced move has no value and no share: "—" in both columns.
-    rows = re.findall(
-        r"^│ (\S.*?) +([+-]?\d\.\d\d|—) +(\d+%|—)  (\S.*?) *│$", reply, re.MULTILINE
-    )
+    rows = re.findall(r"^│ (\S.*?) +([+-]?\d\.\d\d|—) +(\d+%|—)  (\S.*?) *│$", reply, re.MULTILINE)
     # Every legal move, each once, not only the best few.
     legal = {action_words(a) for a in deal.legal_actions()}
     assert f"your {len(legal)} legal move" in flat(reply)
@@ -604,6 +602,22 @@ def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None
     assert len(rows) == 2
     assert all(line[value_at - 5 : value_at] in ("+0.07", "+0.06") for line in rows)
     assert "7♦, 7♣, 8♣, 9♣" in lines[2] and "%" not in lines[2]
+
+
+def test_a_long_reason_wraps_under_the_reasons_column() -> None:
+    # At 80 columns "in 6 of the 12 deals examined: your team misses the ♦ marriage" ran back
+    # to the left edge, under the moves.
+    why = Reason(ReasonCode.MISSES_MARRIAGE, Seat.S, suit=Suit.D, share=0.5, deals=12)
+    lines = hints.hint_lines([Explanation(Action.parse("QD"), 0.23, 0.44, 16, why)])
+    at = hints.reason_column(lines)
+    assert lines[1][at:].startswith("in 6 of the 12 deals examined")
+    out = io.StringIO()
+    Console(file=out, width=40, color_system=None).print(hints.Hanging(lines[1], at))
+    drawn = out.getvalue().splitlines()
+    assert len(drawn) > 1 and all(len(line) <= 40 for line in drawn), drawn
+    assert drawn[0] == lines[1][: len(drawn[0])]
+    assert all(line[:at].strip() == "" and line[at] != " " for line in drawn[1:]), drawn
+    assert " ".join(" ".join(drawn).split()) == " ".join(lines[1].split())  # nothing lost
 
 
 def test_a_hint_value_that_rounds_to_zero_is_zero_not_minus_zero() -> None:

@@ -7,9 +7,14 @@ addressed to the player to move. ``valtti hint`` and the terminal's ``hint`` sha
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
 
 from valtti.engine import ActionKind, Seat
 from valtti.players.explain import Explanation, Reason, ReasonCode
@@ -171,3 +176,24 @@ def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
             m = ""
         lines.append(f"{m:<{width}} {v:>{values}} {s:>{shares}}  {r}")
     return lines
+
+
+def reason_column(lines: Sequence[str]) -> int:
+    """Where the reasons begin on ``hint_lines``'s lines: their header ends with that column's
+    title."""
+    return len(lines[0]) - len(_("why"))
+
+
+@dataclass(frozen=True, slots=True)
+class Hanging:
+    """One of ``hint_lines``'s lines, wrapped to the width it is drawn at with its later lines
+    under the reasons' column (wrapped whole, a reason ran back under the moves)."""
+
+    line: str
+    indent: int
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        indent = self.indent if self.indent < width // 2 else 0
+        for part in textwrap.wrap(self.line, width, subsequent_indent=" " * indent) or [""]:
+            yield Text(part)

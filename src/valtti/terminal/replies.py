@@ -33,7 +33,7 @@ from valtti.terminal.commands import (
     word,
 )
 from valtti.terminal.drawing import Drawing
-from valtti.terminal.hints import hint_heading, hint_key, hint_lines
+from valtti.terminal.hints import Hanging, hint_heading, hint_key, hint_lines, reason_column
 from valtti.terminal.i18n import _
 from valtti.terminal.layout import Fitted
 from valtti.terminal.paging import Headed
@@ -95,7 +95,7 @@ class Replies(Drawing):
         explanations = explain(self.match.observation(self.you))
         heading, key = hint_heading(explanations), hint_key(explanations)
         table = hint_lines(explanations)
-        lines = [Text(line) for line in table]
+        lines = [Hanging(line, reason_column(table)) for line in table]
         # A small terminal has no rows for the long key: a short one goes on the frame's edge.
         # The heading and the columns' titles (the table's first line) top each page.
         full, compact = [Text(heading), Text(key, style="dim")], [Text(heading)]
