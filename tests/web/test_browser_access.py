@@ -220,6 +220,9 @@ def test_keyboard_play_keeps_the_focus_and_the_chat_waits_out_a_lost_connection(
     expect(page.locator("#chat-send")).to_be_disabled()
     expect(page.locator("#hint-btn")).to_have_attribute("aria-disabled", "true")
     expect(page.locator("#chat-emotes button").first).to_be_disabled()
+    # At 1366 x 768 the chat starts folded: opened by its button, as a person would.
+    expect(page.locator("#chat-toggle")).to_have_attribute("aria-expanded", "false")
+    page.click("#chat-toggle")
     page.fill("#chat-input", "back soon")
     page.keyboard.press("Enter")
     expect(page.locator("#chat-input")).to_have_value("back soon")
