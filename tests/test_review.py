@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from valtti.cli import main
 from valtti.engine import Action, CardSet, Match, Seat, Variant
 from valtti.engine.record import Record
+from valtti.players import review as review_module
 from valtti.players.reasons import ReasonCode
 from valtti.players.review import MatchReview, review
 from valtti.terminal import i18n
@@ -65,7 +66,8 @@ def blunder() -> MatchReview:
 def test_solver_best_play_loses_nothing_with_every_hand_open(best: MatchReview) -> None:
     (deal,) = best.deals
     assert deal.decisions and {d.seat for d in deal.decisions} == set(Seat)
-    assert all(d.exact_loss == 0.0 and d.exact >= d.exact_best_value - 1e-9 for d in deal.decisions)
+    assert all(d.exact_loss == 0.0 and d.exact == d.exact_best_value for d in deal.decisions)
+    assert deal.unsolved == 0 and best.unsolved == 0
     assert deal.exact_lost == (0.0, 0.0) and best.exact_lost == (0.0, 0.0)
     # On what each seat knew, a solver-best move may still look worse than another.
     assert all(d.loss >= 0.0 and d.deals >= 16 for d in deal.decisions)
@@ -75,7 +77,8 @@ def test_a_planted_blunder_is_marked_first(blunder: MatchReview) -> None:
     (deal,) = blunder.deals
     first = deal.costliest[0]
     assert (first.step, str(first.played), first.seat) == (BLUNDER_STEP, "AH", Seat.E)
-    assert first.best != first.played and first.loss > 0 and first.exact_loss > 0
+    assert first.best != first.played and first.loss > 0
+    assert first.exact_loss is not None and first.exact_loss > 0
     assert first.reason is not None and first.reason.code is not ReasonCode.ONLY
     # Every other decision was the solver's best in the real deal.
     others = [d for d in deal.decisions if d.step != BLUNDER_STEP]
@@ -145,3 +148,44 @@ def test_the_terminal_reviews_no_deal_being_played() -> None:
     match = Match(Variant(), Seat.E)
     match.start_deal([CardSet.parse(h.split()) for h in HANDS])
     assert review_reply(match, Seat.S) == "No deal has finished yet: there is nothing to review."
+
+
+def test_a_decision_past_the_open_hand_budget_is_said_not_solved(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With every hand open each decision is solved within a budget of positions (so that a
+    match's review takes about a minute): past it the decision is "not solved", its open-hand
+    values ``None`` (``null``), left out of the teams' sums and counted, never guessed."""
+    match = _match(BLUNDER)
+    monkeypatch.setattr(review_module, "OPEN_HAND_POSITIONS", 1)
+    capped = review(match, [Seat.E], level="easy")
+    (deal,) = capped.deals
+    unsolved = [d for d in deal.decisions if d.exact is None]
+    assert unsolved and deal.unsolved == len(unsolved) == capped.unsolved
+    assert all(d.exact_best is None and d.exact_loss is None for d in unsolved)
+    solved = [d for d in deal.decisions if d.exact is not None]
+    assert deal.exact_lost[Seat.E.team] == pytest.approx(sum(d.exact_loss or 0 for d in solved))
+    # On what the seat knew nothing changes: the blunder is still marked first.
+    assert deal.costliest[0].step == BLUNDER_STEP
+    out = capped.to_dict()
+    assert out["unsolved"] == len(unsolved) == out["deals"][0]["unsolved"]
+    nulls = [d for d in out["deals"][0]["decisions"] if d["exact"] is None]
+    assert len(nulls) == len(unsolved)
+    assert all(d["exact_best"] is d["exact_loss"] is d["exact_best_value"] is None for d in nulls)
+    json.dumps(out, allow_nan=False)
+    for language, said, count in [
+        ("en", "not solved within the review's budget", "decisions were not solved"),
+        ("fi", "jäi ratkaisematta arvion laskentarajassa", "päätöstä jäi ratkaisematta"),
+    ]:
+        i18n.use(language)
+        try:
+            lines = review_lines(capped, full=True)
+        finally:
+            i18n.use("en")
+        assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+        text = " ".join(" ".join(lines).split())
+        if deal.costliest[0].exact is None:
+            assert said in text, text
+        assert f"({len(unsolved)} {count}" in text, text
+        table = [line for line in lines if line.rstrip("* ").endswith("—")]
+        assert len(table) == len(unsolved)

@@ -6,9 +6,12 @@ Finnish every word is Finnish, the reasons said from their codes as the hint say
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 from tests.web.crafted import store_match
 from tests.web.serving import Server
@@ -19,6 +22,10 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     playwright,
 )
 from tests.web.test_browser_ends import WAIT_LONG, person  # noqa: F401
+
+from valtti.engine import Seat
+from valtti.players import review as review_module
+from valtti.web.db.store import Store
 
 #: How long the review of a three-deal match may take on a loaded machine.
 REVIEW_MS = 300_000
@@ -103,4 +110,49 @@ def test_the_review_in_finnish_says_every_marked_decision_in_finnish(
     page.select_option("#lang", "en")
     expect(marked.first).to_contain_text("played")
     expect(panel.locator("h2")).to_have_text(en["review.title"])
+    assert not tab.errors, tab.errors
+
+
+def test_a_decision_not_solved_with_every_hand_open_is_said_so(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    person: Callable[..., Tab],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision past the review's open-hand budget (docs/REVIEW.md) shows "not solved" where
+    its open-hand best would be, and the sums say how many they leave out, in both languages.
+    The review is made here with a budget of one position and kept in the store, as the
+    server keeps the one it makes."""
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, match = store_match(db, [True, True, False])
+    monkeypatch.setattr(review_module, "OPEN_HAND_POSITIONS", 1)
+    made = review_module.review(match, [Seat.N], level="easy")
+    costliest = [c for d in made.deals for c in d.costliest]
+    assert made.unsolved and any(c.exact is None for c in costliest)
+    store = Store(db)
+    try:
+        store.add_review(table_id, json.dumps(made.to_dict()), datetime.now(UTC))
+    finally:
+        store.close()
+    server = start_server(db, options=WAIT_LONG)
+    tab = person()
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    page.click("#review-open")
+    panel = page.locator("#review")
+    expect(panel).to_be_visible(timeout=REVIEW_MS)
+    en, fi = catalogue("en"), catalogue("fi")
+    marked = panel.locator("li.review-costly")
+    expect(marked).to_have_count(len(costliest))
+    for item, decision in zip(marked.all(), costliest, strict=True):
+        unsolved = en["review.open_unsolved"] in item.inner_text()
+        assert unsolved == (decision.exact is None), item.inner_text()
+    match_line = page.locator("#review-match")
+    count = en["review.unsolved_other"].replace("{n}", str(made.unsolved))
+    expect(match_line).to_contain_text(count)
+    page.select_option("#lang", "fi")
+    expect(match_line).to_contain_text(
+        fi["review.unsolved_other"].replace("{n}", str(made.unsolved))
+    )
+    expect(panel).to_contain_text(fi["review.open_unsolved"])
     assert not tab.errors, tab.errors

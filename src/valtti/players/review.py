@@ -4,8 +4,10 @@ decisions of each deal with the better move and its reason; what each team lost.
 
 On what the seat knew: the hint's evaluation of the seat's observation (``players.appraise``,
 repeatable: the same record gives the same review). With every hand open: the exact
-double-dummy value of each legal action in the real deal (the engine's ``Solver``). Both are
-changes of the mover's team's match equity, as hints are. A decision with one legal move is
+double-dummy value of each legal action in the real deal (the engine's ``Solver``), solved
+within ``OPEN_HAND_POSITIONS`` positions a decision, so that a review of a match takes about a
+minute: a decision past that is "not solved" (its open-hand values ``None``), never guessed.
+Both are changes of the mover's team's match equity, as hints are. A decision with one legal move is
 no decision. The reason for a costly decision is ``explain_worlds``'s, set between the better
 move and the one played in the deals the seat's evaluation sampled: one engine of explanations
 for hints and reviews; the front ends render ``MatchReview`` only.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from valtti.engine import Action, Deal, Match, Observation, Seat, Team
 from valtti.engine.solver import Solver
@@ -24,10 +26,15 @@ from valtti.players.explain import NEGLIGIBLE, explain_worlds
 from valtti.players.pimc import ActionEstimate, equity_value
 from valtti.players.reasons import Reason
 
-__all__ = ["COSTLIEST", "DealReview", "MatchReview", "Reviewed", "review"]
+__all__ = ["COSTLIEST", "OPEN_HAND_POSITIONS", "DealReview", "MatchReview", "Reviewed", "review"]
 
 #: The costliest decisions marked in each deal.
 COSTLIEST: Final = 3
+
+#: The positions one decision's open-hand solve may search (about 5 s on one core of the
+#: reference machine). Nearly every decision needs far fewer; a deal's first lead may need
+#: hundreds of times more (docs/MEASUREMENTS.md, Reviews).
+OPEN_HAND_POSITIONS: Final = 50_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +42,8 @@ class Reviewed:
     """One decision: ``step`` is its place in the deal's actions (from 1), ``trick`` the trick
     it was made in. ``value`` and ``best_value`` are the move played and the best move
     (``best``) on what the seat knew, over ``deals`` sampled deals; ``exact`` and
-    ``exact_best_value`` the move played and the best (``exact_best``) with every hand open.
+    ``exact_best_value`` the move played and the best (``exact_best``) with every hand open,
+    all three ``None`` where that was not solved within ``OPEN_HAND_POSITIONS``.
     ``reason``: why ``best`` is better, for the costliest decisions (else ``None``)."""
 
     deal: int
@@ -47,9 +55,9 @@ class Reviewed:
     value: float
     best_value: float
     deals: int
-    exact: float
-    exact_best: Action
-    exact_best_value: float
+    exact: float | None
+    exact_best: Action | None
+    exact_best_value: float | None
     reason: Reason | None = None
 
     @property
@@ -58,8 +66,10 @@ class Reviewed:
         return max(0.0, self.best_value - self.value)
 
     @property
-    def exact_loss(self) -> float:
-        """What the move played lost with every hand open (≥ 0)."""
+    def exact_loss(self) -> float | None:
+        """What the move played lost with every hand open (≥ 0); ``None`` if not solved."""
+        if self.exact is None or self.exact_best_value is None:
+            return None
         return max(0.0, self.exact_best_value - self.exact)
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,7 +85,7 @@ class Reviewed:
             "loss": _rounded(self.loss),
             "deals": self.deals,
             "exact": _rounded(self.exact),
-            "exact_best": str(self.exact_best),
+            "exact_best": None if self.exact_best is None else str(self.exact_best),
             "exact_best_value": _rounded(self.exact_best_value),
             "exact_loss": _rounded(self.exact_loss),
         }
@@ -84,8 +94,12 @@ class Reviewed:
         return out
 
 
-def _rounded(value: float) -> float:
-    return round(value, 4) + 0.0  # + 0.0: never -0
+@overload
+def _rounded(value: float) -> float: ...
+@overload
+def _rounded(value: float | None) -> float | None: ...
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4) + 0.0  # + 0.0: never -0
 
 
 def _named(lost: tuple[float, float]) -> dict[str, float]:
@@ -96,7 +110,8 @@ def _named(lost: tuple[float, float]) -> dict[str, float]:
 @dataclass(frozen=True, slots=True)
 class DealReview:
     """One deal's decisions in order, its costliest (largest loss first) and each team's sums
-    of ``loss`` and ``exact_loss`` (``lost``, ``exact_lost``: NS, EW)."""
+    of ``loss`` and ``exact_loss`` (``lost``, ``exact_lost``: NS, EW; the latter over the
+    decisions solved with every hand open, all but ``unsolved``)."""
 
     number: int
     decisions: tuple[Reviewed, ...]
@@ -110,6 +125,11 @@ class DealReview:
     def exact_lost(self) -> tuple[float, float]:
         return _sums(self.decisions, exact=True)
 
+    @property
+    def unsolved(self) -> int:
+        """The decisions not solved with every hand open within ``OPEN_HAND_POSITIONS``."""
+        return sum(d.exact is None for d in self.decisions)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "deal": self.number,
@@ -117,6 +137,7 @@ class DealReview:
             "costliest": [d.to_dict() for d in self.costliest],
             "lost": _named(self.lost),
             "exact_lost": _named(self.exact_lost),
+            "unsolved": self.unsolved,
         }
 
 
@@ -135,19 +156,25 @@ class MatchReview:
     def exact_lost(self) -> tuple[float, float]:
         return _sums([d for r in self.deals for d in r.decisions], exact=True)
 
+    @property
+    def unsolved(self) -> int:
+        """The decisions not solved with every hand open, over the match."""
+        return sum(r.unsolved for r in self.deals)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seats": [str(s) for s in self.seats],
             "deals": [d.to_dict() for d in self.deals],
             "lost": _named(self.lost),
             "exact_lost": _named(self.exact_lost),
+            "unsolved": self.unsolved,
         }
 
 
 def _sums(decisions: Collection[Reviewed], exact: bool) -> tuple[float, float]:
     lost = [0.0, 0.0]
     for d in decisions:
-        lost[d.seat.team] += d.exact_loss if exact else d.loss
+        lost[d.seat.team] += (d.exact_loss or 0.0) if exact else d.loss
     return lost[0], lost[1]
 
 
@@ -209,8 +236,10 @@ def _decision(
     appraisal = appraise(observation, DEALS[level][min(trick - 1, 8)], solver)
     means = {a: appraisal.mean(a) for a in observation.legal_actions}
     best = max(observation.legal_actions, key=lambda a: (means[a], a == played))
-    exact = dict(solver.solve(deal, equity_value(observation.score or (0, 0), deal.variant)))
-    exact_best = max(exact, key=lambda a: (exact[a], a == played))
+    value = equity_value(observation.score or (0, 0), deal.variant)
+    solved = solver.solve_within(deal, value, OPEN_HAND_POSITIONS)
+    exact = dict(solved) if solved is not None else {}
+    exact_best = max(exact, key=lambda a: (exact[a], a == played)) if exact else None
     reviewed = Reviewed(
         number,
         step,
@@ -221,9 +250,9 @@ def _decision(
         means[played],
         means[best],
         len(appraisal.deals),
-        exact[played],
+        exact.get(played),
         exact_best,
-        exact[exact_best],
+        None if exact_best is None else exact[exact_best],
     )
     return reviewed, appraisal, observation
 
@@ -232,7 +261,7 @@ def _deal_review(
     number: int, decisions: list[tuple[Reviewed, Appraisal, Observation]]
 ) -> DealReview:
     """The deal's decisions, and its costliest with the reason the better move is better."""
-    ranked = sorted(decisions, key=lambda d: (-d[0].loss, -d[0].exact_loss, d[0].step))
+    ranked = sorted(decisions, key=lambda d: (-d[0].loss, -(d[0].exact_loss or 0.0), d[0].step))
     costly = [d for d in ranked if d[0].loss >= NEGLIGIBLE][:COSTLIEST]
     costliest = tuple(
         _with_reason(reviewed, appraisal, observation)

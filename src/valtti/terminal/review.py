@@ -15,7 +15,7 @@ from valtti.engine import Match, Seat, Team
 from valtti.players.review import DealReview, MatchReview, Reviewed, review
 from valtti.terminal.commands import action_words
 from valtti.terminal.hints import reason_words
-from valtti.terminal.i18n import _, decimal
+from valtti.terminal.i18n import _, decimal, ngettext
 from valtti.terminal.phrases import seat_text, team_text
 from valtti.terminal.rulebook import Page
 
@@ -36,12 +36,23 @@ def _lost(known: tuple[float, float], exact: tuple[float, float]) -> dict[str, s
     }
 
 
+def _unsolved(count: int) -> str:
+    """What the open-hand sums leave out, if anything."""
+    if not count:
+        return ""
+    return " " + ngettext(
+        "({count} decision was not solved with every hand open within the review's budget.)",
+        "({count} decisions were not solved with every hand open within the review's budget.)",
+        count,
+    ).format(count=count)
+
+
 def deal_heading(deal: DealReview) -> str:
     """What each team lost in the deal, on what its seats knew and with every hand open."""
     return _(
         "Deal {number}: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with every "
         "hand open {ns_team} {open_ns}, {ew_team} {open_ew}."
-    ).format(number=deal.number, **_lost(deal.lost, deal.exact_lost))
+    ).format(number=deal.number, **_lost(deal.lost, deal.exact_lost)) + _unsolved(deal.unsolved)
 
 
 def costly_lines(rank: int, decision: Reviewed) -> list[str]:
@@ -56,17 +67,21 @@ def costly_lines(rank: int, decision: Reviewed) -> list[str]:
         "loss": decimal(decision.loss, 2),
         "deals": decision.deals,
         "reason": "—" if decision.reason is None else reason_words(decision.reason),
-        "exact_best": action_words(decision.exact_best),
-        "exact_loss": decimal(decision.exact_loss, 2),
     }
     text = _(
         "{rank}. Trick {trick}, {seat} played {played}: {best} was better by {loss} on what "
         "{seat} knew ({deals} deals), because {reason}."
     ).format(**words)
-    if decision.exact_loss > 0:
+    if decision.exact_best is None or decision.exact_loss is None:
+        text += " " + _("With every hand open it was not solved within the review's budget.")
+    elif decision.exact_loss > 0:
         text += " " + _(
             "With every hand open the best was {exact_best}, {exact_loss} better than {played}."
-        ).format(**words)
+        ).format(
+            exact_best=action_words(decision.exact_best),
+            exact_loss=decimal(decision.exact_loss, 2),
+            played=words["played"],
+        )
     else:
         text += " " + _("With every hand open {played} was as good as any.").format(**words)
     return textwrap.wrap(text, WIDTH, subsequent_indent="   ")
@@ -91,10 +106,11 @@ def decision_table(deal: DealReview) -> list[str]:
     costly = {d.step for d in deal.costliest}
     for d in deal.decisions:
         mark = "*" if d.step in costly else " "
+        open_loss = "—" if d.exact_loss is None else decimal(d.exact_loss, 2)
         lines.append(
             f"{d.trick:>5} {seat_text(d.seat):<4} {action_words(d.played):<12} "
             f"{decimal(d.value, 2, signed=True):>6} {action_words(d.best):<12} "
-            f"{decimal(d.best_value, 2, signed=True):>6} {decimal(d.exact_loss, 2):>8}{mark}"
+            f"{decimal(d.best_value, 2, signed=True):>6} {open_loss:>8}{mark}"
         )
     return lines
 
@@ -106,7 +122,7 @@ def match_total(review: MatchReview, full: bool = False) -> list[str]:
         "The match: lost on what each seat knew {ns_team} {ns}, {ew_team} {ew}; with "
         "every hand open {ns_team} {open_ns}, {ew_team} {open_ew} (changes of match "
         "equity)."
-    ).format(**_lost(review.lost, review.exact_lost))
+    ).format(**_lost(review.lost, review.exact_lost)) + _unsolved(review.unsolved)
     if full:
         text += " " + _("* marks the costliest.")
     return textwrap.wrap(text, WIDTH)

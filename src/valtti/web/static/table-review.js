@@ -12,7 +12,7 @@
 import { cardInline, parseCard } from "/static/cards.js";
 import { api, el, errorText, toast } from "/static/common.js";
 import { reasonWords } from "/static/hint.js";
-import { currentLang, onLangChange, t, tn } from "/static/i18n.js";
+import { currentLang, onLangChange, t, tn, tp } from "/static/i18n.js";
 import { seatLetter } from "/static/names.js";
 import { page } from "/static/table-state.js";
 import { actionLabel } from "/static/table-words.js";
@@ -20,12 +20,12 @@ import { actionLabel } from "/static/table-words.js";
 /**
  * @import { HintReason } from "/static/protocol.js"
  * @typedef {{deal: number, step: number, trick: number, seat: string, played: string,
- *   best: string, loss: number, deals: number, exact_best: string, exact_loss: number,
- *   reason?: HintReason}} ReviewDecision
+ *   best: string, loss: number, deals: number, exact_best: string | null,
+ *   exact_loss: number | null, reason?: HintReason}} ReviewDecision
  * @typedef {{deal: number, costliest: ReviewDecision[], lost: Record<string, number>,
- *   exact_lost: Record<string, number>}} ReviewDeal
+ *   exact_lost: Record<string, number>, unsolved: number}} ReviewDeal
  * @typedef {{seats: string[], deals: ReviewDeal[], lost: Record<string, number>,
- *   exact_lost: Record<string, number>}} MatchReviewData
+ *   exact_lost: Record<string, number>, unsolved: number}} MatchReviewData
  */
 
 /** Put the review's button in the replay's bar (once). */
@@ -72,14 +72,16 @@ function amount(value) {
   return new Intl.NumberFormat(currentLang(), format).format(value);
 }
 
-/** What each team lost. @param {Record<string, number>} known @param {Record<string, number>} exact */
-function lostText(known, exact) {
-  return t("review.lost", {
-    ns: amount(known.NS),
-    ew: amount(known.EW),
-    open_ns: amount(exact.NS),
-    open_ew: amount(exact.EW),
+/** What each team lost, and how many decisions the open-hand sums leave out (not solved
+ * within the review's budget). @param {ReviewDeal | MatchReviewData} part */
+function lostText(part) {
+  const lost = t("review.lost", {
+    ns: amount(part.lost.NS),
+    ew: amount(part.lost.EW),
+    open_ns: amount(part.exact_lost.NS),
+    open_ew: amount(part.exact_lost.EW),
   });
+  return part.unsolved ? `${lost} ${tp("review.unsolved", part.unsolved)}` : lost;
 }
 
 /** One costly decision. @param {ReviewDecision} d */
@@ -97,7 +99,9 @@ function costly(d) {
       reason: d.reason ? reasonWords(d.reason) : "",
     }),
     " ",
-    tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) }),
+    d.exact_best === null || d.exact_loss === null
+      ? t("review.open_unsolved")
+      : tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) }),
   );
 }
 
@@ -118,13 +122,13 @@ function drawReview(data, focus = true) {
         "div",
         { class: "review-deal", dataset: { deal: String(deal.deal) } },
         el("h3", {}, t("review.deal", { n: deal.deal })),
-        el("p", {}, lostText(deal.lost, deal.exact_lost)),
+        el("p", {}, lostText(deal)),
         deal.costliest.length
           ? el("ol", {}, ...deal.costliest.map(costly))
           : el("p", {}, t("review.none")),
       ),
     ),
-    el("p", { id: "review-match" }, t("review.match"), " ", lostText(data.lost, data.exact_lost)),
+    el("p", { id: "review-match" }, t("review.match"), " ", lostText(data)),
   );
   if (focus) panel.focus();
 }
