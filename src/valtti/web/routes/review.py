@@ -18,12 +18,15 @@ router = APIRouter(prefix="/api/tables", tags=["review"], route_class=BodyLimite
 
 
 class MatchReview(BaseModel):
-    """``GET /api/tables/{id}/review``: ``players.review.MatchReview.to_dict()``."""
+    """``GET /api/tables/{id}/review``: ``players.review.MatchReview.to_dict()``. ``unsolved``:
+    the decisions not solved with every hand open within the review's budget (absent, so 0,
+    in reviews kept from before the budget)."""
 
     seats: list[str]
     deals: list[dict[str, Any]]
     lost: dict[str, float]
     exact_lost: dict[str, float]
+    unsolved: int = 0
 
 
 @router.get("/{table_id}/review", response_model=MatchReview, responses=refusals(404, 409, 503))
