@@ -89,7 +89,12 @@ def test_the_review_in_finnish_says_every_marked_decision_in_finnish(
     assert costliest, "the crafted match has decisions that cost something"
     for item, decision in zip(marked.all(), costliest, strict=True):
         text = item.inner_text()
-        assert "pelasi" in text and "Kaikki kädet auki paras oli" in text, text
+        assert "pelasi" in text, text
+        # With every hand open: the better move, or (a loss that shows as 0,00) as good as any.
+        if round(decision["exact_loss"], 2) > 0:
+            assert fi["review.open_best"].split("{")[0] in text, text
+        else:
+            assert fi["review.open_as_good"].split("{")[1].split("}")[1] in text, text
         assert "played" not in text and "better" not in text, text
         # Two decimals with a decimal comma, as Finnish writes them.
         assert f"{decision['loss']:.2f}".replace(".", ",") in text, text

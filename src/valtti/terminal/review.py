@@ -74,7 +74,7 @@ def costly_lines(rank: int, decision: Reviewed) -> list[str]:
     ).format(**words)
     if decision.exact_best is None or decision.exact_loss is None:
         text += " " + _("With every hand open it was not solved within the review's budget.")
-    elif decision.exact_loss > 0:
+    elif decimal(decision.exact_loss, 2) != decimal(0.0, 2):  # what shows as 0.00 is none
         text += " " + _(
             "With every hand open the best was {exact_best}, {exact_loss} better than {played}."
         ).format(

@@ -99,10 +99,17 @@ function costly(d) {
       reason: d.reason ? reasonWords(d.reason) : "",
     }),
     " ",
-    d.exact_best === null || d.exact_loss === null
-      ? t("review.open_unsolved")
-      : tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) }),
+    openHanded(d),
   );
+}
+
+/** What the decision was worth with every hand open: not solved, as good as any (a loss that
+ * shows as 0.00), or the best move and by how much. @param {ReviewDecision} d */
+function openHanded(d) {
+  if (d.exact_best === null || d.exact_loss === null) return t("review.open_unsolved");
+  if (amount(d.exact_loss) === amount(0))
+    return tn("review.open_as_good", { played: move(d.played) });
+  return tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) });
 }
 
 /** The review's panel, after the replay's bar, given the focus unless only drawn again.
