@@ -1,6 +1,7 @@
 """``valtti play`` in a real 80×24 pseudo-terminal at a match's end: ``review`` shows the whole
 match's review as a page in the table's place, ``more`` turns to its last page (the match's
-total), ``review 2`` reviews one deal, Enter goes back to the table.
+total), ``review 2`` reviews one deal, Enter goes back to the table; while a review is made,
+a line under the prompt says so.
 
 The match: crafted_match's two deals (N declares clubs, 8–0) and a third of the same hands
 played to trick 9, where North (the person) leads A♣ and the match ends 10–0.
@@ -54,6 +55,8 @@ def test_review_at_the_match_s_end_pages_the_whole_match(tmp_path: Path) -> None
     child.sendline("AC")
     child.expect_exact(OVER)
     child.sendline("review")
+    # Said at once, under the prompt, while the review is made.
+    child.expect_exact("Reviewing your decisions in the whole match (up to a minute)…", timeout=10)
     child.timeout = REVIEW_SECONDS
     first = drawn(child, BACK)
     assert first[0] == "Your decisions in each deal of the match:"
@@ -65,6 +68,7 @@ def test_review_at_the_match_s_end_pages_the_whole_match(tmp_path: Path) -> None
     assert last[-1].startswith("— end · page ")
     assert any(line.startswith("The match: lost on what each seat knew NS") for line in last)
     child.sendline("review 2")
+    child.expect_exact("Reviewing your decisions in deal 2…", timeout=10)
     one = drawn(child, BACK)
     assert one[0].startswith("Deal 2: lost") and not any("The match:" in line for line in one)
     child.sendline("")

@@ -64,7 +64,7 @@ class Replies(Drawing):
             case Hint():
                 return self._hint(deal)
             case Review(number):
-                return review_reply(self.match, self.you, number)
+                return review_reply(self.match, self.you, number, self._reviewing)
             case Score():
                 return self._score()
             case Tricks(last):
@@ -76,6 +76,11 @@ class Replies(Drawing):
             case Play(_action):
                 return _("No deal is being played: press Enter to go on.")
         return None
+
+    def _reviewing(self, line: str) -> None:
+        """Said under the prompt while a review is made: until it is drawn the screen would
+        otherwise stand still for up to a minute."""
+        self.console.print(Text(line))
 
     def _more(self) -> RenderableType | Page:
         """The reply shown, turned to its next page (``paging``)."""

@@ -7,6 +7,7 @@ costliest decisions with the better move and its reason, and, in full, every dec
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from typing import Final
 
 from rich.text import Text
@@ -140,14 +141,21 @@ def review_lines(review: MatchReview, full: bool = False) -> list[str]:
     return lines + match_total(review, full)
 
 
-def review_reply(match: Match, seat: Seat, number: int | None = None) -> str | Page:
+def review_reply(
+    match: Match,
+    seat: Seat,
+    number: int | None = None,
+    reviewing: Callable[[str], None] = lambda _line: None,
+) -> str | Page:
     """The terminal's ``review``: ``seat``'s decisions in deal ``number`` of ``match``; with no
     number, in the last finished deal, or in every deal once the match is over (each deal's
     costliest, and what each team lost over the match). A review is a page in the table's
     place (read whole, in pages where it is long; Enter goes back), a refusal a line. A deal
-    being played is never reviewed: its hands are still hidden."""
+    being played is never reviewed: its hands are still hidden. ``reviewing`` is told what is
+    being reviewed before the work starts (a deal takes seconds, a match up to a minute)."""
     finished = [n for n, deal in enumerate(match.deals, start=1) if deal.is_over()]
     if number is None and match.is_over():
+        reviewing(_("Reviewing your decisions in the whole match (up to a minute)…"))
         whole = review(match, [seat])
         return _page([_("Your decisions in each deal of the match:"), "", *review_lines(whole)])
     if number is None and not finished:
@@ -160,7 +168,9 @@ def review_reply(match: Match, seat: Seat, number: int | None = None) -> str | P
         return _("Deal {number} is being played: it is reviewed once it ends.").format(
             number=number
         )
-    (deal,) = review(match, [seat], numbers=[number or finished[-1]]).deals
+    chosen = number or finished[-1]
+    reviewing(_("Reviewing your decisions in deal {number}…").format(number=chosen))
+    (deal,) = review(match, [seat], numbers=[chosen]).deals
     return _page(deal_summary(deal))
 
 
