@@ -7,10 +7,10 @@ repeatable: the same record gives the same review). With every hand open: the ex
 double-dummy value of each legal action in the real deal (the engine's ``Solver``), solved
 within ``OPEN_HAND_POSITIONS`` positions a decision, so that a review of a match takes about a
 minute: a decision past that is "not solved" (its open-hand values ``None``), never guessed.
-Both are changes of the mover's team's match equity, as hints are. A decision with one legal move is
-no decision. The reason for a costly decision is ``explain_worlds``'s, set between the better
-move and the one played in the deals the seat's evaluation sampled: one engine of explanations
-for hints and reviews; the front ends render ``MatchReview`` only.
+Both are changes of the mover's team's match equity, as hints are. A decision with one legal
+move is no decision. The reason for a costly decision is ``explain_worlds``'s, set between the
+better move and the one played in the deals the seat's evaluation sampled: one engine of
+explanations for hints and reviews; the front ends render ``MatchReview`` only.
 """
 
 from __future__ import annotations
