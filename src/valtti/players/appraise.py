@@ -42,6 +42,7 @@ __all__ = [
     "Appraisal",
     "Dealt",
     "appraise",
+    "deals_for",
     "early_values",
 ]
 
@@ -51,6 +52,16 @@ DEALS: Final[dict[str, tuple[int, ...]]] = {
     "medium": (16, 16, 16, 24, 32, 32, 32, 32, 32),
     "hard": (16, 16, 16, 32, 48, 48, 48, 48, 48),
 }
+
+
+def deals_for(level: str, tricks_played: int) -> int:
+    """The deals a hint at ``level`` samples with ``tricks_played`` tricks complete;
+    ``ValueError`` for an unknown level."""
+    if level not in DEALS:
+        raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
+    return DEALS[level][min(tricks_played, 8)]
+
+
 #: A position before this many tricks are complete is valued early: each line played on by the
 #: quick player until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
 EARLY_TRICKS: Final = 2
@@ -68,12 +79,11 @@ _OVERSAMPLE: Final = 4
 @dataclass(frozen=True, slots=True)
 class Dealt:
     """One sampled deal: the hands now (N E S W) and each legal action's value in it for the
-    mover's team; ``early``: valued by playing on by the rules of thumb first, not exactly. Every
-    deal weighs the same (``weight`` 1, as ``explain.SolvedWorld`` reads it)."""
+    mover's team. Every deal weighs the same (``weight`` 1, as ``explain.SolvedWorld`` reads
+    it)."""
 
     hands: Hands
     values: dict[Action, float]
-    early: bool
     weight: float = 1.0
 
     def deal(self, observation: Observation) -> Deal:
@@ -103,13 +113,22 @@ class Appraisal:
         return best / len(self.deals)
 
     def line(self, deal: Deal) -> list[Action]:
-        """The rest of the deal from ``deal`` (not over) as a hint plays it out: in an early
-        position by the quick player to ``until`` tricks, then the solver's principal line."""
-        if self.until is None:
-            return self.solver.line(deal, self.value)
+        """The rest of the deal from ``deal`` (not over) as a hint plays it out, within the
+        solver's cap that its values had: in an early position by the quick player to ``until``
+        tricks; then the solver's principal line where the position solves within the cap,
+        else a trick more by the quick player, and so on (as the values were found)."""
         copy = deal.copy()
-        first = play_to(copy, self.until, self.score, self.deal_number)
-        return first if copy.is_over() else [*first, *self.solver.line(copy, self.value)]
+        played: list[Action] = []
+        until, cap = (
+            (copy.tricks_played, NODE_CAP) if self.until is None else (self.until, PLAYOUT_CAP)
+        )
+        while True:
+            played += play_to(copy, until, self.score, self.deal_number)
+            if copy.is_over():
+                return played
+            if self.solver.solve_within(copy, self.value, cap) is not None:
+                return [*played, *self.solver.line(copy, self.value)]
+            until += 1
 
 
 def appraise(observation: Observation, deals: int, solver: Solver | None = None) -> Appraisal:
@@ -178,9 +197,9 @@ def _valued(
     if until is None:
         solved = solver.solve_within(deal, value, NODE_CAP)
         if solved is not None:
-            return Dealt(hands, dict(solved), early=False)
+            return Dealt(hands, dict(solved))
         until = deal.tricks_played + 1
-    return Dealt(hands, early_values(deal, value, solver, until, score, deal_number), early=True)
+    return Dealt(hands, early_values(deal, value, solver, until, score, deal_number))
 
 
 def early_values(
