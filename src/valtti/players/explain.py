@@ -30,7 +30,7 @@ from typing import Final, Protocol
 
 from valtti.engine import Action, Deal, Observation, Seat
 from valtti.engine.solver import DealValue
-from valtti.players.appraise import DEALS, Appraisal, appraise
+from valtti.players.appraise import Appraisal, appraise, deals_for
 from valtti.players.differences import (
     Args,
     Comparison,
@@ -276,14 +276,12 @@ def explain(observation: Observation, level: str = "hard") -> list[Explanation]:
     each deal counting alike. The only legal move is explained as such, with nothing sampled.
     ``ValueError`` when the seat is not to move or the level is unknown.
     """
-    if level not in DEALS:
-        raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
+    deals = deals_for(level, len(observation.tricks))
     legal = observation.legal_actions
     if not legal:
         raise ValueError(f"{observation.seat} is not to move")
     if len(legal) == 1:
         return [Explanation(legal[0], None, None, 0, Reason(ReasonCode.ONLY, observation.seat))]
-    deals = DEALS[level][min(len(observation.tricks), 8)]
     appraisal = appraise(observation, deals)
     count = len(appraisal.deals)
     estimates = sorted(

@@ -79,11 +79,6 @@ class PimcBudget:
     def worlds_at(self, tricks_played: int) -> int:
         return self.worlds[min(tricks_played, 8)]
 
-    def at_least(self, worlds: int) -> PimcBudget:
-        """This budget with ``worlds`` in each trick where it solves none."""
-        a, b, c, d, e, f, g, h, i = (w or worlds for w in self.worlds)
-        return replace(self, worlds=(a, b, c, d, e, f, g, h, i))
-
 
 # PIMC and the search player err differently: from trick 3 on, a prototype adding the two
 # estimates gained +0.11 game points and +0.029 match value a position [+0.012, +0.046] over

@@ -34,8 +34,8 @@ def play_to(
         trick = deal.current_trick
         if deal.tricks_played >= tricks and trick is not None and not trick.cards:
             break
-        legal = deal.legal_actions()
-        action = legal[0] if len(legal) == 1 else ACTIONS[quick.choose(deal, score, deal_number)]
+        # The quick player answers a position with one legal action at once.
+        action = ACTIONS[quick.choose(deal, score, deal_number)]
         deal.apply(action)
         played.append(action)
     return played

@@ -16,14 +16,10 @@ import random
 from valtti.engine import ACTIONS, Action, Observation
 from valtti.engine._deal import Quick
 from valtti.players.base import Player
-from valtti.players.knowledge import infer
-from valtti.players.sampler import Sampler
+from valtti.players.sampler import sample_hands
 from valtti.players.worlds import rebuild
 
 __all__ = ["QuickPlayer"]
-
-#: Hands drawn before giving up on one that replays (a drawn set almost always does).
-_TRIES = 100
 
 
 class QuickPlayer(Player):
@@ -41,12 +37,7 @@ class QuickPlayer(Player):
             raise ValueError(f"{observation.seat} has no action to choose: it is not its turn")
         if len(legal) == 1:
             return legal[0]
-        sampler = Sampler(infer(observation))
-        for _ in range(_TRIES):
-            try:
-                deal = rebuild(observation, sampler.sample(self.rng))
-            except ValueError:
-                continue  # the replay shows these hands cannot be
-            score = observation.score or (0, 0)
-            return ACTIONS[self.quick.choose(deal, score, observation.deal_number)]
-        raise ValueError(f"no hands agree with {observation.seat}'s observation")
+        # The sampler is exact: every draw agrees with the observation and replays.
+        deal = rebuild(observation, sample_hands(observation, self.rng))
+        score = observation.score or (0, 0)
+        return ACTIONS[self.quick.choose(deal, score, observation.deal_number)]

@@ -15,15 +15,15 @@ explanations for hints and reviews; the front ends render ``MatchReview`` only.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any, Final, overload
 
 from valtti.engine import Action, Deal, Match, Observation, Seat, Team
 from valtti.engine.solver import Solver
-from valtti.players.appraise import DEALS, Appraisal, appraise
+from valtti.players.appraise import Appraisal, appraise, deals_for
 from valtti.players.explain import NEGLIGIBLE, explain_worlds
-from valtti.players.pimc import ActionEstimate, equity_value
+from valtti.players.pimc import ActionEstimate
 from valtti.players.reasons import Reason
 
 __all__ = ["COSTLIEST", "OPEN_HAND_POSITIONS", "DealReview", "MatchReview", "Reviewed", "review"]
@@ -188,38 +188,26 @@ def review(
     numbered ``numbers`` (from 1; default: every deal, an unfinished last one up to where it
     stops), at ``level``'s number of deals a hint samples. ``ValueError`` for an unknown
     level."""
-    if level not in DEALS:
-        raise ValueError(f"unknown level {level!r}: levels are {', '.join(DEALS)}")
+    deals_for(level, 0)  # an unknown level is refused before any work
     chosen = tuple(Seat) if seats is None else tuple(sorted(set(seats)))
     solver = Solver()
     reviews = []
-    for number, steps in enumerate(_replayed(match), start=1):
-        decisions: list[tuple[Reviewed, Appraisal, Observation]] = []
+    again = Match(match.variant, match.first_dealer)
+    for number, played_deal in enumerate(match.deals, start=1):
+        now = again.start_deal(played_deal.initial_hands)
         wanted = numbers is None or number in numbers
-        for step, (observation, deal, played) in enumerate(steps, start=1):
-            if not wanted or observation.seat not in chosen or len(observation.legal_actions) < 2:
-                continue
-            decisions.append(_decision(number, step, observation, deal, played, level, solver))
+        decisions: list[tuple[Reviewed, Appraisal, Observation]] = []
+        for step, played in enumerate(played_deal.history, start=1):
+            seat = now.current_player
+            assert seat is not None
+            if wanted and seat in chosen and len(now.legal_actions()) > 1:
+                # The observation with the match score and deal number, as a hint has it.
+                observation = again.observation(seat)
+                decisions.append(_decision(number, step, observation, now, played, level, solver))
+            again.apply(played)
         if wanted:
             reviews.append(_deal_review(number, decisions))
     return MatchReview(tuple(reviews), chosen)
-
-
-def _replayed(match: Match) -> Iterator[Iterator[tuple[Observation, Deal, Action]]]:
-    """Each deal of ``match`` as its decisions: the observation of the seat to move (with the
-    match score and deal number), the deal then, and the action it took."""
-    again = Match(match.variant, match.first_dealer)
-    for deal in match.deals:
-        again.start_deal(deal.initial_hands)
-
-        def steps(deal: Deal = deal) -> Iterator[tuple[Observation, Deal, Action]]:
-            for action in deal.history:
-                now = again.deal
-                assert now is not None and now.current_player is not None
-                yield again.observation(now.current_player), now.copy(), action
-                again.apply(action)
-
-        yield steps()
 
 
 def _decision(
@@ -231,13 +219,13 @@ def _decision(
     level: str,
     solver: Solver,
 ) -> tuple[Reviewed, Appraisal, Observation]:
-    """One decision valued on what its seat knew and with every hand open."""
+    """One decision valued on what its seat knew and with every hand open (``deal``, the real
+    deal at that point, is unchanged)."""
     trick = len(observation.tricks) + 1
-    appraisal = appraise(observation, DEALS[level][min(trick - 1, 8)], solver)
+    appraisal = appraise(observation, deals_for(level, trick - 1), solver)
     means = {a: appraisal.mean(a) for a in observation.legal_actions}
     best = max(observation.legal_actions, key=lambda a: (means[a], a == played))
-    value = equity_value(observation.score or (0, 0), deal.variant)
-    solved = solver.solve_within(deal, value, OPEN_HAND_POSITIONS)
+    solved = solver.solve_within(deal, appraisal.value, OPEN_HAND_POSITIONS)
     exact = dict(solved) if solved is not None else {}
     exact_best = max(exact, key=lambda a: (exact[a], a == played)) if exact else None
     reviewed = Reviewed(
