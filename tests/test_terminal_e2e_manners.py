@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,17 +14,12 @@ pytestmark = pytest.mark.e2e
 
 pexpect = pytest.importorskip("pexpect")
 
+from test_terminal_e2e_small import data_home  # noqa: E402, F401  (autouse: saves of its own)
+
 ROWS, COLUMNS = 24, 80
 TURN = r"Your (lead|card) > "
 #: A colour in an escape sequence (SGR): a foreground or background, of 8, 256 or 16M colours.
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 def play(*args: str, **env: str) -> pexpect.spawn:  # type: ignore[name-defined]

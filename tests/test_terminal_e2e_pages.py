@@ -23,10 +23,11 @@ pytestmark = pytest.mark.e2e
 
 pexpect = pytest.importorskip("pexpect")
 
-from test_terminal_e2e_small import (  # noqa: E402
+from test_terminal_e2e_small import (  # noqa: E402, F401
     ANSI,
     ROWS,
     TURN,
+    data_home,
     first_move,
     play,
     screen,
@@ -35,13 +36,6 @@ from test_terminal_e2e_small import (  # noqa: E402
 
 WINDOW = "You took the trick: declare, ask or lead > "
 PGDN, PGUP = "\x1b[6~", "\x1b[5~"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 def to_the_window() -> tuple[pexpect.spawn, list[str]]:

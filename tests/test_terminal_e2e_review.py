@@ -23,19 +23,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 pexpect = pytest.importorskip("pexpect")
 
 from test_terminal_e2e_pages import drawn  # noqa: E402
-from test_terminal_e2e_small import COLUMNS, ROWS, spawn  # noqa: E402
+from test_terminal_e2e_small import COLUMNS, ROWS, data_home, spawn  # noqa: E402, F401
 
 OVER = "The match is over. save FILE to keep it, Enter to leave > "
 BACK = "Enter: back to the table > "
 #: How long the review of three deals may take on a loaded machine (seconds).
 REVIEW_SECONDS = 300
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 def near_the_end(path: Path) -> Path:

@@ -178,6 +178,8 @@ def leaderboard(
     except KeyboardInterrupt:
         from valtti.arena.leaderboard import Board
 
+        if not state.exists():  # stopped before the first pairing was saved
+            fail("leaderboard stopped by Ctrl-C before anything was played", EXIT_INTERRUPTED)
         board = Board.from_json(state.read_text(encoding="utf-8"))
         out.write_text(report(board, reference), encoding="utf-8")
         fail(

@@ -244,8 +244,8 @@ class LearnerTable:
         return self.episode.state(self.seat, out)
 
     def _mask(self, seat: int) -> np.ndarray:
-        mask = self.episode.legal_mask() if self.episode.current_player == seat else 0
-        return np.array([mask >> a & 1 for a in range(NUM_ACTIONS)], dtype=bool)
+        mask: np.ndarray = self.episode.action_mask(seat).view(bool)
+        return mask
 
     def action_mask(self) -> np.ndarray:
         """The learner's legal actions; every action once the episode is over: Gymnasium's
@@ -398,7 +398,7 @@ class MarjapussiVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             super().reset(seed=seeds[0])
         else:
             super().reset(seed=seed)
-            if seed is not None or self._streams is None:
+            if self._streams is None:  # an int seed was made a list above
                 self._streams = [self.np_random] * self.num_envs
         if self._batch is not None:
             self._batch.reset(self._streams, self._obs)

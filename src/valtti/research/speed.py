@@ -112,11 +112,11 @@ class QuickFigures:
         return self.alike_choices / max(1, self.choices)
 
 
-def quick_figures(positions: int = 2_000, seed: int = 1, heuristic: bool = True) -> QuickFigures:
+def quick_figures(positions: int = 2_000, seed: int = 1) -> QuickFigures:
     """Measure the quick player on ``random_positions``: its decisions timed in one run over
     all the positions and in another over those with a choice (as it plays in a game, one
-    decision after another), then compared with the heuristic player's (``heuristic=False``
-    leaves that out: it costs about 2 ms a decision)."""
+    decision after another), then compared with the heuristic player's (about 2 ms a
+    decision)."""
     deals = random_positions(positions, seed)
     choices = [i for i, deal in enumerate(deals) if len(deal.legal_numbers()) > 1]
     players = [Quick(i) for i in range(len(deals))]
@@ -129,11 +129,10 @@ def quick_figures(positions: int = 2_000, seed: int = 1, heuristic: bool = True)
         player.choose(deals[i])
     choice_seconds = time.process_time() - start
     alike = [False] * len(deals)
-    if heuristic:
-        for i, deal in enumerate(deals):
-            seat = deal.current_player
-            assert seat is not None
-            alike[i] = int(HeuristicPlayer(i).choose(deal.observation(seat))) == actions[i]
+    for i, deal in enumerate(deals):
+        seat = deal.current_player
+        assert seat is not None
+        alike[i] = int(HeuristicPlayer(i).choose(deal.observation(seat))) == actions[i]
     return QuickFigures(
         len(deals),
         len(choices),

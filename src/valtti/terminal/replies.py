@@ -96,7 +96,7 @@ class Replies(Drawing):
         """The computer player's estimate of every legal action, best first, with its reason."""
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
-        # The seed a computer player would decide with here: the same hint at the same point.
+        # Seeded from the position inside explain: the same hint at the same point.
         explanations = explain(self.match.observation(self.you))
         heading, key = hint_heading(explanations), hint_key(explanations)
         table = hint_lines(explanations)
