@@ -260,6 +260,7 @@ def test_to_dict_names_the_code_the_arguments_and_the_english() -> None:
         "code": "keeps_last",
         "text": "keeps AS for the last trick",
         "seat": "N",
+        "certain": True,
         "card": "AS",
         "share": 1.0,
         "deals": 1,

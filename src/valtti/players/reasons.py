@@ -129,9 +129,14 @@ class Reason:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form: ``code``, ``text`` (English), ``share`` and each argument set,
-        cards, suits and seats as RECORD.md tokens."""
-        out: dict[str, Any] = {"code": str(self.code), "text": str(self), "seat": str(self.seat)}
+        """A JSON-ready form: ``code``, ``text`` (English), ``certain``, ``share`` and each
+        argument set, cards, suits and seats as RECORD.md tokens."""
+        out: dict[str, Any] = {
+            "code": str(self.code),
+            "text": str(self),
+            "seat": str(self.seat),
+            "certain": self.certain,
+        }
         if self.card is not None:
             out["card"] = str(self.card)
         if self.suit is not None:

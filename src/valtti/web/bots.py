@@ -8,6 +8,7 @@ afresh from its name and the seed the table gives for that seat and that point o
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
 import os
@@ -18,8 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from valtti.engine import Action, Observation
+from valtti.engine import Action, Match, Observation, Seat
 from valtti.players.explain import explain
+from valtti.players.review import review
 from valtti.table import decide_once
 
 T = TypeVar("T")
@@ -41,7 +43,8 @@ PLAYERS: Final = (
     "pimc:hard",
 )
 
-#: The level of the PIMC player whose view a hint gives (the lobby's "hard").
+#: The level of the PIMC player whose view a hint gives (the lobby's "hard"), and at which a
+#: finished match's review values each decision.
 HINT_LEVEL: Final = "hard"
 #: Hints made at once on the whole server: a computer player's decision never waits in the
 #: workers behind more than this many.
@@ -88,6 +91,12 @@ def hint_moves(observation: Observation) -> Moves:
     return [e.to_dict() for e in explain(observation, HINT_LEVEL)]
 
 
+def review_json(match: Match, seats: list[Seat] | None) -> str:
+    """The review of ``seats`` (every seat: ``None``) in the finished ``match`` as JSON
+    (docs/REVIEW.md), at the hint's level: here, so that a worker needs none of the server."""
+    return json.dumps(review(match, seats, HINT_LEVEL).to_dict(), ensure_ascii=False)
+
+
 class Bots:
     """A pool of worker processes that make the computer players' decisions."""
 
@@ -106,6 +115,7 @@ class Bots:
                     "valtti.players.search",
                     "valtti.players.pimc",
                     "valtti.players.explain",
+                    "valtti.players.review",
                 ]
             )
             self._context: multiprocessing.context.BaseContext = context

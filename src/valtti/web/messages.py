@@ -31,7 +31,7 @@ from valtti.players.spec import PlayerSpecError
 from valtti.web.bots import PLAYERS
 from valtti.web.chat import EMOTES, MAX_TEXT
 from valtti.web.errors import RoomError
-from valtti.web.seats import TABLE_NAME_MAX, nickname_fault, trim_nickname
+from valtti.web.seats import NICKNAME_MAX, TABLE_NAME_MAX, nickname_fault, trim_nickname
 from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_BANK_SECONDS, MAX_TURN_SECONDS, bank_for
 
 T = TypeVar("T")
@@ -77,27 +77,27 @@ def _player(value: object) -> str:
     return name
 
 
-def _nickname(value: object) -> str:
+def _written_name(value: object, code: str, what: str, most: int = NICKNAME_MAX) -> str:
+    """A name as a nickname is written (``seats.nickname_fault``), ``what`` of at most
+    ``most`` characters; refused with ``code``."""
     if not isinstance(value, str):
-        raise _refuse("bad_nickname", "the nickname must be a string")
+        raise _refuse(code, f"the {what} must be a string")
     name = trim_nickname(value)
-    fault = nickname_fault(name)
+    fault = nickname_fault(name, most, f"a {what}")
     if fault is not None:
-        raise _refuse("bad_nickname", fault)
+        raise _refuse(code, fault)
     return name
+
+
+def _nickname(value: object) -> str:
+    return _written_name(value, "bad_nickname", "nickname")
 
 
 def _table_name(value: object) -> str | None:
-    """A table's name as a nickname is written, of at most TABLE_NAME_MAX; ``null``: none."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise _refuse("bad_name", "the table's name must be a string")
-    name = trim_nickname(value)
-    fault = nickname_fault(name, TABLE_NAME_MAX, "a table's name")
-    if fault is not None:
-        raise _refuse("bad_name", fault)
-    return name
+    """A table's name, of at most TABLE_NAME_MAX; ``null``: none."""
+    return (
+        None if value is None else _written_name(value, "bad_name", "table's name", TABLE_NAME_MAX)
+    )
 
 
 def _variant(value: object) -> Variant:

@@ -5,7 +5,6 @@ match (served from there after a restart) and, for the latest ``KEPT`` asked, in
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import OrderedDict
 from datetime import UTC, datetime
@@ -14,23 +13,15 @@ from typing import Final
 from sqlalchemy.exc import SQLAlchemyError
 
 from valtti.engine import Match, Seat
-from valtti.players.review import review
-from valtti.web.bots import Bots
+from valtti.web.bots import Bots, review_json
 from valtti.web.db.store import Store
 from valtti.web.errors import RoomError
 from valtti.web.room import Room
 
 #: Finished matches whose review is kept in memory too.
 KEPT: Final = 64
-#: The level the review values each decision at (as the web's hint).
-REVIEW_LEVEL: Final = "hard"
 
 log = logging.getLogger(__name__)
-
-
-def review_json(match: Match, seats: list[Seat] | None) -> str:
-    """The review of ``seats`` (every seat: ``None``) in ``match`` as JSON (in a worker)."""
-    return json.dumps(review(match, seats, REVIEW_LEVEL).to_dict(), ensure_ascii=False)
 
 
 class Reviews:

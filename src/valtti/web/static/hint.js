@@ -28,10 +28,11 @@
 
 import { currentLang, has, t, tn, tp } from "/static/i18n.js";
 import { byId, el, toast } from "/static/common.js";
-import { cardInline, parseCard, suitIcon } from "/static/cards.js";
+import { cardInline, suitIcon } from "/static/cards.js";
 import { labelCards } from "/static/names.js";
 import { MESSAGE } from "/static/protocol.js";
 import { parseToken } from "/static/table-state.js";
+import { moveLabel } from "/static/table-words.js";
 
 /**
  * @import { HintFrame, HintMove, HintReason, Send } from "/static/protocol.js"
@@ -40,8 +41,6 @@ import { parseToken } from "/static/table-state.js";
 
 /** @type {Send | null} */
 let send = null;
-/** @type {((token: string) => Node) | null} an action token's label (table-words.js) */
-let label = null;
 let acting = () => false; // whether an action of yours is on its way (the page's pending)
 let offline = () => false; // whether the page's connection is lost
 /** @type {number | null} the seq a hint was asked at and has not come yet */
@@ -51,15 +50,13 @@ let hint = null;
 /** @type {number | null} the seq whose hint was closed */
 let closedAt = null;
 
-/** Wire the button and the panel: `sender` sends a message (false when offline), `labeller`
- * names an action token that is not a card, `pending` says whether an action of yours is on
- * its way (after your ask-whole, until your partner has answered), `lost` whether the page's
- * connection is lost (nothing may be asked until a state comes on a new one).
- * @param {Send} sender @param {(token: string) => Node} labeller @param {() => boolean} pending
- * @param {() => boolean} lost */
-export function initHint(sender, labeller, pending, lost) {
+/** Wire the button and the panel: `sender` sends a message (false when offline), `pending`
+ * says whether an action of yours is on its way (after your ask-whole, until your partner has
+ * answered), `lost` whether the page's connection is lost (nothing may be asked until a state
+ * comes on a new one).
+ * @param {Send} sender @param {() => boolean} pending @param {() => boolean} lost */
+export function initHint(sender, pending, lost) {
   send = sender;
-  label = labeller;
   acting = pending;
   offline = lost;
   document.getElementById("hint-btn").addEventListener("click", ask);
@@ -159,19 +156,13 @@ function reasonText(reason) {
  * @param {HintReason} reason */
 export function reasonWords(reason) {
   const words = reasonText(reason);
-  if (reason.share == null || reason.deals == null || isCertain(reason)) return words;
+  if (reason.share == null || reason.deals == null || reason.certain) return words;
   const n = reason.deals;
   return tn(`hint.shown_${n === 1 ? "one" : "other"}`, {
     k: Math.round(reason.share * n),
     n,
     reason: words,
   });
-}
-
-/** Whether the reason shows in every deal examined, or is the rules' (Reason.certain).
- * @param {HintReason} reason */
-function isCertain(reason) {
-  return reason.code === "only" || (reason.share != null && reason.share >= 1 - 1e-9);
 }
 
 /** The heading: the computer player's choice; in answer to ask-whole a suit it would name.
@@ -190,11 +181,6 @@ function basis(moves, plain) {
   if (!second || first.value == null || second.value == null || first.error == null) return over;
   const gap = plain.format(first.value - second.value);
   return `${over} ${t("hint.gap", { gap, error: plain.format(first.error) })}`;
-}
-
-/** @param {string} token */
-function moveLabel(token) {
-  return parseCard(token) ? cardInline(token) : label(token);
 }
 
 /** The panel: the hint's moves, best first. */
@@ -236,7 +222,7 @@ function drawPanel() {
           "span",
           {
             class: "hint-reason",
-            dataset: { code: move.reason.code, certain: String(isCertain(move.reason)) },
+            dataset: { code: move.reason.code, certain: String(move.reason.certain) },
           },
           reasonWords(move.reason),
         ),

@@ -234,6 +234,8 @@ export const FRAME = Object.freeze({
  * @property {string} code
  * @property {string} text
  * @property {Seat} seat
+ * @property {boolean} certain whether every deal examined shows it (or it is the rules': the
+ *   only move): the engine's Reason.certain
  * @property {number} [share] the share of the deals examined that show it (a reason that is one
  *   difference); 1 only where every one does
  * @property {number} [deals] the deals examined, with share

@@ -9,13 +9,12 @@
  * when the language changes.
  */
 
-import { cardInline, parseCard } from "/static/cards.js";
 import { api, el, errorText, toast } from "/static/common.js";
 import { reasonWords } from "/static/hint.js";
 import { currentLang, onLangChange, t, tn, tp } from "/static/i18n.js";
 import { seatLetter } from "/static/names.js";
 import { page } from "/static/table-state.js";
-import { actionLabel } from "/static/table-words.js";
+import { moveLabel } from "/static/table-words.js";
 
 /**
  * @import { HintReason } from "/static/protocol.js"
@@ -61,11 +60,6 @@ async function showReview(button) {
   }
 }
 
-/** A move as the page writes it. @param {string} token */
-function move(token) {
-  return parseCard(token) ? cardInline(token) : actionLabel(token);
-}
-
 /** Two decimals, as the page's language writes them. @param {number} value */
 function amount(value) {
   const format = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
@@ -92,8 +86,8 @@ function costly(d) {
     tn("review.costly", {
       trick: d.trick,
       seat: seatLetter(d.seat),
-      played: move(d.played),
-      best: move(d.best),
+      played: moveLabel(d.played),
+      best: moveLabel(d.best),
       loss: amount(d.loss),
       deals: d.deals,
       reason: d.reason ? reasonWords(d.reason) : "",
@@ -108,8 +102,8 @@ function costly(d) {
 function openHanded(d) {
   if (d.exact_best === null || d.exact_loss === null) return t("review.open_unsolved");
   if (amount(d.exact_loss) === amount(0))
-    return tn("review.open_as_good", { played: move(d.played) });
-  return tn("review.open_best", { best: move(d.exact_best), loss: amount(d.exact_loss) });
+    return tn("review.open_as_good", { played: moveLabel(d.played) });
+  return tn("review.open_best", { best: moveLabel(d.exact_best), loss: amount(d.exact_loss) });
 }
 
 /** The review's panel, after the replay's bar, given the focus unless only drawn again.

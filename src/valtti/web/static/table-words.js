@@ -48,6 +48,12 @@ export function resultText(view) {
   return t("result.over");
 }
 
+/** A move as the page writes it: a card inline with its suit, else the action's words.
+ * @param {string} token */
+export function moveLabel(token) {
+  return parseCard(token) ? cardInline(token) : actionLabel(token);
+}
+
 /** An action token that is not a card, as its button says it. @param {string} token
  * @returns {Node} */
 export function actionLabel(token) {

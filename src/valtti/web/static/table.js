@@ -108,7 +108,6 @@ import { initAbsence } from "/static/absence.js";
 import { initChat, onChat, onChatHistory } from "/static/chat.js";
 import { initHint, onHint } from "/static/hint.js";
 import { SEATS, drawWith, page } from "/static/table-state.js";
-import { actionLabel } from "/static/table-words.js";
 import {
   connect,
   connectIfClosed,
@@ -271,7 +270,6 @@ async function main() {
   initChat(sendOrSay);
   initHint(
     send,
-    actionLabel,
     () => page.pending,
     () => page.connection.lost,
   );
