@@ -118,17 +118,18 @@ class Appraisal:
         tricks; then the solver's principal line where the position solves within the cap,
         else a trick more by the quick player, and so on (as the values were found)."""
         copy = deal.copy()
-        played: list[Action] = []
-        until, cap = (
-            (copy.tricks_played, NODE_CAP) if self.until is None else (self.until, PLAYOUT_CAP)
-        )
-        while True:
-            played += play_to(copy, until, self.score, self.deal_number)
-            if copy.is_over():
-                return played
+        if self.until is None:
+            played: list[Action] = []
+            until, cap = copy.tricks_played, NODE_CAP
+        else:
+            played = play_to(copy, self.until, self.score, self.deal_number)
+            until, cap = self.until, PLAYOUT_CAP
+        while not copy.is_over():
             if self.solver.solve_within(copy, self.value, cap) is not None:
                 return [*played, *self.solver.line(copy, self.value)]
             until += 1
+            played += play_to(copy, until, self.score, self.deal_number)
+        return played
 
 
 def appraise(observation: Observation, deals: int, solver: Solver | None = None) -> Appraisal:
