@@ -165,9 +165,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
     args = parser.parse_args()
     times = hint_times(args.positions, args.seed)
-    error = early_error(args.errors, args.seed + 1)
+    error = early_error(args.errors, args.seed + 1) if args.errors else None  # 0: times only
     if args.json:
-        print(json.dumps({"times": [asdict(t) for t in times], "early": asdict(error)}))
+        early = None if error is None else asdict(error)
+        print(json.dumps({"times": [asdict(t) for t in times], "early": early}))
         return
     print("trick positions   wall: p50 p95  max (ms)   cpu: p50  p95  max (ms)  fewest deals")
     for t in times:
@@ -175,6 +176,8 @@ def main() -> None:
             f"{t.trick:5} {t.positions:9} {t.p50_ms:10.0f} {t.p95_ms:4.0f} {t.max_ms:4.0f} "
             f"{t.cpu_p50_ms:15.0f} {t.cpu_p95_ms:4.0f} {t.cpu_max_ms:4.0f} {t.deals:13}"
         )
+    if error is None:
+        return
     print(
         f"early evaluation, {error.positions} positions of tricks 1-2, {error.actions} actions: "
         f"error mean {error.mean:.4f} worst {error.worst:.3f} match equity; regret of its "
