@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from valtti.cli.common import VARIANT_HELP, fail, main
+from valtti.cli.common import VARIANT_HELP, fail, main, make_sandbox, sandbox_options
 
 
 @main.command()
@@ -62,6 +62,7 @@ from valtti.cli.common import VARIANT_HELP, fail, main
     is_flag=True,
     help="When an unfinished match is kept, discard the newest and start without asking.",
 )
+@sandbox_options
 def play(
     seat: str | None,
     partner: str | None,
@@ -76,6 +77,8 @@ def play(
     list_saves: bool,
     keep: bool,
     discard: bool,
+    sandbox_kind: str,
+    bot_limits: str,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
     opponents. Type `help` at any prompt. Each unfinished match is kept (the 20 last played) in
@@ -118,6 +121,7 @@ def play(
             plain=glyphs.wants_plain() if plain is None else plain,
             saves=saves,
             if_unfinished="discard" if discard else "keep" if keep else "ask",
+            sandbox=make_sandbox(sandbox_kind, bot_limits),
         )
     except StartError as e:
         fail(str(e), e.status)

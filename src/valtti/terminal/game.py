@@ -19,6 +19,7 @@ from valtti.engine.meta import RecordMeta
 from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import PlayerFault, fresh_seed
 from valtti.terminal import glyphs, i18n, records, saving, unfinished
@@ -69,11 +70,13 @@ def _setup(
     partner: str | None,
     opponents: str | None,
     seed: int | None,
+    sandbox: Sandbox,
 ) -> Setup:
     """The options given win; what they leave open comes from a record's meta, then defaults.
 
     ``source`` is the record's file; a player in its meta that would start a program is
-    refused (``make_player(..., trusted=False)``): only the options may name one.
+    refused (``make_player(..., trusted=False)``): only the options may name one, and it runs
+    in ``sandbox``.
     """
     # A bad value read from the record names the file it comes from.
     where = f"{source}: " if source is not None else ""
@@ -101,7 +104,7 @@ def _setup(
         spec = chosen or meta.player_at(s) or DEFAULT_PLAYER
         try:
             # A record is data from whoever wrote it: it never chooses a program to run.
-            make_player(spec, trusted=bool(chosen)).close()
+            make_player(spec, trusted=bool(chosen), sandbox=sandbox).close()
         except PlayerSpecError as e:
             if e.fault is PlayerSpecFault.STARTS_PROGRAM:
                 option = "--partner" if s == you.partner else "--opponents"
@@ -126,7 +129,7 @@ def _setup(
         players[s] = spec
     if seed is None:
         seed = meta.seed if meta.seed is not None else fresh_seed()
-    return Setup(you, players, seed)
+    return Setup(you, players, seed, sandbox)
 
 
 def _seed(given: int | str | None) -> int | None:
@@ -172,6 +175,7 @@ def start(
     saves: saving.Saves | None = None,
     if_unfinished: IfUnfinished = "ask",
     ask: Callable[[str], str] | None = None,
+    sandbox: Sandbox = SANDBOX,
 ) -> Session:
     """A session ready to ``run``: a new match, or the one saved in ``resume`` (a record file,
     or the number of an unfinished match kept in ``saves``: 1 is the newest).
@@ -187,7 +191,8 @@ def start(
     one from a file, while an unfinished match is kept there: ``if_unfinished`` says what
     becomes of the newest kept (``unfinished.Choice``), asking with ``ask`` (by default at
     a terminal only: where standard input is none, it is kept without asking). ``EOFError``
-    or ``KeyboardInterrupt`` when the player leaves at the question.
+    or ``KeyboardInterrupt`` when the player leaves at the question. A program named as a
+    player runs in ``sandbox``.
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only, unicode=unicode)
@@ -216,9 +221,11 @@ def start(
     # Every option is checked before anything is asked.
     if from_file is not None:
         path, match, record = from_file
-        setup = _setup(path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None)
+        setup = _setup(
+            path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None, sandbox
+        )
     elif chosen is not None:
-        setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None)
+        setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None, sandbox)
     else:
         try:
             rules = Variant.parse(variant) if variant else Variant()
@@ -226,7 +233,7 @@ def start(
             raise StartError(records.switch_text(e)) from None
         except ValueError as e:  # a switch without a value or named twice
             raise StartError(str(e)) from None
-        setup = _setup(None, RecordMeta(), seat, partner, opponents, seed)
+        setup = _setup(None, RecordMeta(), seat, partner, opponents, seed, sandbox)
     log = [unfinished.aside_text(a) for a in scan.set_aside]
     newest = scan.kept[0] if scan.kept else None
     finished = from_file is not None and from_file[1].is_over()
@@ -237,7 +244,7 @@ def start(
         if choice is Choice.RESUME:
             # As it was: the options given were for the other match.
             chosen, from_file = newest, None
-            setup = _setup(newest.path, newest.meta, None, None, None, None)
+            setup = _setup(newest.path, newest.meta, None, None, None, None, sandbox)
         elif choice is Choice.DISCARD:
             assert saves is not None
             saves.discard(newest)
