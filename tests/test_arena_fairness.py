@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import stat
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -31,37 +29,25 @@ from valtti.cli import main
 from valtti.engine import Variant
 from valtti.table import derive_seed
 
-BOTS = Path(__file__).resolve().parent / "bots"
-ROOT = Path(__file__).resolve().parent.parent
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "fair_arena.py"
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fair_arena", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: tools/fair_arena.py: the runs as a competitor starts them, and how the bots' reports are read.
+fair = _tool()
+BOTS: Path = fair.BOTS
+valtti = fair.run_valtti
+reports = fair.reports
+named = fair.named
 
 pytestmark = pytest.mark.slow
-
-
-def valtti(folder: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``valtti ARGS`` as a process of its own in ``folder``: what its bots may find of it (its
-    command line, its memory) is what they would find of a competitor's run."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    done = subprocess.run(
-        [sys.executable, "-m", "valtti", *args],
-        cwd=folder,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    return done
-
-
-def reports(log: Path) -> list[dict[str, Any]]:
-    """What the bots reported, a JSON object a line of the run's log (``MATCH SEAT SPEC: …``)."""
-    found = []
-    for line in log.read_text(encoding="utf-8").splitlines():
-        text = line.split(": ", 1)[1]
-        if text.startswith("{"):
-            found.append(json.loads(text))
-    return found
 
 
 def attack(
@@ -69,20 +55,14 @@ def attack(
 ) -> list[dict[str, Any]]:
     """Each deal's report of ``bot`` in an arena run against ``others`` with ``args`` in
     ``sandbox``."""
-    log = folder / f"{bot}-{sandbox}.log"
+    log = folder / f"{bot.split()[0]}-{sandbox}.log"
     players = f"external:{BOTS / bot},{others}"
     valtti(
         folder, "arena", "--players", players, *args, "--sandbox", sandbox, "--bot-log", str(log)
     )
-    deals = [r for r in reports(log) if "named" in r]
+    deals: list[dict[str, Any]] = fair.deals(log)
     assert len(deals) >= 8, reports(log)  # the bot played (and reported) every deal
     return deals
-
-
-def named(deals: list[dict[str, Any]]) -> int:
-    """How many of the deals the bot named all four hands of, each checked right."""
-    assert all(d["right"] for d in deals if d["named"])
-    return sum(d["named"] for d in deals)
 
 
 @pytest.mark.parametrize("sandbox", ["bwrap", "none"])
@@ -166,6 +146,21 @@ def test_a_bot_reading_a_seed_off_its_ancestors_command_lines_names_no_hand(
         assert named(deals) == len(deals)  # the control: every hand of every deal
 
 
+@pytest.mark.parametrize("bot", ["memory_bot.py", "notes_bot.py", "cmdline_bot.py"])
+def test_in_a_default_leaderboard_run_no_attacking_bot_names_a_hand(
+    tmp_path: Path, bot: str
+) -> None:
+    log = tmp_path / "bots.log"
+    valtti(
+        tmp_path,
+        *("leaderboard", "--players", f"external:{BOTS / bot},random,quick", "--no-shipped"),
+        *("--deals", "4", "--state", "state.json", "--out", "board.md", "--bot-log", str(log)),
+    )
+    deals = [r for r in reports(log) if "named" in r]
+    assert len(deals) == 2 * 4 * 4  # two pairings of the bot, four deal pairs, two seats a deal
+    assert named(deals) == 0
+
+
 def test_the_leaderboard_ranks_a_bot_on_a_secret_seed_published_when_complete(
     tmp_path: Path,
 ) -> None:
@@ -183,6 +178,7 @@ def test_the_leaderboard_ranks_a_bot_on_a_secret_seed_published_when_complete(
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
     board = Board.from_json(state.read_text(encoding="utf-8"))
     assert board.secret and board.seed != 2026
+    assert f"secret seed, published now: --seed {board.seed} plays the same" in done.stdout
     table = (tmp_path / "board.md").read_text(encoding="utf-8")
     assert f"seed {board.seed}, drawn in secret for this board and published now" in table
     assert "**Warning**: --sandbox none" in table
@@ -220,7 +216,8 @@ def test_copies_of_a_bot_leaving_each_other_notes_name_no_hand(
     """The two halves of a pair deal the same cards with the teams swapped: four copies of one
     bot hold all four seats, and write their hands where the others may read them."""
     args = ["--matches", "2", "--max-deals", "2"]
-    deals = attack(tmp_path, "notes_bot.py", *args, sandbox=sandbox)
+    # Its notes' folder, of this test only: not named as a path, which the sandbox would show.
+    deals = attack(tmp_path, f"notes_bot.py notes={tmp_path}/notes", *args, sandbox=sandbox)
     if sandbox == "bwrap":
         assert named(deals) == 0
     else:
@@ -325,65 +322,15 @@ def test_a_given_seed_plays_the_same_run_again() -> None:
     assert again["pairings"][0]["difference"] == first["pairings"][0]["difference"]
 
 
-def timing(folder: Path, sandbox: str, matches: int = 12) -> tuple[float, float, int]:
-    """How well the timing bot tells whether an opponent's move in a gap was forced, against
-    ``search:easy`` (which answers a forced move at once): with the gap's length, and without
-    it, from what is public alone (the tricks of the opponents' moves in the gap, which set how
-    long the host's players think). Each is a rule learnt on half the gaps and judged on the
-    other half, each half in turn: for each kind of gap (its opponents' tricks) the commoner
-    answer, or with the length a threshold on it. Also the number of gaps judged."""
-    log = folder / f"timing-{sandbox}.log"
-    players = f"external:{BOTS / 'timing_bot.py'},search:easy"
-    valtti(
-        folder,
-        *("arena", "--players", players, "--matches", str(matches), "--variant", "target=12"),
-        *("--sandbox", sandbox, "--bot-log", str(log)),
-    )
-    Gap = tuple[tuple[int, ...], float, bool]  # the kind (public), the length, forced
-    gaps: list[Gap] = [
-        (tuple(r["tricks"]), r["gap"], r["forced"]) for r in reports(log) if "gap" in r
-    ]
-
-    def learn(gaps: list[Gap], timed: bool) -> dict[tuple[int, ...], tuple[float, int, bool]]:
-        """For each kind: the threshold, its direction (1: shorter is forced) and the answer
-        on the threshold's side, or the commoner answer everywhere (threshold 0)."""
-        rules = {}
-        for kind in {k for k, _, _ in gaps}:
-            seen = [(g, f) for k, g, f in gaps if k == kind]
-            forced = sum(f for _, f in seen) * 2 >= len(seen)
-            best = (0.0, 1, forced), sum(f == forced for _, f in seen)
-            for threshold, _ in seen if timed else ():
-                for direction in (1, -1):
-                    right = sum((g * direction < threshold * direction) == f for g, f in seen)
-                    if right > best[1]:
-                        best = (threshold, direction, True), right
-            rules[kind] = best[0]
-        return rules
-
-    def judged(rules: dict[tuple[int, ...], tuple[float, int, bool]], gaps: list[Gap]) -> int:
-        right = 0
-        for kind, g, f in gaps:
-            threshold, direction, answer = rules.get(kind, (0.0, 1, False))
-            said = g * direction < threshold * direction if threshold else answer
-            right += said == f
-        return right
-
-    halves = gaps[::2], gaps[1::2]
-    accuracy = [
-        sum(judged(learn(one, timed), other) for one, other in (halves, halves[::-1])) / len(gaps)
-        for timed in (True, False)
-    ]
-    return accuracy[0], accuracy[1], len(gaps)
-
-
 def test_a_bot_timing_the_host_tells_forced_moves_from_choices_no_better_than_chance(
     tmp_path: Path,
 ) -> None:
-    """Where a program sits, the host's players keep a pace (``table.pace``): the gap tells
-    the bot nothing that the public play did not."""
-    timed, public, decisions = timing(tmp_path, "bwrap")
-    assert decisions >= 300
-    assert timed <= public + 0.05, (timed, public, decisions)
+    """Where a program sits, the host's players keep a pace (``table.pace``): the gap before the
+    host's next message tells the timing bot no better whether an opponent's move was forced
+    than the public play does (the tricks of the moves, which set how long they take)."""
+    timed, public, judged, _ = fair.timing(tmp_path, "bwrap", 12)
+    assert judged >= 300
+    assert timed <= public + 0.05, (timed, public, judged)
     # The control: the same bot and players, unpaced (--sandbox none trusts the bots).
-    timed, public, decisions = timing(tmp_path, "none")
-    assert timed >= public + 0.08, (timed, public, decisions)
+    timed, public, judged, _ = fair.timing(tmp_path, "none", 12)
+    assert timed >= public + 0.08, (timed, public, judged)

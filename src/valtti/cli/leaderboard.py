@@ -238,3 +238,8 @@ def leaderboard(
         )
     out.write_text(report(board, reference), encoding="utf-8")
     click.echo(f"leaderboard of {len(board.players)} players written to {out}")
+    if board.secret and board.seed_shown:
+        click.echo(
+            f"(its deals came from a secret seed, published now: --seed {board.seed} plays the "
+            "same board again)"
+        )

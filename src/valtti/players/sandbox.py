@@ -265,10 +265,11 @@ def _folders(words: Sequence[str]) -> list[str]:
     """The folders of the paths ``words`` name (a file's folder, a folder itself), the bot's
     own (its program's) first."""
     found: list[str] = []
+    shown = [*SYSTEM, *_runtime()]
     for word in words:
         if os.path.isabs(word) and os.path.exists(word):
             folder = word if os.path.isdir(word) else os.path.dirname(word)
-            if not _covered(folder, _runtime()) and folder not in found:
+            if not _covered(folder, shown) and folder not in found:
                 found.append(folder)
     return found
 
