@@ -47,7 +47,7 @@ def match_text(kept: Kept, between: str = "; ") -> str:
     """The deal, the trick, the score, then who plays (after ``between``): ``deal 3, trick
     2/9, NS 4 – EW 6; you S; N E W: random``."""
     meta = kept.meta
-    taken = kept.match.observation(meta.seat or Seat.S).tricks
+    taken = kept.match.observation(Seat.S if meta.seat is None else meta.seat).tricks
     where = _("deal {deal}, trick {trick}/9, {score}").format(
         deal=len(kept.match.deals),
         trick=min(len(taken) + 1, 9),
