@@ -210,18 +210,43 @@ def test_a_bot_reading_the_hosts_memory_names_no_hand(tmp_path: Path, sandbox: s
 
 
 @pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+@pytest.mark.parametrize("where", ["notes", "keyring"])
 def test_copies_of_a_bot_leaving_each_other_notes_name_no_hand(
-    tmp_path: Path, sandbox: str
+    tmp_path: Path, sandbox: str, where: str
 ) -> None:
     """The two halves of a pair deal the same cards with the teams swapped: four copies of one
-    bot hold all four seats, and write their hands where the others may read them."""
+    bot hold all four seats, and write their hands where the others may read them: in files of
+    the machine's /tmp, or in the kernel's keyring of the user they run as (each sandbox's
+    user namespace has its own)."""
     args = ["--matches", "2", "--max-deals", "2"]
-    # Its notes' folder, of this test only: not named as a path, which the sandbox would show.
-    deals = attack(tmp_path, f"notes_bot.py notes={tmp_path}/notes", *args, sandbox=sandbox)
+    # Its notes' place, of this test only: not named as a path, which the sandbox would show.
+    name = f"{tmp_path}/notes" if where == "notes" else f"valtti-{tmp_path.name}"
+    try:
+        deals = attack(tmp_path, f"notes_bot.py {where}={name}", *args, sandbox=sandbox)
+    finally:
+        if where == "keyring":
+            _forget_keys(name)
     if sandbox == "bwrap":
         assert named(deals) == 0
     else:
         assert named(deals) > 0  # the control: the second half reads the first's notes
+
+
+def _forget_keys(name: str) -> None:
+    """Invalidate the notes bot's keys named ``name`` in this user's keyring (the control's,
+    unconfined: they would outlive the test)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    keys = ctypes.create_string_buffer(4 * 4096)
+    size = libc.syscall(250, 11, -4, keys, len(keys))  # keyctl(KEYCTL_READ, @u)
+    for at in range(0, max(0, min(size, len(keys))), 4):
+        key = int.from_bytes(keys.raw[at : at + 4], "little", signed=True)
+        text = ctypes.create_string_buffer(1024)
+        if libc.syscall(250, 6, key, text, len(text)) > 0 and f";{name}|" in text.value.decode(
+            errors="replace"
+        ):
+            libc.syscall(250, 21, key)  # KEYCTL_INVALIDATE
 
 
 def test_no_two_matches_on_the_same_cards_are_played_at_once_where_a_program_plays() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from valtti.engine import Action, IllegalActionError, Match, Observation, Seat, Variant
+from valtti.engine import Action, CardSet, IllegalActionError, Match, Observation, Seat, Variant
 from valtti.engine.record import Record
 from valtti.players import Player, registry
 from valtti.players.base import RandomPlayer
@@ -235,9 +235,9 @@ def test_a_pace_holds_each_decision_to_nearly_the_longest_of_its_kind() -> None:
     pace.hold("search:easy", 0, 0.020)  # the first: nothing to hold it to
     pace.hold("search:easy", 0, 0.001)  # a forced move, at once: held to the choice's time
     pace.hold("search:easy", 0, 0.030)  # longer than any: not held
-    pace.hold("search:easy", 3, 0.002)  # another trick, its own
+    pace.hold("search:easy", 3, 0.002)  # the first at its trick: held to the other tricks'
     pace.hold("heuristic", 0, 0.001)  # another player, its own
-    assert slept == pytest.approx([0.019])
+    assert slept == pytest.approx([0.019, 0.028])
     pace.hold("search:easy", 0, 0.010)  # of fewer than fifty, held to the longest
     assert slept[-1] == pytest.approx(0.020)
     assert pace.floor("search:easy", 0) == 0.030 and pace.floor("random", 0) == 0.0
@@ -274,3 +274,35 @@ def test_the_players_of_a_table_keep_a_pace_only_where_a_program_sits() -> None:
             table.apply(table.decide())
     assert len(held) == 6 and {spec for spec, _ in held} == {"random"}  # not the bot's two
     assert table.error_logs.keys() == {Seat.N}  # what the program wrote, kept once closed
+
+
+def test_a_partners_answer_at_once_takes_as_long_as_a_chosen_one_at_a_paced_table() -> None:
+    """RULES.md 7.2: whether a partner asked for a whole marriage held one (named at once) or
+    several (a choice, a decision of its own) is private; at a paced table the answer at once
+    waits as long as a decision of that player."""
+    waited: list[tuple[str, int]] = []
+
+    class Watched(Pace):
+        def wait(self, spec: str, trick: int) -> None:
+            waited.append((spec, trick))
+
+    hands = [
+        CardSet.parse(h)
+        for h in (
+            "AD 6H 7H 8H 9H 6C 7C 8C 9C",
+            "6D 8D 9D JD QD KD TD JH 7S",
+            "KS QS AS TS 6S 7D 8S AH TH",  # S holds one marriage: ♠
+            "JS 9S QH KH AC TC QC KC JC",
+        )
+    ]
+    example = Path(__file__).parent.parent / "examples" / "external_bot.py"
+    seats = {seat: Computer("random") for seat in Seat}
+    seats[Seat.E] = Computer(f"external:{sys.executable} {example}", 1)  # a program: paced
+    for paced in (True, False):
+        match = Match(Variant(), Seat.W)  # N leads
+        match.start_deal(hands)
+        table = Table(seats if paced else {**seats, Seat.E: Computer("random")}, 3, match,
+                      pace=Watched())  # fmt: skip
+        for token in ("AD", "6D", "7D", "JS", "ask-whole"):
+            table.apply(Action.parse(token))
+    assert waited == [("random", 1)]  # S's answer, at the paced table only

@@ -31,7 +31,7 @@ from typing import IO, Any, Final, NoReturn
 from valtti.engine import Action, Observation, Seat, Team, Variant
 from valtti.engine.match import Outcome
 from valtti.players.base import Player
-from valtti.players.sandbox import SANDBOX, Sandbox, SandboxError
+from valtti.players.sandbox import SANDBOX, Launch, Sandbox, SandboxError
 
 PROTOCOL_VERSION: Final = 1
 #: Seconds a bot has to answer one decision request.
@@ -115,20 +115,20 @@ class ExternalPlayer(Player):
         self._log: list[str] = []
         self._unlogged = 0
         try:
-            launch = sandbox.launch(self.command)
+            self._launch: Launch = sandbox.launch(self.command)
+        except SandboxError as e:
+            raise BotError(f"{self._label}: cannot be started: {e}") from None
+        try:
             self._process = subprocess.Popen(
-                launch.args,
+                self._launch.args,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=launch.cwd,
-                env=launch.env,
                 # Its own process group, so that ``_stop`` also ends the children it forked.
                 start_new_session=True,
             )
-        except SandboxError as e:
-            raise BotError(f"{self._label}: cannot be started: {e}") from None
         except OSError as e:
+            self._launch.close()
             raise BotError(f"{self._label}: cannot be started: {e.strerror or e}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._streams = (self._process.stdout, self._process.stderr)
@@ -213,6 +213,9 @@ class ExternalPlayer(Player):
         self._refuse_extra_lines()
         self._send({"type": "act", "observation": observation.to_dict(), "legal": legal})
         reply = self._receive(self.timeout, "a decision request")
+        over = self._launch.over()
+        if over is not None:
+            self._fault(over)
         token = reply.get("action")
         if not isinstance(token, str):
             self._fault(
@@ -279,7 +282,7 @@ class ExternalPlayer(Player):
                 # A bot that exited while a child of it keeps its output open sends no end.
                 code = self._process.poll()
                 if code is not None:
-                    exited = self.sandbox.describe_exit(code)
+                    exited = self._launch.describe_exit(code)
                     self._fault(f"{exited} instead of answering {awaited}")
                 self._fault(f"did not answer {awaited} within {timeout:g} s")
             if line is None:
@@ -340,6 +343,7 @@ class ExternalPlayer(Player):
             self._process.kill()
             self._process.wait()
         self._kill_group()  # children the bot forked, which may hold its pipes open
+        self._launch.close()
         for reader, stream in zip(self._readers, self._streams, strict=True):
             reader.join(timeout=1.0)
             # A reader still blocked holds the stream's lock (a child of the bot keeps the pipe
@@ -363,7 +367,7 @@ class ExternalPlayer(Player):
         except subprocess.TimeoutExpired:
             return None
         self._readers[1].join(timeout=1.0)  # so that its last error output can be shown
-        return self.sandbox.describe_exit(status)
+        return self._launch.describe_exit(status)
 
 
 def _pump_lines(stream: IO[bytes], take: Callable[[_Line], None]) -> threading.Thread:

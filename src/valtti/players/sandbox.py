@@ -1,12 +1,20 @@
 """The sandbox an external bot runs in (docs/PROTOCOL.md, The sandbox).
 
-With ``bwrap`` (bubblewrap, Linux) every copy of a bot gets namespaces of its own (processes,
-mounts, network — none —, IPC, host name), a ``/proc`` that shows only its own processes, an
-empty private ``/tmp``, home and ``/dev/shm`` of bounded size, and read-only views of only what it
-needs: the system's programs and libraries (``/usr``, ``/etc``), the Python that runs valtti,
-valtti itself, and the folders of the paths its command names. Nothing of the host's other
-files, processes or memory is in view, so a bot cannot read the cards from the host, and two
-copies cannot leave each other notes. The limits (``Limits``) are set on every process of it.
+With ``bwrap`` (bubblewrap, Linux) every copy of a bot gets namespaces of its own (user,
+processes, mounts, network — none —, IPC, host name), a ``/proc`` that shows only its own
+processes, an empty private ``/tmp``, home and ``/dev/shm`` of bounded size, and read-only views
+of only what it needs: the system's programs and libraries (``/usr``, ``/etc``), the Python that
+runs valtti, valtti itself, and the folders of the paths its command names. Nothing of the
+host's other files, processes or memory is in view, so a bot cannot read the cards from the
+host, and two copies cannot leave each other notes: not in a file, nor in the kernel's keyrings,
+which are its user namespace's own.
+
+Where the host runs as root, bwrap mounts with root's rights and the bot then runs as a user of
+its own, a number no other process has (``_fresh_user``), with no privilege, in a user namespace
+of its own; and where the machine lets root make control groups, in a group of its own
+(``players.cgroup``), so that its limits (``Limits``) hold for the whole bot however many
+processes it forks. As another user, bwrap makes the user namespace itself, and the limits hold
+for each process of the bot (the processes one for all the user's processes).
 
 ``none`` runs the bot as an ordinary program of the host's user: for bots one trusts.
 
@@ -17,6 +25,7 @@ of the run starts its program through ``Sandbox.launch``.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import sys
@@ -24,6 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final, Literal
+
+from valtti.players import cgroup
+from valtti.players.cgroup import Cgroup
 
 __all__ = [
     "NO_SANDBOX",
@@ -38,7 +50,10 @@ __all__ = [
 Kind = Literal["bwrap", "none"]
 SANDBOXES: Final[tuple[Kind, ...]] = ("bwrap", "none")
 
-#: The user a bot runs as when the host runs as root: one without a file of its own.
+#: The user numbers a bot runs as when the host runs as root, one of them for each bot, drawn
+#: at random: far above the users of a system and the ranges given to containers.
+USERS: Final = range(0x6000_0000, 0x7000_0000)
+#: A bot's own user as it sees itself in its user namespace (unmapped: nobody).
 NOBODY: Final = 65534
 #: What every sandbox shows of the system, read-only, where it exists: its programs, libraries
 #: and configuration. The merged-/usr links (``/bin`` → ``usr/bin``) are made as links.
@@ -75,11 +90,12 @@ class SandboxError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one sandboxed bot may use: each figure a limit on every process of it."""
+    """What one sandboxed bot may use in one match: the whole bot's where it has a control group
+    of its own (``Launch.cgroup``), else each of its processes'."""
 
-    memory: int = 4096  #: MiB of address space a process may map
-    processes: int = 64  #: processes and threads it may have at once
-    cpu: int = 3600  #: seconds of CPU time a process may use (in one match)
+    memory: int = 4096  #: MiB of memory (a process's address space, without a group)
+    processes: int = 64  #: processes and threads at once
+    cpu: int = 3600  #: seconds of CPU time (each process's too)
     files: int = 256  #: MiB each of its /tmp, home and /dev/shm
 
     @classmethod
@@ -110,11 +126,52 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Launch:
-    """How to start a bot's command: the program's arguments and its working folder."""
+    """How to start a bot's command (``args``), where it runs (``sandbox``), and its control
+    group where it has one: ``close`` once the bot has ended."""
 
     args: tuple[str, ...]
-    cwd: str | None = None
-    env: dict[str, str] | None = None
+    sandbox: Sandbox
+    cgroup: Cgroup | None = None
+
+    def over(self) -> str | None:
+        """Which limit the whole bot has gone over, known with a group only (without, each
+        process is stopped at its own by the kernel): its CPU time, or its memory (the kernel
+        killed one of its processes for it); ``None`` while within them."""
+        if self.cgroup is None:
+            return None
+        limits = self.sandbox.limits
+        if self.cgroup.cpu_seconds() > limits.cpu:
+            return f"used its CPU time limit of {limits.cpu} s (all its processes)"
+        if self.cgroup.out_of_memory():
+            return (
+                f"used its memory limit of {limits.memory} MiB (all its processes): the kernel "
+                "killed one of its processes"
+            )
+        return None
+
+    def describe_exit(self, status: int) -> str:
+        """``"exited with status N"``, saying which signal ended the bot and, where it was a
+        limit's, which."""
+        limits = self.sandbox.limits
+        if self.cgroup is not None and self.cgroup.out_of_memory():
+            return (
+                f"exited with status {status} (killed by the kernel: it used its memory limit "
+                f"of {limits.memory} MiB)"
+            )
+        confined = self.sandbox.confined
+        number = -status if status < 0 else status - 128 if confined and status > 128 else 0
+        if not 0 < number < signal.NSIG:
+            return f"exited with status {status}"
+        name = signal.Signals(number).name
+        why = f"killed by {name}"
+        if number == signal.SIGXCPU:
+            why += f": it used its CPU time limit of {limits.cpu} s"
+        return f"exited with status {status} ({why})"
+
+    def close(self) -> None:
+        """Remove the bot's control group, if it had one (its processes have ended)."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +209,7 @@ class Sandbox:
     def launch(self, command: Sequence[str]) -> Launch:
         """How to start ``command`` in this sandbox; ``SandboxError`` when it cannot be."""
         if not self.confined:
-            return Launch(tuple(command))
+            return Launch(tuple(command), self)
         if not sys.platform.startswith("linux"):
             raise SandboxError(ELSEWHERE.format(system=sys.platform))
         bwrap = shutil.which("bwrap")
@@ -167,6 +224,7 @@ class Sandbox:
             )
         shown = _folders(words)
         self._check_private(shown)
+        user = _fresh_user() if as_root else os.getuid()
         if as_root:
             _check_readable(words, [*_runtime(), *shown])
         start = shown[0] if shown else "/tmp"  # the bot's own folder
@@ -182,8 +240,17 @@ class Sandbox:
         args += ["--remount-ro", "/", "--chdir", start, "--clearenv"]
         for name, value in ENVIRONMENT.items():
             args += ["--setenv", name, value]
-        args += ["--", *self._limited(as_root), *words]
-        return Launch(tuple(args))
+        group = None
+        if as_root:
+            # Its processes, bwrap's two besides (the sandbox's own and its first).
+            limits = self.limits
+            group = cgroup.make(str(user), limits.memory << 20, limits.processes + 2)
+        args += ["--", *self._limited(user, group is not None), *words]
+        if group is not None:
+            # The group is joined before bwrap starts: everything it starts is in it.
+            join = 'while [ "$1" != -- ]; do echo $$ > "$1"; shift; done; shift; exec "$@"'
+            args = ["/bin/sh", "-c", join, "sh", *group.procs(), "--", *args]
+        return Launch(tuple(args), self, group)
 
     def _scratch(self) -> list[str]:
         """The bot's own writable folders: empty, of bounded size, gone with the sandbox."""
@@ -193,33 +260,37 @@ class Sandbox:
             args += ["--perms", "1777", "--size", size, "--tmpfs", folder]
         return args
 
-    def _limited(self, as_root: bool) -> list[str]:
-        """The commands that set the limits (``prlimit``) and, for a host run as root, change
-        to the user nobody without any privilege (``setpriv``) before the bot's command."""
+    def _limited(self, user: int, grouped: bool) -> list[str]:
+        """The commands that set the limits on each process (``prlimit``) and, for a host run
+        as root, change to the bot's own ``user`` without any privilege (``setpriv``) in a user
+        namespace of its own (``unshare``) before the bot's command. ``grouped``: the bot has a
+        control group, which limits its memory as a whole."""
         limits = self.limits
-        user = NOBODY if as_root else os.getuid()
-        # RLIMIT_NPROC counts every process of the user on the machine: the limit is what the
-        # user has now, and the bot's share on top.
-        processes = _tasks_of(user) + limits.processes
+        # RLIMIT_NPROC counts every process of the user on the machine: a bot's own user has
+        # none but the bot's; another user's, what it has now and the bot's share on top.
+        processes = limits.processes + (_tasks_of(user) if user == os.getuid() else 0)
         # Soft limit first (SIGXCPU, which the host reports as the CPU limit), then SIGKILL.
         args = [
             "prlimit",
-            f"--as={limits.memory << 20}",
+            *([] if grouped else [f"--as={limits.memory << 20}"]),
             f"--nproc={processes}",
             f"--cpu={limits.cpu}:{limits.cpu + 5}",
             f"--fsize={limits.files << 20}",
             "--core=0",
             "--",
         ]
-        if as_root:
+        if user != os.getuid():
             args += [
                 "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
+                f"--reuid={user}",
+                f"--regid={user}",
                 "--clear-groups",
                 "--inh-caps=-all",
                 "--bounding-set=-all",
                 "--no-new-privs",
+                "--",
+                "unshare",
+                "--user",
                 "--",
             ]
         return args
@@ -227,24 +298,14 @@ class Sandbox:
     def _check_private(self, shown: Sequence[str]) -> None:
         for folder in (*_runtime(), *shown):
             for private in self.private:
-                if private == folder or Path(folder) in Path(private).parents:
+                # As the kernel finds them: a path through a link names the same file.
+                seen, kept = Path(os.path.realpath(folder)), Path(os.path.realpath(private))
+                if seen == kept or seen in kept.parents:
                     raise SandboxError(
                         f"the sandbox would show the bot {folder}, which holds {private}: a "
                         "bot could read it there. Keep the bot in a folder of its own, apart "
                         "from the run's records, state, seed and log files"
                     )
-
-    def describe_exit(self, status: int) -> str:
-        """``"exited with status N"``, saying which signal ended the bot and, for the CPU
-        limit's, that it was the limit."""
-        number = -status if status < 0 else status - 128 if self.confined and status > 128 else 0
-        if not 0 < number < signal.NSIG:
-            return f"exited with status {status}"
-        name = signal.Signals(number).name
-        why = f"killed by {name}"
-        if number == signal.SIGXCPU:
-            why += f": it used its CPU time limit of {self.limits.cpu} s"
-        return f"exited with status {status} ({why})"
 
 
 SANDBOX: Final = Sandbox()
@@ -330,16 +391,29 @@ def _system() -> list[str]:
 
 
 def _check_readable(words: Sequence[str], folders: Sequence[str]) -> None:
-    """As root the bot runs as nobody: what it must read must be readable by every user."""
+    """As root the bot runs as a user of its own: what it must read must be readable by every
+    user."""
     for path in [*folders, *(w for w in words if os.path.isabs(w) and os.path.isfile(w))]:
         mode = os.stat(path).st_mode
         needed = 0o005 if os.path.isdir(path) else 0o004
         if mode & needed != needed:
             raise SandboxError(
-                f"the sandbox runs the bot as the user nobody, who cannot read {path} (mode "
+                f"the sandbox runs the bot as a user of its own, who cannot read {path} (mode "
                 f"{mode & 0o777:04o}): make it readable to all (chmod o+rX), or run valtti as "
                 "a user other than root"
             )
+
+
+def _fresh_user() -> int:
+    """A user number from ``USERS`` that no process has now: the bot's own, so that its
+    process limit counts its processes alone."""
+    import psutil
+
+    taken = {p.info["uids"].real for p in psutil.process_iter(["uids"]) if p.info["uids"]}
+    while True:
+        user = random.SystemRandom().choice(USERS)
+        if user not in taken:
+            return user
 
 
 def _tasks_of(user: int) -> int:

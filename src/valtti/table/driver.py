@@ -18,7 +18,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
 
-from valtti.engine import Action, CardSet, Deal, Match, Observation, Seat, Variant
+from valtti.engine import (
+    Action,
+    ActionKind,
+    CardSet,
+    Deal,
+    Match,
+    Observation,
+    Phase,
+    Seat,
+    Variant,
+)
 from valtti.players.base import Player
 from valtti.players.external import ExternalPlayer
 from valtti.players.listener import MatchListener
@@ -258,9 +268,12 @@ class Table:
     def apply(self, action: int) -> None:
         """Play ``action`` for the seat to move (``IllegalActionError`` from the engine, the
         match unchanged), then tell the listeners if it ends the deal or the match."""
+        mover = self.to_move
         self.match.apply(action)
         deal = self.match.deal
         assert deal is not None
+        if mover is not None and Action(action).kind is ActionKind.ASK_WHOLE:
+            self._answered(mover, deal)
         if deal.is_over():
             score = self.match.score
             self._tell(lambda s, listener: listener.deal_ended(self.match.observation(s), score))
@@ -290,6 +303,22 @@ class Table:
         return None
 
     # -- inside ---------------------------------------------------------------------------------
+
+    def _answered(self, asker: Seat, deal: Deal) -> None:
+        """After ``asker``'s ask-whole: a partner who held several marriages chooses which to
+        name, a decision of its own; one who held one names it at once (RULES.md 7.2: which is
+        private). At a paced table a host partner's answer at once takes as long as a choice
+        would, so that no bot can tell the two apart by the time."""
+        partner = asker.partner
+        occupant = self.seats[partner]
+        if (
+            self.paced
+            and deal.phase is not Phase.ANSWER
+            and occupant is not None
+            and not starts_program(occupant.spec)
+            and any(e.how == "ask-whole" and e.yes for e in deal.events[-1:])
+        ):
+            self.pace.wait(occupant.spec, deal.tricks_played)
 
     def _deal_in_play(self) -> Deal:
         deal = self.match.deal

@@ -50,11 +50,21 @@ class Pace:
 
     def floor(self, spec: str, trick: int) -> float:
         """How long a decision of ``spec`` at ``trick`` takes at least: the ``QUANTILE`` of its
-        recent ones, the longest of fewer than fifty (0 before any)."""
+        recent ones, the longest of fewer than fifty; before any at that trick, the longest
+        floor of its other tricks (a first forced move is not answered at once); 0 before
+        any decision of ``spec``."""
         ordered = self._sorted.get((spec, trick))
         if not ordered:
-            return 0.0
+            others = [self.floor(s, t) for s, t in self._sorted if s == spec and t != trick]
+            return max(others, default=0.0)
         return ordered[math.ceil(QUANTILE * (len(ordered) - 1))]
+
+    def wait(self, spec: str, trick: int) -> None:
+        """Wait as long as a decision of ``spec`` at ``trick`` takes at least (``floor``), for
+        a step the rules take without a decision where another deal would have had one."""
+        floor = self.floor(spec, trick)
+        if floor > 0:
+            self.sleep(floor)
 
 
 #: The pace every table of this process keeps: each match a worker plays learns from the last.
