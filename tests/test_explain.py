@@ -209,12 +209,14 @@ def test_the_only_legal_move() -> None:
     (only,) = open_explanations(deal)
     assert only.reason.code is ReasonCode.ONLY
     # A forced move is the rules', not a guess: no value, no share, no deal sampled.
-    (hinted,) = explain(deal.observation(Seat.N))
+    hint = explain(deal.observation(Seat.N))
+    (hinted,) = hint.moves
     assert hinted.reason.code is ReasonCode.ONLY and hinted.reason.certain
     assert (hinted.value, hinted.best_share, hinted.worlds) == (None, None, 0)
+    assert (hint.deals, hint.possible, hint.exact) == (0, 0, False)
     assert hinted.to_dict()["value"] is None and "share" not in hinted.to_dict()["reason"]
-    assert hints.hint_lines([hinted])[1].split()[1:3] == ["—", "—"]
-    assert hints.hint_key([hinted]) == "value: — · best: — (a forced move: nothing to weigh)"
+    assert hints.hint_lines(hint)[1].split()[1:3] == ["—", "—"]
+    assert hints.hint_key(hint) == "value: — · best: — (a forced move: nothing to weigh)"
 
 
 @pytest.mark.parametrize(
@@ -235,7 +237,7 @@ def test_the_pimc_players_explanation(
 ) -> None:
     deal = position(case)
     observation = deal.observation(Seat.N).with_score(score)
-    explanations = explain(observation, "hard")
+    explanations = explain(observation, "hard").moves
     assert sorted(e.action for e in explanations) == sorted(observation.legal_actions)
     assert all(e.best_share is not None and 0.0 <= e.best_share <= 1.0 for e in explanations)
     shares = [e.reason.share for e in explanations if e.reason.share is not None]
@@ -263,6 +265,7 @@ def test_to_dict_names_the_code_the_arguments_and_the_english() -> None:
         "certain": True,
         "card": "AS",
         "share": 1.0,
+        "shown": 1,
         "deals": 1,
     }
 
@@ -304,9 +307,11 @@ def test_every_legal_action_is_explained() -> None:
     for _ in range(20):
         deal.apply(deal.legal_actions()[0])
     observation = deal.observation(_to_move(deal))
-    explanations = explain(observation, "easy")
-    assert sorted(e.action for e in explanations) == sorted(observation.legal_actions)
-    assert all(e.worlds >= 16 and 0.0 <= (e.best_share or 0) <= 1.0 for e in explanations)
+    hint = explain(observation, "easy")
+    assert sorted(e.action for e in hint.moves) == sorted(observation.legal_actions)
+    assert hint.exact or hint.deals == 16
+    assert all(e.worlds == hint.deals and 0 <= (e.best_share or 0) <= 1 for e in hint.moves)
+    assert sum(e.best_share or 0 for e in hint.moves) == pytest.approx(1.0)  # ties shared
 
 
 def _record(tmp_path: Path, actions: int) -> Path:
@@ -372,7 +377,7 @@ def test_a_hint_is_the_same_on_a_machine_however_slow(monkeypatch: pytest.Monkey
     observation = deal.observation(_to_move(deal))
 
     def hint() -> list[dict[str, object]]:
-        return [e.to_dict() for e in explain(observation, "medium")]
+        return [e.to_dict() for e in explain(observation, "medium").moves]
 
     quiet = hint()
     worlds = quiet[0]["worlds"]

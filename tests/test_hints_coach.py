@@ -50,16 +50,23 @@ def test_a_reason_not_every_deal_shows_says_in_how_many_it_does() -> None:
     keep = _last_trick(1, 3)[0]
     assert keep.reason.code is ReasonCode.KEEPS_LAST
     assert (keep.reason.share, keep.reason.deals, keep.reason.certain) == (0.25, 4, False)
+    assert keep.reason.shown == 1
     assert keep.reason.to_dict()["share"] == 0.25 and keep.reason.to_dict()["deals"] == 4
-    assert hints.reason_words(keep.reason) == (
-        "in 1 of the 4 deals examined: keeps A♠ for the last trick"
+    assert hints.reason_words(keep.reason) == "in 1 of the 4 deals: keeps A♠ for the last trick"
+    # Where the deals weigh differently, its share of their weight too.
+    assert hints.reason_words(keep.reason, even=False) == (
+        "in 1 of the 4 deals (25% by likelihood): keeps A♠ for the last trick"
     )
     i18n.use("fi")
     try:
         finnish = hints.reason_words(keep.reason)
+        weighted = hints.reason_words(keep.reason, even=False)
     finally:
         i18n.use("en")
-    assert finnish == "1/4 tutkitusta jaosta: säästää kortin A♠ viimeiseen tikkiin"
+    assert finnish == "1/4 jaossa: säästää kortin A♠ viimeiseen tikkiin"
+    assert weighted == (
+        "1/4 jaossa (25\xa0% todennäköisyyksin painotettuna): säästää kortin A♠ viimeiseen tikkiin"
+    )
 
 
 def test_certain_words_only_where_every_deal_shows_the_reason() -> None:
@@ -136,30 +143,31 @@ def test_the_game_and_the_record_give_the_same_hint(tmp_path: Path) -> None:
     replayed = Record.from_json(path.read_text()).replay()
     assert position_seed(replayed.observation(seat), "hint") == position_seed(live, "hint")
     estimates = json.loads(_hint_json(path))["estimates"]
-    assert estimates == [e.to_dict() for e in explain(live)]
+    assert estimates == [e.to_dict() for e in explain(live).moves]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_hint_in_the_first_two_tricks_rests_on_16_deals_counted_alike(seed: int) -> None:
+def test_every_hint_in_the_first_two_tricks_rests_on_16_deals(seed: int) -> None:
+    """16 deals drawn by weight: a deal drawn twice weighs twice; every share over them all,
+    the best shares adding up to the whole (a tie shared)."""
     rng = random.Random(seed)
     match = _match(seed, rng.randrange(0, 8))
     seat = match.current_player
     assert seat is not None
     observation = match.observation(seat)
     assert len(observation.tricks) < 2
-    explanations = explain(observation, "hard")
-    n = explanations[0].worlds
-    assert n >= 16 and all(e.worlds == n for e in explanations)
-    for e in explanations:
+    hint = explain(observation, "hard")
+    n = hint.deals
+    assert 1 <= n <= 16 and not hint.exact and all(e.worlds == n for e in hint.moves)
+    assert sum(e.best_share or 0 for e in hint.moves) == pytest.approx(1.0)
+    for e in hint.moves:
         assert e.best_share is not None and e.value is not None and e.error is not None
-        # Every deal counts alike: a share is a whole number of the deals.
-        assert e.best_share * n == pytest.approx(round(e.best_share * n), abs=1e-6)
         reason = e.reason
         if reason.share is not None:
-            assert reason.deals is not None and 1 <= reason.deals <= n
-            shown = reason.share * reason.deals
-            assert shown == pytest.approx(round(shown), abs=1e-6)
-    assert hints.hint_key(explanations).count(f"{n} sampled deals") == 1
+            assert reason.deals == n and reason.shown is not None and 1 <= reason.shown <= n
+            # Weighing a sixteenth for each time drawn.
+            assert reason.share * 16 == pytest.approx(round(reason.share * 16), abs=1e-6)
+    assert hints.hint_key(hint).count(f"{n} sampled deals") == 1
 
 
 def test_a_hint_in_the_window_after_trick_1_rests_on_16_deals() -> None:
@@ -175,16 +183,16 @@ def test_a_hint_in_the_window_after_trick_1_rests_on_16_deals() -> None:
     assert seat is not None and len(match.deal.tricks) == 1
     observation = match.observation(seat)
     assert Action.ask_whole() in observation.legal_actions
-    explanations = explain(observation, "hard")
-    assert {e.action for e in explanations} == set(observation.legal_actions)
-    assert all(e.worlds >= 16 and e.value is not None for e in explanations)
+    hint = explain(observation, "hard")
+    assert {e.action for e in hint.moves} == set(observation.legal_actions)
+    assert all(e.worlds == hint.deals and e.value is not None for e in hint.moves)
 
 
 def test_a_card_reason_in_its_words() -> None:
-    reason = Reason(ReasonCode.KEEPS_LAST, Seat.S, card=Card.parse("AS"), share=0.5, deals=16)
-    assert (
-        hints.reason_words(reason) == "in 8 of the 16 deals examined: keeps A♠ for the last trick"
+    reason = Reason(
+        ReasonCode.KEEPS_LAST, Seat.S, card=Card.parse("AS"), share=0.5, deals=16, shown=8
     )
+    assert hints.reason_words(reason) == "in 8 of the 16 deals: keeps A♠ for the last trick"
 
 
 def _fourth_in_trick(seed: int) -> Match:

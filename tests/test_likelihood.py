@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from valtti.engine import NUM_ACTIONS, Action, CardSet, Deal, Observation, Seat, Variant
+from valtti.engine import NUM_ACTIONS, Action, CardSet, Deal, Observation, Seat, Suit, Variant
 from valtti.engine.variant import SWITCHES
 from valtti.players import make_player
 from valtti.players.knowledge import infer
@@ -150,3 +150,50 @@ def test_the_self_model_predicts_pimc_hards_own_play_better_than_chance() -> Non
     taken = log_chance[np.arange(len(decisions)), decisions.action].mean()
     uniform = -np.log(allowed.sum(axis=1)).mean()
     assert taken > uniform + 0.2, (taken, uniform)
+
+
+def test_after_partner_names_spades_the_true_deal_weighs_more_than_nothing() -> None:
+    """A ♠ named in answer to an ask-whole was read as no answer (``Suit.S`` is 0): every
+    world, the true one too, then weighed 0, and the players fell back to uniform weights."""
+    hands = [
+        CardSet.parse(h)
+        for h in (
+            "AD 6H 7H 8H 9H 6C 7C 8C 9C",
+            "6D 8D 9D JD QD KD TD JH 7S",
+            "KS QS KH QH AS TS 6S 7D 8S",
+            "JS 9S AH TH AC TC QC KC JC",
+        )
+    ]
+    deal = Deal(hands, Seat.W)  # N leads
+    for token in ("AD", "6D", "7D", "JS", "ask-whole", "answer S"):
+        deal.apply(Action.parse(token))
+    (event,) = [e for e in deal.events if e.how == "ask-whole"]
+    assert event.yes and event.suit == Suit.S  # S held two marriages: it named ♠
+    for seat in Seat:
+        if deal.current_player is None:
+            break
+        observation = deal.observation(seat)
+        for likelihood in LIKELIHOODS:
+            assert likelihood.weights(observation, [deal.hands])[0] > 0, seat
+
+
+def test_over_whole_matches_the_true_deal_weighs_more_than_nothing_at_every_decision() -> None:
+    """Every decision of four matches of the heuristic player (declarations, questions both
+    ways, answers): the hands as they are weigh more than nothing for every seat's view."""
+    from valtti.table import Computer, Table
+
+    decisions = 0
+    for seed in range(4):
+        table = Table({s: Computer("heuristic") for s in Seat}, seed)
+        while not table.match.is_over() and len(table.match.deals) < 6:
+            if table.needs_deal:
+                table.start_deal()
+            deal = table.match.deal
+            assert deal is not None
+            for seat in Seat:
+                observation = table.match.observation(seat)
+                for likelihood in LIKELIHOODS:
+                    assert likelihood.weights(observation, [deal.hands])[0] > 0
+            decisions += 1
+            table.apply(table.decide())
+    assert decisions > 500

@@ -52,6 +52,23 @@ def test_count_is_the_number_of_consistent_worlds(seed: int, variant: Variant) -
             assert Sampler(k).count == sum(map(k.consistent, all_worlds(observation)))
 
 
+@RANDOM
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(VARIANTS))
+def test_numbered_worlds_are_every_consistent_world_once(seed: int, variant: Variant) -> None:
+    """``world(n)`` for ``n`` below ``count`` lists the consistent worlds, each once: what a hint
+    values when there are no more of them than its budget (issue 42)."""
+    for step, deal in enumerate(random_game(seed, variant, rich=True)):
+        if sum(len(h) for h in deal.hands) <= 12:
+            observation = deal.observation(Seat(step % 4))
+            k = infer(observation)
+            sampler = Sampler(k)
+            numbered = [sampler.world(n) for n in range(sampler.count)]
+            assert len(set(numbered)) == sampler.count
+            assert set(numbered) == {w for w in all_worlds(observation) if k.consistent(w)}
+            with pytest.raises(ValueError, match="is not below"):
+                sampler.world(sampler.count)
+
+
 # -- uniformity ------------------------------------------------------------------------------------
 
 

@@ -36,6 +36,7 @@ from valtti.engine import (
 )
 from valtti.engine.record import Record
 from valtti.players.reasons import Explanation, Reason, ReasonCode
+from valtti.players.reasons import Hint as HintMoves
 from valtti.terminal import guide, hints, i18n, phrases, saving
 from valtti.terminal.commands import (
     Empty,
@@ -596,7 +597,7 @@ def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None
     explanations = [Explanation(Action.parse("JD"), 0.07, 0.87, 8, why)] + [
         Explanation(Action.parse(card), 0.06, 0.7, 8, why) for card in ("7D", "7C", "8C", "9C")
     ]
-    lines = hints.hint_lines(explanations)
+    lines = hints.hint_lines(HintMoves(tuple(explanations)))
     value_at = lines[0].index("value") + len("value")
     rows = [line for line in lines[1:] if "%" in line]
     assert len(rows) == 2
@@ -607,10 +608,10 @@ def test_the_hint_table_keeps_its_columns_when_many_moves_share_a_line() -> None
 def test_a_long_reason_wraps_under_the_reasons_column() -> None:
     # At 80 columns "in 6 of the 12 deals examined: your team misses the ♦ marriage" ran back
     # to the left edge, under the moves.
-    why = Reason(ReasonCode.MISSES_MARRIAGE, Seat.S, suit=Suit.D, share=0.5, deals=12)
-    lines = hints.hint_lines([Explanation(Action.parse("QD"), 0.23, 0.44, 16, why)])
+    why = Reason(ReasonCode.MISSES_MARRIAGE, Seat.S, suit=Suit.D, share=0.5, deals=12, shown=6)
+    lines = hints.hint_lines(HintMoves((Explanation(Action.parse("QD"), 0.23, 0.44, 16, why),)))
     at = hints.reason_column(lines)
-    assert lines[1][at:].startswith("in 6 of the 12 deals examined")
+    assert lines[1][at:].startswith("in 6 of the 12 deals: your team")
     out = io.StringIO()
     Console(file=out, width=40, color_system=None).print(hints.Hanging(lines[1], at))
     drawn = out.getvalue().splitlines()
@@ -628,7 +629,7 @@ def test_a_hint_value_that_rounds_to_zero_is_zero_not_minus_zero() -> None:
         Explanation(Action.play(card), value, share / 10, 8, why)  # shares apart: a line each
         for share, (card, value) in enumerate(zip(HAND[:6], values, strict=True))
     ]
-    shown = [line.split()[1] for line in hints.hint_lines(explanations)[1:]]
+    shown = [line.split()[1] for line in hints.hint_lines(HintMoves(tuple(explanations)))[1:]]
     assert shown == ["+0.01", "0.00", "0.00", "0.00", "0.00", "-0.01"]
 
 

@@ -95,10 +95,10 @@ def hint_times(positions: int, seed: int) -> list[TrickTimes]:
             if observation is None:
                 continue
             started, started_cpu = time.perf_counter(), time.process_time()
-            explanations = explain(observation, "hard")
+            hint = explain(observation, "hard")
             took.append(time.perf_counter() - started)
             cpu.append(time.process_time() - started_cpu)
-            fewest = min(fewest, explanations[0].worlds)
+            fewest = min(fewest, hint.deals or 10**9)
         out.append(
             TrickTimes(
                 trick,

@@ -42,16 +42,18 @@ def hint(file: Path, level: str, as_json: bool, lang: str | None) -> None:
 
         fail(nobody_to_move(file), EXIT_MALFORMED)
         return
-    explanations = explain(match.observation(seat), level)
+    hint = explain(match.observation(seat), level)
     if as_json:
+        facts = hint.to_dict()
+        estimates = facts.pop("moves")
         click.echo(
             json.dumps(
                 {
                     "to_move": str(seat),
                     "level": level,
-                    "choice": str(explanations[0].action),
-                    "deals": explanations[0].worlds,
-                    "estimates": [e.to_dict() for e in explanations],
+                    "choice": str(hint.moves[0].action),
+                    **facts,
+                    "estimates": estimates,
                 },
                 ensure_ascii=False,
             )
@@ -60,7 +62,7 @@ def hint(file: Path, level: str, as_json: bool, lang: str | None) -> None:
     from valtti.terminal.hints import hint_heading, hint_key, hint_lines, to_move_line
 
     click.echo(to_move_line(seat, level))
-    click.echo(hint_heading(explanations))
-    click.echo(hint_key(explanations))
-    for line in hint_lines(explanations):
+    click.echo(hint_heading(hint.moves))
+    click.echo(hint_key(hint))
+    for line in hint_lines(hint):
         click.echo("  " + line)

@@ -1,11 +1,14 @@
-"""What a hint rests on: the deals it samples and each legal action's value in each, within a
+"""What a hint rests on: the deals it values and each legal action's value in each, within a
 budget counted in solver work, so that the same position gives the same hint on any machine.
 
-The hidden cards are dealt from a seed derived from the position (``engine.seeds``:
-the public history and the seat's own hand), many times over, consistently with everything
-public (the exact ``Sampler``); each draw is weighted by how likely the other seats' actual play
-was in it (the PIMC player's likelihood), and ``deals`` of them are resampled by weight, so the
-deals kept count alike: a value is their plain mean, a share a count among them.
+The deals are the hidden hands that agree with everything public (the exact ``Sampler``), each
+weighted by how likely the other seats' actual play was in it (the PIMC player's likelihood).
+Where there are no more of them than the hint's budget of ``deals``, every one is valued: the
+hint is exact for that model of play. Otherwise ``_OVERSAMPLE`` times the budget are drawn
+without replacement, from a seed derived from the position (``engine.seeds``: the public
+history and the seat's own hand), and ``deals`` drawn from those by weight (systematic
+resampling); a deal drawn twice is valued once and weighs twice. A value is the weighted mean
+over the deals, a share a weighted share.
 
 In each deal every legal action is valued for the mover's team in match equity
 (``pimc.equity_value``): from trick 3 on by the exact double-dummy solver, each solve within
@@ -19,6 +22,7 @@ early way too, from the end of the trick being played.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Final
@@ -74,13 +78,14 @@ NODE_CAP: Final = 250_000
 PLAYOUT_CAP: Final = 10_000
 #: Draws weighed for each deal kept.
 _OVERSAMPLE: Final = 4
+#: Values closer than this are equal.
+_TIE: Final = 1e-9
 
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """One sampled deal: the hands now (N E S W) and each legal action's value in it for the
-    mover's team. Every deal weighs the same (``weight`` 1, as ``explain.SolvedWorld`` reads
-    it)."""
+    """One deal valued: the hands now (N E S W), each legal action's value in it for the
+    mover's team, and its weight (the deals' weights add up to 1)."""
 
     hands: Hands
     values: dict[Action, float]
@@ -95,7 +100,14 @@ class Dealt:
 class Appraisal:
     """The deals a hint rests on, and how a line is finished in them (``line``); ``until``:
     the tricks an early position's lines are played to by the quick player (else ``None``);
-    ``score`` and ``deal_number``: the observation's, as the quick player reads them."""
+    ``score`` and ``deal_number``: the observation's, as the quick player reads them.
+
+    ``possible``: how many deals agree with what the seat knows; ``exact``: every one of them
+    is among ``deals``. ``inferred``: the deals are weighted by the likelihood of the play seen
+    (not where nothing has been played yet). ``fallback``: no deal drawn agreed with the play
+    under the likelihood, and they were weighted alike instead (it should never be: the true
+    deal always agrees; a hint says so where it is).
+    """
 
     deals: tuple[Dealt, ...]
     value: DealValue
@@ -103,14 +115,45 @@ class Appraisal:
     until: int | None
     score: tuple[int, int] = (0, 0)
     deal_number: int | None = None
+    possible: int = 0
+    exact: bool = False
+    inferred: bool = False
+    fallback: bool = False
 
     def mean(self, action: Action) -> float:
-        return sum(d.values[action] for d in self.deals) / len(self.deals)
+        """The weighted mean of ``action``'s value over the deals."""
+        return sum(d.weight * d.values[action] for d in self.deals)
 
     def best_share(self, action: Action) -> float:
-        """The share of the deals in which ``action`` is best or tied best."""
-        best = sum(1 for d in self.deals if d.values[action] >= max(d.values.values()) - 1e-9)
-        return best / len(self.deals)
+        """The weighted share of the deals in which ``action`` is best, a tie shared among the
+        actions tied: the shares of all the actions add up to 1."""
+        share = 0.0
+        for d in self.deals:
+            top = max(d.values.values())
+            best = [a for a, v in d.values.items() if v >= top - _TIE]
+            if action in best:
+                share += d.weight / len(best)
+        return min(1.0, share)  # the weights add up to 1 give or take the last bit
+
+    @property
+    def even(self) -> bool:
+        """Whether every deal weighs the same."""
+        return max(d.weight for d in self.deals) - min(d.weight for d in self.deals) < 1e-12
+
+    def error(self, action: Action, other: Action) -> float:
+        """The standard error of the weighted mean of ``action``'s value less ``other``'s: how
+        far apart two moves' values may be by the luck of the draw; 0 where the hint is exact
+        or rests on one deal."""
+        if self.exact or len(self.deals) < 2:
+            return 0.0
+        gaps = [(d.weight, d.values[action] - d.values[other]) for d in self.deals]
+        mean = sum(w * g for w, g in gaps)
+        # The weighted variance of the gaps, with the effective number of deals for the mean.
+        variance = sum(w * (g - mean) ** 2 for w, g in gaps)
+        effective = 1.0 / sum(w * w for w, _ in gaps)
+        if effective <= 1:
+            return 0.0
+        return math.sqrt(variance * effective / (effective - 1) / effective)
 
     def line(self, deal: Deal) -> list[Action]:
         """The rest of the deal from ``deal`` (not over) as a hint plays it out, within the
@@ -133,60 +176,88 @@ class Appraisal:
 
 
 def appraise(observation: Observation, deals: int, solver: Solver | None = None) -> Appraisal:
-    """``deals`` sampled deals for the seat to move in ``observation`` with each legal action's
-    value in each (see the module). ``ValueError`` when the seat is not to move."""
+    """At most ``deals`` deals for the seat to move in ``observation``, every possible one
+    where there are no more, with each legal action's value in each (see the module).
+    ``ValueError`` when the seat is not to move."""
     legal = observation.legal_actions
     if not legal:
         raise ValueError(f"{observation.seat} is not to move")
-    rng = random.Random(position_seed(observation, "hint"))
     value = equity_value(observation.score or (0, 0), observation.variant)
     solver = solver or Solver()
-    kept = _resampled(observation, deals, rng)
-    base = rebuild(observation, kept[0])
+    sampler = Sampler(infer(observation))
+    exact = sampler.count <= deals
+    if exact:
+        drawn = [sampler.world(n) for n in range(sampler.count)]
+    else:
+        rng = random.Random(position_seed(observation, "hint"))
+        numbers = rng.sample(range(sampler.count), min(sampler.count, deals * _OVERSAMPLE))
+        drawn = [sampler.world(n) for n in numbers]
+    inferred = bool(observation.history)
+    likely = _likelihoods(observation, drawn) if inferred else [1.0] * len(drawn)
+    fallback = sum(likely) <= 0
+    if fallback:
+        likely = [1.0] * len(drawn)
+    if exact:
+        total = sum(likely)
+        weighted = [(h, w / total) for h, w in zip(drawn, likely, strict=True)]
+    else:
+        weighted = _resampled(drawn, likely, deals, rng)
+    base = rebuild(observation, weighted[0][0])
     score = observation.score or (0, 0)
     until = SOLVED_FROM if len(observation.tricks) < EARLY_TRICKS else None
-    valued: dict[Hands, Dealt] = {}
-    for hands in kept:
-        if hands not in valued:
-            deal = base.with_hands(hands)
-            valued[hands] = _valued(
-                deal, hands, value, solver, until, score, observation.deal_number
-            )
-    deals_kept = tuple(valued[h] for h in kept)
-    return Appraisal(deals_kept, value, solver, until, score, observation.deal_number)
+    valued = tuple(
+        _valued(base.with_hands(hands), hands, weight, value, solver, until, score,
+                observation.deal_number)
+        for hands, weight in weighted
+    )  # fmt: skip
+    return Appraisal(
+        valued,
+        value,
+        solver,
+        until,
+        score,
+        observation.deal_number,
+        possible=sampler.count,
+        exact=exact,
+        inferred=inferred and not fallback,
+        fallback=fallback,
+    )
 
 
-def _resampled(observation: Observation, deals: int, rng: random.Random) -> list[Hands]:
-    """``deals`` hidden hands drawn in proportion to the likelihood of the play seen, by
-    systematic resampling of ``_OVERSAMPLE`` times as many uniform draws."""
-    sampler = Sampler(infer(observation))
-    drawn = [sampler.sample(rng) for _ in range(deals * _OVERSAMPLE)]
-    if observation.history:
-        # Rounded: weights computed in floating point on another machine pick the same deals.
-        likely = LearnedLikelihood.self_model().weights(observation, drawn)
-        weights = [round(float(w), 9) for w in likely]
-    else:
-        weights = [1.0] * len(drawn)
+def _likelihoods(observation: Observation, drawn: list[Hands]) -> list[float]:
+    """How likely the play seen makes each deal drawn, rounded: weights computed in floating
+    point on another machine pick the same deals."""
+    likely = LearnedLikelihood.self_model().weights(observation, drawn)
+    return [round(float(w), 9) for w in likely]
+
+
+def _resampled(
+    drawn: list[Hands], weights: list[float], deals: int, rng: random.Random
+) -> list[tuple[Hands, float]]:
+    """``deals`` of ``drawn`` (each distinct) drawn in proportion to ``weights`` by systematic
+    resampling; each deal once, in the order drawn, weighing the times it was drawn over
+    ``deals``."""
     total = sum(weights)
-    if total <= 0:  # no draw agrees with the play: cannot happen, but stay legal
-        weights, total = [1.0] * len(drawn), float(len(drawn))
     step = total / deals
     point = rng.random() * step
-    kept: list[Hands] = []
+    times: dict[Hands, int] = {}
     reached = 0.0
     for hands, weight in zip(drawn, weights, strict=True):
         reached += weight
-        while len(kept) < deals and point < reached:
-            kept.append(hands)
+        while sum(times.values()) < deals and point < reached:
+            times[hands] = times.get(hands, 0) + 1
             point += step
-    while len(kept) < deals:  # rounding at the very end
-        kept.append(drawn[-1])
-    return kept
+    kept = sum(times.values())
+    if kept < deals:  # rounding at the very end
+        last = next(h for h, w in reversed(list(zip(drawn, weights, strict=True))) if w > 0)
+        times[last] = times.get(last, 0) + deals - kept
+    return [(hands, n / deals) for hands, n in times.items()]
 
 
 def _valued(
     deal: Deal,
     hands: Hands,
+    weight: float,
     value: DealValue,
     solver: Solver,
     until: int | None,
@@ -198,9 +269,9 @@ def _valued(
     if until is None:
         solved = solver.solve_within(deal, value, NODE_CAP)
         if solved is not None:
-            return Dealt(hands, dict(solved))
+            return Dealt(hands, dict(solved), weight)
         until = deal.tricks_played + 1
-    return Dealt(hands, early_values(deal, value, solver, until, score, deal_number))
+    return Dealt(hands, early_values(deal, value, solver, until, score, deal_number), weight)
 
 
 def early_values(

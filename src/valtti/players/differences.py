@@ -26,6 +26,7 @@ from valtti.engine import (
     marriage_suits,
     score_deal,
 )
+from valtti.engine.match import Outcome
 from valtti.engine.solver import MAX_GAME_POINTS, DealValue
 from valtti.engine.views import DealResult
 from valtti.players.reasons import ReasonCode
@@ -40,6 +41,7 @@ class LineOutcome:
 
     result: DealResult
     after: tuple[int, int]
+    outcome: Outcome  #: how the match stands after it (the engine's ``match_outcome``)
     porvoo: tuple[bool, bool]
     overshoot: tuple[bool, bool]
     last_card: Card | None  #: the card that took trick 9
@@ -77,6 +79,7 @@ def play_line(
     return LineOutcome(
         result,
         scored.after,
+        scored.outcome,
         scored.porvoo,
         scored.overshoot,
         card,
@@ -97,7 +100,6 @@ class Comparison:
         self.before = before
         self.deal_value = value
         self.sign = 1.0 if self.team is Team.NS else -1.0
-        self.events = _events(self.team, before, variant)
         self.overshoot_to = variant.overshoot_to
 
     def value(self, result: DealResult) -> float:
@@ -113,19 +115,17 @@ class Comparison:
     ) -> list[Difference]:
         """The differences of ``mine`` from ``theirs`` with the value each accounts for.
 
-        A match-level difference (the target, overshooting, Porvoo) accounts for the whole gap
-        of the world; otherwise each game-point column is put in place of the other line's on
-        its own, and the change of value is its share.
+        A match-level difference (the target, a draw, overshooting, Porvoo) accounts for the
+        whole gap of the world, named as it is on the gap's side (``match_level``); otherwise
+        each game-point column is put in place of the other line's on its own, and the change
+        of value is its share.
         """
         if not gap:
             return []
+        level = self.match_level(mine, theirs, gap > 0)
+        if level is not None:
+            return [(level[0], gap, level[1])]
         team = self.team
-        if mine.overshoot[team] and not theirs.overshoot[team]:
-            # Said before the target missed: it is why the target is missed.
-            return [(ReasonCode.OVERSHOOTS, gap, Args(points=self.overshoot_to))]
-        for good, better, worse in self.events:
-            if good(mine) != good(theirs):
-                return [(better if good(mine) else worse, gap, Args())]
         opp = team.other
         found: list[tuple[ReasonCode, tuple[int, int], Args]] = []
         mine_last, theirs_last = mine.result.last, theirs.result.last
@@ -180,6 +180,51 @@ class Comparison:
             for code, change, args in found
         ]
 
+    def match_level(
+        self, mine: LineOutcome, theirs: LineOutcome, better: bool
+    ) -> tuple[ReasonCode, Args] | None:
+        """How the match stands differently after ``mine`` than after ``theirs``, said on the
+        side of the gap (``better``: ``mine`` is worth more to the mover's team): never a
+        move made "best" by what is bad for its team. The first that holds: an overshoot (the
+        cause before what it causes), a draw against the match going on or another end, a win
+        or a loss, an overshoot avoided, Porvoo; ``None`` where the match stands alike."""
+        team, opp = self.team, self.team.other
+        back = Args(points=self.overshoot_to)
+        if mine.overshoot[team] and not theirs.overshoot[team] and not better:
+            return ReasonCode.OVERSHOOTS, back
+        if mine.overshoot[opp] and not theirs.overshoot[opp] and better:
+            return ReasonCode.OPPONENTS_OVERSHOOT, back
+        ends, other = mine.outcome, theirs.outcome
+        if ends == "draw" and other != "draw":
+            return (ReasonCode.SECURES_DRAW if better else ReasonCode.ENDS_IN_DRAW), Args()
+        if other == "draw" and ends is None:
+            return (ReasonCode.AVOIDS_DRAW if better else ReasonCode.MISSES_DRAW), Args()
+        won, lost = str(team), str(opp)
+        if ends == won and other != won and better:
+            return ReasonCode.REACHES_TARGET, Args()
+        if other == won and ends != won and not better:
+            return ReasonCode.MISSES_TARGET, Args()
+        if ends == lost and other != lost and not better:
+            return ReasonCode.LETS_OPPONENTS_WIN, Args()
+        if other == lost and ends != lost and better:
+            return ReasonCode.STOPS_OPPONENTS, Args()
+        if theirs.overshoot[team] and not mine.overshoot[team] and better:
+            return ReasonCode.AVOIDS_OVERSHOOT, Args()
+        if theirs.overshoot[opp] and not mine.overshoot[opp] and not better:
+            return ReasonCode.OPPONENTS_AVOID_OVERSHOOT, Args()
+        # Porvoo from 0 costs nothing that the game points do not already say.
+        risked = [o.porvoo[team] and self.before[team] > 0 for o in (mine, theirs)]
+        if risked[1] and not risked[0] and better:
+            return ReasonCode.SAVES_PORVOO, Args()
+        if risked[0] and not risked[1] and not better:
+            return ReasonCode.RISKS_PORVOO, Args()
+        sent = [o.porvoo[opp] and self.before[opp] > 0 for o in (mine, theirs)]
+        if sent[0] and not sent[1] and better:
+            return ReasonCode.SENDS_TO_PORVOO, Args()
+        if sent[1] and not sent[0] and not better:
+            return ReasonCode.FREES_OPPONENTS, Args()
+        return None
+
 
 def _moved(result: DealResult, team: Team, change: tuple[int, int]) -> DealResult:
     """``result`` with ``change`` added to the game points of ``team`` and of the other."""
@@ -214,34 +259,3 @@ def _broken(world: Deal, action: Action) -> dict[Suit, bool]:
         for suit in set(eligible) - set(still) - set(declared_after):
             out[suit] = partner
     return out
-
-
-#: One match-level fact: whether a finished line has its good side, and the codes for having
-#: the good side where the other line has the bad, and the other way round.
-_Event = tuple[Callable[[LineOutcome], bool], ReasonCode, ReasonCode]
-
-
-def _events(team: Team, before: tuple[int, int], variant: Variant) -> list[_Event]:
-    """The match-level facts, most decisive first."""
-    opp = team.other
-    target = variant.target
-    # Porvoo from 0 costs nothing that the game points do not already say.
-    return [
-        (lambda o: o.after[team] == target, ReasonCode.REACHES_TARGET, ReasonCode.MISSES_TARGET),
-        (
-            lambda o: o.after[opp] != target,
-            ReasonCode.STOPS_OPPONENTS,
-            ReasonCode.LETS_OPPONENTS_WIN,
-        ),
-        (lambda o: not o.overshoot[team], ReasonCode.AVOIDS_OVERSHOOT, ReasonCode.OVERSHOOTS),
-        (
-            lambda o: not (o.porvoo[team] and before[team] > 0),
-            ReasonCode.SAVES_PORVOO,
-            ReasonCode.RISKS_PORVOO,
-        ),
-        (
-            lambda o: o.porvoo[opp] and before[opp] > 0,
-            ReasonCode.SENDS_TO_PORVOO,
-            ReasonCode.FREES_OPPONENTS,
-        ),
-    ]

@@ -10,10 +10,13 @@ hint's line after each (most telling first, as many as a budget of lines allows)
 between the two finished deals (the last trick and whose card took it, the victory point, each
 team's marriages, Porvoo, the target reached or overshot) is weighed by how much of the value
 gap it accounts for, world by world, and the difference that accounts for most is the reason,
-with the share of the sampled deals in which it shows (``Reason.share``: 1 only where every
-deal shows it, the one case a front end words it as certain). Facts about the action itself
-come from the engine: which marriages a question's locks break
-(``marriage_suits`` before and after), what a declaration scores.
+with the share of all the hint's deals in which it shows (``Reason.share``, ``Reason.shown``:
+a deal not played out counts as not showing it, so that every share of a hint is over the
+same deals; certain only where every deal shows it, the one case a front end words it as
+certain). Two moves whose values are within about two standard errors of each other are about
+equal, as far as the deals can tell: neither gets a decisive reason. Facts about the action
+itself come from the engine: which marriages a question's locks break (``marriage_suits``
+before and after), what a declaration scores.
 
 What a hint says is ``players.reasons`` (a ``Reason``: a ``ReasonCode`` with its arguments,
 English in ``str()``, each front end's words in its catalogue); how two finished lines differ,
@@ -22,7 +25,6 @@ and what each difference is worth, is ``players.differences``.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -40,16 +42,18 @@ from valtti.players.differences import (
     play_line,
 )
 from valtti.players.pimc import ActionEstimate
-from valtti.players.reasons import Explanation, Reason, ReasonCode
+from valtti.players.reasons import Explanation, Hint, Reason, ReasonCode
 
-# Explanation, Reason and ReasonCode are read from here too (terminal.hints).
+# Explanation, Hint, Reason and ReasonCode are read from here too (terminal.hints).
 __all__ = [
+    "CHANCE",
     "EARLY_LINES",
     "EXPLAINED_LINES",
     "LINE_POSITIONS",
     "NEGLIGIBLE",
     "Estimate",
     "Explanation",
+    "Hint",
     "Reason",
     "ReasonCode",
     "SolvedWorld",
@@ -79,6 +83,11 @@ _TIE: Final = 1e-9
 #: one is as good as it to the reader, and no one difference should be named as its loss (it
 #: said "gives up the last trick" of a move that showed the best move's value).
 NEGLIGIBLE: Final = 0.005
+#: Standard errors within which two moves' values are alike, as far as the deals can tell.
+CHANCE: Final = 2.0
+
+#: Whether two actions' values are within chance of each other (``Appraisal.error``).
+Close = Callable[[Action, Action], bool]
 
 #: Which of two differences that account for as much of a gap is the reason.
 _PRIORITY: Final = tuple(ReasonCode)
@@ -118,18 +127,21 @@ def explain_worlds(
     value: DealValue,
     lines: int = EXPLAINED_LINES,
     work: tuple[Callable[[], int], int] | None = None,
+    close: Close | None = None,
 ) -> list[Explanation]:
     """Each estimate with its reason, in the order of ``estimates`` (best first).
 
     The best action is set against the best one worth less by ``NEGLIGIBLE`` or more (when
     there is none, nothing stands out); every other against the best, and one within
-    ``NEGLIGIBLE`` of the best is as good. The worlds are examined in their order (a sample's
-    order), every pair in turn: only worlds in which the two differ in value account for the
-    gap, and there both actions are played out along ``line``, until ``lines`` lines are
-    played (a pair that would pass it is examined no further) and, with ``work`` (a counter of
-    solver positions and a limit), until the counter has grown by the limit. A reason's share
-    is of the worlds examined for its action. ``value`` values a finished deal for NS as the
-    estimates do. A single estimate is the only legal move: it has no value and no share.
+    ``NEGLIGIBLE`` of the best is as good. Where ``close`` says two so set are within chance
+    of each other, the action is about equal, with no decisive reason. The worlds are examined
+    in their order (a sample's order), every pair in turn: only worlds in which the two differ
+    in value account for the gap, and there both actions are played out along ``line``, until
+    ``lines`` lines are played (a pair that would pass it is examined no further) and, with
+    ``work`` (a counter of solver positions and a limit), until the counter has grown by the
+    limit. A reason's share is of all the worlds, by weight: one not examined does not show it.
+    ``value`` values a finished deal for NS as the estimates do. A single estimate is the only
+    legal move: it has no value and no share.
     """
     mover = observation.seat
     if len(estimates) == 1:
@@ -142,11 +154,14 @@ def explain_worlds(
     best = estimates[0]
     worse = next((e for e in estimates if e.value < best.value - NEGLIGIBLE), None)
     pairs: dict[Action, tuple[Estimate, Estimate]] = {}
-    if worse is not None:
-        pairs[best.action] = (best, worse)
-    for e in estimates:
-        if e is not best and e.value < best.value - NEGLIGIBLE:
-            pairs[e.action] = (e, best)
+    alike: set[Action] = set()
+    for e, rival in [(best, worse), *((e, best) for e in estimates[1:])]:
+        if rival is None or (e.value >= best.value - NEGLIGIBLE and e is not best):
+            continue
+        if close is not None and close(e.action, rival.action):
+            alike.add(e.action)
+        else:
+            pairs[e.action] = (e, rival)
     total = sum(w.weight for w in worlds) or 1.0
     deals: dict[int, Deal] = {}
     outcomes: dict[tuple[int, Action], LineOutcome] = {}
@@ -164,10 +179,9 @@ def explain_worlds(
         return work is not None and work[0]() - start >= work[1]
 
     seen: dict[Action, list[_Seen]] = {a: [] for a in pairs}
-    examined: dict[Action, list[float]] = {a: [] for a in pairs}  # the weights of deals examined
     stopped: set[Action] = set()
-    # The deals in the order they were sampled, every pair in turn: where the lines run out, the
-    # deals examined are a fair sample of all, and a reason's share is the share among them.
+    # The deals in the order they were sampled, every pair in turn: where the lines run out,
+    # the deals not examined count as not showing the reason.
     for i, world in enumerate(worlds):
         for action, (_, alternative) in pairs.items():
             if action in stopped:
@@ -184,13 +198,13 @@ def explain_worlds(
                 swing = mine.result.card_points[mover.team] - theirs.result.card_points[mover.team]
                 seen[action].append(_Seen(world.weight / total, found, gap, swing))
             # A deal where the two are worth the same shows no difference that counts.
-            examined[action].append(world.weight / total)
     out = []
     for estimate in estimates:
         pair = pairs.get(estimate.action)
         if pair is not None:
-            weights = examined[estimate.action]
-            reason = _main_reason(mover, seen[estimate.action], estimate is best, weights)
+            reason = _main_reason(mover, seen[estimate.action], estimate is best, len(worlds))
+        elif estimate.action in alike:
+            reason = Reason(ReasonCode.ABOUT_EQUAL, mover)
         elif estimate is best:
             reason = Reason(ReasonCode.BEST_ON_AVERAGE, mover)
         else:
@@ -213,19 +227,21 @@ class _Seen:
     swing: int  #: the card points the mover's team takes more
 
 
-def _main_reason(
-    mover: Seat, worlds: Sequence[_Seen], is_best: bool, examined: Sequence[float]
-) -> Reason:
-    """The difference that accounts for most of the value gap over the weighted ``worlds``, on
-    the side of the gap: what the best action gains, what any other loses. The action's own
-    fact (a declaration, a lock) is the reason if it accounts for half as much as the top; of
-    two that account for as much, the one first in ``_PRIORITY``. Its share is of the deals
-    ``examined`` (their weights: those played out, and those where the two are worth alike)."""
+def _main_reason(mover: Seat, worlds: Sequence[_Seen], is_best: bool, deals: int) -> Reason:
+    """The difference that accounts for most of the value gap over the weighted ``worlds``
+    compared, on the side of the gap: what the best action gains, what any other loses. The
+    action's own fact (a declaration, a lock) is the reason if it accounts for half as much as
+    the top; of two that account for as much, the one first in ``_PRIORITY``. Its share is of
+    all the hint's ``deals`` (weights adding up to 1), and ``shown`` how many of them show
+    it."""
     side = 1.0 if is_best else -1.0
     amount: dict[ReasonCode, float] = defaultdict(float)
     shown: dict[ReasonCode, float] = defaultdict(float)
+    count: dict[ReasonCode, int] = defaultdict(int)
     args: dict[ReasonCode, dict[Args, float]] = defaultdict(lambda: defaultdict(float))
     for world in worlds:
+        for code in {code for code, _, _ in world.differences}:
+            count[code] += 1
         for code, value, code_args in world.differences:
             amount[code] += world.weight * value
             shown[code] += world.weight
@@ -253,8 +269,9 @@ def _main_reason(
                 suit=chosen.suit,
                 points=chosen.points,
                 partner=chosen.partner,
-                share=min(1.0, shown[code] / (sum(examined) or 1.0)),
-                deals=len(examined),
+                share=min(1.0, shown[code]),
+                deals=deals,
+                shown=count[code],
             )
     weight = sum(w.weight for w in worlds)
     swing = sum(w.weight * w.swing for w in worlds) / weight if weight else 0.0
@@ -264,24 +281,27 @@ def _main_reason(
     return Reason(ReasonCode.BEST_ON_AVERAGE if is_best else ReasonCode.WORSE_ON_AVERAGE, mover)
 
 
-def explain(observation: Observation, level: str = "hard") -> list[Explanation]:
-    """Each legal action of the seat to move, best first: its value, the share of sampled deals
-    where it is best and the main reason with the share of the deals that show it.
+def explain(observation: Observation, level: str = "hard") -> Hint:
+    """Each legal action of the seat to move, best first: its value, the share of the deals
+    where it is best and the main reason with the share of the deals that show it; and what
+    they rest on.
 
-    The deals and values are ``players.appraise``'s at ``level``'s number of deals for the
-    trick (``appraise.DEALS``), the reasons ``explain_worlds``'s: all counted in solver work
-    and seeded from the position, so the same position gives the same hint on any machine and
-    under any load. A value is the mean change of the mover's team's match equity (its chance
-    of winning the match less the opponents', ``players.equity``, from −2 to 2) over the deals,
-    each deal counting alike. The only legal move is explained as such, with nothing sampled.
-    ``ValueError`` when the seat is not to move or the level is unknown.
+    The deals and values are ``players.appraise``'s at ``level``'s budget for the trick
+    (``appraise.DEALS``; every possible deal where there are no more), the reasons
+    ``explain_worlds``'s: all counted in solver work and seeded from the position, so the
+    same position gives the same hint on any machine and under any load. A value is the
+    weighted mean change of the mover's team's match equity (its chance of winning the match
+    less the opponents', ``players.equity``, from −2 to 2) over the deals. The only legal move
+    is explained as such, with nothing valued. ``ValueError`` when the seat is not to move or
+    the level is unknown.
     """
     deals = deals_for(level, len(observation.tricks))
     legal = observation.legal_actions
     if not legal:
         raise ValueError(f"{observation.seat} is not to move")
     if len(legal) == 1:
-        return [Explanation(legal[0], None, None, 0, Reason(ReasonCode.ONLY, observation.seat))]
+        only = Explanation(legal[0], None, None, 0, Reason(ReasonCode.ONLY, observation.seat))
+        return Hint((only,))
     appraisal = appraise(observation, deals)
     count = len(appraisal.deals)
     estimates = sorted(
@@ -291,21 +311,37 @@ def explain(observation: Observation, level: str = "hard") -> list[Explanation]:
     lines = EXPLAINED_LINES if appraisal.until is None else EARLY_LINES
     work = (lambda: appraisal.solver.searched, LINE_POSITIONS)
     explained = explain_worlds(
-        observation, estimates, appraisal.deals, appraisal.line, appraisal.value, lines, work
+        observation,
+        estimates,
+        appraisal.deals,
+        appraisal.line,
+        appraisal.value,
+        lines,
+        work,
+        close=within_chance(appraisal),
     )
     best, second = explained[0].action, explained[1].action
-    return [
-        replace(e, error=_paired_error(appraisal, e.action, second if e.action == best else best))
+    moves = tuple(
+        replace(e, error=appraisal.error(e.action, second if e.action == best else best))
         for e in explained
-    ]
+    )
+    return Hint(
+        moves,
+        count,
+        appraisal.possible,
+        appraisal.exact,
+        appraisal.even,
+        appraisal.inferred,
+        appraisal.fallback,
+    )
 
 
-def _paired_error(appraisal: Appraisal, action: Action, other: Action) -> float:
-    """The standard error of the mean of ``action``'s value less ``other``'s over the deals
-    (0 with fewer than two deals): how far apart two moves' values may be by chance."""
-    gaps = [d.values[action] - d.values[other] for d in appraisal.deals]
-    n = len(gaps)
-    if n < 2:
-        return 0.0
-    mean = sum(gaps) / n
-    return math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1) / n)
+def within_chance(appraisal: Appraisal) -> Close:
+    """Whether two actions' values in ``appraisal`` are within ``CHANCE`` standard errors of
+    each other (never where the appraisal is exact: its values are the deals' own)."""
+
+    def close(action: Action, other: Action) -> bool:
+        gap = abs(appraisal.mean(action) - appraisal.mean(other))
+        return gap < CHANCE * appraisal.error(action, other)
+
+    return close

@@ -141,6 +141,9 @@ class Decision:
     estimates: tuple[ActionEstimate, ...]
     worlds: tuple[World, ...]
     drawn: int  #: worlds drawn before weighting and keeping the heaviest
+    #: no world drawn agreed with the play under the likelihood, and they were weighted alike
+    #: instead (it should never be: the true deal always agrees); counted in ``fallbacks``
+    fallback: bool = False
 
 
 class PimcPlayer(Player):
@@ -185,6 +188,9 @@ class PimcPlayer(Player):
         )
         #: The last decision evaluated (``None`` before the first, or after a forced move).
         self.last: Decision | None = None
+        #: Decisions whose worlds were weighted alike because the likelihood gave every world
+        #: drawn nothing (``Decision.fallback``).
+        self.fallbacks = 0
 
     def _positions(self) -> float:
         return self.solver.searched / NODES_PER_SECOND
@@ -227,7 +233,8 @@ class PimcPlayer(Player):
         bounded = deadline is not None
         if deadline is None:
             deadline = self.clock() + self.budget.seconds
-        weighted, drawn = self.worlds(observation)
+        weighted, drawn, fallback = self.worlds(observation)
+        self.fallbacks += fallback
         base = rebuild(observation, weighted[0][0])
         value = equity_value(observation.score or (0, 0), observation.variant)
         total = {a: 0.0 for a in legal}
@@ -263,7 +270,7 @@ class PimcPlayer(Player):
                 (ActionEstimate(a, total[a] / mass, best[a] / mass, len(solved)) for a in legal),
                 key=lambda e: -e.value,
             )
-        self.last = Decision(tuple(estimates), tuple(solved), drawn)
+        self.last = Decision(tuple(estimates), tuple(solved), drawn, fallback)
         return estimates
 
     def blended(
@@ -302,8 +309,9 @@ class PimcPlayer(Player):
             self.last = replace(self.last, estimates=tuple(out))
         return out
 
-    def worlds(self, observation: Observation) -> tuple[list[tuple[Hands, float]], int]:
-        """The worlds to solve, heaviest first, with their weights; and how many were drawn.
+    def worlds(self, observation: Observation) -> tuple[list[tuple[Hands, float]], int, bool]:
+        """The worlds to solve, heaviest first, with their weights; how many were drawn; and
+        whether the likelihood gave them all nothing, so that they are weighted alike.
 
         Equal worlds drawn more than once are solved once, their weights added.
         """
@@ -323,9 +331,9 @@ class PimcPlayer(Player):
             weights = [counts[h] * float(w) for h, w in zip(unique, likely, strict=True)]
         order = sorted(range(len(unique)), key=lambda i: -weights[i])[:want]
         kept = [(unique[i], weights[i]) for i in order if weights[i] > 0]
-        if not kept:  # no world drawn agrees with the play: cannot happen, but stay legal
-            kept = [(unique[i], 1.0) for i in order]
-        return kept, draws
+        if not kept:  # no world drawn agrees with the play: should never be, and is counted
+            return [(unique[i], float(counts[unique[i]])) for i in order], draws, True
+        return kept, draws, False
 
 
 #: What may follow a level in a spec, each at most once, in either order: ``-uniform`` weights

@@ -1,5 +1,6 @@
-"""What a hint says of a move: its ``Reason``, a ``ReasonCode`` with its arguments, and its
-``Explanation`` (the move's value, its share of worlds where it is best, the reason).
+"""What a hint says: of each move its ``Reason``, a ``ReasonCode`` with its arguments, and its
+``Explanation`` (the move's value, its share of deals where it is best, the reason); of the whole
+its ``Hint`` (the moves, and the deals they rest on).
 
 A ``Reason`` is data, like the engine's ``Refusal``: ``str()`` is English, and front ends
 translate the code (``terminal.hints``). Which reason a move has is found by playing lines out
@@ -29,12 +30,18 @@ class ReasonCode(StrEnum):
 
     DECLARES = "declares"  #: declares ``suit``: trumps, 2 points, or a little trump, 1 (4.4)
     LOCKS_MARRIAGE = "locks_marriage"  #: the question's locks break ``suit``'s marriage (4.3)
-    REACHES_TARGET = "reaches_target"  #: the team ends exactly on the target (6.3)
-    MISSES_TARGET = "misses_target"  #: the team does not reach the target
-    OVERSHOOTS = "overshoots"  #: the team goes past the target, back to ``points``
-    AVOIDS_OVERSHOOT = "avoids_overshoot"  #: the team does not go past the target (6.2)
-    STOPS_OPPONENTS = "stops_opponents"  #: the opponents do not reach the target
-    LETS_OPPONENTS_WIN = "lets_opponents_win"  #: the opponents reach the target
+    OVERSHOOTS = "overshoots"  #: the team goes past the target, back to ``points`` (6.2)
+    OPPONENTS_OVERSHOOT = "opponents_overshoot"  #: the opponents go past it, back to ``points``
+    REACHES_TARGET = "reaches_target"  #: the team alone ends on the target: it wins (6.3)
+    MISSES_TARGET = "misses_target"  #: the team does not win where it would have
+    STOPS_OPPONENTS = "stops_opponents"  #: the opponents do not win where they would have
+    LETS_OPPONENTS_WIN = "lets_opponents_win"  #: the opponents alone end on the target
+    SECURES_DRAW = "secures_draw"  #: the match ends drawn, better than going on (6.3)
+    ENDS_IN_DRAW = "ends_in_draw"  #: the match ends drawn, worse than going on
+    AVOIDS_DRAW = "avoids_draw"  #: the match goes on, better than a draw
+    MISSES_DRAW = "misses_draw"  #: the match goes on, worse than a draw
+    AVOIDS_OVERSHOOT = "avoids_overshoot"  #: the team does not go past the target
+    OPPONENTS_AVOID_OVERSHOOT = "opponents_avoid_overshoot"  #: the opponents do not go past it
     SAVES_PORVOO = "saves_porvoo"  #: the team takes a trick and keeps its score (6.1)
     RISKS_PORVOO = "risks_porvoo"  #: the team takes no trick: its score to 0
     SENDS_TO_PORVOO = "sends_to_porvoo"  #: the opponents take no trick
@@ -53,6 +60,9 @@ class ReasonCode(StrEnum):
     ONLY = "only"  #: the only legal action
     BEST_ON_AVERAGE = "best_on_average"  #: the best, with no one difference standing out
     AS_GOOD = "as_good"  #: as good as the best
+    #: within about two standard errors of the best (the best: of the next): alike, as far as
+    #: the deals can tell
+    ABOUT_EQUAL = "about_equal"
     WORSE_ON_AVERAGE = "worse_on_average"  #: worse, with no one difference standing out
 
 
@@ -60,12 +70,18 @@ class ReasonCode(StrEnum):
 _ENGLISH: Final = {
     ReasonCode.DECLARES: "declares {suit}: trumps, 2 points",
     ReasonCode.LOCKS_MARRIAGE: "its locks break {whose}'s {suit} marriage",
+    ReasonCode.OVERSHOOTS: "{team} overshoot the target, back to {points}",
+    ReasonCode.OPPONENTS_OVERSHOOT: "{opponents} overshoot the target, back to {points}",
     ReasonCode.REACHES_TARGET: "{team} reach the target exactly",
     ReasonCode.MISSES_TARGET: "{team} miss the target",
-    ReasonCode.OVERSHOOTS: "{team} overshoot the target, back to {points}",
-    ReasonCode.AVOIDS_OVERSHOOT: "{team} avoid overshooting the target",
     ReasonCode.STOPS_OPPONENTS: "stops {opponents} reaching the target",
     ReasonCode.LETS_OPPONENTS_WIN: "lets {opponents} reach the target",
+    ReasonCode.SECURES_DRAW: "the match ends in a draw",
+    ReasonCode.ENDS_IN_DRAW: "the match ends in a draw",
+    ReasonCode.AVOIDS_DRAW: "the match goes on instead of ending in a draw",
+    ReasonCode.MISSES_DRAW: "the match goes on instead of ending in a draw",
+    ReasonCode.AVOIDS_OVERSHOOT: "{team} avoid overshooting the target",
+    ReasonCode.OPPONENTS_AVOID_OVERSHOOT: "{opponents} avoid overshooting the target",
     ReasonCode.SAVES_PORVOO: "saves {team} from Porvoo",
     ReasonCode.RISKS_PORVOO: "risks Porvoo for {team}",
     ReasonCode.SENDS_TO_PORVOO: "sends {opponents} to Porvoo",
@@ -84,6 +100,7 @@ _ENGLISH: Final = {
     ReasonCode.ONLY: "the only legal move",
     ReasonCode.BEST_ON_AVERAGE: "the best on average",
     ReasonCode.AS_GOOD: "as good as the best",
+    ReasonCode.ABOUT_EQUAL: "about equal: the difference is within chance",
     ReasonCode.WORSE_ON_AVERAGE: "worse on average",
 }
 
@@ -101,17 +118,22 @@ class Reason:
     suit: Suit | None = None
     points: int | None = None
     partner: bool = False  #: the fact is about the mover's partner, not the mover
-    #: The share of the sampled deals in which the difference shows (a deal not played out
-    #: counts as not showing it); ``None`` for a reason that is no one difference (the only
-    #: move, a comparison of averages, an average of card points).
+    #: The weighted share of the hint's deals in which the difference shows (a deal not played
+    #: out counts as not showing it); ``None`` for a reason that is no one difference (the
+    #: only move, a comparison of averages, an average of card points).
     share: float | None = None
-    #: The sampled deals ``share`` is of (those examined); ``None`` with no share.
+    #: The hint's deals, all that its values rest on; ``None`` with no share.
     deals: int | None = None
+    #: How many of them show the difference; ``None`` with no share.
+    shown: int | None = None
 
     @property
     def certain(self) -> bool:
-        """Whether the reason shows in every sampled deal (or is the rules': the only move)."""
-        return self.code is ReasonCode.ONLY or (self.share is not None and self.share >= 1 - 1e-9)
+        """Whether the reason shows in every deal the hint rests on (or is the rules': the
+        only move)."""
+        return self.code is ReasonCode.ONLY or (
+            self.shown is not None and self.deals is not None and self.shown == self.deals
+        )
 
     def __str__(self) -> str:
         if self.code is ReasonCode.DECLARES and self.points == 1:
@@ -148,6 +170,7 @@ class Reason:
         if self.share is not None:
             out["share"] = round(self.share, 3)
             out["deals"] = self.deals
+            out["shown"] = self.shown
         return out
 
 
@@ -158,8 +181,10 @@ class Explanation:
 
     action: Action
     value: float | None  #: the mean value for the mover's team over the deals (see ``explain``)
-    best_share: float | None  #: the share of the sampled deals where it is best, 0 to 1
-    worlds: int  #: the sampled deals the estimate is over
+    #: the weighted share of the deals where it is best, 0 to 1, a tie shared among the moves
+    #: tied (the moves' shares add up to 1)
+    best_share: float | None
+    worlds: int  #: the deals the estimate is over
     reason: Reason
     #: The standard error of the mean of its value less the best move's (the best move's: less
     #: the second's) over the deals: two moves closer than about twice this are alike.
@@ -176,4 +201,36 @@ class Explanation:
             "worlds": self.worlds,
             "error": None if self.error is None else round(self.error, 4) + 0.0,
             "reason": self.reason.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Every legal move explained, best first, and what the values rest on.
+
+    ``deals``: the deals valued; ``possible``: how many agree with what the seat knows (0 for
+    the only move, where nothing is valued); ``exact``: every possible deal was valued;
+    ``even``: the deals weigh alike (else a share is weighted by how likely the play seen makes
+    each deal, ``inferred``); ``fallback``: no deal drawn agreed with the play under the model
+    of it, and they were weighted alike instead (it should never be).
+    """
+
+    moves: tuple[Explanation, ...]
+    deals: int = 0
+    possible: int = 0
+    exact: bool = False
+    even: bool = True
+    inferred: bool = False
+    fallback: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: ``moves`` (each ``Explanation.to_dict``) and the facts above."""
+        return {
+            "moves": [m.to_dict() for m in self.moves],
+            "deals": self.deals,
+            "possible": self.possible,
+            "exact": self.exact,
+            "even": self.even,
+            "inferred": self.inferred,
+            "fallback": self.fallback,
         }

@@ -22,7 +22,7 @@ from typing import Any, Final, overload
 from valtti.engine import Action, Deal, Match, Observation, Seat, Team
 from valtti.engine.solver import Solver
 from valtti.players.appraise import Appraisal, appraise, deals_for
-from valtti.players.explain import NEGLIGIBLE, explain_worlds
+from valtti.players.explain import NEGLIGIBLE, explain_worlds, within_chance
 from valtti.players.pimc import ActionEstimate
 from valtti.players.reasons import Reason
 
@@ -59,6 +59,9 @@ class Reviewed:
     exact_best: Action | None
     exact_best_value: float | None
     reason: Reason | None = None
+    #: ``deals`` are every deal possible for what the seat knew (the hint's ``exact``)
+    every_deal: bool = False
+    even: bool = True  #: the deals weigh alike (else by how likely the play made each)
 
     @property
     def loss(self) -> float:
@@ -84,6 +87,8 @@ class Reviewed:
             "best_value": _rounded(self.best_value),
             "loss": _rounded(self.loss),
             "deals": self.deals,
+            "every_deal": self.every_deal,
+            "even": self.even,
             "exact": _rounded(self.exact),
             "exact_best": None if self.exact_best is None else str(self.exact_best),
             "exact_best_value": _rounded(self.exact_best_value),
@@ -220,8 +225,11 @@ def _decision(
     solver: Solver,
 ) -> tuple[Reviewed, Appraisal, Observation]:
     """One decision valued on what its seat knew and with every hand open (``deal``, the real
-    deal at that point, is unchanged)."""
+    deal at that point, is unchanged). The solver starts empty for each decision: what it kept
+    from another would change where its caps bind, and a decision's review would then depend
+    on which others were reviewed (a hint at the position starts empty too)."""
     trick = len(observation.tricks) + 1
+    solver.clear()
     appraisal = appraise(observation, deals_for(level, trick - 1), solver)
     means = {a: appraisal.mean(a) for a in observation.legal_actions}
     best = max(observation.legal_actions, key=lambda a: (means[a], a == played))
@@ -241,6 +249,8 @@ def _decision(
         exact.get(played),
         exact_best,
         None if exact_best is None else exact[exact_best],
+        every_deal=appraisal.exact,
+        even=appraisal.even,
     )
     return reviewed, appraisal, observation
 
@@ -267,6 +277,11 @@ def _with_reason(reviewed: Reviewed, appraisal: Appraisal, observation: Observat
         ActionEstimate(reviewed.played, reviewed.value, appraisal.best_share(reviewed.played), n),
     ]
     explained = explain_worlds(
-        observation, estimates, appraisal.deals, appraisal.line, appraisal.value
+        observation,
+        estimates,
+        appraisal.deals,
+        appraisal.line,
+        appraisal.value,
+        close=within_chance(appraisal),
     )
     return replace(reviewed, reason=explained[0].reason)

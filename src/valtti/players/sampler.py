@@ -36,6 +36,11 @@ class _Group(ABC):
         """Add the cards to ``hands`` split as option number ``option`` says, drawing one of its
         assignments uniformly; ``index`` is uniform below its number of assignments."""
 
+    @abstractmethod
+    def place(self, hands: list[int], option: int, index: int) -> None:
+        """Add the cards to ``hands`` as assignment number ``index`` of option ``option``:
+        each of its assignments once as ``index`` runs below their number."""
+
 
 class _Block(_Group):
     """K and Q tied by constraints: their allowed placements, listed per split."""
@@ -46,6 +51,9 @@ class _Block(_Group):
         self.placements = list(placements.values())
 
     def deal(self, hands: list[int], option: int, index: int, rng: random.Random) -> None:
+        self.place(hands, option, index)
+
+    def place(self, hands: list[int], option: int, index: int) -> None:
         for seat, mask in self.placements[option][index]:
             hands[seat] |= mask
 
@@ -60,6 +68,8 @@ class _Loose(_Group):
         splits: list[tuple[Split, int]] = []
         #: per option: (seat, count) to draw at random, and the seat that takes the rest
         self.cuts: list[tuple[tuple[tuple[Seat, int], ...], int, Seat]] = []
+        #: per option: each seat with its count, in seat order
+        self.counts: list[tuple[tuple[Seat, int], ...]] = []
         hidden = list(need)  # the hidden seats, in seat order
         for counts in _compositions(len(cards), [need[s] for s in seats]):
             split = [0, 0, 0]
@@ -69,6 +79,7 @@ class _Loose(_Group):
             for n in counts:
                 ways //= math.factorial(n)
             splits.append(((split[0], split[1], split[2]), ways))
+            self.counts.append(tuple(zip(seats, counts, strict=True)))
             # The seat with the most cards takes what the others leave: fewer random draws.
             *drawn, (most, last) = sorted(zip(counts, seats, strict=True))
             self.cuts.append((tuple((seat, n) for n, seat in drawn), len(cards) - most, last))
@@ -86,6 +97,31 @@ class _Loose(_Group):
                 rest ^= part
                 at += n
         hands[last] |= rest
+
+    def place(self, hands: list[int], option: int, index: int) -> None:
+        # The index read as mixed-radix digits, one a seat: which of its combinations it takes.
+        left = list(self.cards)
+        for seat, n in self.counts[option]:
+            index, rank = divmod(index, math.comb(len(left), n))
+            taken = _combination(len(left), n, rank)
+            hands[seat] |= sum(left[i] for i in taken)
+            left = [card for i, card in enumerate(left) if i not in taken]
+
+
+def _combination(size: int, count: int, rank: int) -> set[int]:
+    """The combination of ``count`` of ``size`` positions numbered ``rank`` (below
+    ``comb(size, count)``), in the combinatorial number system."""
+    taken: set[int] = set()
+    for position in range(size):
+        if count == 0:
+            break
+        with_it = math.comb(size - position - 1, count - 1)
+        if rank < with_it:
+            taken.add(position)
+            count -= 1
+        else:
+            rank -= with_it
+    return taken
 
 
 class Sampler:
@@ -137,6 +173,22 @@ class Sampler:
             r, index = divmod(r - starts[j], ways)
             state -= packed
             group.deal(hands, option, index, rng)
+        return (CardSet(hands[0]), CardSet(hands[1]), CardSet(hands[2]), CardSet(hands[3]))
+
+    def world(self, number: int) -> Hands:
+        """The consistent hands numbered ``number``, below ``count``: each once as ``number``
+        runs over them (``sample`` is a uniform draw of them, not numbered the same)."""
+        if not 0 <= number < self.count:
+            raise ValueError(f"world number {number} is not below {self.count}")
+        hands = self._base.copy()
+        state = self._start
+        for group, level in zip(self._groups, self._levels, strict=True):
+            starts, options = level[state]
+            j = bisect_right(starts, number) - 1
+            option, ways, packed = options[j]
+            number, index = divmod(number - starts[j], ways)
+            state -= packed
+            group.place(hands, option, index)
         return (CardSet(hands[0]), CardSet(hands[1]), CardSet(hands[2]), CardSet(hands[3]))
 
     def _ways(self, level: int, need: Split) -> int:

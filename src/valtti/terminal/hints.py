@@ -17,9 +17,9 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from valtti.engine import ActionKind, Seat
-from valtti.players.explain import Explanation, Reason, ReasonCode
+from valtti.players.explain import Explanation, Hint, Reason, ReasonCode
 from valtti.terminal.commands import action_words
-from valtti.terminal.i18n import N_, _, decimal, ngettext
+from valtti.terminal.i18n import N_, _, decimal, ngettext, percent
 from valtti.terminal.phrases import seat_text
 
 #: The message of each reason code; ``{card}``, ``{suit}`` and ``{points}`` are its arguments.
@@ -39,8 +39,14 @@ REASONS: Final[dict[ReasonCode, str]] = {
     ReasonCode.MISSES_TARGET: N_("misses the target"),
     ReasonCode.STOPS_OPPONENTS: N_("stops the opponents reaching the target"),
     ReasonCode.LETS_OPPONENTS_WIN: N_("lets the opponents reach the target"),
+    ReasonCode.SECURES_DRAW: N_("the match ends in a draw"),
+    ReasonCode.ENDS_IN_DRAW: N_("the match ends in a draw"),
+    ReasonCode.AVOIDS_DRAW: N_("the match goes on instead of ending in a draw"),
+    ReasonCode.MISSES_DRAW: N_("the match goes on instead of ending in a draw"),
     ReasonCode.AVOIDS_OVERSHOOT: N_("avoids overshooting the target"),
     ReasonCode.OVERSHOOTS: N_("overshoots the target: back to {points}"),
+    ReasonCode.OPPONENTS_OVERSHOOT: N_("the opponents overshoot the target: back to {points}"),
+    ReasonCode.OPPONENTS_AVOID_OVERSHOOT: N_("the opponents avoid overshooting the target"),
     ReasonCode.SAVES_PORVOO: N_("saves your team from Porvoo"),
     ReasonCode.RISKS_PORVOO: N_("risks Porvoo for your team"),
     ReasonCode.SENDS_TO_PORVOO: N_("sends the opponents to Porvoo"),
@@ -50,6 +56,7 @@ REASONS: Final[dict[ReasonCode, str]] = {
     ReasonCode.ONLY: N_("the only legal move"),
     ReasonCode.BEST_ON_AVERAGE: N_("the best on average"),
     ReasonCode.AS_GOOD: N_("as good as the best"),
+    ReasonCode.ABOUT_EQUAL: N_("about equal: the difference is within chance"),
     ReasonCode.WORSE_ON_AVERAGE: N_("worse on average"),
 }
 #: The widest the moves' column grows: longer lists of moves alike push their line only.
@@ -68,22 +75,28 @@ def message(reason: Reason) -> str:
     return REASONS[reason.code]
 
 
-def reason_words(reason: Reason) -> str:
+def reason_words(reason: Reason, even: bool = True) -> str:
     """The reason in the active language, addressed to the player to move; one that not every
-    sampled deal shows says in how many of them it does (certain words only where all do)."""
+    deal of the hint shows says in how many of them it does (certain words only where all do),
+    and where the deals weigh differently (``even`` false) its share of their weight too."""
     words = _(message(reason)).format(
         card=None if reason.card is None else reason.card.unicode(),
         suit=None if reason.suit is None else reason.suit.symbol,
         points=reason.points,
     )
-    if reason.share is None or reason.deals is None or reason.certain:
+    if reason.share is None or reason.deals is None or reason.shown is None or reason.certain:
         return words
-    shown = round(reason.share * reason.deals)
+    if even:
+        return ngettext(
+            "in {k} of the {n} deal: {reason}",
+            "in {k} of the {n} deals: {reason}",
+            reason.deals,
+        ).format(k=reason.shown, n=reason.deals, reason=words)
     return ngettext(
-        "in {k} of the {n} deal examined: {reason}",
-        "in {k} of the {n} deals examined: {reason}",
+        "in {k} of the {n} deal ({share} by likelihood): {reason}",
+        "in {k} of the {n} deals ({share} by likelihood): {reason}",
         reason.deals,
-    ).format(k=shown, n=reason.deals, reason=words)
+    ).format(k=reason.shown, n=reason.deals, share=percent(reason.share), reason=words)
 
 
 #: The hint's levels, as a player reads them.
@@ -120,25 +133,45 @@ def hint_heading(explanations: Sequence[Explanation]) -> str:
     ).format(action=action_words(explanations[0].action), n=n)
 
 
-def hint_key(explanations: Sequence[Explanation], short: bool = False) -> str:
-    """What the columns of ``hint_lines`` say, how many sampled deals they rest on and how close
-    the top two moves are; ``short``: on the reply frame's edge at 80 columns
-    (``screen.Keyed``), as a terminal too small for the long key shows it."""
-    n = explanations[0].worlds
+def hint_key(hint: Hint, short: bool = False) -> str:
+    """What the columns of ``hint_lines`` say, which deals they rest on (every possible one, or
+    a sample) and how close the top two moves are; ``short``: on the reply frame's edge at 80
+    columns (``screen.Keyed``), as a terminal too small for the long key shows it."""
+    n = hint.deals
     if not n:
         return _("value: — · best: — (a forced move: nothing to weigh)")
     if short:
-        text = _("value: match equity change · best: share of {n} sampled deals where best")
+        text = (
+            _("value: match equity change · best: share of all {n} possible deals where best")
+            if hint.exact
+            else _("value: match equity change · best: share of {n} sampled deals where best")
+        )
+    elif hint.exact:
+        text = _(
+            "value: the change of your team's match equity (the chance to win less the chance "
+            "to lose), the mean over all {n} possible deals, each weighed by how likely the "
+            "play so far makes it; best: the share of them where it is the best move (a tie "
+            "shared)"
+        )
     else:
         text = _(
             "value: the change of your team's match equity (the chance to win less the chance "
             "to lose), the mean over {n} sampled deals, drawn as likely as the play so far makes "
-            "them; best: the share of them where it is the best move"
+            "them; best: the share of them where it is the best move (a tie shared)"
         )
     text = text.format(n=n)
-    first, second = explanations[0], explanations[1]
+    if hint.fallback and not short:
+        text += _(
+            " (no deal drawn fits the play so far as the model of play expects: they are "
+            "weighed alike)"
+        )
+    first, second = hint.moves[0], hint.moves[1]
     if short or first.value is None or second.value is None or first.error is None:
         return text
+    if hint.exact:
+        return _("{key}. The top two differ by {gap}.").format(
+            key=text, gap=decimal(first.value - second.value, 2)
+        )
     return _("{key}. The top two differ by {gap} ± {error}.").format(
         key=text,
         gap=decimal(first.value - second.value, 2),
@@ -153,14 +186,14 @@ def _signed(value: float) -> str:
     return text[1:] if text == decimal(0.0, 2, signed=True) else text
 
 
-def hint_lines(explanations: Sequence[Explanation]) -> list[str]:
-    """A header, then one line a move, best first: the move, its value, its share of worlds
+def hint_lines(hint: Hint) -> list[str]:
+    """A header, then one line a move, best first: the move, its value, its share of deals
     and the reason; moves alike in all three share a line."""
     rows: list[tuple[list[str], str, str, str]] = []
-    for e in explanations:
+    for e in hint.moves:
         value = "—" if e.value is None else _signed(e.value)
-        best = "—" if e.best_share is None else f"{round(100 * e.best_share)}%"
-        shown = (value, best, reason_words(e.reason))
+        best = "—" if e.best_share is None else percent(e.best_share)
+        shown = (value, best, reason_words(e.reason, hint.even))
         if rows and rows[-1][1:] == shown:
             rows[-1][0].append(action_words(e.action))
         else:

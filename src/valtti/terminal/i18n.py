@@ -62,6 +62,13 @@ def decimal(value: float, places: int, signed: bool = False) -> str:
     return text.replace(".", get_decimal_symbol(_language))
 
 
+def percent(share: float) -> str:
+    """``share`` (0 to 1) as a whole percentage in the active language: ``62%``, ``62 %``."""
+    from babel.numbers import format_percent
+
+    return format_percent(share, locale=_language)
+
+
 def default_language() -> str:
     """Finnish when the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is
     set names it, as gettext reads them; else English (``C`` too). ``LC_CTYPE`` is not read:

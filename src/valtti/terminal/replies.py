@@ -97,9 +97,9 @@ class Replies(Drawing):
         if deal is None:
             return _("No deal is being played: there is nothing to hint.")
         # Seeded from the position inside explain: the same hint at the same point.
-        explanations = explain(self.match.observation(self.you))
-        heading, key = hint_heading(explanations), hint_key(explanations)
-        table = hint_lines(explanations)
+        hint = explain(self.match.observation(self.you))
+        heading, key = hint_heading(hint.moves), hint_key(hint)
+        table = hint_lines(hint)
         lines = [Hanging(line, reason_column(table)) for line in table]
         # A small terminal has no rows for the long key: a short one goes on the frame's edge.
         # The heading and the columns' titles (the table's first line) top each page.
@@ -108,7 +108,7 @@ class Replies(Drawing):
             Headed(Group(*full, *lines), Group(*full, *lines[:1])),
             Keyed(
                 Headed(Group(*compact, *lines), Group(*compact, *lines[:1])),
-                hint_key(explanations, short=True),
+                hint_key(hint, short=True),
             ),
             "\n".join([heading, key, *table]),
         )

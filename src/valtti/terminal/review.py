@@ -67,12 +67,20 @@ def costly_lines(rank: int, decision: Reviewed) -> list[str]:
         "best": action_words(decision.best),
         "loss": decimal(decision.loss, 2),
         "deals": decision.deals,
-        "reason": "—" if decision.reason is None else reason_words(decision.reason),
+        "reason": "—"
+        if decision.reason is None
+        else reason_words(decision.reason, decision.even),
     }
-    text = _(
-        "{rank}. Trick {trick}, {seat} played {played}: {best} was better by {loss} on what "
-        "{seat} knew ({deals} deals), because {reason}."
-    ).format(**words)
+    if decision.every_deal:
+        text = _(
+            "{rank}. Trick {trick}, {seat} played {played}: {best} was better by {loss} on what "
+            "{seat} knew (all {deals} possible deals), because {reason}."
+        ).format(**words)
+    else:
+        text = _(
+            "{rank}. Trick {trick}, {seat} played {played}: {best} was better by {loss} on "
+            "what {seat} knew ({deals} deals), because {reason}."
+        ).format(**words)
     if decision.exact_best is None or decision.exact_loss is None:
         text += " " + _("With every hand open it was not solved within the review's budget.")
     elif decimal(decision.exact_loss, 2) != decimal(0.0, 2):  # what shows as 0.00 is none

@@ -88,7 +88,7 @@ def hint_moves(observation: Observation) -> Moves:
     action's ``players.reasons.Explanation.to_dict()``, best first, from that seat's
     observation alone (seeded from the position itself, so the same position gives the same
     hint)."""
-    return [e.to_dict() for e in explain(observation, HINT_LEVEL)]
+    return [e.to_dict() for e in explain(observation, HINT_LEVEL).moves]
 
 
 def review_json(match: Match, seats: list[Seat] | None) -> str:
