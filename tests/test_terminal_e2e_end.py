@@ -84,7 +84,7 @@ def test_the_final_score_of_ten_deals_is_one_page_with_its_titles(
     assert len(page) <= ROWS - 1 and all(len(line) <= COLUMNS for line in page)
     assert page[0] == "The match is over"
     assert re.match(r"(You and your partner|EW) win the match: NS \d+ – EW \d+", page[1])
-    assert page[3] == "Deal 10 is over"
+    assert page[page.index("Deal 10 is over") - 1] == ""  # the last deal's scoring, under them
     assert any(re.match(r"\s+deal\s+dealer\s+trumps\s+NS\s+EW\s+score", line) for line in page)
     assert deal_rows(page) == list(range(10, 0, -1))  # every deal, the deciding one on top
     assert not any("more" in line for line in page)  # one page
@@ -99,7 +99,7 @@ def test_the_final_score_of_ten_deals_is_one_page_with_its_titles(
 
 def test_the_final_score_in_finnish(tmp_path: Path, saves: Saves) -> None:
     child, page = to_the_end(ten_deals(tmp_path / "ten.json"), "fi", LOPPU)
-    assert page[0] == "Ottelu on päättynyt" and page[3] == "Jako 10 päättyi"
+    assert page[0] == "Ottelu on päättynyt" and "Jako 10 päättyi" in page
     assert any(re.match(r"\s+jako\s+jakaja\s+valtti\s+PE\s+IL\s+tilanne", line) for line in page)
     assert deal_rows(page) == list(range(10, 0, -1))
     assert len(page) <= ROWS - 1

@@ -155,15 +155,16 @@ def final_score(
     scores: Sequence[DealScore],
     framed: bool = True,
 ) -> tuple[RenderableType, RenderableType]:
-    """The match's end on a page of its own: its title, ``result`` (who won), ``last`` (how
-    the last deal was scored) and every deal, the newest first; and the same with the deals'
-    columns and no row (what heads each page where the terminal is too small for it whole)."""
+    """The match's end on a page of its own: its title, ``result`` (who won), every deal, the
+    newest (the deciding one) first, and ``last`` (how the last deal was scored); and its
+    heading, down to the deals' columns' titles, which tops each page where the terminal is
+    too small for it whole."""
     title = Text(_("The match is over"), style="bold green")
     table = match_table(deals, scores, framed=framed, newest_first=True)
     titles = match_table(deals[:0], scores[:0], framed=framed, marked=_marked(scores))
     return (
-        Group(title, result, Text(""), last, Text(""), table),
-        Group(title, result, Text(""), last, Text(""), titles),
+        Group(title, result, Text(""), table, Text(""), last),
+        Group(title, result, Text(""), titles),
     )
 
 
