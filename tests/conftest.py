@@ -9,6 +9,7 @@ a marked parameter) or by the fixtures it uses (``FIXTURE_KINDS``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +41,11 @@ def own_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
         yield
+
+
+@pytest.fixture
+def bot_dir(tmp_path: Path) -> Path:
+    """``tmp_path``, readable by every user: a bot written there runs in the sandbox as the
+    user nobody when the tests run as root (players.sandbox)."""
+    tmp_path.chmod(0o755)
+    return tmp_path

@@ -15,6 +15,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from click.testing import CliRunner
 
@@ -219,10 +220,11 @@ for line in sys.stdin:
 def test_ctrl_c_ends_the_arena_without_starting_another_match(tmp_path: Path) -> None:
     """SIGINT, as Ctrl-C or to the arena's process alone, ends the matches being played with
     their bots stopped, and no match queued to a pool process starts afterwards (one did: it
-    started fresh bots and waited out their 10 s before the arena could end)."""
+    started fresh bots and waited out their 10 s before the arena could end). Unconfined, so
+    that the bot can say in a file of the test's when it is asked to act."""
     bot, log = tmp_path / "bot.py", tmp_path / "bot.log"
     bot.write_text(HANGING_BOT, encoding="utf-8")
-    command = [sys.executable, "-m", "valtti", "arena", "--players"]
+    command = [sys.executable, "-m", "valtti", "arena", "--sandbox", "none", "--players"]
     command += [f"random,external:{bot} {log}", "--deals", "2", "--workers", "1"]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     arena = subprocess.Popen(
@@ -245,6 +247,37 @@ def test_ctrl_c_ends_the_arena_without_starting_another_match(tmp_path: Path) ->
     for pid in starts:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_ctrl_c_ends_the_arena_with_its_sandboxed_bots(bot_dir: Path) -> None:
+    """The same in the sandbox: every process of the bots' sandboxes is gone after Ctrl-C."""
+    bot = bot_dir / "bot.py"
+    bot.write_text(HANGING_BOT.replace("sys.argv[1]", "'/dev/null'"), encoding="utf-8")
+    command = [sys.executable, "-m", "valtti", "arena", "--players"]
+    command += [f"random,external:{bot}", "--deals", "2", "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    arena = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # until both seats' bots of the first match are running
+            assert time.monotonic() < deadline and arena.poll() is None, arena.communicate()
+            every = psutil.Process(arena.pid).children(recursive=True)
+            bots = [p for p in every if str(bot) in " ".join(p.cmdline()[-1:])]
+            if len(bots) >= 2:
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)  # into the match
+        every = psutil.Process(arena.pid).children(recursive=True)
+        arena.send_signal(signal.SIGINT)
+        _, err = arena.communicate(timeout=60)
+    finally:
+        if arena.poll() is None:
+            os.killpg(arena.pid, signal.SIGKILL)
+    assert arena.returncode == 130 and b"arena stopped by Ctrl-C" in err, err
+    _, alive = psutil.wait_procs(every, timeout=10)
+    assert not alive, alive
 
 
 class _Enough(Exception):

@@ -93,7 +93,7 @@ class Exact:
 
 def open_explanations(deal: Deal, score: tuple[int, int] = (0, 0)) -> list[Explanation]:
     """The explanation in the real world alone, solved exactly: no sampling in the way."""
-    observation = deal.observation(deal.current_player or Seat.N).with_score(score)
+    observation = deal.observation(_to_move(deal)).with_score(score)
     value = DealValue.match(score, deal.variant, match_equity(deal.variant))
     solver = Solver(table_bits=16)
     solved = dict(solver.solve(deal, value))
@@ -303,7 +303,7 @@ def test_every_legal_action_is_explained() -> None:
     deal = Deal.shuffled(random.Random(4), Seat.S)
     for _ in range(20):
         deal.apply(deal.legal_actions()[0])
-    observation = deal.observation(deal.current_player or Seat.N)
+    observation = deal.observation(_to_move(deal))
     explanations = explain(observation, "easy")
     assert sorted(e.action for e in explanations) == sorted(observation.legal_actions)
     assert all(e.worlds >= 16 and 0.0 <= (e.best_share or 0) <= 1.0 for e in explanations)
@@ -369,7 +369,7 @@ def test_a_hint_is_the_same_on_a_machine_however_slow(monkeypatch: pytest.Monkey
         deal.apply(deal.legal_actions()[0])
     while len(deal.legal_actions()) < 2:
         deal.apply(deal.legal_actions()[0])
-    observation = deal.observation(deal.current_player or Seat.N)
+    observation = deal.observation(_to_move(deal))
 
     def hint() -> list[dict[str, object]]:
         return [e.to_dict() for e in explain(observation, "medium")]
@@ -417,3 +417,8 @@ def test_a_value_that_rounds_to_zero_is_plus_zero_in_json() -> None:
     reason = Reason(ReasonCode.KEEPS_LAST, Seat.S, card=Card.parse("AS"))
     value = Explanation(Action.parse("AS"), -0.00001, 0.5, 4, reason).to_dict()["value"]
     assert value == 0.0 and math.copysign(1.0, value) == 1.0
+
+
+def _to_move(deal: Deal) -> Seat:
+    """The seat to move in ``deal``, N once it is over."""
+    return Seat.N if deal.current_player is None else deal.current_player

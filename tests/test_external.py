@@ -24,6 +24,10 @@ from valtti.players.external import (
     ExternalPlayer,
     bot_command,
 )
+from valtti.players.sandbox import NO_SANDBOX, SANDBOX, Sandbox
+
+#: Both ways a bot runs: the protocol is the same in the sandbox and out of it.
+BOTH = pytest.mark.parametrize("sandbox", [SANDBOX, NO_SANDBOX], ids=["bwrap", "none"])
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "external_bot.py"
@@ -100,7 +104,8 @@ def transcript(tmp_path: Path) -> tuple[str, Path]:
 
 def test_the_host_sends_the_documented_messages_in_order(tmp_path: Path) -> None:
     spec, log = transcript(tmp_path)
-    job = MatchJob(0, spec, "random", 0, True, 9, Variant(), 2, False)  # the recorder sits EW
+    # Out of the sandbox, where the recorder may write its transcript; the recorder sits EW.
+    job = MatchJob(0, spec, "random", 0, True, 9, Variant(), 2, False, NO_SANDBOX)
     outcome = play_match(job)
     assert outcome.failure is None and outcome.deals == 2
     messages = [json.loads(line) for line in log.read_text().splitlines()]
@@ -124,7 +129,7 @@ def test_a_host_that_only_asks_for_decisions_still_announces_match_and_deals(
     tmp_path: Path,
 ) -> None:
     spec, log = transcript(tmp_path)
-    bot = make_player(spec, 1)
+    bot = make_player(spec, 1, sandbox=NO_SANDBOX)
     rng = random.Random(2)
     try:
         for dealer in (Seat.W, Seat.N):  # two deals in a row, the bot at N in both
@@ -155,13 +160,15 @@ def test_a_host_that_only_asks_for_decisions_still_announces_match_and_deals(
         ),
     ],
 )
+@BOTH
 def test_a_faulty_answer_raises_a_clear_error_and_stops_the_bot(
-    tmp_path: Path, act: str, expected: str
+    bot_dir: Path, act: str, expected: str, sandbox: Sandbox
 ) -> None:
     # Half a second for the bot that never answers; the others answer at once, and are given
     # long enough that a busy machine is never taken for a silent bot.
     timeout = 0.5 if act.startswith("time.sleep") else 20.0
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=timeout)
+    command = bot_command(str(write_bot(bot_dir, act)))
+    bot = ExternalPlayer(command, timeout=timeout, sandbox=sandbox)
     with pytest.raises(BotError) as error:
         bot.choose(forehand_deal().observation(Seat.N))
     message = str(error.value)
@@ -171,17 +178,19 @@ def test_a_faulty_answer_raises_a_clear_error_and_stops_the_bot(
     bot.close()  # and closing again is harmless
 
 
-def test_a_bot_that_speaks_another_protocol_is_refused(tmp_path: Path) -> None:
-    path = write_bot(tmp_path, "pass", protocol=2)
+@BOTH
+def test_a_bot_that_speaks_another_protocol_is_refused(bot_dir: Path, sandbox: Sandbox) -> None:
+    path = write_bot(bot_dir, "pass", protocol=2)
     with pytest.raises(BotError, match="speaks protocol 2; this host speaks 1"):
-        ExternalPlayer(bot_command(str(path)))
+        ExternalPlayer(bot_command(str(path)), sandbox=sandbox)
 
 
-def test_a_bot_that_never_greets_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "mute.py"
+@BOTH
+def test_a_bot_that_never_greets_is_refused(bot_dir: Path, sandbox: Sandbox) -> None:
+    path = bot_dir / "mute.py"
     path.write_text("import sys\nsys.stdin.read()\n")
     with pytest.raises(BotError, match=r"did not answer the handshake within 0\.5 s"):
-        ExternalPlayer(bot_command(str(path)), start_timeout=0.5)
+        ExternalPlayer(bot_command(str(path)), start_timeout=0.5, sandbox=sandbox)
 
 
 class _Interrupted(BaseException):
@@ -207,7 +216,7 @@ def test_ctrl_c_while_a_bot_starts_stops_the_bot(tmp_path: Path) -> None:
     signal.setitimer(signal.ITIMER_REAL, 0.05)
     try:
         with pytest.raises(_Interrupted):
-            ExternalPlayer(bot_command(str(bot)))
+            ExternalPlayer(bot_command(str(bot)), sandbox=NO_SANDBOX)  # it writes its pid
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -220,14 +229,15 @@ def test_ctrl_c_while_a_bot_starts_stops_the_bot(tmp_path: Path) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def test_a_bot_that_cannot_be_started_is_named(tmp_path: Path) -> None:
-    missing = str(tmp_path / "no-such-bot")
+@BOTH
+def test_a_bot_that_cannot_be_started_is_named(bot_dir: Path, sandbox: Sandbox) -> None:
+    missing = str(bot_dir / "no-such-bot")
     with pytest.raises(BotError, match=re.escape(f"bot '{missing}': cannot be started")):
-        ExternalPlayer([missing])
+        ExternalPlayer([missing], sandbox=sandbox)
 
 
-def test_a_failing_bot_forfeits_its_matches_and_the_arena_goes_on(tmp_path: Path) -> None:
-    path = write_bot(tmp_path, "sys.exit(3)")
+def test_a_failing_bot_forfeits_its_matches_and_the_arena_goes_on(bot_dir: Path) -> None:
+    path = write_bot(bot_dir, "sys.exit(3)")
     result = run_arena(["random", f"external:{path}"], matches=1, seed=1, backend="serial")
     (pairing,) = result.pairings
     assert (pairing.wins, pairing.draws, pairing.losses) == (2, 0, 0)
@@ -284,28 +294,30 @@ def test_after_a_fault_the_other_bots_of_the_match_get_quit_and_are_stopped(
         "time.sleep(3600)  # ignores the end of its input\n"
     )
     faulty = write_bot(tmp_path, "sys.exit(3)")
-    job = MatchJob(0, f"external:{other}", f"external:{faulty}", 0, False, 1, Variant(), 200, False)
+    job = MatchJob(  # out of the sandbox: the other bot writes to the test's log
+        0, f"external:{other}", f"external:{faulty}", 0, False, 1, Variant(), 200, False, NO_SANDBOX
+    )
     outcome = play_match(job)
     assert outcome.failure is not None and "exited with status 3" in outcome.failure
     assert log.read_text().split() == ["quit", "quit"]
 
 
-def test_a_line_over_the_limit_is_a_fault_read_no_further(tmp_path: Path) -> None:
+def test_a_line_over_the_limit_is_a_fault_read_no_further(bot_dir: Path) -> None:
     # 64 MiB without a newline: the host stops at the limit instead of reading it all.
     act = 'sys.stdout.write("A" * (64 << 20)); sys.stdout.flush(); time.sleep(60)'
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=20)
+    bot = ExternalPlayer(bot_command(str(write_bot(bot_dir, act))), timeout=20)
     with pytest.raises(BotError, match=f"with a line over {LINE_LIMIT} bytes") as error:
         bot.choose(forehand_deal().observation(Seat.N))
     assert len(str(error.value)) < 400
     assert bot._process.poll() is not None
 
 
-def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(tmp_path: Path) -> None:
+def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(bot_dir: Path) -> None:
     act = (
         'sys.stderr.write("E" * 100000 + "\\nlast\\n"); sys.stderr.flush(); '
         'send({"action": "A" * 30000})'
     )
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    bot = ExternalPlayer(bot_command(str(write_bot(bot_dir, act))), timeout=5)
     with pytest.raises(BotError) as error:
         bot.choose(forehand_deal().observation(Seat.N))
     message = str(error.value)
@@ -317,11 +329,11 @@ def test_a_long_token_and_long_error_lines_are_shortened_in_the_message(tmp_path
     assert len(message) < 1000
 
 
-def test_control_characters_of_the_error_output_are_shown_escaped(tmp_path: Path) -> None:
+def test_control_characters_of_the_error_output_are_shown_escaped(bot_dir: Path) -> None:
     """The fault's message goes to terminals: the bot's escape sequences were passed on raw,
     and cleared or recoloured the screen of whoever read the arena's report."""
     act = 'sys.stderr.write("\\x1b[2J\\x1b[31mred\\x07 ä\\n"); sys.stderr.flush(); sys.exit(1)'
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    bot = ExternalPlayer(bot_command(str(write_bot(bot_dir, act))), timeout=5)
     with pytest.raises(BotError) as error:
         bot.choose(forehand_deal().observation(Seat.N))
     message = str(error.value)
@@ -338,7 +350,8 @@ def test_a_bot_that_exits_while_its_child_holds_the_pipe_is_reported_as_exited(
         'child = subprocess.Popen(["sleep", "3600"]); '
         f"open({str(pid_file)!r}, 'w').write(str(child.pid)); sys.exit(7)"
     )
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=1.5)
+    command = bot_command(str(write_bot(tmp_path, act)))
+    bot = ExternalPlayer(command, timeout=1.5, sandbox=NO_SANDBOX)  # it writes the child's pid
     with pytest.raises(BotError, match="exited with status 7 instead of answering"):
         bot.choose(forehand_deal().observation(Seat.N))
     bot.close()
@@ -353,8 +366,19 @@ def test_a_bot_that_exits_while_its_child_holds_the_pipe_is_reported_as_exited(
         pytest.fail("the bot's child is still running")
 
 
-def test_a_bot_that_closes_its_input_is_reported_so(tmp_path: Path) -> None:
-    path = tmp_path / "closer.py"
+@pytest.mark.parametrize(
+    ("sandbox", "expected"),
+    [
+        (NO_SANDBOX, r"at N: closed its standard input$"),
+        # The sandbox's own processes hold the pipe open too: the bot is found not answering.
+        (SANDBOX, r"at N: did not answer a decision request within 2 s$"),
+    ],
+    ids=["none", "bwrap"],
+)
+def test_a_bot_that_closes_its_input_is_reported_so(
+    bot_dir: Path, sandbox: Sandbox, expected: str
+) -> None:
+    path = bot_dir / "closer.py"
     path.write_text(
         "import json, os, sys, time\n"
         "sys.stdin.readline()\n"
@@ -362,14 +386,14 @@ def test_a_bot_that_closes_its_input_is_reported_so(tmp_path: Path) -> None:
         "print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'closer'}), flush=True)\n"
         "time.sleep(60)\n"
     )
-    bot = ExternalPlayer(bot_command(str(path)), timeout=5)
-    with pytest.raises(BotError, match=r"at N: closed its standard input$"):
+    bot = ExternalPlayer(bot_command(str(path)), timeout=2, sandbox=sandbox)
+    with pytest.raises(BotError, match=expected):
         bot.choose(forehand_deal().observation(Seat.N))
 
 
-def test_a_second_answer_line_to_one_act_is_a_fault(tmp_path: Path) -> None:
+def test_a_second_answer_line_to_one_act_is_a_fault(bot_dir: Path) -> None:
     act = 'send({"action": m["legal"][0]}); send({"action": m["legal"][-1]})'
-    bot = ExternalPlayer(bot_command(str(write_bot(tmp_path, act))), timeout=5)
+    bot = ExternalPlayer(bot_command(str(write_bot(bot_dir, act))), timeout=5)
     observation = forehand_deal().observation(Seat.N)
     bot.choose(observation)
     deadline = time.monotonic() + 20

@@ -17,6 +17,7 @@ from valtti.engine import Match, Seat
 from valtti.engine.record import Record
 from valtti.players import make_player
 from valtti.players.registry import untrusted_spec
+from valtti.players.sandbox import NO_SANDBOX
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.web.bots import PLAYERS
 
@@ -58,7 +59,10 @@ def test_a_program_named_on_the_command_line_runs(tmp_path: Path) -> None:
     record = _record(tmp_path / "m.json", {"N": "random", "E": "random", "W": "random"})
     CliRunner().invoke(
         main,
-        ["play", "--lang", "en", "--fast", "--resume", str(record), "--opponents", _touch(marker)],
+        [
+            *("play", "--lang", "en", "--fast", "--resume", str(record)),
+            *("--opponents", _touch(marker), "--sandbox", "none"),  # to touch the test's file
+        ],
         input="",
     )
     assert marker.exists()
@@ -108,5 +112,6 @@ def test_a_spec_from_others_never_starts_a_program(tmp_path: Path) -> None:
         assert untrusted_spec(name) == name
     make_player("random", 1, trusted=False).close()
     with contextlib.suppress(Exception):  # the control: a person's own option starts it
-        make_player(_touch(marker), 1).close()  # (a program that never greets: refused after)
+        # (a program that never greets: refused after; unconfined, to touch the test's file)
+        make_player(_touch(marker), 1, sandbox=NO_SANDBOX).close()
     assert marker.exists()

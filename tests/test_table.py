@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from valtti.table import (
     derive_seed,
     first_dealer,
 )
+from valtti.table.pace import WINDOW, Pace
 
 RANDOM = {seat: Computer("random") for seat in Seat}
 
@@ -224,3 +227,50 @@ def test_a_resumed_match_goes_on_exactly() -> None:
     resumed = Table(RANDOM, 9, cut.replay())
     resumed.run()
     assert deals_of(resumed.match) == deals_of(whole.match)
+
+
+def test_a_pace_holds_each_decision_to_nearly_the_longest_of_its_kind() -> None:
+    slept: list[float] = []
+    pace = Pace(sleep=slept.append)
+    pace.hold("search:easy", 0, 0.020)  # the first: nothing to hold it to
+    pace.hold("search:easy", 0, 0.001)  # a forced move, at once: held to the choice's time
+    pace.hold("search:easy", 0, 0.030)  # longer than any: not held
+    pace.hold("search:easy", 3, 0.002)  # another trick, its own
+    pace.hold("heuristic", 0, 0.001)  # another player, its own
+    assert slept == pytest.approx([0.019])
+    pace.hold("search:easy", 0, 0.010)  # of fewer than fifty, held to the longest
+    assert slept[-1] == pytest.approx(0.020)
+    assert pace.floor("search:easy", 0) == 0.030 and pace.floor("random", 0) == 0.0
+    # Of many, to the 98th percentile: one slow moment does not slow every decision after it.
+    for i in range(1, 1001):
+        pace.hold("quick", 0, 2.0 if i == 500 else i / 1e6)
+    assert pace.floor("quick", 0) == pytest.approx(0.000991)  # of the last 512, 1 in 50 longer
+    assert len(pace._sorted[("quick", 0)]) == WINDOW
+
+
+def test_the_players_of_a_table_keep_a_pace_only_where_a_program_sits() -> None:
+    """Paced where an external bot sits in a sandbox: the others' decisions are held (its own
+    are not); unpaced without one, or when the bots are trusted (--sandbox none)."""
+    from valtti.players.sandbox import NO_SANDBOX
+
+    held: list[tuple[str, int]] = []
+
+    class Watched(Pace):
+        def hold(self, spec: str, trick: int, elapsed: float) -> None:
+            held.append((spec, trick))
+
+    computers = {seat: Computer("random", 1) for seat in Seat}
+    plain = Table(computers, 3, pace=Watched())
+    assert not plain.paced
+    bot = (
+        f"external:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'external_bot.py'}"
+    )
+    seats = {**computers, Seat.N: Computer(bot, 1)}
+    assert not Table(seats, 3, sandbox=NO_SANDBOX).paced
+    with Table(seats, 3, pace=Watched()) as table:
+        assert table.paced
+        table.start_deal()
+        for _ in range(8):
+            table.apply(table.decide())
+    assert len(held) == 6 and {spec for spec, _ in held} == {"random"}  # not the bot's two
+    assert table.error_logs.keys() == {Seat.N}  # what the program wrote, kept once closed

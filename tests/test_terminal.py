@@ -429,9 +429,9 @@ def test_unknown_and_illegal_input_explain_themselves_and_change_nothing() -> No
         deal.apply(deal.legal_actions()[0])
     history = deal.history
     held = deal.hand(Seat.S)
-    refused = next((c for c in held if deal.why_illegal(Action.play(c))), None) or next(
-        c for c in range(36) if c not in held
-    )
+    refused = next((c for c in held if deal.why_illegal(Action.play(c))), None)
+    if refused is None:
+        refused = next(c for c in range(36) if c not in held)
     lines = ["xyzzy", str(Card(refused)).lower(), "help", "score", "quit", "y"]
     prompts = scripted(session, lines)
     session.run()

@@ -196,9 +196,9 @@ for line in sys.stdin:
 
 
 def test_a_failing_bot_ends_in_a_message_and_a_resumable_autosave(
-    tmp_path: Path, data_home: Path
+    bot_dir: Path, data_home: Path
 ) -> None:
-    bot = tmp_path / "bot.py"
+    bot = bot_dir / "bot.py"
     bot.write_text(BOT)
     child = play("--opponents", f"external:{bot}")
     child.logfile_read = transcript = io.StringIO()

@@ -14,6 +14,7 @@ from rich.console import Console
 from valtti.cli import main
 from valtti.engine import Action, CardSet, Phase, Seat, Suit
 from valtti.engine.record import Record
+from valtti.players.sandbox import NO_SANDBOX
 from valtti.terminal import i18n
 from valtti.terminal.commands import InputError, MisreadError, Undo, completions, parse
 from valtti.terminal.game import start
@@ -394,11 +395,11 @@ for line in sys.stdin:
 """
 
 
-def test_a_failing_computer_player_is_named_and_the_match_kept(tmp_path: Path) -> None:
-    bot = tmp_path / "bot.py"
+def test_a_failing_computer_player_is_named_and_the_match_kept(bot_dir: Path) -> None:
+    bot = bot_dir / "bot.py"
     bot.write_text(BOT)
     spec = f"external:{bot}"
-    s, out, _prompts = session(tmp_path, [first_legal] * 30, partner=spec)
+    s, out, _prompts = session(bot_dir, [first_legal] * 30, partner=spec)
     assert s.run() == EXIT_PLAYER_FAULT
     said = " ".join(out.getvalue().split())
     assert f"The computer player at N ({spec}) failed: " in said
@@ -549,6 +550,7 @@ def test_an_external_opponent_is_one_program_per_seat_and_restarted_by_undo(
         tmp_path,
         [first_legal] * 6 + ["undo", first_legal, first_legal],
         opponents=f"external:{bot} {log}",
+        sandbox=NO_SANDBOX,  # it logs to a file of the test's
     )
     assert s.run() == 0
     assert "Taken back" in out.getvalue()

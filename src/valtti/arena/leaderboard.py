@@ -23,9 +23,13 @@ from typing import Final
 
 from valtti.arena.match import MatchJob, MatchOutcome
 from valtti.arena.ratings import ratings
-from valtti.arena.run import BACKENDS, check_players, play_jobs
+from valtti.arena.results import UNCONFINED
+from valtti.arena.run import BACKENDS, BotLog, check_players, play_jobs
 from valtti.engine import Variant
+from valtti.players.registry import starts_program
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.players.stats import mean_interval
+from valtti.table import fresh_seed
 
 #: Every player the project ships, as the leaderboard plays them.
 SHIPPED: Final = (
@@ -53,6 +57,7 @@ __all__ = [
     "REFERENCE",
     "SHIPPED",
     "Board",
+    "bot_log_of",
     "play_leaderboard",
     "report",
 ]
@@ -74,6 +79,10 @@ class Board:
     runs: int = 0
     command: str = ""
     updated: str = ""
+    #: The seed was drawn in secret for this board: the table shows it once it is complete.
+    secret: bool = False
+    #: Some run let programs play outside a sandbox (``--sandbox none``).
+    unconfined: bool = False
 
     def pairings(self) -> list[tuple[str, str]]:
         return list(itertools.combinations(self.players, 2))
@@ -99,6 +108,8 @@ class Board:
                 "runs": self.runs,
                 "command": self.command,
                 "updated": self.updated,
+                "secret": self.secret,
+                "unconfined": self.unconfined,
             },
             indent=1,
         )
@@ -126,23 +137,46 @@ class Board:
                 runs=int(data["runs"]),
                 command=str(data["command"]),
                 updated=str(data["updated"]),
+                secret=bool(data.get("secret", False)),
+                unconfined=bool(data.get("unconfined", False)),
             )
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"not a leaderboard state: {type(e).__name__} {e}") from None
         except ValueError as e:
             raise ValueError(f"not a leaderboard state: {e}") from None
 
+    @property
+    def seed_shown(self) -> bool:
+        """Whether the table may show the seed: a public one, or a secret one once every
+        pairing is complete (before, a bot of a later run could deal its cards from it)."""
+        return not self.secret or not self.missing()
+
     def save(self, path: Path) -> None:
-        """Write the state to ``path`` atomically (a file beside it, renamed over it)."""
+        """Write the state to ``path`` atomically (a file beside it, renamed over it), readable
+        by its user only: it holds the seed."""
         self.updated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(self.to_json() + "\n", encoding="utf-8")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        with os.fdopen(os.open(temporary, flags, 0o600), "w", encoding="utf-8") as file:
+            file.write(self.to_json() + "\n")
         os.replace(temporary, path)
 
 
-def _load(state: Path, players: Sequence[str], deals: int, seed: int, variant: Variant) -> Board:
+def bot_log_of(state: Path) -> Path:
+    """The log of the programs' standard error kept beside the state file ``state``."""
+    return state.with_name(state.name + ".bots.log")
+
+
+def _load(
+    state: Path, players: Sequence[str], deals: int, seed: int | None, variant: Variant
+) -> Board:
+    """The board in ``state``, or a new one. A new board's seed: ``seed``, else a secret one
+    where a program is ranked, else the evaluation set's; a kept board keeps its own."""
     if not state.exists():
-        return Board(seed, deals, variant, list(dict.fromkeys(players)))
+        secret = seed is None and any(starts_program(p) for p in players)
+        if seed is None:
+            seed = fresh_seed() if secret else EVALUATION_SEED
+        return Board(seed, deals, variant, list(dict.fromkeys(players)), secret=secret)
     try:
         board = Board.from_json(state.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
@@ -150,9 +184,10 @@ def _load(state: Path, players: Sequence[str], deals: int, seed: int, variant: V
     except ValueError as e:
         raise ValueError(f"{state}: {e}") from None
     kept = (board.seed, board.deals, board.variant)
-    if kept != (seed, deals, variant):
+    if kept != (board.seed if seed is None else seed, deals, variant):
+        seed_text = "a secret seed" if board.secret else f"seed {board.seed}"
         raise ValueError(
-            f"{state} holds a leaderboard of seed {board.seed}, {board.deals} deal pairs, "
+            f"{state} holds a leaderboard of {seed_text}, {board.deals} deal pairs, "
             f"variant {board.variant}: give those options again, or another --state"
         )
     board.players = list(dict.fromkeys([*board.players, *players]))
@@ -163,17 +198,26 @@ def play_leaderboard(
     players: Sequence[str],
     deals: int,
     state: Path,
-    seed: int = EVALUATION_SEED,
+    seed: int | None = None,
     variant: Variant | None = None,
     workers: int | None = None,
     backend: str = "process",
     command: str = "",
     progress: Callable[[int, int], None] | None = None,
+    *,
+    sandbox: Sandbox = SANDBOX,
+    bot_log: Path | None = None,
 ) -> Board:
     """Play what the leaderboard in ``state`` is missing for ``players`` (and the players it
-    already holds) and return it, saved. ``ValueError`` for bad options, a player that cannot
-    be made, or a state file of other settings; Ctrl-C saves what was played and re-raises."""
+    already holds) and return it, saved. ``seed``: the evaluation set; ``None``, the state's,
+    or for a new board ``EVALUATION_SEED``, or a secret one where a program is ranked.
+    Programs run in ``sandbox``, which is kept from the state file and ``bot_log`` (by default
+    ``bot_log_of(state)``), where their standard error goes. ``ValueError`` for bad options, a
+    player that cannot be made, or a state file of other settings; Ctrl-C saves what was played
+    and re-raises."""
     variant = variant or Variant()
+    bot_log = bot_log or bot_log_of(state)
+    sandbox = sandbox.keeping(state, bot_log)
     if deals < 1:
         raise ValueError(f"deals must be at least 1, not {deals}")
     if backend not in BACKENDS:
@@ -181,7 +225,10 @@ def play_leaderboard(
     board = _load(state, players, deals, seed, variant)
     if len(board.players) < 2:
         raise ValueError("the leaderboard needs at least two players")
-    check_players(board.players)
+    check_players(board.players, sandbox)
+    programs = any(starts_program(p) for p in board.players)
+    board.unconfined |= programs and not sandbox.confined
+    log = BotLog(bot_log)
     board.runs += 1
     board.command = command or board.command
     pairings = board.pairings()
@@ -200,6 +247,7 @@ def play_leaderboard(
     def done(outcome: MatchOutcome) -> None:
         nonlocal last
         job = outcome.job
+        log.write(f"{job.first} vs {job.second} pair {job.number + 1}{job.half}", outcome.error_log)
         for side, spec in enumerate((job.first, job.second)):
             decisions, seconds = board.clocks.get(spec, (0, 0.0))
             board.clocks[spec] = (
@@ -224,20 +272,23 @@ def play_leaderboard(
     if progress is not None:
         progress(0, total)
     try:
-        play_jobs(_jobs(board, pairings), done, backend, workers)
+        play_jobs(_jobs(board, pairings, sandbox), done, backend, workers, apart=programs)
     finally:
         account()
         board.save(state)
+        log.close()
     return board
 
 
-def _jobs(board: Board, pairings: list[tuple[str, str]]) -> Iterator[MatchJob]:
+def _jobs(board: Board, pairings: list[tuple[str, str]], sandbox: Sandbox) -> Iterator[MatchJob]:
     for k, (a, b) in enumerate(pairings):
         have = board.pairs.get((a, b), {})
         for number in range(board.deals):
             if number not in have:
                 for swapped in (False, True):
-                    yield MatchJob(k, a, b, number, swapped, board.seed, board.variant, 1, False)
+                    yield MatchJob(
+                        k, a, b, number, swapped, board.seed, board.variant, 1, False, sandbox
+                    )
 
 
 def _score(first: int, second: int) -> float:
@@ -314,13 +365,23 @@ def report(board: Board, reference: str = REFERENCE) -> str:
     absent = (
         f" Not on it (not yet played): {', '.join(shipped_missing)}." if shipped_missing else ""
     )
+    if not board.secret:
+        seed = f"the evaluation set of seed {board.seed} (docs/RESEARCH.md, The evaluation set)"
+    elif board.seed_shown:
+        seed = (
+            f"the deals of seed {board.seed}, drawn in secret for this board and published now "
+            f"that it is complete (`--seed {board.seed}` plays them again)"
+        )
+    else:
+        seed = "the deals of a secret seed, published here when every pairing is complete"
+    warning = [f"**Warning**: {UNCONFINED}.", ""] if board.unconfined else []
     lines = [
         "# Leaderboard",
         "",
-        f"The players below on the evaluation set of seed {board.seed} (docs/RESEARCH.md, The "
-        f"evaluation set): every two of them play the same {board.deals} deal pairs, each deal "
-        f"twice with the seats swapped, variant {board.variant}.",
+        f"The players below on {seed}: every two of them play the same {board.deals} deal "
+        f"pairs, each deal twice with the seats swapped, variant {board.variant}.",
         "",
+        *warning,
         f"Players: {', '.join(players)}.{absent} {coverage}",
         "",
         f"| player | rating (Elo) | 95 % interval | duplicate pairs won | game points per deal "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -9,6 +10,7 @@ from valtti.engine import Seat, Team, Variant
 from valtti.engine.meta import MatchSeeds, RecordMeta
 from valtti.engine.record import Record
 from valtti.players.registry import starts_program
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.table import Computer, PlayerFault, Table, derive_seed, fresh_seed
 
 #: Deals after which a match is stopped and counted as a draw: no match runs forever.
@@ -30,6 +32,8 @@ class MatchJob:
     variant: Variant
     max_deals: int
     keep_record: bool
+    #: Where the players that are programs of their own run (``players.sandbox``).
+    sandbox: Sandbox = SANDBOX
     #: The seeds of the players that run as programs of their own come from this secret.
     secret: int = field(default_factory=fresh_seed, repr=False)
 
@@ -46,6 +50,11 @@ class MatchJob:
 
     def spec(self, seat: Seat) -> str:
         return (self.first, self.second)[self.side(seat)]
+
+    @property
+    def seats_program(self) -> bool:
+        """Whether a player of this match is a program of its own (``external:``)."""
+        return starts_program(self.first) or starts_program(self.second)
 
     @property
     def match_seed(self) -> int:
@@ -73,12 +82,18 @@ class MatchOutcome:
     seconds: tuple[float, float]  #: time spent in ``choose``
     slowest: tuple[float, float]  #: the longest single ``choose``, in seconds
     record: str | None  #: the RECORD.md JSON when the job asked for it
+    #: What the programs at the table wrote on their standard error: ``"N bot: line"``.
+    error_log: tuple[str, ...] = ()
+
+    def without_record(self) -> MatchOutcome:
+        """This outcome without its record and log, once they are written: all a run keeps."""
+        return dataclasses.replace(self, record=None, error_log=())
 
 
 def play_match(job: MatchJob) -> MatchOutcome:
     """Play one match of the arena; a player's fault ends it as a forfeit, never the arena."""
     seats = {seat: Computer(job.spec(seat), job.player_seed(seat)) for seat in Seat}
-    table = Table(seats, job.match_seed, variant=job.variant)
+    table = Table(seats, job.match_seed, variant=job.variant, sandbox=job.sandbox)
     match = table.match
     fault: PlayerFault | None = None
     try:
@@ -132,4 +147,9 @@ def play_match(job: MatchJob) -> MatchOutcome:
         (seconds[0], seconds[1]),
         (slowest[0], slowest[1]),
         record,
+        tuple(
+            f"{seat} {job.spec(seat)}: {line}"
+            for seat, lines in sorted(table.error_logs.items())
+            for line in lines
+        ),
     )

@@ -12,6 +12,12 @@ from valtti.arena.match import MatchOutcome
 from valtti.engine import Variant
 from valtti.players.stats import Estimate, mean_interval
 
+#: Said at the start and in the results of a run whose programs ran without a sandbox.
+UNCONFINED = (
+    "--sandbox none: the programs ran as ordinary programs of this user, free to read the "
+    "run's files, the host's memory and each other's notes: not a fair competition"
+)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerFigures:
@@ -155,6 +161,13 @@ class ArenaResult:
     seconds: float
     pairings: tuple[PairingResult, ...] = field(default=())
     seed_drawn: bool = False  #: the seed was drawn at random (``fresh_seed``), not given
+    #: Where the programs among the players ran (``Sandbox``'s text), ``None`` without one.
+    sandbox: str | None = None
+
+    @property
+    def unconfined(self) -> bool:
+        """Whether programs played outside a sandbox: not a fair competition."""
+        return self.sandbox == "none"
 
     @property
     def single_deals(self) -> bool:
@@ -178,6 +191,7 @@ class ArenaResult:
             "variant": self.variant.changes(),
             "backend": self.backend,
             "workers": self.workers,
+            "sandbox": self.sandbox,
             "seconds": self.seconds,
             "pairings": [p.to_dict(self.single_deals) for p in self.pairings],
         }
@@ -198,6 +212,12 @@ class ArenaResult:
         ]
         if self.seed_drawn:
             lines.append(f"(a new seed, secret until now: --seed {self.seed} deals the same again)")
+        if self.sandbox is not None:
+            lines.append(
+                f"programs ran in the sandbox {self.sandbox}"
+                if not self.unconfined
+                else f"warning: {UNCONFINED}"
+            )
         for p in self.pairings:
             a, b = p.first.spec, p.second.spec
             d = p.difference

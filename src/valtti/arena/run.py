@@ -1,25 +1,34 @@
-"""Running the arena: every pairing's jobs, in this process, a process pool or on Ray, and
-the records."""
+"""Running the arena: every pairing's jobs, in this process, a process pool or on Ray, the
+records and the bots' log.
+
+Where a program (``external:``) plays, the run keeps to a fair competition's rules
+(docs/PROTOCOL.md, A fair arena): each copy in a sandbox of its own (``players.sandbox``) that
+shows none of the run's files, no two matches on the same cards played at once (copies of a bot
+at the same time could otherwise tell each other their hands), and the records published only
+when the run ends (every pairing deals the same cards).
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import collections
 import itertools
 import multiprocessing
 import os
 import re
+import shutil
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Final
+from typing import IO, Final
 
 from valtti.arena.match import MAX_DEALS, MatchJob, MatchOutcome, play_match
 from valtti.arena.results import ArenaResult, summarize
 from valtti.engine import Variant
 from valtti.players.policy import Seatable, policy_name
-from valtti.players.registry import make_player, release_python, seat_python
+from valtti.players.registry import make_player, release_python, seat_python, starts_program
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.table import fresh_seed
 
 BACKENDS: Final = ("process", "ray", "serial")
@@ -27,6 +36,10 @@ BACKENDS: Final = ("process", "ray", "serial")
 #: Matches submitted to a Ray cluster at a time, the next as one finishes: enough to keep a
 #: cluster of as many cores busy, and bounded, however many matches are asked for.
 RAY_IN_FLIGHT: Final = 1024
+#: Where a run keeps its records until it ends, inside ``--records`` (private to its user).
+UNPUBLISHED: Final = ".unpublished"
+#: The bots' log in ``--records`` when no other is named.
+BOT_LOG: Final = "bots.log"
 
 
 def run_arena(
@@ -39,6 +52,8 @@ def run_arena(
     variant: Variant | None = None,
     max_deals: int = MAX_DEALS,
     records: Path | None = None,
+    bot_log: Path | None = None,
+    sandbox: Sandbox = SANDBOX,
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ArenaResult:
@@ -53,9 +68,12 @@ def run_arena(
     ``backend``: ``process`` (a process pool of ``workers``, default one per core), ``ray`` (the
     Ray cluster at ``address``, or a local one; an already initialised Ray is used as it is) or
     ``serial`` (this process). ``records``: a folder to write each match's RECORD.md JSON in
-    (``ValueError`` when it holds an earlier run's records of one of these pairings).
-    ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad arguments,
-    naming the player whose spec cannot be made into a player.
+    (``ValueError`` when it holds an earlier run's records of one of these pairings), published
+    there when the run ends, also when it is stopped. ``bot_log``: the file the programs'
+    standard error is appended to, a line each (default: ``bots.log`` in ``records``).
+    ``sandbox``: where programs (``external:``) run; the run's records and log are kept from
+    them. ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad
+    arguments, naming the player whose spec cannot be made into a player.
     """
     python = [p for p in players if not isinstance(p, str)]
     if python and backend != "serial":
@@ -63,9 +81,23 @@ def run_arena(
             f"a Python player ({policy_name(python[0])}) plays in this process: backend='serial'"
         )
     specs = [p if isinstance(p, str) else seat_python(p) for p in players]
+    if bot_log is None and records is not None:
+        bot_log = records / BOT_LOG
+    sandbox = sandbox.keeping(records, bot_log)
     try:
         return _run(
-            specs, matches, seed, workers, backend, variant, max_deals, records, address, progress
+            specs,
+            matches,
+            seed,
+            workers,
+            backend,
+            variant,
+            max_deals,
+            records,
+            bot_log,
+            sandbox,
+            address,
+            progress,
         )
     finally:
         for spec, given in zip(specs, players, strict=True):
@@ -82,11 +114,13 @@ def _run(
     variant: Variant | None,
     max_deals: int,
     records: Path | None,
+    bot_log: Path | None,
+    sandbox: Sandbox,
     address: str | None,
     progress: Callable[[int, int], None] | None,
 ) -> ArenaResult:
     variant = variant or Variant()
-    _check(players, matches, max_deals, backend, workers)
+    _check(players, matches, max_deals, backend, workers, sandbox)
     seed_drawn = seed is None
     if seed is None:
         seed = fresh_seed()
@@ -94,7 +128,9 @@ def _run(
     total = 2 * matches * len(pairings)
     # Made as they are played: a list of every job would take memory without bound.
     jobs = (
-        MatchJob(k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records))
+        MatchJob(
+            k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records), sandbox
+        )
         for k, (a, b) in enumerate(pairings)
         for i in range(matches)
         for swapped in (False, True)
@@ -104,47 +140,22 @@ def _run(
         for k, (a, b) in enumerate(pairings)
     ]
 
-    def record_path(job: MatchJob) -> Path:
-        assert records is not None
-        return records / folders[job.pairing] / f"match-{job.number + 1:04d}{job.half}.json"
+    def name(job: MatchJob) -> str:
+        return f"{folders[job.pairing]}/match-{job.number + 1:04d}{job.half}"
 
-    if records is not None:
-        # An earlier run's records are never overwritten: they may be the only copy.
-        kept = next((p for f in folders for p in (records / f).glob("match-*.json")), None)
-        if kept is not None:
-            raise ValueError(
-                f"{records} already holds records of an earlier run ({kept.relative_to(records)})"
-                ": give a new folder"
-            )
-        try:  # now, after every check: a run refused leaves no folder behind
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise ValueError(f"{records}: the folder cannot be made ({e.strerror or e})") from None
+    publish = None if records is None else _Records(records, folders)
+    log = None if bot_log is None else BotLog(bot_log)
     if backend == "process":
         # No more processes than matches: the report names the processes that played.
         workers = min(workers or os.cpu_count() or 1, total)
     outcomes: list[MatchOutcome] = []
-    # A half's record waits for the other half of its pair: a bot that could read the folder
-    # would find there every hand of the match it is playing.
-    waiting: dict[tuple[int, int], MatchOutcome] = {}
-
-    def write(outcome: MatchOutcome) -> None:
-        assert outcome.record is not None
-        path = record_path(outcome.job)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(outcome.record + "\n", encoding="utf-8")
 
     def done(outcome: MatchOutcome) -> None:
-        if records is not None and outcome.record is not None:
-            pair = (outcome.job.pairing, outcome.job.number)
-            other = waiting.pop(pair, None)
-            if other is None:
-                waiting[pair] = outcome
-            else:
-                write(other)
-                write(outcome)
-            outcome = dataclasses.replace(outcome, record=None)  # kept once, in ``waiting``
-        outcomes.append(outcome)
+        if publish is not None and outcome.record is not None:
+            publish.keep(name(outcome.job), outcome.record)
+        if log is not None:
+            log.write(name(outcome.job), outcome.error_log)
+        outcomes.append(outcome.without_record())
         if progress is not None:
             progress(len(outcomes), total)
 
@@ -152,11 +163,13 @@ def _run(
         progress(0, total)
     start = time.perf_counter()
     try:
-        play_jobs(jobs, done, backend, workers, address)
+        play_jobs(jobs, done, backend, workers, address, apart=_seats_program(players))
     finally:
-        # A run stopped part-way keeps the records of the halves it played.
-        for outcome in waiting.values():
-            write(outcome)
+        # A run stopped part-way publishes the records of the matches it played.
+        if publish is not None:
+            publish.publish()
+        if log is not None:
+            log.close()
     seconds = time.perf_counter() - start
     return ArenaResult(
         tuple(players),
@@ -172,7 +185,77 @@ def _run(
             for k, (a, b) in enumerate(pairings)
         ),
         seed_drawn,
+        str(sandbox) if _seats_program(players) else None,
     )
+
+
+class _Records:
+    """A run's records: each kept, as its match ends, in a folder of the records that only the
+    run's user may open (``UNPUBLISHED``), and moved to its place when the run ends. Every
+    pairing deals the same cards: a record in view would show a bot the hands of a match it
+    has still to play."""
+
+    def __init__(self, folder: Path, pairings: Sequence[str]) -> None:
+        # An earlier run's records are never overwritten: they may be the only copy.
+        hidden = folder / UNPUBLISHED
+        kept = next(
+            (p for f in pairings for p in (folder / f).glob("match-*.json")),
+            next(hidden.rglob("match-*.json"), None) if hidden.is_dir() else None,
+        )
+        if kept is not None:
+            raise ValueError(
+                f"{folder} already holds records of an earlier run ({kept.relative_to(folder)})"
+                ": give a new folder"
+            )
+        try:  # now, after every check: a run refused leaves no folder behind
+            folder.mkdir(parents=True, exist_ok=True)
+            hidden.mkdir(mode=0o700, exist_ok=True)
+            hidden.chmod(0o700)
+        except OSError as e:
+            raise ValueError(f"{folder}: the folder cannot be made ({e.strerror or e})") from None
+        self.folder = folder
+        self.hidden = hidden
+
+    def keep(self, name: str, record: str) -> None:
+        path = self.hidden / f"{name}.json"
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.write_text(record + "\n", encoding="utf-8")
+
+    def publish(self) -> None:
+        """Move every record kept to its place, and the private folder away."""
+        for path in sorted(self.hidden.rglob("*.json")):
+            place = self.folder / path.relative_to(self.hidden)
+            place.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, place)
+        shutil.rmtree(self.hidden, ignore_errors=True)
+
+
+class BotLog:
+    """The file what programs write on their standard error is appended to, made at its first
+    line and readable by its user only: a bot may have written what it saw of a deal."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    def write(self, match: str, lines: Sequence[str]) -> None:
+        """Append ``lines`` of the match named ``match``, each on a line of its own after it."""
+        if not lines:
+            return
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+            self._file = os.fdopen(os.open(self.path, flags, 0o600), "a", encoding="utf-8")
+        self._file.writelines(f"{match} {line}\n" for line in lines)
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+def _seats_program(players: Sequence[str]) -> bool:
+    return any(starts_program(p) for p in players)
 
 
 def play_jobs(
@@ -181,23 +264,79 @@ def play_jobs(
     backend: str = "process",
     workers: int | None = None,
     address: str | None = None,
+    *,
+    apart: bool = False,
 ) -> None:
     """Play every job of ``jobs`` on ``backend`` (``run_arena``'s: ``workers`` processes, one
     per core by default, or the Ray cluster at ``address``), calling ``done`` with each outcome
-    as it finishes. ``run_arena`` and the leaderboard play through it."""
+    as it finishes. ``apart``: never two matches on the same cards at once (where a program
+    plays). ``run_arena`` and the leaderboard play through it."""
+    queue = _Queue(jobs, apart)
     if backend == "serial":
-        for job in jobs:
+        while (job := queue.next()) is not None:
             done(play_match(job))
+            queue.finished(job)
     elif backend == "process":
-        _run_pool(jobs, workers or os.cpu_count() or 1, done)
+        _run_pool(queue, workers or os.cpu_count() or 1, done)
     elif backend == "ray":
-        _run_ray(jobs, address, done)
+        _run_ray(queue, address, done)
     else:
         raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
 
 
+class _Queue:
+    """The jobs still to play, handed out so that with ``apart`` no two of the same cards
+    (``MatchJob.match_seed``) are in play at once: the two halves of a pair, and the same pair
+    of every pairing, deal the same cards, and copies of one bot playing them at the same time
+    could tell each other their hands through whatever they share (the machine's load, a lock
+    on a file both may read)."""
+
+    #: Jobs read ahead of the next to find one whose cards are not in play.
+    LOOKAHEAD: Final = 4096
+
+    def __init__(self, jobs: Iterator[MatchJob], apart: bool) -> None:
+        self._jobs = jobs
+        self._apart = apart
+        self._waiting: collections.deque[MatchJob] = collections.deque()
+        self._in_play: collections.Counter[Hashable] = collections.Counter()
+
+    def _key(self, job: MatchJob) -> Hashable:
+        return job.match_seed if self._apart else id(job)
+
+    def next(self) -> MatchJob | None:
+        """A job to play now, or ``None`` when none is left or every one left waits for a job
+        in play (there is always one to play while none is in play)."""
+        for i, job in enumerate(self._waiting):
+            if self._key(job) not in self._in_play:
+                del self._waiting[i]
+                return self._start(job)
+        while len(self._waiting) < self.LOOKAHEAD:
+            read = next(self._jobs, None)
+            if read is None:
+                return None
+            if self._key(read) not in self._in_play:
+                return self._start(read)
+            self._waiting.append(read)
+        return None
+
+    def _start(self, job: MatchJob) -> MatchJob:
+        self._in_play[self._key(job)] += 1
+        return job
+
+    def finished(self, job: MatchJob) -> None:
+        key = self._key(job)
+        self._in_play[key] -= 1
+        if self._in_play[key] <= 0:
+            del self._in_play[key]
+
+
 def _check(
-    players: Sequence[str], matches: int, max_deals: int, backend: str, workers: int | None
+    players: Sequence[str],
+    matches: int,
+    max_deals: int,
+    backend: str,
+    workers: int | None,
+    sandbox: Sandbox,
 ) -> None:
     if len(players) < 2:
         raise ValueError("the arena needs at least two players")
@@ -209,15 +348,16 @@ def _check(
         raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    check_players(players)
+    check_players(players, sandbox)
 
 
-def check_players(players: Sequence[str]) -> None:
-    """Make each player of ``players`` once and close it: ``ValueError`` naming the first spec
-    that cannot be made into a player, before any game is played."""
+def check_players(players: Sequence[str], sandbox: Sandbox = SANDBOX) -> None:
+    """Make each player of ``players`` once (a program in ``sandbox``) and close it:
+    ``ValueError`` naming the first spec that cannot be made into a player, before any game is
+    played."""
     for spec in dict.fromkeys(players):
         try:
-            make_player(spec, 0).close()
+            make_player(spec, 0, sandbox=sandbox).close()
         except Exception as e:
             raise ValueError(f"player {spec!r}: {e}") from None
 
@@ -251,7 +391,7 @@ def _play_in_pool(job: MatchJob) -> MatchOutcome:
     return play_match(job)
 
 
-def _run_pool(jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutcome], None]) -> None:
+def _run_pool(queue: _Queue, workers: int, done: Callable[[MatchOutcome], None]) -> None:
     # spawn, not fork: the caller may run threads (a progress bar) that fork would copy mid-lock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
@@ -259,15 +399,22 @@ def _run_pool(jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutco
     ) as pool:
         # A few jobs a process in flight, the next submitted as one finishes: every match
         # submitted at once would hold a future for each in memory.
-        pending = {pool.submit(_play_in_pool, job) for job in itertools.islice(jobs, 2 * workers)}
+        playing: dict[Future[MatchOutcome], MatchJob] = {}
+
+        def submit() -> None:
+            while len(playing) < 2 * workers and (job := queue.next()) is not None:
+                playing[pool.submit(_play_in_pool, job)] = job
+
         try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            submit()
+            while playing:
+                finished, _ = wait(playing, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    done(future.result())
-                    job = next(jobs, None)
-                    if job is not None:
-                        pending.add(pool.submit(_play_in_pool, job))
+                    job = playing.pop(future)
+                    outcome = future.result()
+                    queue.finished(job)
+                    done(outcome)
+                submit()
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 # Ctrl-C at a terminal reaches the pool's processes too; a SIGINT sent to this
@@ -279,9 +426,7 @@ def _run_pool(jobs: Iterator[MatchJob], workers: int, done: Callable[[MatchOutco
             raise
 
 
-def _run_ray(
-    jobs: Iterator[MatchJob], address: str | None, done: Callable[[MatchOutcome], None]
-) -> None:
+def _run_ray(queue: _Queue, address: str | None, done: Callable[[MatchOutcome], None]) -> None:
     try:
         import ray
     except ImportError:
@@ -294,12 +439,21 @@ def _run_ray(
             raise ValueError(f"no Ray cluster at {address}: {e}") from None
     try:
         task = ray.remote(play_match)
-        pending = [task.remote(job) for job in itertools.islice(jobs, RAY_IN_FLIGHT)]
-        while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
+        playing: dict[object, MatchJob] = {}
+
+        def submit() -> None:
+            while len(playing) < RAY_IN_FLIGHT and (job := queue.next()) is not None:
+                playing[task.remote(job)] = job
+
+        submit()
+        while playing:
+            finished, _ = ray.wait(list(playing), num_returns=1)
             for ref in finished:
-                done(ray.get(ref))
-                pending += [task.remote(job) for job in itertools.islice(jobs, 1)]
+                job = playing.pop(ref)
+                outcome = ray.get(ref)
+                queue.finished(job)
+                done(outcome)
+            submit()
     finally:
         if started:
             ray.shutdown()

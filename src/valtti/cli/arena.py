@@ -10,11 +10,15 @@ from click.core import ParameterSource
 
 from valtti.cli.common import (
     EXIT_INTERRUPTED,
+    PUBLIC_SEED,
     VARIANT_HELP,
     NonEmptyPath,
     comma_list,
     fail,
     main,
+    make_sandbox,
+    read_seed,
+    sandbox_options,
 )
 from valtti.cli.raycluster import ray_cluster_answers
 
@@ -47,6 +51,12 @@ from valtti.cli.raycluster import ray_cluster_answers
     "its cards up: keep it secret in a competition.  [default: new, printed with the results]",
 )
 @click.option(
+    "--seed-file",
+    type=NonEmptyPath(dir_okay=False),
+    help="Read the seed from this file (- for the standard input): a secret seed, kept off "
+    "the command line, which every program on the machine can read.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     help="Processes of the process backend, at most one per match.  [default: one per core]",
@@ -71,6 +81,13 @@ from valtti.cli.raycluster import ray_cluster_answers
     "records are never overwritten).",
 )
 @click.option(
+    "--bot-log",
+    type=NonEmptyPath(dir_okay=False),
+    help="A file to append what external bots write on their standard error to, a line each "
+    "with its match and seat (readable by you only).  [default: bots.log in --records]",
+)
+@sandbox_options
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -82,25 +99,32 @@ def arena(
     matches: int,
     deals: int | None,
     seed: int | None,
+    seed_file: Path | None,
     workers: int | None,
     backend: str,
     address: str | None,
     variant_text: str,
     max_deals: int | None,
     records: Path | None,
+    bot_log: Path | None,
+    sandbox_kind: str,
+    bot_limits: str,
     as_json: bool,
 ) -> None:
     """Compare players in duplicate matches, on all cores or a Ray cluster.
 
     Prints per pairing the matches won, drawn and lost (not for --deals: no match ends in one
     deal), the game points per deal of the first player minus the second's with a 95 %
-    confidence interval, and decisions per second. Exit status 130 when Ctrl-C stops it.
+    confidence interval, and decisions per second. External bots run each in a sandbox of its
+    own (--sandbox; docs/PROTOCOL.md, A fair arena). Exit status 130 when Ctrl-C stops it.
     """
     from rich.console import Console
     from rich.progress import MofNCompleteColumn, Progress
 
     from valtti.arena import MAX_DEALS, run_arena
+    from valtti.arena.results import UNCONFINED
     from valtti.engine import Variant
+    from valtti.players.registry import starts_program
 
     try:
         variant = Variant.parse(variant_text)
@@ -120,6 +144,16 @@ def arena(
         raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
     if address is not None:
         ray_cluster_answers(address)
+    if seed is not None and seed_file is not None:
+        raise click.UsageError("--seed or --seed-file, not both")
+    sandbox = make_sandbox(sandbox_kind, bot_limits).keeping(seed_file)
+    if seed_file is not None:
+        seed = read_seed(seed_file)
+    if any(starts_program(spec) for spec in specs):
+        if seed is not None and seed_file is None:
+            click.echo(PUBLIC_SEED, err=True)
+        if not sandbox.confined:
+            click.echo(f"warning: {UNCONFINED}", err=True)
     console = Console(stderr=True)
     with Progress(
         *Progress.get_default_columns(),
@@ -145,6 +179,8 @@ def arena(
                 variant=variant,
                 max_deals=max_deals or MAX_DEALS,
                 records=records,
+                bot_log=bot_log,
+                sandbox=sandbox,
                 address=address,
                 progress=progress,
             )

@@ -4,8 +4,9 @@ the help of ``--variant``, and a failure said in one line."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -14,6 +15,9 @@ from valtti import __version__
 if TYPE_CHECKING:
     from valtti.engine import Match
     from valtti.engine.record import Record
+    from valtti.players.sandbox import Sandbox
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 #: Exit status of ``hint`` for a record where nobody is to move and of ``loadtest`` when it
 #: cannot run: as for a malformed record (``valtti.terminal.records``).
@@ -68,6 +72,67 @@ def comma_list(ctx: click.Context, param: click.Parameter, text: str) -> list[st
             f"{text!r} has an empty entry (entries are separated by single commas)", ctx, param
         )
     return entries
+
+
+def sandbox_options(command: Command) -> Command:
+    """``--sandbox`` and ``--bot-limits``: where external bots run (docs/PROTOCOL.md, The
+    sandbox); read them with ``make_sandbox``."""
+    command = click.option(
+        "--bot-limits",
+        "bot_limits",
+        default="",
+        metavar="LIMITS",
+        help="What each sandboxed bot may use, e.g. memory=2048,processes=32,cpu=600,files=64 "
+        "(MiB of memory and of each scratch folder a process, processes, CPU seconds a "
+        "process).  [default: memory=4096,processes=64,cpu=3600,files=256]",
+    )(command)
+    return click.option(
+        "--sandbox",
+        "sandbox_kind",
+        type=click.Choice(["bwrap", "none"]),
+        default="bwrap",
+        show_default=True,
+        help="Where external bots run: bwrap, a sandbox of their own each (Linux, bubblewrap), "
+        "or none, as ordinary programs of yours: only for bots you trust.",
+    )(command)
+
+
+def make_sandbox(kind: str, limits: str) -> Sandbox:
+    """The sandbox of ``--sandbox`` and ``--bot-limits``; a bad limit is a usage error."""
+    from valtti.players.sandbox import Limits, Sandbox
+
+    try:
+        return Sandbox.named(kind, Limits.parse(limits))
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bot-limits") from None
+
+
+def read_seed(source: Path) -> int:
+    """The seed in the file ``source`` (``-``: the standard input), a whole number alone:
+    a secret seed is never given on a command line, which every process of the machine can
+    read (``/proc/PID/cmdline``)."""
+    try:
+        text = sys.stdin.read() if str(source) == "-" else source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.BadParameter(f"{source}: {e}", param_hint="--seed-file") from None
+    try:
+        seed = int(text.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"{source} holds no seed (one whole number): {text.strip()[:40]!r}",
+            param_hint="--seed-file",
+        ) from None
+    if not 0 <= seed < 2**63:
+        raise click.BadParameter(f"{source}: a seed from 0 to 2^63 - 1", param_hint="--seed-file")
+    return seed
+
+
+#: Said when a seed is given on the command line of a run where a program plays.
+PUBLIC_SEED = (
+    "warning: a seed on the command line can be read by every program on this machine "
+    "(/proc/PID/cmdline) and deals every card of the run: for a competition leave --seed out "
+    "(a secret one is drawn and published with the results) or give it with --seed-file"
+)
 
 
 def fail(message: str, status: int) -> NoReturn:

@@ -13,11 +13,15 @@ from click.core import ParameterSource
 
 from valtti.cli.common import (
     EXIT_INTERRUPTED,
+    PUBLIC_SEED,
     VARIANT_HELP,
     NonEmptyPath,
     comma_list,
     fail,
     main,
+    make_sandbox,
+    read_seed,
+    sandbox_options,
 )
 
 
@@ -64,7 +68,18 @@ def _arguments(ctx: click.Context) -> list[str]:
     type=click.IntRange(min=1),
     help="Duplicate deal pairs per pairing, from the evaluation set of the seed.",
 )
-@click.option("--seed", default=2026, show_default=True, type=int, help="The evaluation set.")
+@click.option(
+    "--seed",
+    type=int,
+    help="The evaluation set.  [default: 2026; where an external bot is ranked, a new secret "
+    "one, kept in --state and published in the table when every pairing is complete]",
+)
+@click.option(
+    "--seed-file",
+    type=NonEmptyPath(dir_okay=False),
+    help="Read the seed from this file (- for the standard input): a secret seed, kept off "
+    "the command line, which every program on the machine can read.",
+)
 @click.option("--variant", "variant_text", default="", help=VARIANT_HELP)
 @click.option(
     "--state",
@@ -99,6 +114,13 @@ def _arguments(ctx: click.Context) -> list[str]:
     help="process (a process pool) or serial (this process).",
 )
 @click.option(
+    "--bot-log",
+    type=NonEmptyPath(dir_okay=False),
+    help="Where to append what external bots write on their standard error (readable by you "
+    "only).  [default: the --state file's name with .bots.log]",
+)
+@sandbox_options
+@click.option(
     "--background",
     is_flag=True,
     help="Start the run as a process of its own and return: its output goes to the state "
@@ -108,13 +130,17 @@ def leaderboard(
     specs: list[str],
     shipped: bool,
     deals: int,
-    seed: int,
+    seed: int | None,
+    seed_file: Path | None,
     variant_text: str,
     state: Path,
     out: Path,
     reference: str,
     workers: int | None,
     backend: str,
+    bot_log: Path | None,
+    sandbox_kind: str,
+    bot_limits: str,
     background: bool,
 ) -> None:
     """Rank every shipped player and any given on the evaluation set, in duplicate.
@@ -124,10 +150,13 @@ def leaderboard(
     and it plays only what is missing. Writes --out: Bradley-Terry ratings with intervals, game
     points per deal against --reference, the command, the date and the time it took. The full
     board takes hours: --background. Exit status 130 when Ctrl-C stops it (what was played is
-    kept, and the table written).
+    kept, and the table written). External bots run each in a sandbox of its own, on a secret
+    seed unless one is given (docs/PROTOCOL.md, A fair arena).
     """
-    from valtti.arena.leaderboard import SHIPPED, play_leaderboard, report
+    from valtti.arena.leaderboard import SHIPPED, Board, play_leaderboard, report
+    from valtti.arena.results import UNCONFINED
     from valtti.engine import Variant
+    from valtti.players.registry import starts_program
 
     try:
         variant = Variant.parse(variant_text)
@@ -137,25 +166,45 @@ def leaderboard(
     for path, option in ((out, "--out"), (state, "--state")):
         if not path.resolve().parent.is_dir():
             raise click.BadParameter(f"{path.parent} is no folder", param_hint=option)
+    if seed is not None and seed_file is not None:
+        raise click.UsageError("--seed or --seed-file, not both")
+    sandbox = make_sandbox(sandbox_kind, bot_limits).keeping(seed_file)
+    if seed_file is not None:
+        seed = read_seed(seed_file)
+    players = [*(SHIPPED if shipped else ()), *specs]
+    if any(starts_program(spec) for spec in players) and not background:
+        try:
+            kept = Board.from_json(state.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):  # none, or told by the run below
+            kept = None
+        if (seed is not None and seed_file is None) or (kept is not None and not kept.secret):
+            click.echo(PUBLIC_SEED, err=True)
+        if not sandbox.confined:
+            click.echo(f"warning: {UNCONFINED}", err=True)
     arguments = _arguments(click.get_current_context())
     command = "valtti " + shlex.join(arguments)
     if background:
         log = state.with_name(state.name + ".log")
+        # A seed read from the standard input is handed on the same way, never as an argument.
+        handed = seed is not None and str(seed_file) == "-"
         with open(log, "ab") as output:
             child = subprocess.Popen(
                 [sys.executable, "-m", "valtti", *arguments],
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if handed else subprocess.DEVNULL,
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+            if handed:
+                assert child.stdin is not None
+                child.stdin.write(f"{seed}\n".encode())
+                child.stdin.close()
         click.echo(
             f"leaderboard running as process {child.pid}; its output in {log}, what it has "
             f"played in {state}, the table in {out} when it is done. Run the same command "
             "again (without --background, or with it) to go on after a stop."
         )
         return
-    players = [*(SHIPPED if shipped else ()), *specs]
 
     def progress(done: int, total: int) -> None:
         if total and (done == total or done % max(1, total // 100) == 0):
@@ -172,12 +221,12 @@ def leaderboard(
             backend,
             command=command,
             progress=progress,
+            sandbox=sandbox,
+            bot_log=bot_log,
         )
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except KeyboardInterrupt:
-        from valtti.arena.leaderboard import Board
-
         if not state.exists():  # stopped before the first pairing was saved
             fail("leaderboard stopped by Ctrl-C before anything was played", EXIT_INTERRUPTED)
         board = Board.from_json(state.read_text(encoding="utf-8"))
@@ -189,3 +238,8 @@ def leaderboard(
         )
     out.write_text(report(board, reference), encoding="utf-8")
     click.echo(f"leaderboard of {len(board.players)} players written to {out}")
+    if board.secret and board.seed_shown:
+        click.echo(
+            f"(its deals came from a secret seed, published now: --seed {board.seed} plays the "
+            "same board again)"
+        )

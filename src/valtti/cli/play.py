@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from valtti.cli.common import VARIANT_HELP, fail, main
+from valtti.cli.common import VARIANT_HELP, fail, main, make_sandbox, sandbox_options
 
 
 @main.command()
@@ -66,6 +66,7 @@ from valtti.cli.common import VARIANT_HELP, fail, main
     help="Start a new match at once, discarding the newest unfinished match kept (not one "
     "that another valtti play has open).",
 )
+@sandbox_options
 def play(
     seat: str | None,
     partner: str | None,
@@ -80,6 +81,8 @@ def play(
     list_saves: bool,
     keep: bool,
     discard: bool,
+    sandbox_kind: str,
+    bot_limits: str,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
     opponents. Type `help` at any prompt. Each match is kept once you have moved (the 20 last
@@ -122,6 +125,7 @@ def play(
             plain=glyphs.wants_plain() if plain is None else plain,
             saves=saves,
             if_unfinished="discard" if discard else "keep" if keep else "ask",
+            sandbox=make_sandbox(sandbox_kind, bot_limits),
         )
     except StartError as e:
         fail(str(e), e.status)

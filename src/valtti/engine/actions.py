@@ -19,7 +19,7 @@ import reprlib
 from enum import Enum
 from typing import Final
 
-from valtti.engine.cards import CARDS, NUM_CARDS, SUITS, Card, Suit, text_of
+from valtti.engine.cards import CARDS, NUM_CARDS, SUITS, Card, Suit, no_truth, text_of
 
 DECLARE: Final = 36
 ASK_WHOLE: Final = 40
@@ -48,6 +48,8 @@ class Action(int):
         if not 0 <= value < NUM_ACTIONS:
             raise ValueError(f"action number out of range: {value}")
         return super().__new__(cls, value)
+
+    __bool__ = no_truth
 
     @staticmethod
     def play(card: int) -> Action:

@@ -17,6 +17,14 @@ NUM_CARDS: Final = 36
 FULL_DECK: Final = (1 << NUM_CARDS) - 1
 
 
+def no_truth(value: object) -> bool:
+    """Refuse ``bool()`` of a game value: N, spades, the six and the six of spades are all 0, so
+    ``if suit:`` would take spades for none. Compare with ``is None`` instead."""
+    raise TypeError(
+        f"{type(value).__name__} {value!s} has no truth value: compare it with None, not bool()"
+    )
+
+
 def text_of(value: object, what: str) -> str:
     """``value`` when it is a ``str``; else ``TypeError`` naming what was to be parsed, so that
     a parser given a number or ``None`` says so rather than failing inside itself."""
@@ -32,6 +40,8 @@ class Seat(IntEnum):
     E = 1
     S = 2
     W = 3
+
+    __bool__ = no_truth
 
     def __str__(self) -> str:
         return self.name
@@ -64,6 +74,8 @@ class Team(IntEnum):
     NS = 0
     EW = 1
 
+    __bool__ = no_truth
+
     def __str__(self) -> str:
         return self.name
 
@@ -95,6 +107,8 @@ class Suit(IntEnum):
     H = 1
     D = 2
     C = 3
+
+    __bool__ = no_truth
 
     def __str__(self) -> str:
         return self.name
@@ -139,6 +153,8 @@ class Rank(IntEnum):
     TEN = 7
     ACE = 8
 
+    __bool__ = no_truth
+
     def __str__(self) -> str:
         return RANK_CHARS[self]
 
@@ -171,6 +187,8 @@ class Card(int):
         if not 0 <= value < NUM_CARDS:
             raise ValueError(f"card number out of range: {value}")
         return super().__new__(cls, value)
+
+    __bool__ = no_truth
 
     @staticmethod
     def of(rank: Rank, suit: Suit) -> Card:

@@ -6,7 +6,8 @@ is free for its own logging. Anything the bot does wrong — it cannot be starte
 handshake badly, answers a decision with something that is not a legal action, takes longer than
 the time limit, writes a line over ``LINE_LIMIT`` bytes, or exits — raises ``BotError`` naming
 the bot, its seat and the fault, after the bot has been told (``{"type": "error"}``) and
-stopped.
+stopped. The program runs in a sandbox (``players.sandbox``, by default ``bwrap``), and what it
+writes on its standard error is kept for the host's log (``error_log``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import IO, Any, Final, NoReturn
 from valtti.engine import Action, Observation, Seat, Team, Variant
 from valtti.engine.match import Outcome
 from valtti.players.base import Player
+from valtti.players.sandbox import SANDBOX, Sandbox, SandboxError
 
 PROTOCOL_VERSION: Final = 1
 #: Seconds a bot has to answer one decision request.
@@ -42,6 +44,9 @@ QUIT_GRACE: Final = 2.0
 STDERR_LINES: Final = 5
 #: Characters kept of each of those lines; the rest of a longer line is read and dropped.
 STDERR_LINE_CHARS: Final = 200
+#: Lines of the bot's standard error kept for the host's log in one match; later ones are
+#: counted, not kept.
+LOG_LINES: Final = 1000
 #: Bytes a line of the bot's standard output may have, its newline included: a longer line is a
 #: fault, found without reading the rest of it into memory.
 LINE_LIMIT: Final = 64 * 1024
@@ -93,10 +98,12 @@ class ExternalPlayer(Player):
         *,
         timeout: float = DECISION_TIMEOUT,
         start_timeout: float = START_TIMEOUT,
+        sandbox: Sandbox = SANDBOX,
     ) -> None:
         self.command = tuple(command)
         self.seed = seed
         self.timeout = timeout
+        self.sandbox = sandbox
         self.name = "external"
         self._label = f"bot {shlex.join(self.command)!r}"
         self._seat: Seat | None = None
@@ -105,22 +112,29 @@ class ExternalPlayer(Player):
         self._seen = 0  #: public actions at this seat's latest decision: fewer means a new deal
         self._lines: queue.Queue[_Line] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._log: list[str] = []
+        self._unlogged = 0
         try:
+            launch = sandbox.launch(self.command)
             self._process = subprocess.Popen(
-                self.command,
+                launch.args,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                cwd=launch.cwd,
+                env=launch.env,
                 # Its own process group, so that ``_stop`` also ends the children it forked.
                 start_new_session=True,
             )
+        except SandboxError as e:
+            raise BotError(f"{self._label}: cannot be started: {e}") from None
         except OSError as e:
             raise BotError(f"{self._label}: cannot be started: {e.strerror or e}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._streams = (self._process.stdout, self._process.stderr)
         self._readers = [
             _pump_lines(self._process.stdout, self._lines.put),
-            _pump_errors(self._process.stderr, self._stderr.append),
+            _pump_errors(self._process.stderr, self._hear_error),
         ]
         try:
             self._shake_hands(start_timeout)
@@ -221,6 +235,20 @@ class ExternalPlayer(Player):
             self._write({"type": "quit"})
         self._stop(QUIT_GRACE)
 
+    def error_log(self) -> tuple[str, ...]:
+        """What the bot wrote on its standard error so far, a line each (cut and escaped as in
+        a fault's message; after ``LOG_LINES`` lines, a line saying how many more there were).
+        Complete once the bot is closed."""
+        more = (f"[{self._unlogged} more lines not kept]",) if self._unlogged else ()
+        return (*self._log, *more)
+
+    def _hear_error(self, line: str) -> None:
+        self._stderr.append(line)
+        if len(self._log) < LOG_LINES:
+            self._log.append(line)
+        else:
+            self._unlogged += 1
+
     # The pipes.
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -251,7 +279,8 @@ class ExternalPlayer(Player):
                 # A bot that exited while a child of it keeps its output open sends no end.
                 code = self._process.poll()
                 if code is not None:
-                    self._fault(f"exited with status {code} instead of answering {awaited}")
+                    exited = self.sandbox.describe_exit(code)
+                    self._fault(f"{exited} instead of answering {awaited}")
                 self._fault(f"did not answer {awaited} within {timeout:g} s")
             if line is None:
                 status = self._exit_status()
@@ -294,6 +323,8 @@ class ExternalPlayer(Player):
         self._stop(0.0)
         if self._stderr:
             message += "; its last error output: " + " | ".join(self._stderr)
+        if any(line.startswith("bwrap: ") for line in self._stderr):
+            message += " (the sandbox could not be set up: docs/PROTOCOL.md, The sandbox)"
         raise BotError(message)
 
     def _stop(self, grace: float) -> None:
@@ -325,13 +356,14 @@ class ExternalPlayer(Player):
                 os.killpg(self._process.pid, signal.SIGKILL)
 
     def _exit_status(self) -> str | None:
-        """``"exited with status N"`` once the bot has exited (within 1 s), else ``None``."""
+        """``"exited with status N"`` once the bot has exited (within 1 s), with the signal
+        that ended it and the limit it broke if any, else ``None``."""
         try:
             status = self._process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return None
         self._readers[1].join(timeout=1.0)  # so that its last error output can be shown
-        return f"exited with status {status}"
+        return self.sandbox.describe_exit(status)
 
 
 def _pump_lines(stream: IO[bytes], take: Callable[[_Line], None]) -> threading.Thread:

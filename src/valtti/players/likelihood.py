@@ -44,7 +44,9 @@ class _Replayer:
         self.observation = observation
         self.played = [c.mask for c in observation.played_by()]
         self.named = [
-            e.suit for e in observation.events if e.how == "ask-whole" and e.yes and e.suit
+            e.suit
+            for e in observation.events
+            if e.how == "ask-whole" and e.yes and e.suit is not None
         ]
 
     def deal(self, hands: Hands) -> Deal | None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from valtti.players.base import Player, RandomPlayer
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 
 __all__ = [
@@ -32,12 +33,12 @@ def _random(level: str | None, seed: int | None) -> Player:
     return RandomPlayer(seed)
 
 
-def _external(command: str | None, seed: int | None) -> Player:
+def _external(command: str | None, seed: int | None, sandbox: Sandbox = SANDBOX) -> Player:
     from valtti.players.external import ExternalPlayer, bot_command
 
     if command is None:
         raise ValueError("external needs the bot's command: external:path/to/bot.py")
-    return ExternalPlayer(bot_command(command), seed)
+    return ExternalPlayer(bot_command(command), seed, sandbox=sandbox)
 
 
 def _heuristic(level: str | None, seed: int | None) -> Player:
@@ -150,12 +151,15 @@ def untrusted_spec(spec: str) -> str:
     return spec
 
 
-def make_player(spec: str, seed: int | None = None, *, trusted: bool = True) -> Player:
+def make_player(
+    spec: str, seed: int | None = None, *, trusted: bool = True, sandbox: Sandbox = SANDBOX
+) -> Player:
     """A player from ``name`` or ``name:level``; ``ValueError`` names the known players.
 
     The name is case-insensitive; the level is passed on as written, since for ``external`` it
-    is a command line (``external:path/to/bot.py``, docs/PROTOCOL.md). ``trusted=False`` for a
-    spec read from others: one that would start a program is refused (``untrusted_spec``).
+    is a command line (``external:path/to/bot.py``, docs/PROTOCOL.md), started in ``sandbox``.
+    ``trusted=False`` for a spec read from others: one that would start a program is refused
+    (``untrusted_spec``).
     """
     if not trusted:
         untrusted_spec(spec)
@@ -163,4 +167,6 @@ def make_player(spec: str, seed: int | None = None, *, trusted: bool = True) -> 
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
         raise PlayerSpecError(PlayerSpecFault.UNKNOWN_PLAYER, spec, known=player_names())
+    if factory is _external:
+        return _external(level.strip() or None, seed, sandbox)
     return factory(level.strip() or None, seed)

@@ -204,7 +204,7 @@ class Episode:
         d = self.deal
         lines = [
             f"{self.kind} · deal {self.deals_played + (0 if d.is_over() else 1)} · "
-            f"dealer {d.dealer} · trumps {d.trump or '-'} · "
+            f"dealer {d.dealer} · trumps {'-' if d.trump is None else d.trump} · "
             f"score NS {self.score[0]} EW {self.score[1]} (target {self.variant.target})"
         ]
         for seat in Seat:
@@ -216,7 +216,7 @@ class Episode:
             lines.append(f"trick {trick.number}, led by {trick.leader}: {plays or '-'}")
         for e in d.events:
             lines.append(
-                f"after trick {e.after_trick}: {e.seat} {e.how} {e.suit or ''} "
+                f"after trick {e.after_trick}: {e.seat} {e.how} {'' if e.suit is None else e.suit} "
                 f"{'yes' if e.yes else 'no'} (+{e.points})"
             )
         r = d.result()

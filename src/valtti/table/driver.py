@@ -4,6 +4,9 @@ One ``Table`` serves every host. The arena and the terminal let it play (``run``
 an event-driven host (the web) drives it step by step: ``start_deal`` when ``needs_deal``, read
 ``to_move``, get the action from wherever it is decided (a person's socket, a worker process
 given ``decision_seed``), ``apply`` it. Every seed comes from the match seed (``seeds``).
+
+Where a program sits (``external:``), it starts in the table's ``sandbox``, and the host's
+computer players keep a pace that tells it nothing (``table.pace``).
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from types import TracebackType
 
 from valtti.engine import Action, CardSet, Deal, Match, Observation, Seat, Variant
 from valtti.players.base import Player
+from valtti.players.external import ExternalPlayer
 from valtti.players.listener import MatchListener
-from valtti.players.registry import make_player
+from valtti.players.registry import make_player, starts_program
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.table import seeds
+from valtti.table.pace import PACE, Pace
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +72,11 @@ class Clock:
         self.slowest = max(self.slowest, seconds)
 
 
-def decide_once(spec: str, seed: int, observation: Observation) -> Action:
+def decide_once(
+    spec: str, seed: int, observation: Observation, sandbox: Sandbox = SANDBOX
+) -> Action:
     """The action a fresh ``spec`` player seeded with ``seed`` takes (e.g. in a worker)."""
-    player = make_player(spec, seed)
+    player = make_player(spec, seed, sandbox=sandbox)
     try:
         action = player.choose(observation)
     except Exception:
@@ -92,6 +100,10 @@ class Table:
     A host may change an occupant between actions (``table.seats[seat] = Computer(spec)``: a
     person's seat handed to a computer player); a player kept for the match is made only by
     ``sit_down``.
+
+    A program (``external:``) starts in ``sandbox``; while one sits at a confined table, the
+    decisions of the others are held to ``pace`` (``table.pace``). What a program wrote on its
+    standard error is in ``error_logs`` once it is closed.
     """
 
     def __init__(
@@ -101,13 +113,19 @@ class Table:
         match: Match | None = None,
         *,
         variant: Variant | None = None,
+        sandbox: Sandbox = SANDBOX,
+        pace: Pace = PACE,
     ) -> None:
         if match is not None and variant is not None:
             raise ValueError("a match to go on with has its variant already")
         self.seats: dict[Seat, Occupant] = {seat: seats.get(seat) for seat in Seat}
         self.seed = seed
         self.match = match if match is not None else Match(variant, seeds.first_dealer(seed))
+        self.sandbox = sandbox
+        self.pace = pace
         self.clocks: dict[Seat, Clock] = {seat: Clock() for seat in Seat}
+        #: What each program that sat here wrote on its standard error, by seat, once closed.
+        self.error_logs: dict[Seat, tuple[str, ...]] = {}
         self._kept: dict[Seat, Player] = {}
         self._ended = False
 
@@ -118,7 +136,9 @@ class Table:
         for seat, occupant in self.seats.items():
             if occupant is not None and occupant.seed is not None and seat not in self._kept:
                 with self._blame(seat):
-                    self._kept[seat] = make_player(occupant.spec, occupant.seed)
+                    self._kept[seat] = make_player(
+                        occupant.spec, occupant.seed, sandbox=self.sandbox
+                    )
         variant = self.match.variant
         self._tell(lambda seat, listener: listener.match_started(variant, seat))
 
@@ -132,6 +152,8 @@ class Table:
                     player.close()
             except PlayerFault as e:
                 fault = fault or e
+            if isinstance(player, ExternalPlayer):
+                self.error_logs[seat] = player.error_log()
         return fault
 
     def __enter__(self) -> Table:
@@ -167,6 +189,14 @@ class Table:
 
     def is_computer(self, seat: Seat) -> bool:
         return self.seats[seat] is not None
+
+    @property
+    def paced(self) -> bool:
+        """Whether a program sits at this table in a sandbox: the other computer players then
+        keep ``pace``, so that their time tells it nothing (a forced move, say)."""
+        return self.sandbox.confined and any(
+            o is not None and starts_program(o.spec) for o in self.seats.values()
+        )
 
     def hands(self, number: int) -> tuple[CardSet, ...]:
         """The cards of deal ``number`` (from 1), N E S W: a host may store them first."""
@@ -213,13 +243,16 @@ class Table:
         with self._blame(seat):
             start = time.perf_counter()
             if kept is None:
-                action = decide_once(occupant.spec, self.decision_seed(), observation)
+                action = decide_once(occupant.spec, self.decision_seed(), observation, self.sandbox)
             else:
                 action = kept.choose(observation)
-            self.clocks[seat].add(time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
+            self.clocks[seat].add(elapsed)
             reason = deal.why_illegal(action)
         if reason is not None:
             raise PlayerFault(seat, occupant.spec, f"chose {action!s}, which is illegal: {reason}")
+        if self.paced and not starts_program(occupant.spec):
+            self.pace.hold(occupant.spec, deal.tricks_played, elapsed)
         return action
 
     def apply(self, action: int) -> None:

@@ -21,6 +21,7 @@ from valtti.engine.meta import RecordMeta
 from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import PlayerFault, fresh_seed
 from valtti.terminal import glyphs, i18n, records, saving, unfinished
@@ -71,11 +72,13 @@ def _setup(
     partner: str | None,
     opponents: str | None,
     seed: int | None,
+    sandbox: Sandbox,
 ) -> Setup:
     """The options given win; what they leave open comes from a record's meta, then defaults.
 
     ``source`` is the record's file; a player in its meta that would start a program is
-    refused (``make_player(..., trusted=False)``): only the options may name one.
+    refused (``make_player(..., trusted=False)``): only the options may name one, and it runs
+    in ``sandbox``.
     """
     # A bad value read from the record names the file it comes from.
     where = f"{source}: " if source is not None else ""
@@ -103,7 +106,7 @@ def _setup(
         spec = chosen or meta.player_at(s) or DEFAULT_PLAYER
         try:
             # A record is data from whoever wrote it: it never chooses a program to run.
-            make_player(spec, trusted=bool(chosen)).close()
+            make_player(spec, trusted=bool(chosen), sandbox=sandbox).close()
         except PlayerSpecError as e:
             if e.fault is PlayerSpecFault.STARTS_PROGRAM:
                 option = "--partner" if s == you.partner else "--opponents"
@@ -128,7 +131,7 @@ def _setup(
         players[s] = spec
     if seed is None:
         seed = meta.seed if meta.seed is not None else fresh_seed()
-    return Setup(you, players, seed)
+    return Setup(you, players, seed, sandbox)
 
 
 def _seed(given: int | str | None) -> int | None:
@@ -186,6 +189,7 @@ def start(
     saves: saving.Saves | None = None,
     if_unfinished: IfUnfinished = "ask",
     ask: Callable[[str], str] | None = None,
+    sandbox: Sandbox = SANDBOX,
 ) -> Session:
     """A session ready to ``run``: a new match, or the one saved in ``resume`` (a record file,
     or the number of a match kept in ``saves``, as ``valtti play --saves`` lists them: 1 is the
@@ -204,7 +208,8 @@ def start(
     a terminal only: where standard input is none, it is kept without asking). A kept match
     is read again when the player has answered, and resumed only once this session holds it:
     one that another ``valtti play`` has open may be viewed read-only or played on from a
-    copy. ``EOFError`` or ``KeyboardInterrupt`` when the player leaves at a question.
+    copy. ``EOFError`` or ``KeyboardInterrupt`` when the player leaves at a question. A program
+    named as a player runs in ``sandbox``.
     """
     i18n.use(language or i18n.default_language())
     out = console or glyphs.console(ascii_only, unicode=unicode, echo=glyphs.player_terminal())
@@ -233,11 +238,13 @@ def start(
     # Every option is checked before anything is asked.
     if from_file is not None:
         path, match, record = from_file
-        setup = _setup(path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None)
+        setup = _setup(
+            path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None, sandbox
+        )
     elif chosen is not None:
-        setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None)
+        setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None, sandbox)
     else:
-        setup = _setup(None, RecordMeta(), seat, partner, opponents, seed)
+        setup = _setup(None, RecordMeta(), seat, partner, opponents, seed, sandbox)
     try:
         rules = Variant.parse(variant) if variant else Variant()
     except SwitchError as e:
@@ -254,9 +261,9 @@ def start(
     kept = going.kept
     if kept is not None:
         if chosen is not None and kept.path == chosen.path:
-            setup = _setup(kept.path, kept.meta, seat, partner, opponents, None)
+            setup = _setup(kept.path, kept.meta, seat, partner, opponents, None, sandbox)
         else:  # as it was: the options given were for another match
-            setup = _setup(kept.path, kept.meta, None, None, None, None)
+            setup = _setup(kept.path, kept.meta, None, None, None, None, sandbox)
         session = _resumed(setup, kept.match, kept.record, out, fast, plain)
         if going.how is Choice.RESUME:
             session.slot, session.keeping = going.slot, True
@@ -266,13 +273,15 @@ def start(
             session.slot = saves.new()
     elif from_file is not None:
         path, match, record = from_file
-        setup = _setup(path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None)
+        setup = _setup(
+            path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None, sandbox
+        )
         session = _resumed(setup, match, record, out, fast, plain)
         log.append(_("Resumed from {path}.").format(path=path))
         session.slot = saves.new() if saves is not None else None
     else:
         if chosen is not None:  # asked for, but not gone on with: the options are a new match's
-            setup = _setup(None, RecordMeta(), seat, partner, opponents, None)
+            setup = _setup(None, RecordMeta(), seat, partner, opponents, None, sandbox)
         session = Session(setup.table(variant=rules), setup, out, fast=fast, plain=plain)
         session.slot = saves.new() if saves is not None else None
     session.log[:0] = log

@@ -124,7 +124,11 @@ def effect(deal: Deal, action: Action) -> str:
         asked = _("{partner} says yes when holding the other half of {suit} ({gain}), else no.")
     locks = _("Locked afterwards: {seats} (their own marriages are broken for this deal).")
     return (
-        asked.format(partner=seat_text(partner), gain=gain, suit=action.suit and action.suit.symbol)
+        asked.format(
+            partner=seat_text(partner),
+            gain=gain,
+            suit=None if action.suit is None else action.suit.symbol,
+        )
         + " "
         + locks.format(seats=locked)
     )

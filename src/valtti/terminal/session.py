@@ -31,6 +31,7 @@ from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
 from valtti.engine.meta import RecordMeta
 from valtti.engine.record import Record
 from valtti.players.registry import starts_program
+from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.table import Computer, PlayerFault, Table, derive_seed
 from valtti.terminal import records, saving, unfinished
 from valtti.terminal.commands import (
@@ -80,11 +81,13 @@ class Ended(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """Who sits where and the match seed; kept in a record's ``meta``."""
+    """Who sits where and the match seed, kept in a record's ``meta``; and where a program
+    among the players runs (not kept: the host's choice)."""
 
     you: Seat
     players: Mapping[Seat, str]  #: the computer seats' player specs (``make_player``)
     seed: int
+    sandbox: Sandbox = SANDBOX
 
     def meta(self, takebacks: int = 0) -> dict[str, Any]:
         """The record's ``meta`` (``RecordMeta``), with the number of take-backs if there were
@@ -108,7 +111,7 @@ class Setup:
             else Computer(spec)
             for seat, spec in self.players.items()
         }
-        return Table(seats, self.seed, match, variant=variant)
+        return Table(seats, self.seed, match, variant=variant, sandbox=self.sandbox)
 
 
 class Session(Replies):

@@ -66,7 +66,7 @@ def where_text(kept: Kept) -> str:
     deal = match.deal
     if deal is not None and deal.is_over():
         return _("deal {deal} over, {score}").format(deal=deals, score=score)
-    taken = match.observation(kept.meta.seat or Seat.S).tricks
+    taken = match.observation(Seat.S if kept.meta.seat is None else kept.meta.seat).tricks
     return _("deal {deal}, trick {trick}/9, {score}").format(
         deal=deals, trick=len(taken) + 1, score=score
     )
