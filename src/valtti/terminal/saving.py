@@ -19,9 +19,10 @@ write of a new save removes the oldest beyond that (never one open in another se
 A file of the folder that cannot be read as a record (empty, not JSON, not a record, an illegal
 action) is never taken for a match nor removed: it is set aside under a name that says so
 (``….unreadable.json``), which no later write or listing touches. A hidden temporary file left
-by a write that was cut short (the process killed in the middle) is removed by the next look at
-the folder. The single autosave of earlier versions (``autosave.json`` and
-``autosave.previous.json`` beside the folder) is moved into it when first seen.
+by a write that was cut short (the process killed in the middle), and a lock file nobody holds,
+are removed by the next look at the folder. The single autosave of earlier versions
+(``autosave.json`` and ``autosave.previous.json`` beside the folder) is moved into it when first
+seen.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 import time
 import weakref
 from collections.abc import Sequence
@@ -360,7 +360,7 @@ class Saves:
 
     def _tidy(self) -> None:
         """Remove what a killed session left: a temporary file of a save nobody holds (its
-        write was cut short), a lock file of a save that is gone and nobody holds."""
+        write was cut short), a lock file nobody holds."""
         try:
             names = [p.name for p in self.folder.iterdir()]
         except OSError:
@@ -376,10 +376,8 @@ class Saves:
                 if descriptor is not None:
                     os.close(descriptor)
             elif locking is not None:
-                save = self.folder / f"{locking.group(1)}.json"
-                if not save.exists():
-                    descriptor = _lock(self.folder / name, create=False)
-                    _let_go(self.folder / name, descriptor)
+                # A lock nobody holds: its session was killed (the kernel let it go).
+                _let_go(self.folder / name, _lock(self.folder / name, create=False))
 
     def _adopt(self, old: Path) -> SetAside | None:
         """Move an earlier version's autosave into the folder, or set it aside if it cannot be
@@ -469,7 +467,8 @@ def write_atomic(path: Path, text: str) -> None:
     the old file. A symbolic link is written through (the file it names is replaced, the link
     kept), an existing file keeps its permissions (a new one gets the umask's), and what is not
     a regular file is left alone (``is_file_there``). ``OSError`` or ``ValueError`` if it
-    cannot be written."""
+    cannot be written. The file beside it is named before it is made, so that whatever
+    interrupts the write (Ctrl-C, ``kill`` as the session takes it) removes it."""
     real = Path(os.path.realpath(path))
     if is_file_there(real):
         mode = stat.S_IMODE(real.stat().st_mode)
@@ -477,8 +476,9 @@ def write_atomic(path: Path, text: str) -> None:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+    temporary = real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
     try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.chmod(temporary, mode)
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
