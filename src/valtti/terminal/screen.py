@@ -407,9 +407,10 @@ def compact_table(view: View) -> RenderableType:
 class _Around:
     """The compact table's rows: ``top``, then ``left``, the trick's ``caption`` and ``right``
     side by side, then ``bottom``. A space at least between two columns, so that no two run
-    together; the seats at the sides keep their width where it leaves the middle room for the
-    widest part of the caption and the seats above and below, the caption breaking between its
-    parts (``Trick 3 · W led`` over ``N wins so far``); else the sides wrap too."""
+    together. The sides take two sevenths of the width each, or more where their lines are
+    longer and the middle still has room for the widest part of the caption and the seats above
+    and below, the caption breaking between its parts (``Trick 3 · W led`` over ``N wins so
+    far``); else the sides wrap too."""
 
     top: RenderableType
     left: RenderableType
@@ -426,7 +427,9 @@ class _Around:
         sides = [measured(self.left), measured(self.right)]
         middle = max(self.caption.widest, *(measured(p).maximum for p in (self.top, self.bottom)))
         room = (width - 2 - middle) // 2
-        side = max(min(max(m.maximum for m in sides), room), max(m.minimum for m in sides), 1)
+        # Two sevenths each where that is room enough (the middle then as wide as it can be).
+        wanted = max(max(m.maximum for m in sides), (width - 2) * 2 // 7)
+        side = max(min(wanted, room), max(m.minimum for m in sides), 1)
         grid = Table.grid(expand=True, padding=(0, 0, 0, 1), pad_edge=False)
         grid.add_column(justify="center", width=side)
         grid.add_column(justify="center", ratio=1)
