@@ -34,6 +34,7 @@ from valtti.terminal.session import (
     EXIT_PLAYER_FAULT,
     Session,
     Setup,
+    takebacks_of,
 )
 from valtti.terminal.unfinished import Choice
 
@@ -447,10 +448,8 @@ def _resumed(
     fast: bool,
     plain: bool,
 ) -> Session:
-    takebacks = RecordMeta.from_dict(record.meta).takebacks
-    counted = takebacks if takebacks is not None and takebacks > 0 else 0
     return Session(
-        setup.table(match), setup, out, fast=fast, plain=plain, takebacks=counted,
+        setup.table(match), setup, out, fast=fast, plain=plain, takebacks=takebacks_of(record),
         resumed=record,
     )  # fmt: skip
 

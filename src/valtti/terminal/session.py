@@ -616,7 +616,7 @@ class Session(Replies):
         became of it where it is no longer open there."""
         assert self.watching is not None
         try:
-            match, _record = records.read(self.watching)
+            match, record = records.read(self.watching)
         except records.RecordError as e:
             if not self.watching.exists():
                 return _(
@@ -631,13 +631,20 @@ class Session(Replies):
             assert deal is not None
             self.log.append(deal_start_text(len(match.deals), deal.dealer, deal.forehand))
             self.log.extend(news(match.after(len(match.deals) - 1, 0).observation(self.you), after))
-        self.match = match
+        # What a save from here writes: the match as it is there, its take-backs too.
+        self.match, self.resumed, self.takebacks = match, record, takebacks_of(record)
         if saving.holder(self.watching) is None:
             return _(
                 "The other valtti play has left this match: quit, then valtti play --resume "
                 "goes on with it."
             )
         return None
+
+
+def takebacks_of(record: Record) -> int:
+    """How many take-backs the match of ``record`` has had (its meta's count, if any)."""
+    takebacks = RecordMeta.from_dict(record.meta).takebacks
+    return takebacks if takebacks is not None and takebacks > 0 else 0
 
 
 @contextlib.contextmanager
