@@ -377,9 +377,12 @@ Policy = Callable[[Session, str], str]
 
 
 def first_choice(session: Session, prompt: str) -> str:
-    """A declaration or question when offered, else the first legal card; Enter between deals."""
+    """A declaration or question when offered, else the first legal card; Enter between deals;
+    at the match's end, Enter and yes to leaving."""
     deal = session.match.deal
-    if session.match.is_over() or deal is None or deal.is_over():
+    if session.match.is_over():
+        return "y" if "(y/n)" in prompt else ""
+    if deal is None or deal.is_over():
         return ""
     legal = deal.legal_actions()
     talk = [a for a in legal if a.kind is not ActionKind.PLAY]

@@ -99,10 +99,16 @@ class Scripted:
             for m in ("Your lead", "Your card", "You took the trick: declare, ask or lead")
         ] + [t.gettext("Name a marriage") + " > "]
         self.deal_over = t.gettext("Enter: next deal · score · save FILE · quit > ")
-        self.match_over = t.gettext("The match is over. save FILE to keep it, Enter to leave > ")
+        self.match_over = t.gettext("The match is over: review · save FILE · Enter: leave > ")
+        #: Under a reply at the match's end, where Enter goes back to the final score.
+        self.final_back = t.gettext("Enter: back to the final score > ")
+        self.leave = t.gettext(
+            "Leave? The finished match is then removed from the saves: save FILE keeps its "
+            "record. (y/n) > "
+        )
 
     def wait(self) -> Screen:
-        prompts = [*self.turn_prompts, self.deal_over, self.match_over]
+        prompts = [*self.turn_prompts, self.deal_over, self.match_over, self.final_back]
         i = self.child.expect_exact(prompts)
         kind = "turn" if i < len(self.turn_prompts) else "deal over" if i == 4 else "match over"
         screen = Screen(kind, ANSI.sub("", self.child.before.split("\x1b[2J")[-1]), prompts[i])
@@ -244,8 +250,11 @@ def english(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, li
     screen = player.play_until(resumed)
     final = folder / "final.json"
     screen = player.send(f"save {final}")
-    assert f"Saved to {final}" in screen.flat
-    child.sendline("")
+    assert f"Saved to {final}" in screen.flat and screen.prompt == player.final_back
+    assert player.send("").prompt == player.match_over  # Enter closes the reply
+    child.sendline("")  # and then asks before leaving
+    child.expect_exact(player.leave)
+    child.sendline("y")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -267,7 +276,8 @@ def test_a_whole_match_with_save_and_resume(english: tuple[Path, list[Screen]]) 
     assert re.search(r"NS: .*= \d", summary) and re.search(r"NS 0 \+ \d+ = \d+", summary)
 
     last = screens[-1]
-    assert last.kind == "match over"
+    assert last.prompt == "The match is over: review · save FILE · Enter: leave > "
+    assert last.text.splitlines()[0] == "The match is over"  # a page of its own
     ns, ew = match.score
     if match.is_draw:
         assert "The match is a draw" in last.text
@@ -293,16 +303,19 @@ def test_the_same_match_in_finnish(english: tuple[Path, list[Screen]], tmp_path:
     screen = player.send("ohje")
     assert "Kirjoita kortti (as, 10d, td) tai sen numero" in screen.flat
 
-    screen = player.play_until(screen)
+    over = player.play_until(screen)
     assert player.declared and player.asked
+    assert re.search(r"(voititte|voitti) ottelun|tasan", over.flat)
     final = tmp_path / "ottelu.json"
     screen = player.send(f"tallenna {final}")
     assert f"Tallennettu tiedostoon {final}" in screen.flat
     first_end = next(s for s in player.seen if s.kind == "deal over")
     assert "Jako 1 päättyi" in first_end.text and "pelipisteet" in first_end.text
     assert any(re.search(r"E ilmoittaa [♠♥♦♣]", s.text) for s in player.seen)
-    assert re.search(r"(voititte|voitti) ottelun|tasan", screen.flat)
-    child.sendline("")
+    assert player.send("").prompt == player.match_over
+    child.sendline("lopeta")
+    child.expect_exact(player.leave)
+    child.sendline("k")
     child.expect(pexpect.EOF)
 
     english_record = Record.from_json(english[0].read_text())

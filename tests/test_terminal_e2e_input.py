@@ -35,6 +35,8 @@ from valtti.terminal.saving import Saves  # noqa: E402
 
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
+#: The question before leaving before the player's first move: nothing is kept.
+THROWN = "Leave the match? You have made no move yet: it is not kept. (y/n)"
 
 #: Seed 2: S's first turn has one legal card, Q♠ (N leads 7♠, E plays 9♠).
 ONLY_Q = "[Enter plays Q♠] Your card > "
@@ -78,14 +80,14 @@ def test_ctrl_c_asks_and_no_goes_on_and_yes_leaves_with_130(data_home: Path) -> 
     child = play()
     child.expect_exact(ONLY_Q)
     child.send("\x03")
-    child.expect_exact(LEAVE + " > ")
+    child.expect_exact(THROWN + " > ")
     child.sendline("n")
     child.expect_exact(ONLY_Q)  # the same turn, nothing lost
     child.sendline("")
     lines = screen(child)
     assert logged_play(lines, "S", "Q♠")
     child.send("\x03")
-    child.expect_exact("(y/n) > ")
+    child.expect_exact(LEAVE + " > ")  # a move made: the match is kept
     child.sendline("y")
     child.expect(pexpect.EOF)
     said = ANSI.sub("", child.before)
@@ -112,7 +114,7 @@ def _save_at_deal_end(child: pexpect.spawn, path: Path) -> tuple[Record, int]:
     how many moves were typed."""
     made = _play_moves(child, None)
     child.sendline(f"save {path}")
-    child.expect(DEAL_OVER)
+    child.expect_exact("Enter: back to the table > ")  # under the reply
     child.sendline("quit")
     child.expect_exact("(y/n) > ")
     child.sendline("y")

@@ -1,11 +1,14 @@
 """``valtti play`` in a real 80×24 pseudo-terminal: a dumb terminal gets the line mode, the C
-locale plain characters, ``NO_COLOR`` no colours, and Ctrl-L draws the screen again at once."""
+locale plain characters, ``NO_COLOR`` no colours, Ctrl-L draws the screen again at once, and
+with only standard output sent to a file the player still sees every line there."""
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +88,31 @@ def test_no_color_leaves_the_colours_out(no_color: str) -> None:
     coloured = COLOUR.search(child.before) is not None
     assert coloured is not bool(no_color), repr(child.before[:400])
     leave(child)
+
+
+def test_with_standard_output_in_a_file_the_player_still_sees_the_hand(tmp_path: Path) -> None:
+    """Issue 41: ``valtti play > game.txt`` at a terminal: the line mode writes each line to the
+    file and to the terminal the player types at (standard error), the hand and the prompt
+    too; the file holds the whole transcript."""
+    transcript = tmp_path / "game.txt"
+    command = " ".join(
+        shlex.quote(a)
+        for a in (sys.executable, "-m", "valtti", "play", "--seed", "2", "--fast", "--lang", "en",
+                  "--partner", "random", "--opponents", "random")
+    )  # fmt: skip
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    environment.update(TERM="xterm-256color", LANG="C.UTF-8")
+    child = pexpect.spawn(
+        "/bin/sh", ["-c", f"exec {command} > {shlex.quote(str(transcript))}"],
+        env=environment, dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=30,
+    )  # fmt: skip
+    child.expect_exact("[Enter plays Q♠] Your card >")
+    shown = child.before
+    assert "Your hand (S): 1:Q♠ 2:10♥ 3:J♥" in shown and "Legal: Q♠" in shown
+    child.sendline("")
+    child.expect(r"Your (card|lead) >")
+    assert "S plays Q♠" in child.before
+    leave(child)
+    written = transcript.read_text(encoding="utf-8")
+    assert "Your hand (S): 1:Q♠ 2:10♥ 3:J♥" in written and "S plays Q♠" in written
+    assert written.count("[Enter plays Q♠] Your card >") == 1  # the prompt written once there

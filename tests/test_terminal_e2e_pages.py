@@ -1,7 +1,8 @@
 """``valtti play`` in a real 80×24 pseudo-terminal: PgDn, PgUp and ``more`` turn a long reply's
 pages (help in a declaration window, the score after thirteen deals),
 Tab offers only the legal words and suits inside the screen (the header stays), a word
-completed alone is followed by a space, and a near miss says what was meant.
+completed alone is followed by a space, and a near miss says what was meant, offering a move
+only where it is legal.
 
 Seed 22: S takes trick 3 of deal 1 and may declare, ask whole or ask half.
 """
@@ -111,13 +112,29 @@ def test_tab_offers_the_legal_moves_inside_the_screen_and_adds_the_space() -> No
     leave(child)
 
 
-def test_a_near_miss_says_what_was_meant() -> None:
+def test_a_near_miss_offers_only_legal_moves() -> None:
+    """Issue 41: "did you mean" offers a move only where it is legal; where the move read is
+    not, the engine says why, and what is legal. A mistyped command is offered with what
+    follows it."""
     child, lines = to_the_window()
     suits = halves(lines)
+    assert "declare ♣" in " ".join(lines) and "declare ♠" not in " ".join(lines)
+    child.sendline("decalre c")
+    lines = drawn(child, WINDOW)
+    said = " ".join(" ".join(line.strip("│ ") for line in lines).split())
+    assert "Not understood: decalre c. Did you mean: declare ♣?" in said, said
     child.sendline("decalre s")
     lines = drawn(child, WINDOW)
     said = " ".join(" ".join(line.strip("│ ") for line in lines).split())
-    assert "Not understood: decalre s. Did you mean: declare ♠?" in said, said
+    assert "Did you mean" not in said, said
+    assert (
+        "decalre s: if you meant declare ♠, it is not legal: you do not hold both the king and "
+        "the queen of ♠. Legal now: Q♠ 8♠ Q♦ 8♦ K♣ Q♣ · declare ♣ · ask whole · ask half ♠ · "
+        "ask half ♦" in said
+    ), said
+    child.sendline("hlep rules")
+    said = " ".join(" ".join(line.strip("│ ") for line in drawn(child, WINDOW)).split())
+    assert "Not understood: hlep rules. Did you mean: help rules?" in said, said
     child.sendline("ask half")
     said = " ".join(" ".join(line.strip("│ ") for line in drawn(child, WINDOW)).split())
     legal = " or ".join(f"ask half {s}" for s in suits)

@@ -1,6 +1,6 @@
 """``valtti play`` in a real 80×24 pseudo-terminal at a match's end: ``review`` shows the whole
 match's review as a page in the table's place, ``more`` turns to its last page (the match's
-total), ``review 2`` reviews one deal, Enter goes back to the table; while a review is made,
+total), ``review 2`` reviews one deal, Enter goes back to the final score; while a review is made,
 a line under the prompt says so.
 
 The match: crafted_match's two deals (N declares clubs, 8–0) and a third of the same hands
@@ -25,8 +25,8 @@ pexpect = pytest.importorskip("pexpect")
 from test_terminal_e2e_pages import drawn  # noqa: E402
 from test_terminal_e2e_small import COLUMNS, ROWS, data_home, spawn  # noqa: E402, F401
 
-OVER = "The match is over. save FILE to keep it, Enter to leave > "
-BACK = "Enter: back to the table > "
+OVER = "The match is over: review · save FILE · Enter: leave > "
+BACK = "Enter: back to the final score > "
 #: How long the review of three deals may take on a loaded machine (seconds).
 REVIEW_SECONDS = 300
 
@@ -67,4 +67,6 @@ def test_review_at_the_match_s_end_pages_the_whole_match(tmp_path: Path) -> None
     child.sendline("")
     child.expect_exact(OVER)
     child.sendline("")
+    child.expect_exact("(y/n) > ")
+    child.sendline("y")
     child.expect(pexpect.EOF)

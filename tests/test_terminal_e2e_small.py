@@ -7,6 +7,7 @@ header off the screen; the replay viewer answers its keys.
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
@@ -14,9 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from valtti.engine import Match
+from valtti.engine import ActionKind, Match, Seat
 from valtti.engine.record import Record
+from valtti.terminal.game import start
 
 #: The question before leaving, when the match is kept in the autosave.
 LEAVE = "Leave the match? It is kept: valtti play --resume goes on. (y/n)"
@@ -242,12 +245,15 @@ def test_a_prompt_wider_than_the_terminal_leaves_the_header_on_screen(tmp_path: 
         child.sendline(first if re.match(r"[a-zä]", first) else first.split()[0])
     assert len(deal_over) > columns
     assert any("Jako 1 päättyi" in line for line in shown(i))
-    child.sendline("tilanne")  # the reply takes every row left
-    child.expect_exact(deal_over)
+    child.sendline("tilanne")  # the reply takes every row left; Enter closes it
+    child.expect_exact("Enter: takaisin pöytään > ")
     assert any("Ottelun tilanne" in line for line in shown(i))
+    child.sendline("")
+    child.expect_exact(deal_over)
+    assert any("Jako 1 päättyi" in line for line in shown(i))
     record = tmp_path / "match.json"
     child.sendline(f"tallenna {record}")
-    child.expect_exact(deal_over)
+    child.expect_exact("Enter: takaisin pöytään > ")
     child.sendline("lopeta")
     child.expect_exact("(k/e) > ")
     child.sendline("k")
@@ -366,4 +372,88 @@ def test_the_header_tells_the_rules_in_words(lang: str, told: str, spelling: str
     child.sendline("quit" if lang == "en" else "lopeta")
     child.expect_exact(") > ")
     child.sendline("y" if lang == "en" else "k")
+    child.expect(pexpect.EOF)
+
+
+def _both_locked(path: Path) -> Path:
+    """Seed 3, S asking whenever it can, else the first legal move: the record where S is to
+    play to trick 3 of deal 1, W and E locked and their cards on the table."""
+    con = Console(file=io.StringIO(), width=80, height=24, color_system=None)
+    s = start(seed=3, partner="random", opponents="random", fast=True, console=con,
+              language="en", saves=None)  # fmt: skip
+
+    def read(prompt: str) -> str:
+        deal = s.match.deal
+        assert deal is not None and not deal.is_over()
+        trick = deal.current_trick
+        if len(deal.tricks) == 2 and trick is not None and len(trick.cards) == 3:
+            assert {Seat.E, Seat.W} <= deal.locked
+            path.write_text(s._record(), encoding="utf-8")
+            raise EOFError
+        legal = deal.legal_actions()
+        asks = [a for a in legal if a.kind in (ActionKind.ASK_HALF, ActionKind.ASK_WHOLE)]
+        return str((asks or legal)[0])
+
+    s.read = read
+    s.run()
+    return path
+
+
+@pytest.mark.parametrize("lang", ["fi", "en"])
+def test_the_trick_line_at_80_columns_runs_nothing_together(tmp_path: Path, lang: str) -> None:
+    """Issue 41: in Finnish the seats at the sides (locked, their cards down) and the trick's
+    caption between them ran together at 80 columns (``L 6 korttia lukittu  7♣Tikki 3``).
+    A space at least between them; the caption breaks between its parts."""
+    record = _both_locked(tmp_path / "locked.json")
+    child = spawn("play", "--resume", str(record), "--fast", "--lang", lang)
+    turn = r"(Sinun korttisi|Your card) > "
+    lines = screen(child, turn)
+    table = lines[3 : lines.index(next(x for x in lines if x.startswith(("PE–IL", "NS–EW"))))]
+    glued = re.compile(r"(lukittu|locked|[♠♥♦♣]|nyt|far)[^\s│]|[^\s│](Tikki|Trick|[PIELNSW] \d )")
+    assert table and not any(glued.search(line) for line in table), table
+    flat = " ".join(" ".join(table).split())
+    if lang == "fi":
+        assert "L 6 korttia lukittu" in flat and "I 6 korttia lukittu" in flat
+        assert "Tikki 3 · L aloitti" in flat and "voittaa nyt" in flat
+    else:
+        assert "Trick 3 · W led · N wins so far" in " ".join(table), table  # on one line
+    child.sendline("quit")
+    child.expect_exact(") > ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
+#: Where the rules page says to read further, in English and Finnish: a line each at 60 columns.
+FOOTERS = {
+    "en": ["help cards: order and points", "help terms: the game's words"],
+    "fi": ["ohje kortit: järjestys ja pisteet", "ohje sanat: pelin sanasto"],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "command", "more"), [("en", "help rules", "more"), ("fi", "ohje säännöt", "lisää")]
+)
+def test_at_60x20_the_rules_page_ends_with_its_footer_whole(
+    lang: str, command: str, more: str
+) -> None:
+    """Issue 41: the frame's bottom edge is too short for where to read further at 60 columns:
+    it goes on lines of its own inside the frame, whole, not cut."""
+    child = spawn("play", "--seed", "2", "--fast", "--lang", lang, "--partner", "random",
+                  "--opponents", "random")  # fmt: skip
+    child.setwinsize(20, 60)
+    back = "Enter: back to the table > " if lang == "en" else "Enter: takaisin pöytään > "
+    child.expect(r"> ")
+    child.sendline(command)
+    child.expect_exact(back)
+    child.sendline(more)
+    child.expect_exact(back)
+    last = ANSI.sub("", child.before.split("\x1b[2J")[-1]).splitlines()
+    assert len(last) <= 19 and all(len(line) <= 60 for line in last), last
+    inside = [line.strip("│ ") for line in last]
+    assert inside[-4:-2] == FOOTERS[lang], last
+    assert last[-2].startswith("╰") and last[-2].endswith("╯") and "─ " not in last[-2]
+    child.sendline("")
+    child.sendline("quit")
+    child.expect_exact(") > ")
+    child.sendline("y")
     child.expect(pexpect.EOF)

@@ -16,7 +16,7 @@ from valtti.engine import Action, CardSet, Phase, Seat, Suit
 from valtti.engine.record import Record
 from valtti.players.sandbox import NO_SANDBOX
 from valtti.terminal import i18n
-from valtti.terminal.commands import InputError, Undo, completions, parse
+from valtti.terminal.commands import InputError, MisreadError, Undo, completions, parse
 from valtti.terminal.game import start
 from valtti.terminal.saving import Saves, write_atomic
 from valtti.terminal.session import EXIT_INTERRUPTED, EXIT_PLAYER_FAULT, Session
@@ -115,7 +115,7 @@ def test_completion_offers_only_the_legal_moves() -> None:
 @pytest.mark.parametrize(
     ("language", "line", "says"),
     [
-        ("en", "decalre s", "Not understood: decalre s. Did you mean: declare ♠?"),
+        ("en", "decalre h", "Not understood: decalre h. Did you mean: declare ♥?"),
         ("en", "ask hlaf h", "Did you mean: ask half ♥?"),
         ("en", "hnit", "Did you mean: hint?"),
         ("en", "ask half", "'ask half' needs a suit. Legal now: ask half ♠ or ask half ♥."),
@@ -123,6 +123,14 @@ def test_completion_offers_only_the_legal_moves() -> None:
         ("en", "answer", "'answer' needs a suit, and none can be named now."),
         ("fi", "ilmoitta h", "En ymmärrä: ilmoitta h. Tarkoititko: ilmoita ♥?"),
         ("fi", "kysy puoli", "'kysy puoli' tarvitsee maan. Nyt sallittu: kysy puoli ♠ tai "),
+        ("en", "hlep rules", "Not understood: hlep rules. Did you mean: help rules?"),
+        ("en", "hlep", "Not understood: hlep. Did you mean: help?"),
+        ("en", "help rulse", "Not understood: help rulse. Did you mean: help rules?"),
+        ("en", "help decalre s", "Not understood: help decalre s. Did you mean: help declare ♠?"),
+        ("en", "svae my match.json", "Did you mean: save my match.json?"),
+        ("en", "reviwe 2", "Did you mean: review 2?"),
+        ("fi", "ohej säännöt", "En ymmärrä: ohej säännöt. Tarkoititko: ohje säännöt?"),
+        ("fi", "ohje sääntöt", "En ymmärrä: ohje sääntöt. Tarkoititko: ohje säännöt?"),
     ],
 )  # fmt: skip
 def test_a_near_miss_says_what_was_meant(language: str, line: str, says: str) -> None:
@@ -131,6 +139,29 @@ def test_a_near_miss_says_what_was_meant(language: str, line: str, says: str) ->
     with pytest.raises(InputError) as refused:
         parse(line, [], legal=window)
     assert says in str(refused.value)
+    assert not isinstance(refused.value, MisreadError)
+
+
+@pytest.mark.parametrize("line", ["decalre s", "decalre c", "ask hlaf d"])
+def test_a_near_miss_offers_only_a_legal_move(line: str) -> None:
+    """Issue 41: a move read that is not legal is not offered; the session says why not (the
+    engine's reason) and what is legal."""
+    window = [Action.ask_half(Suit.S), Action.ask_half(Suit.H), Action.declare(Suit.H)]
+    with pytest.raises(MisreadError) as refused:
+        parse(line, [], legal=window)
+    assert "Did you mean" not in str(refused.value)
+    assert refused.value.action not in window and refused.value.text == line
+
+
+def test_the_session_says_why_a_move_read_is_not_legal(tmp_path: Path) -> None:
+    s, out, _prompts = session(tmp_path, ["decalre s", "quit", "y"])
+    s.run()
+    said = " ".join(out.getvalue().translate({ord(c): " " for c in "│╭╮╰╯─"}).split())
+    assert (
+        "decalre s: if you meant declare ♠, it is not legal: there are no declarations or "
+        "questions before trick 1. Legal now: Q♠" in said
+    )
+    assert "Did you mean" not in said
 
 
 def test_a_line_near_nothing_is_not_understood() -> None:
@@ -192,19 +223,31 @@ def test_the_end_of_input_leaves_the_match_in_the_autosave(tmp_path: Path) -> No
     assert [k.path for k in Saves(tmp_path).scan().kept] == [s.autosave]
 
 
-def test_the_autosave_goes_when_the_match_is_over(tmp_path: Path) -> None:
+def test_a_finished_match_stays_in_the_saves_until_the_player_leaves_it(tmp_path: Path) -> None:
+    """Issue 41: at the match's end the save holds the finished match; leaving asks first, and
+    only then is it removed."""
     seen: list[bool] = []
+    asked: list[str] = []
 
     def move(s: Session) -> str:
         assert s.autosave is not None
+        if s.match.is_over():
+            assert Saves(tmp_path).scan().kept[0].finished  # kept, finished
+            asked.append("")
+            return "" if len(asked) == 1 else "y"
         seen.append(s.autosave.exists())
         deal = s.match.deal
         return "" if deal is None or deal.is_over() else first_legal(s)
 
-    s, _out, _prompts = session(tmp_path, [move] * 2000, seed=3)
+    s, _out, prompts = session(tmp_path, [move] * 2000, seed=3)
     assert s.run() == 0
-    assert s.match.is_over() and all(seen[:-2]) and seen
-    assert list(tmp_path.iterdir()) == []  # nothing left: no save, no temporary file
+    assert s.match.is_over() and all(seen[1:]) and seen
+    assert prompts[-2:] == [
+        "The match is over: review · save FILE · Enter: leave > ",
+        "Leave? The finished match is then removed from the saves: save FILE keeps its record. "
+        "(y/n) > ",
+    ]
+    assert list(tmp_path.iterdir()) == []  # nothing left: no save, no temporary file, no lock
 
 
 def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: Path) -> None:
@@ -227,11 +270,11 @@ def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: P
 
 def test_a_new_match_keeps_the_one_in_progress(tmp_path: Path) -> None:
     """Input that is no terminal: the match in progress is kept without asking, and told."""
-    earlier, _out, _prompts = session(tmp_path, [], seed=3)
+    earlier, _out, _prompts = session(tmp_path, [first_legal], seed=3)
     earlier.run()
     assert earlier.autosave is not None
     kept = earlier.autosave.read_text()
-    s, _out, _prompts = session(tmp_path, [])
+    s, _out, _prompts = session(tmp_path, [first_legal])
     assert earlier.autosave.read_text() == kept and s.autosave != earlier.autosave
     assert any("is kept without asking (valtti play --saves lists it)" in line for line in s.log)
     s.run()
@@ -251,6 +294,8 @@ def test_resume_with_no_file_goes_on_with_the_newest(
     )
     new = ["--seed", "2", "--fast", "--partner", "random", "--opponents", "random"]
     result = runner.invoke(main, ["play", "--lang", "en", *new], input="")
+    assert result.exit_code == 0 and Saves.default().scan().kept == []  # left before a move
+    result = runner.invoke(main, ["play", "--lang", "en", *new], input="\n")  # Enter plays Q♠
     assert result.exit_code == 0 and len(Saves.default().scan().kept) == 1
     result = runner.invoke(main, ["play", "--lang", "en", "--resume", "--fast"], input="quit\ny\n")
     assert result.exit_code == 0 and "Leave the match?" in result.output  # it got to a turn
@@ -322,7 +367,8 @@ def test_undo_goes_back_to_the_previous_decision_and_the_same_play_goes_the_same
     )  # fmt: skip
     assert resumed.takebacks == 1
     resumed.run()
-    assert resumed.autosave is not None and not s.autosave.exists()  # taken over, not copied
+    assert resumed.autosave == s.autosave  # taken on, not copied
+    assert [k.path for k in Saves(tmp_path / "b").scan().kept] == [s.autosave]
     meta = Record.from_json(resumed.autosave.read_text()).meta
     assert meta is not None and meta["takebacks"] == 2
 
@@ -422,10 +468,11 @@ def test_a_card_number_at_a_deals_end_says_there_is_no_deal(tmp_path: Path) -> N
 
     s, out, prompts = session(tmp_path, [move] * 40, seed=3)
     s.run()
-    ends = [i for i, p in enumerate(prompts) if p.startswith("Enter: next deal")]
-    assert len(ends) == 2 and len(s.match.deals) == 1
+    ends = [p for p in prompts if p.startswith("Enter: ")]
+    assert ends == ["Enter: next deal · score · save FILE · quit > ", "Enter: back to the table > "]
+    assert len(s.match.deals) == 1
     shown = " ".join(out.getvalue().split())
-    assert "No deal is being played: press Enter to go on." in shown
+    assert "No deal is being played now: there are no cards to play." in shown
     assert "numbered 1 to 0" not in shown
 
 

@@ -5,6 +5,7 @@ and teams, and the replay viewer's keys."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -85,7 +86,8 @@ def first_legal(s: Session) -> str:
 
 
 def drawn_screens(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The lines of each screen the game draws from now on, as an 80×24 terminal shows them."""
+    """The lines of each screen the game draws from now on (the table, or a page in its place),
+    as an 80×24 terminal shows them."""
     screens: list[list[str]] = []
 
     def drawn(con: Console, *args: object) -> object:
@@ -93,7 +95,13 @@ def drawn_screens(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
         screens.append(lines_of(console(), shown))
         return shown
 
+    def paged(con: Console, *args: object) -> object:
+        shown = layout.page_screen(con, *args)  # type: ignore[arg-type]
+        screens.append(lines_of(console(), shown))
+        return shown
+
     monkeypatch.setattr(drawing, "screen", drawn)
+    monkeypatch.setattr(drawing, "page_screen", paged)
     return screens
 
 
@@ -118,18 +126,28 @@ def test_at_80x24_the_header_stays_on_screen_under_every_reply(reply: str) -> No
     assert any(line.startswith("╭─ Your hand (S)") for line in shown)
 
 
+def _deal_rows(lines: list[str]) -> list[int]:
+    """The deals' numbers in the rows of the final score, as shown."""
+    return [int(line.split()[0]) for line in lines if re.match(r"\s+\d+\s+[NESW]\s", line)]
+
+
 @pytest.mark.parametrize("seed", [2, 7])  # 7 and 14 deals
-def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
+def test_at_80x24_the_final_score_is_a_page_of_its_own_the_newest_deal_first(
     monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
+    """Issue 41: every deal under the columns' titles, the deciding one on top; a match too
+    long for one page is turned a page at a time, the titles on each; a reply goes under the
+    table, and Enter comes back to the final score."""
     out = io.StringIO()
     con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
     s = start(seed=seed, partner="random", opponents="random", fast=True, console=con)
     screens = drawn_screens(monkeypatch)
-    replies = ["help", "score"]
+    replies = ["more", "help", "", "score"]
+    at: dict[str, list[str]] = {}
 
     def read(prompt: str) -> str:
-        if prompt.startswith("The match is over"):
+        if s.match.is_over():
+            at[replies[0] if replies else "end"] = screens[-1]
             if not replies:
                 raise EOFError
             return replies.pop(0)
@@ -137,14 +155,23 @@ def test_at_80x24_the_end_of_a_whole_match_keeps_the_header(
 
     s.read = read
     s.run()
-    assert s.match.is_over()
-    over, *replied = screens[-3:]
-    for shown in (over, *replied):
-        assert len(shown) <= 23 and "Match:" in shown[0] and "Rules: default" in shown[1]
-        assert any("The match is over" in line for line in shown)
-    # A long match's sheet is cut, and says so.
-    cut = any("more lines: score shows them all, a page at a time" in line for line in over)
-    assert cut == (len(s.match.deals) > 8), (len(s.match.deals), over)
+    deals = len(s.match.deals)
+    over, turned = at["more"], at["help"]
+    assert over[0] == "The match is over" and over[1].startswith("You and your partner win")
+    assert f"Deal {deals} is over" in over + turned  # how the last deal was scored, under them
+    for page in (over, turned):
+        assert len(page) <= 23
+        assert any(re.match(r"\s+deal\s+dealer\s+trumps\s+NS\s+EW\s+score", line) for line in page)
+    rows = _deal_rows(over) + ([] if over == turned else _deal_rows(turned))
+    assert rows == list(range(deals, 0, -1))  # every deal once, the deciding one on top
+    if deals <= 10:  # one page
+        assert over == turned and not any("— more" in line for line in over)
+    else:  # two: the title and the columns' titles on each
+        assert over[-1] == "— more: PgDn or more · page 1 of 2 —"
+        assert turned[:5] == over[:5] and turned[-1] == "— end · page 2 of 2 · back: PgUp —"
+    helped = at[""]
+    assert "Match:" in helped[0] and "Rules: default" in helped[1]  # the table, the header
+    assert at["score"] == over and at["end"] == over  # Enter: back to the final score
 
 
 @pytest.mark.parametrize("seed", [2, 7])  # a question before S plays fourth; three of them
@@ -213,7 +240,7 @@ def test_a_reply_taller_than_the_screen_is_shown_in_pages() -> None:
 @pytest.mark.parametrize("width", [80, 50])
 def test_a_reply_in_pages_keeps_its_key(width: int) -> None:
     """The hint's key is on its frame's edge (at 50 columns, too short for it, on lines of its
-    own): paging the moves keeps the key whole on every page."""
+    own, broken between its parts): paging the moves keeps the key whole on every page."""
     s, _out = session()
     s.table.start_deal()
     key = "value: match equity change · best: share of 9 sampled deals where best"
@@ -223,7 +250,8 @@ def test_a_reply_in_pages_keeps_its_key(width: int) -> None:
         shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key), page=page))
         assert len(shown) <= 19 and "Trumps:" in shown[0]
         assert any("page" in line for line in shown)
-        assert key in " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split()), shown
+        said = " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split())
+        assert all(part in said for part in key.split(" · ")), shown
     assert any("line 39" in line for line in shown)
 
 
@@ -513,6 +541,8 @@ def _played_match() -> Viewer:
     def read(prompt: str) -> str:
         prompts.append(prompt)
         deal = s.match.deal
+        if s.match.is_over() and "(y/n)" in prompt:
+            return "y"
         if s.match.is_over() or deal is None or deal.is_over():
             return ""
         return first_legal(s)

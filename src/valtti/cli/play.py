@@ -41,26 +41,30 @@ from valtti.cli.common import VARIANT_HELP, fail, main, make_sandbox, sandbox_op
     metavar="[N|FILE]",
     is_flag=False,
     flag_value="",
-    help="Go on with an unfinished match: with no value the newest, else the one of that "
-    "number in --saves, or the match saved in this record file.",
+    help="Go on with a kept match: with no value the newest unfinished one, else the one of "
+    "that number in --saves (a finished one: its end), or the match saved in this record file.",
 )
 @click.option(
     "--saves",
     "list_saves",
     is_flag=True,
-    help="List the unfinished matches kept, newest first, numbered for --resume, and exit.",
+    help="List the matches kept, the unfinished ones first, newest first, numbered for "
+    "--resume, and exit.",
 )
 @click.option(
+    "--new",
     "--yes",
     "keep",
     is_flag=True,
-    help="When an unfinished match is kept, keep it and start without asking (where input is "
-    "no terminal, this is what happens).",
+    help="Start a new match at once: an unfinished match kept stays kept, and nothing is asked "
+    "(where input is no terminal, this is what happens). With --resume FILE, the file goes on. "
+    "(--yes is its earlier name.)",
 )
 @click.option(
     "--discard",
     is_flag=True,
-    help="When an unfinished match is kept, discard the newest and start without asking.",
+    help="Start a new match at once, discarding the newest unfinished match kept (not one "
+    "that another valtti play has open).",
 )
 @sandbox_options
 def play(
@@ -81,10 +85,12 @@ def play(
     bot_limits: str,
 ) -> None:
     """Play a match to the target in the terminal, with a computer partner against two computer
-    opponents. Type `help` at any prompt. Each unfinished match is kept (the 20 last played) in
-    the user's data directory; `valtti play --saves` lists them and `valtti play --resume` goes
-    on with the newest. Starting another while one is kept asks whether to resume it, keep it or
-    discard it. Exit status 130 when Ctrl-C leaves, 3 when a computer player fails.
+    opponents. Type `help` at any prompt. Each match is kept once you have moved (the 20 last
+    played) in the user's data directory, a finished one until you leave it; `valtti play
+    --saves` lists them and `valtti play --resume` goes on with the newest. Starting another
+    while one is kept asks whether to resume it, keep it or discard it (`--new` and `--discard`
+    answer without asking); one that another `valtti play` has open can be viewed read-only or
+    played on from a copy. Exit status 130 when Ctrl-C leaves, 3 when a computer player fails.
 
     Colours are left out where NO_COLOR is set (not empty); Ctrl-L draws the screen again.
 
@@ -94,17 +100,15 @@ def play(
     from valtti.terminal.saving import Saves
 
     if keep and discard:
-        raise click.UsageError("--yes keeps the unfinished match, --discard discards it: not both")
+        raise click.UsageError("--new keeps the unfinished match, --discard discards it: not both")
     saves = Saves.default()
     if list_saves:
-        from rich.text import Text
-
         from valtti.terminal import i18n, unfinished
 
         i18n.use(lang or i18n.default_language())
         out = glyphs.console(bool(ascii_only), unicode=ascii_only is False)
-        for part in unfinished.listing(saves.scan(), saves.folder):
-            out.print(part, soft_wrap=isinstance(part, Text))
+        for line in unfinished.listing(saves.scan(), saves.folder):
+            out.print(line, soft_wrap=True)
         return
     try:
         session = start(

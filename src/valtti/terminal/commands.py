@@ -153,6 +153,17 @@ class InputError(ValueError):
     """A line that is not a command; the message (in the active language) says what is accepted."""
 
 
+class MisreadError(InputError):
+    """A line not understood whose nearest reading is ``action``, which is not legal now: the
+    message says it was not understood; the session says why ``action`` is not legal (the
+    engine's reason), offering only what is."""
+
+    def __init__(self, message: str, text: str, action: Action) -> None:
+        super().__init__(message)
+        self.text = text
+        self.action = action
+
+
 #: The longest line taken as a command: a longer one (a paste gone wrong) is refused whole.
 MAX_LINE: Final = 200
 
@@ -183,7 +194,21 @@ def parse(
             return Topic(named)
         if not rest or any(_is(about, c) for c in _OTHER_COMMANDS):
             return Help(None)
-        return Help(parse_action(rest, hand))
+        try:
+            return Help(parse_action(rest, hand))
+        except InputError:
+            # help explains a move that is not legal too: a move near is offered as one.
+            meant = did_you_mean(rest, ())
+            near = action_words(meant) if isinstance(meant, Action) else _near_topic(rest)
+            if near is None:
+                raise
+            if not isinstance(meant, Action):
+                near = word(near, "topic")
+            raise InputError(
+                _("Not understood: {text}. Did you mean: {meant}?").format(
+                    text=line.strip(), meant=f"{word(HELP)} {near}"
+                )
+            ) from None
     if _is(first, SAVE):
         name = rest.strip("\"'")  # save "my match.json" is the file my match.json
         if not name.strip():
@@ -227,21 +252,25 @@ def parse_action(
     if action is not None:
         return action
     meant = did_you_mean(text, legal)
-    if meant is not None:
+    if isinstance(meant, Action) and legal:
+        raise MisreadError(_not_understood(text, answering), text.strip(), meant)
+    if isinstance(meant, str):
         raise InputError(meant)
+    # Nothing near, or a move while none is legal (no deal waits for the player).
+    raise InputError(_not_understood(text, answering))
+
+
+def _not_understood(text: str, answering: bool) -> str:
+    """A line that is not understood, and what is: a card, a move, ``help``."""
     if answering:
-        raise InputError(
-            _(
-                "Not understood: {text}. Name the suit of a marriage you hold: c, d, h or s "
-                "(or '{answer} c'), or type '{help}'."
-            ).format(text=text.strip(), **command_words())
-        )
-    raise InputError(
-        _(
-            "Not understood: {text}. Type a card (as, 10d, td) or its number, "
-            "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
+        return _(
+            "Not understood: {text}. Name the suit of a marriage you hold: c, d, h or s "
+            "(or '{answer} c'), or type '{help}'."
         ).format(text=text.strip(), **command_words())
-    )
+    return _(
+        "Not understood: {text}. Type a card (as, 10d, td) or its number, "
+        "'{declare} h', '{ask} {whole}', '{ask} {half} s', '{answer} c', or '{help}'."
+    ).format(text=text.strip(), **command_words())
 
 
 def _action(text: str, hand: Sequence[Card], answering: bool) -> Action | None:
@@ -251,7 +280,7 @@ def _action(text: str, hand: Sequence[Card], answering: bool) -> Action | None:
     # A number before "-" is read as a space (ask-whole): -1 is no card, not card 1.
     if re.fullmatch(r"[+-]?\d+", shown):
         if not hand:  # a deal's or the match's end: no cards to number
-            raise InputError(_("No deal is being played: press Enter to go on."))
+            raise InputError(_("No deal is being played now: there are no cards to play."))
         number = int(shown)
         if shown[0] in "+-" or not 1 <= number <= len(hand):
             raise InputError(
@@ -378,11 +407,13 @@ def _vocabulary() -> dict[str, str]:
     return known
 
 
-def did_you_mean(text: str, legal: Sequence[Action]) -> str | None:
+def did_you_mean(text: str, legal: Sequence[Action]) -> str | Action | None:
     """What a line not understood most likely meant, in the active language: each mistyped word
-    taken for the nearest command word (``decalre s``: declare ♠), or a move missing its suit
-    completed by the ``legal`` actions that would complete it (``ask half``: the suits that
-    may be asked now); ``None`` where nothing is near."""
+    taken for the nearest command word (``decalre s``: declare ♠; ``hlep rules``: help rules),
+    or a move missing its suit completed by the ``legal`` actions that would complete it
+    (``ask half``: the suits that may be asked now); ``None`` where nothing is near. Only a
+    legal move is offered: a move read that is not one of ``legal`` is returned, for the
+    engine to say why."""
     known = _vocabulary()
     typed = text.lower().replace("-", " ").split()
     words = []
@@ -392,15 +423,21 @@ def did_you_mean(text: str, legal: Sequence[Action]) -> str | None:
     if not typed:
         return None
     shown = text.strip()
-    if len(words) == 1 and words[0] in _OTHER_COMMANDS and typed[0] != words[0]:
-        return _("Not understood: {text}. Did you mean: {meant}?").format(
-            text=shown, meant=word(words[0])
-        )
+    if words[0] in _OTHER_COMMANDS and typed[0] != words[0]:
+        rest = shown[len(text.split()[0]) :].strip()
+        if _takes(words[0], rest):
+            meant = f"{word(words[0])} {rest}".strip()
+            return _("Not understood: {text}. Did you mean: {meant}?").format(
+                text=shown, meant=meant
+            )
+        return None
     action = _action(" ".join(words), [], answering=False)
-    if action is not None:
+    if action is not None and action in legal:
         return _("Not understood: {text}. Did you mean: {meant}?").format(
             text=shown, meant=action_words(action)
         )
+    if action is not None:
+        return action
     started = _started(words)
     if started is None:
         return None
@@ -410,6 +447,36 @@ def did_you_mean(text: str, legal: Sequence[Action]) -> str | None:
     return _("'{words}' needs a suit. Legal now: {actions}.").format(
         words=started, actions=_(" or ").join(action_words(a) for a in completing)
     )
+
+
+def _takes(command: str, rest: str) -> bool:
+    """Whether ``rest`` is what the command ``command`` (English) takes after its word: a topic,
+    a move or a command after ``help``, a file after ``save``, a deal's number after
+    ``review``, nothing after the others."""
+    if not rest:
+        return True
+    if command == HELP:
+        about = rest.split()[0].lower()
+        return (
+            topic(rest) is not None
+            or any(_is(about, c) for c in _OTHER_COMMANDS)
+            or _action(rest, [], answering=False) is not None
+        )
+    if command == SAVE:
+        return True
+    return command == REVIEW and rest.isdecimal() and len(rest) <= 4
+
+
+def _near_topic(text: str) -> str | None:
+    """The topic of ``TOPICS`` whose name (in English or the active language) ``text`` nearly
+    is: ``rulse``, ``sääntöt``."""
+    names = {
+        _squeezed(n): key
+        for key, others in TOPICS.items()
+        for n in (key, word(key, "topic"), *others)
+    }
+    near = difflib.get_close_matches(_squeezed(text), names, n=1, cutoff=_NEAR)
+    return names[near[0]] if near else None
 
 
 def _started(words: Sequence[str]) -> str | None:

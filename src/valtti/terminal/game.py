@@ -6,9 +6,11 @@ ones, who sits where taken from a record's meta, the question about an unfinishe
 
 from __future__ import annotations
 
+import dataclasses
 import reprlib
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
@@ -32,6 +34,7 @@ from valtti.terminal.session import (
     EXIT_PLAYER_FAULT,
     Session,
     Setup,
+    takebacks_of,
 )
 from valtti.terminal.unfinished import Choice
 
@@ -154,8 +157,20 @@ def _resume(path: Path) -> tuple[Match, Record]:
 
 
 #: What to do with an unfinished match kept when another is to start: ask at a terminal (keep
-#: it without asking elsewhere), keep it (``--yes``), discard it (``--discard``).
+#: it without asking elsewhere), keep it (``--new``), discard it (``--discard``).
 IfUnfinished = Literal["ask", "keep", "discard"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Going:
+    """How the session goes on: with ``kept`` (re-read when the player answered) as ``how``
+    says (``RESUME`` in ``slot``, taken; ``VIEW`` read-only; ``COPY`` in a new save), or,
+    with no ``kept``, a new match (or the file resumed)."""
+
+    how: Choice | None = None
+    kept: Kept | None = None
+    slot: saving.Slot | None = None
+    told: tuple[str, ...] = ()
 
 
 def start(
@@ -178,7 +193,8 @@ def start(
     sandbox: Sandbox = SANDBOX,
 ) -> Session:
     """A session ready to ``run``: a new match, or the one saved in ``resume`` (a record file,
-    or the number of an unfinished match kept in ``saves``: 1 is the newest).
+    or the number of a match kept in ``saves``, as ``valtti play --saves`` lists them: 1 is the
+    newest unfinished one).
 
     A resumed match keeps its record's variant, seed and count of take-backs; ``StartError``
     for a bad option or file, in ``language``: ``seat`` and ``seed`` may be the command line's
@@ -187,15 +203,17 @@ def start(
     line mode for screen readers.
 
     ``saves``: where the match is kept as it goes (``saving.Saves.default()`` for ``valtti
-    play``), in a file of the session's own; ``None``, nowhere. A new match, or an unfinished
+    play``), in a save of the session's own; ``None``, nowhere. A new match, or an unfinished
     one from a file, while an unfinished match is kept there: ``if_unfinished`` says what
     becomes of the newest kept (``unfinished.Choice``), asking with ``ask`` (by default at
-    a terminal only: where standard input is none, it is kept without asking). ``EOFError``
-    or ``KeyboardInterrupt`` when the player leaves at the question. A program named as a
-    player runs in ``sandbox``.
+    a terminal only: where standard input is none, it is kept without asking). A kept match
+    is read again when the player has answered, and resumed only once this session holds it:
+    one that another ``valtti play`` has open may be viewed read-only or played on from a
+    copy. ``EOFError`` or ``KeyboardInterrupt`` when the player leaves at a question. A program
+    named as a player runs in ``sandbox``.
     """
     i18n.use(language or i18n.default_language())
-    out = console or glyphs.console(ascii_only, unicode=unicode)
+    out = console or glyphs.console(ascii_only, unicode=unicode, echo=glyphs.player_terminal())
     seed = _seed(seed)
     if resume is not None and (variant is not None or seed is not None):
         raise StartError(_("--variant and --seed come from the record when resuming"))
@@ -217,7 +235,7 @@ def start(
             match, record = _resume(resume)
             from_file = resume, match, record
             # The file holds a match kept as it is now (saved, left, resumed): go on with it.
-            chosen = next((k for k in scan.kept if k.is_same_match(record)), None)
+            chosen = next((k for k in scan.unfinished if k.is_same_match(record)), None)
     # Every option is checked before anything is asked.
     if from_file is not None:
         path, match, record = from_file
@@ -227,52 +245,183 @@ def start(
     elif chosen is not None:
         setup = _setup(chosen.path, chosen.meta, seat, partner, opponents, None, sandbox)
     else:
-        try:
-            rules = Variant.parse(variant) if variant else Variant()
-        except SwitchError as e:
-            raise StartError(records.switch_text(e)) from None
-        except ValueError as e:  # a switch without a value or named twice
-            raise StartError(str(e)) from None
         setup = _setup(None, RecordMeta(), seat, partner, opponents, seed, sandbox)
-    log = [unfinished.aside_text(a) for a in scan.set_aside]
-    newest = scan.kept[0] if scan.kept else None
-    finished = from_file is not None and from_file[1].is_over()
-    if chosen is None and newest is not None and not finished:
-        # A new match, or another file: the newest kept match is not pushed aside unasked.
-        choice, asked = _choose(newest, len(scan.kept) - 1, resume, if_unfinished, ask, out)
-        log += unfinished.notes(choice, newest, asked, ())
-        if choice is Choice.RESUME:
-            # As it was: the options given were for the other match.
-            chosen, from_file = newest, None
-            setup = _setup(newest.path, newest.meta, None, None, None, None, sandbox)
-        elif choice is Choice.DISCARD:
-            assert saves is not None
-            saves.discard(newest)
-    if from_file is not None:
+    try:
+        rules = Variant.parse(variant) if variant else Variant()
+    except SwitchError as e:
+        raise StartError(records.switch_text(e)) from None
+    except ValueError as e:  # a switch without a value or named twice
+        raise StartError(str(e)) from None
+    read = _reader(ask, out)
+    try:
+        going = _decide(scan, chosen, from_file, resume, if_unfinished, saves, read, out)
+    finally:
+        if isinstance(read, LineReader):
+            read.forget()  # the answers are no lines of the game's
+    log = [unfinished.aside_text(a) for a in scan.set_aside] + list(going.told)
+    kept = going.kept
+    if kept is not None:
+        if chosen is not None and kept.path == chosen.path:
+            setup = _setup(kept.path, kept.meta, seat, partner, opponents, None, sandbox)
+        else:  # as it was: the options given were for another match
+            setup = _setup(kept.path, kept.meta, None, None, None, None, sandbox)
+        session = _resumed(setup, kept.match, kept.record, out, fast, plain)
+        if going.how is Choice.RESUME:
+            session.slot, session.keeping = going.slot, True
+        elif going.how is Choice.VIEW:
+            session.watching = kept.path
+        elif saves is not None:  # a copy: a save of its own
+            session.slot = saves.new()
+    elif from_file is not None:
         path, match, record = from_file
+        setup = _setup(
+            path, RecordMeta.from_dict(record.meta), seat, partner, opponents, None, sandbox
+        )
         session = _resumed(setup, match, record, out, fast, plain)
-        session.log.append(_("Resumed from {path}.").format(path=path))
-    elif chosen is not None:
-        session = _resumed(setup, chosen.match, chosen.record, out, fast, plain)
-        when = unfinished.when_text(chosen)
-        session.log.append(_("Resumed the unfinished match of {when}.").format(when=when))
+        log.append(_("Resumed from {path}.").format(path=path))
+        session.slot = saves.new() if saves is not None else None
     else:
+        if chosen is not None:  # asked for, but not gone on with: the options are a new match's
+            setup = _setup(None, RecordMeta(), seat, partner, opponents, None, sandbox)
         session = Session(setup.table(variant=rules), setup, out, fast=fast, plain=plain)
+        session.slot = saves.new() if saves is not None else None
     session.log[:0] = log
-    if saves is not None:
-        if chosen is not None:
-            session.autosave = saves.claim(chosen)
-        else:
-            session.autosave = saves.new_path()
-            if not session.match.is_over():  # one more match to keep: room for it
-                others = [k for k in scan.kept if k.path.exists()]
-                removed = saves.prune(others)
-                session.log[:0] = unfinished.removed_text(removed, saves.limit)
     return session
 
 
+def _reader(ask: Callable[[str], str] | None, out: Console) -> Callable[[str], str] | None:
+    """What reads the answers to the questions before the match: ``ask``, or at a terminal the
+    line editing of the game's prompts (Tab offers the words of the answers); ``None`` where
+    input is no terminal (nothing is asked: an answer could not come)."""
+    if ask is not None:
+        return ask
+    if not sys.stdin.isatty():
+        return None
+    return LineReader(out, "", lambda typed: [w for w in unfinished.words() if w.startswith(typed)])
+
+
+def _decide(
+    scan: saving.Scan,
+    chosen: Kept | None,
+    from_file: tuple[Path, Match, Record] | None,
+    resume: Path | int | None,
+    if_unfinished: IfUnfinished,
+    saves: saving.Saves | None,
+    read: Callable[[str], str] | None,
+    out: Console,
+) -> _Going:
+    """How the session goes on: with ``chosen`` (asked for), or what becomes of the newest
+    unfinished match kept when another starts. The kept match is read again once the player has
+    answered, and taken on only once it is this session's (``Saves.take``): it may have been
+    played on, finished, removed or opened in another ``valtti play`` meanwhile."""
+    newest = scan.unfinished[0] if scan.unfinished else None
+    resuming = resume if isinstance(resume, Path) else None
+    more = len(scan.unfinished) - 1
+    if saves is None:
+        return _Going()
+    if chosen is not None:
+        kept, choice, asked = chosen, Choice.RESUME, True
+    elif newest is not None and not (from_file is not None and from_file[1].is_over()):
+        kept = newest
+        choice, asked = _choose(newest, more, resuming, if_unfinished, read, out)
+    else:
+        return _Going()
+    while True:
+        now = saves.look(kept.path)
+        if choice is Choice.KEEP:
+            return _Going(told=tuple(unfinished.notes(choice, kept, asked)))
+        if not isinstance(now, Kept):
+            told = [unfinished.aside_text(now)] if isinstance(now, saving.SetAside) else []
+            if choice is Choice.DISCARD:
+                return _Going(told=tuple(told))
+            # Finished and left, or discarded, in another valtti play meanwhile.
+            gone = _("The match of {when} is no longer kept: another valtti play ended it.")
+            told.append(gone.format(when=unfinished.when_text(kept)))
+            if isinstance(resume, int) and read is None:
+                raise StartError(told[-1])
+            return _Going(told=tuple(told))
+        if choice in (Choice.VIEW, Choice.COPY):
+            return _Going(choice, now, None, (_shared_text(choice, now),))
+        try:
+            if choice is Choice.DISCARD:
+                saves.discard(now.path)
+                return _Going(told=tuple(unfinished.notes(choice, now, asked)))
+            slot = saves.take(now.path)
+        except FileNotFoundError:
+            continue  # gone between the look and the lock: said at the next look
+        except saving.InUseError as e:
+            opened = dataclasses.replace(now, holder=e.pid)
+            if read is None:
+                if choice is Choice.DISCARD:
+                    return _Going(told=(_not_discarded_text(opened),))
+                raise StartError(_open_start_text(opened)) from None
+            kept, choice, asked = opened, unfinished.ask(opened, more, resuming, read, out), True
+            continue
+        # This session's now: nobody writes it any more. It goes on as it is.
+        taken = saves.look(now.path)
+        if not isinstance(taken, Kept):  # cannot be read any more: set aside
+            slot.close()
+            told = [unfinished.aside_text(taken)] if isinstance(taken, saving.SetAside) else []
+            return _Going(told=tuple(told))
+        return _Going(Choice.RESUME, taken, slot, tuple(_resumed_text(taken, kept, from_file)))
+
+
+def _resumed_text(
+    taken: Kept, asked: Kept, from_file: tuple[Path, Match, Record] | None
+) -> list[str]:
+    """What the log says of the kept match ``taken`` on, as it is (``asked``: as it was when
+    the player chose it; ``from_file``: the file it was asked for by, which it is)."""
+    when = unfinished.when_text(taken)
+    if from_file is not None:
+        told = [_("Resumed from {path}.").format(path=from_file[0])]
+    elif taken.finished:
+        told = [
+            _(
+                "The match of {when} is over: here is its end (score, review, save FILE); "
+                "leaving removes it from the saves."
+            ).format(when=when)
+        ]
+    else:
+        told = [_("Resumed the unfinished match of {when}.").format(when=when)]
+    if not taken.is_same_match(asked.record):
+        told.append(
+            _(
+                "It was played on meanwhile in another valtti play: it goes on as it is now, "
+                "{where}."
+            ).format(where=unfinished.where_text(taken))
+        )
+    return told
+
+
+def _shared_text(choice: Choice, kept: Kept) -> str:
+    """What the log says of a match another ``valtti play`` has open, viewed or copied here."""
+    when = unfinished.when_text(kept)
+    if choice is Choice.VIEW:
+        return _(
+            "The match of {when}, read-only: {open}. Enter shows it as it is now; quit leaves."
+        ).format(when=when, open=unfinished.open_text(kept))
+    return _(
+        "A copy of the match of {when} as it is now, played on here in a save of its own: the "
+        "other valtti play goes on with the match itself."
+    ).format(when=when)
+
+
+def _open_start_text(kept: Kept) -> str:
+    """Why a match that another ``valtti play`` has open is not resumed without asking."""
+    return _(
+        "The match of {when} is {open}: it can be resumed once that one has left it (at a "
+        "terminal, valtti play --resume also offers to view it or play on from a copy)."
+    ).format(when=unfinished.when_text(kept), open=unfinished.open_text(kept))
+
+
+def _not_discarded_text(kept: Kept) -> str:
+    return _("The unfinished match of {when} is not discarded: it is {open}.").format(
+        when=unfinished.when_text(kept), open=unfinished.open_text(kept)
+    )
+
+
 def _numbered(scan: saving.Scan, number: int, saves: saving.Saves | None) -> Kept:
-    """The kept match of that number in ``valtti play --saves`` (1: the newest)."""
+    """The kept match of that number in ``valtti play --saves`` (1: the newest unfinished)."""
     if saves is None:
         raise ValueError("a kept match is resumed by its number only with saves")
     if not scan.kept:
@@ -284,8 +433,8 @@ def _numbered(scan: saving.Scan, number: int, saves: saving.Saves | None) -> Kep
     if not 1 <= number <= len(scan.kept):
         raise StartError(
             _(
-                "There is no unfinished match number {number}: valtti play --saves lists "
-                "them, 1 to {count}."
+                "There is no kept match number {number}: valtti play --saves lists them, 1 to "
+                "{count}."
             ).format(number=number, count=len(scan.kept))
         )
     return scan.kept[number - 1]
@@ -299,10 +448,8 @@ def _resumed(
     fast: bool,
     plain: bool,
 ) -> Session:
-    takebacks = RecordMeta.from_dict(record.meta).takebacks
-    counted = takebacks if takebacks is not None and takebacks > 0 else 0
     return Session(
-        setup.table(match), setup, out, fast=fast, plain=plain, takebacks=counted,
+        setup.table(match), setup, out, fast=fast, plain=plain, takebacks=takebacks_of(record),
         resumed=record,
     )  # fmt: skip
 
@@ -310,9 +457,9 @@ def _resumed(
 def _choose(
     newest: Kept,
     more: int,
-    resume: Path | int | None,
+    resuming: Path | None,
     if_unfinished: IfUnfinished,
-    ask: Callable[[str], str] | None,
+    read: Callable[[str], str] | None,
     out: Console,
 ) -> tuple[Choice, bool]:
     """What becomes of the newest kept match, and whether the player or the options chose it
@@ -321,16 +468,6 @@ def _choose(
         return Choice.KEEP, True
     if if_unfinished == "discard":
         return Choice.DISCARD, True
-    resuming = resume if isinstance(resume, Path) else None
-    if ask is not None:
-        return unfinished.ask(newest, more, resuming, ask, out), True
-    if not sys.stdin.isatty():
+    if read is None:
         return Choice.KEEP, False  # never wait for an answer that cannot come
-    # Line editing as at the game's prompts; Tab offers the words of the answers.
-    reader = LineReader(
-        out, "", lambda typed: [w for w in unfinished.words() if w.startswith(typed)]
-    )
-    try:
-        return unfinished.ask(newest, more, resuming, reader, out), True
-    finally:
-        reader.forget()  # the answer is no line of the game's
+    return unfinished.ask(newest, more, resuming, read, out), True

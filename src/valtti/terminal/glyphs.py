@@ -75,6 +75,16 @@ def wants_plain(stream: TextIO | None = None, environ: Mapping[str, str] | None 
     return not (isatty is not None and isatty()) or env.get("TERM") == "dumb"
 
 
+def player_terminal() -> TextIO | None:
+    """The terminal the player types at where standard output goes elsewhere (``valtti play >
+    game.txt``, a pipe): standard error, where it and standard input are terminals. ``None``
+    where standard output is the terminal, or where nobody types at one (a script)."""
+    streams = (sys.stdout, sys.stdin, sys.stderr)
+    if any(stream is None for stream in streams) or sys.stdout.isatty():
+        return None
+    return sys.stderr if sys.stdin.isatty() and sys.stderr.isatty() else None
+
+
 def plain(text: str, encoding: str = "ascii") -> str:
     """``text`` with the stand-ins, then each character ``encoding`` still lacks without its
     accent (``ä`` → ``a`` for ASCII) or as ``?``."""
@@ -122,15 +132,48 @@ class PlainStream:
         return self.stream.fileno()
 
 
+class Echoed:
+    """A text stream that writes to ``stream`` and also to ``echo``, there in what its encoding
+    can show: what the game writes to a file, shown where the player types too. It is no
+    terminal (``stream`` is not)."""
+
+    def __init__(self, stream: TextIO, echo: TextIO) -> None:
+        self.stream = stream
+        self.echo = echo
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        target = getattr(self.echo, "encoding", None) or "ascii"
+        self.echo.write(text if shows_unicode(target) else plain(text, target))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+        self.echo.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
 def console(
-    ascii_only: bool = False, stream: TextIO | None = None, unicode: bool = False
+    ascii_only: bool = False,
+    stream: TextIO | None = None,
+    unicode: bool = False,
+    echo: TextIO | None = None,
 ) -> Console:
     """The game's console on ``stream`` (standard output): plain characters with ``ascii_only``
     or where the encoding or the locale cannot show the Unicode screen (the locale is not asked
     with ``unicode``; the encoding always is). ``NO_COLOR`` is honoured by rich, whose colours
-    are never forced here."""
+    are never forced here. With ``echo`` (``player_terminal``), what it writes is also written
+    there."""
     out = stream or sys.stdout
     encoding = getattr(out, "encoding", None)
+    if echo is not None:
+        out = Echoed(out, echo)
     if not unicode and not locale_shows_unicode():
         ascii_only = True
     if ascii_only or not shows_unicode(encoding):

@@ -94,12 +94,6 @@ class LineReader:
 
     def __call__(self, prompt: str) -> str:
         if not self.edits:
-            if not self.console.is_terminal and sys.stdin.isatty() and sys.stderr.isatty():
-                # The output goes to a file: the prompt is also shown where the player types.
-                encoding = sys.stderr.encoding or "ascii"
-                shown = prompt if glyphs.shows_unicode(encoding) else glyphs.plain(prompt, encoding)
-                sys.stderr.write(shown)
-                sys.stderr.flush()
             return self.console.input(Text(prompt, style=self.style))
         typed = ""
         while True:

@@ -19,6 +19,7 @@ from typing import Any, Final
 from valtti.engine import Action, Match, RefusalCode, Seat, Suit, Team
 from valtti.engine.record import (
     FORMAT,
+    MAX_RECORD_BYTES,
     IllegalRecordAction,
     Record,
     RecordFault,
@@ -105,10 +106,17 @@ class RecordError(Exception):
 
 
 def read(path: Path) -> tuple[Match, Record]:
-    """The record at ``path`` and its match replayed; ``RecordError`` if it cannot be."""
+    """The record at ``path`` and its match replayed; ``RecordError`` if it cannot be (an
+    empty file, or one of white space only, is said to be empty)."""
     try:
         with path.open("rb") as stream:
-            record = Record.load(stream)
+            # As ``Record.load`` reads (no further than one byte past the most a record
+            # holds), to say so where there is nothing in the file.
+            data = stream.read(MAX_RECORD_BYTES + 1)
+        if not data.strip():
+            message = _("{path}: the file is empty: there is no record in it").format(path=path)
+            raise RecordError(message, EXIT_MALFORMED)
+        record = Record.from_json(data)
         return record.replay(), record
     except OSError as e:
         message = _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)

@@ -40,7 +40,13 @@ from valtti.terminal.paging import Headed
 from valtti.terminal.review import review_reply
 from valtti.terminal.rulebook import Page
 from valtti.terminal.screen import Keyed
-from valtti.terminal.sheets import match_table, tricks_table
+from valtti.terminal.sheets import (
+    deal_summary,
+    final_score,
+    match_table,
+    result_line,
+    tricks_table,
+)
 
 
 class Replies(Drawing):
@@ -74,7 +80,7 @@ class Replies(Drawing):
             case More():
                 return self._more()
             case Play(_action):
-                return _("No deal is being played: press Enter to go on.")
+                return _("No deal is being played now: there are no cards to play.")
         return None
 
     def _reviewing(self, line: str) -> None:
@@ -128,8 +134,10 @@ class Replies(Drawing):
         whole, titles = tricks_table(shown, self.you), tricks_table([], self.you)
         return Headed(Group(heading, whole), Group(heading, titles))
 
-    def _score(self) -> RenderableType:
+    def _score(self) -> RenderableType | Page:
         match = self.match
+        if match.is_over():
+            return self._final_score()
         finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
         # The team names are in the message: the Finnish one calls them PE and IL.
         line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
@@ -141,6 +149,27 @@ class Replies(Drawing):
         table = match_table(finished, match.deal_scores, framed=not self.plain, newest_first=True)
         titles = match_table([], [], framed=not self.plain)
         return Headed(Group(Text(line), table), Group(Text(line), titles))
+
+    def _final_score(self) -> Page:
+        """The match's end, a page of its own: who won, how the last deal was scored, and
+        every deal, the newest first (``sheets.final_score``)."""
+        match = self.match
+        deal = match.deal
+        assert deal is not None and match.is_over()
+        result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
+        facts = (
+            len(match.deals),
+            deal.result(),
+            match.deal_scores[-1],
+            deal.events,
+            self.you,
+            match.variant.target,
+        )
+        last = deal_summary(*facts, framed=False, columns=False)
+        deals = [(d.dealer, d.trump) for d in match.deals]
+        body, head = final_score(result, last, deals, match.deal_scores)
+        plain, _head = final_score(result, last, deals, match.deal_scores, framed=False)
+        return Page(Headed(body, head), plain)
 
     def _record(self) -> str:
         meta = self.setup.meta(self.takebacks)

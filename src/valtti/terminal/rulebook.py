@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -28,7 +27,7 @@ from valtti.engine import (
 from valtti.engine.cards import RANK_POINTS
 from valtti.terminal.commands import TOPICS, command_words, word
 from valtti.terminal.i18n import _
-from valtti.terminal.screen import SWITCH_WORDS
+from valtti.terminal.screen import SWITCH_WORDS, Keyed, note_panel
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +36,7 @@ class Page:
     what the line mode tells."""
 
     body: RenderableType
-    plain: str
+    plain: RenderableType
 
 
 def ranks_text() -> str:
@@ -152,7 +151,8 @@ def rules_page(variant: Variant) -> Page:
         moves.add_row("  " + line[0], line[1])
     told = [line if isinstance(line, str) else f"  {line[0]}: {line[1]}" for line in lines]
     more = more_text()
-    body = Panel(Group(*parts), title=title, subtitle=more, border_style="yellow")
+    # Where the frame's bottom edge is too short for where to read further, it goes inside.
+    body = note_panel(Keyed(Group(*parts), more, title=title))
     return Page(body, "\n".join([title, *told, more]))
 
 

@@ -111,12 +111,14 @@ def compact_board(view: View) -> list[RenderableType]:
 
 @dataclass(frozen=True, slots=True)
 class Keyed:
-    """A reply with a key to what it shows (the hint's columns): in the reply's frame, the key
-    goes on its bottom edge, where it costs no line; where the edge is too short for it, on
-    lines of its own at the end."""
+    """A reply with a key to what it shows (the hint's columns), or where to read further (the
+    rules page's): in the reply's frame (titled ``title``), the key goes on its bottom edge,
+    where it costs no line; where the edge is too short for it, on lines of its own at the
+    end."""
 
     body: RenderableType
     key: str
+    title: str | None = None
 
     def __rich__(self) -> RenderableType:
         return Group(self.body, Text(self.key, style="dim"))
@@ -130,8 +132,11 @@ class _KeyedPanel:
         key = Text(self.note.key, style="dim")
         edge = cell_len(key.plain) <= options.max_width - 4  # the corners and a space each side
         body = self.note.body
+        # Inside, it wraps between its parts where it can.
+        parts = tuple(Text(part, style="dim") for part in self.note.key.split(" · "))
         yield Panel(
-            body if edge else Group(body, key),
+            body if edge else Group(body, _Joined(parts, "left", " · ")),
+            title=self.note.title,
             subtitle=key if edge else None,
             subtitle_align="left",
             border_style="yellow",
@@ -367,7 +372,8 @@ def info(view: View) -> RenderableType:
 
 
 def compact_table(view: View) -> RenderableType:
-    """The four seats around the trick, each on one line: the viewer at the bottom."""
+    """The four seats around the trick, each on one line where the width allows: the viewer
+    at the bottom (``_Around``)."""
     obs = view.observation
     you, left, top, right = _places(obs.seat)
     trick, taken, played, winner = _on_table_now(view)
@@ -390,15 +396,48 @@ def compact_table(view: View) -> RenderableType:
             return Group(text, _hand_line(view.hands[s]))
         return text
 
-    grid = Table.grid(expand=True)
-    for ratio in (2, 3, 2):  # room in the middle for the trick's caption on one line
-        grid.add_column(justify="center", ratio=ratio)
     caption = _trick_caption(trick, taken, winner)
-    caption.plain = caption.plain.replace("\n", " · ")
-    grid.add_row("", seat(top), "")
-    grid.add_row(seat(left), caption, seat(right))
-    grid.add_row("", seat(you), "")
-    return grid
+    parts = tuple(caption.split("\n")) if caption.plain else ()
+    return _Around(
+        seat(top), seat(left), _Joined(parts, separator=" · ", dim=False), seat(right), seat(you)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """The compact table's rows: ``top``, then ``left``, the trick's ``caption`` and ``right``
+    side by side, then ``bottom``. A space at least between two columns, so that no two run
+    together. The sides take two sevenths of the width each, or more where their lines are
+    longer and the middle still has room for the widest part of the caption and the seats above
+    and below, the caption breaking between its parts (``Trick 3 · W led`` over ``N wins so
+    far``); else the sides wrap too."""
+
+    top: RenderableType
+    left: RenderableType
+    caption: _Joined
+    right: RenderableType
+    bottom: RenderableType
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+
+        def measured(part: RenderableType) -> Measurement:
+            return Measurement.get(console, options, part)
+
+        sides = [measured(self.left), measured(self.right)]
+        middle = max(self.caption.widest, *(measured(p).maximum for p in (self.top, self.bottom)))
+        room = (width - 2 - middle) // 2
+        # Two sevenths each where that is room enough (the middle then as wide as it can be).
+        wanted = max(max(m.maximum for m in sides), (width - 2) * 2 // 7)
+        side = max(min(wanted, room), max(m.minimum for m in sides), 1)
+        grid = Table.grid(expand=True, padding=(0, 0, 0, 1), pad_edge=False)
+        grid.add_column(justify="center", width=side)
+        grid.add_column(justify="center", ratio=1)
+        grid.add_column(justify="center", width=side)
+        grid.add_row("", self.top, "")
+        grid.add_row(self.left, self.caption, self.right)
+        grid.add_row("", self.bottom, "")
+        yield grid
 
 
 def compact_info(view: View) -> RenderableType:
@@ -440,33 +479,44 @@ def team_columns(result: DealResult, you: Seat, framed: bool = True) -> Renderab
 
 
 @dataclass(frozen=True, slots=True)
-class _Hand:
-    """Cards grouped by suit, a dim "│" between two suits on a line. Where the hand is wider
-    than its place it wraps between two suits, and the "│" goes (it would be left alone at the
-    end of a line); a suit wider than the place on its own wraps between its cards."""
+class _Joined:
+    """Parts on a line with ``separator`` between two of them (dim with ``dim``): a hand's
+    suits, a dim "│" between two, or a trick's caption, " · " between its parts. Where they are
+    wider than their place they wrap between two parts, and the separator goes (it would be
+    left alone at the end of a line); a part wider than the place on its own wraps between its
+    words."""
 
-    suits: tuple[Text, ...]
+    parts: tuple[Text, ...]
     justify: JustifyMethod | None = None  #: ``None``: as the place's (a table column's)
+    separator: str = " │ "
+    dim: bool = True
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
+        between = cell_len(self.separator)
         lines: list[Text] = []
-        for suit in self.suits:
-            if lines and lines[-1].cell_len + 3 + suit.cell_len <= width:
-                lines[-1].append(" │ ", style="dim")
-                lines[-1].append_text(suit)
+        for part in self.parts:
+            if lines and lines[-1].cell_len + between + part.cell_len <= width:
+                lines[-1].append(self.separator, style="dim" if self.dim else part.style)
+                lines[-1].append_text(part)
             else:
-                lines.extend(suit.wrap(console, width))
+                lines.extend(part.wrap(console, width))
         text = Text("\n").join(lines)
         text.justify = self.justify
         yield text
 
+    @property
+    def widest(self) -> int:
+        """The width of the widest part."""
+        return max((p.cell_len for p in self.parts), default=0)
+
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        if not self.suits:
+        if not self.parts:
             return Measurement(0, 0)
-        one_line = sum(s.cell_len for s in self.suits) + 3 * (len(self.suits) - 1)
-        widest_card = max(len(word) for s in self.suits for word in s.plain.split())
-        return Measurement(widest_card, one_line).clamp(max_width=options.max_width)
+        between = cell_len(self.separator)
+        one_line = sum(p.cell_len for p in self.parts) + between * (len(self.parts) - 1)
+        widest = max(cell_len(w) for p in self.parts for w in p.plain.split())
+        return Measurement(widest, one_line).clamp(max_width=options.max_width)
 
 
 def _hand_line(
@@ -474,7 +524,7 @@ def _hand_line(
     legal: frozenset[Card] = frozenset(),
     numbered: bool = False,
     justify: JustifyMethod | None = None,
-) -> _Hand:
+) -> _Joined:
     """Cards grouped by suit; with ``numbered`` each card has the number to type for it."""
     suits = []
     number = 0
@@ -489,7 +539,7 @@ def _hand_line(
             text.append_text(card_text(c, "bold reverse" if c in legal else "dim" if legal else ""))
         if text:
             suits.append(text)
-    return _Hand(tuple(suits), justify)
+    return _Joined(tuple(suits), justify)
 
 
 def hand(view: View) -> RenderableType:

@@ -4,8 +4,10 @@ The seats are a ``Table`` (``valtti.table``): randomness comes only from the mat
 which the table derives the first dealer, each deal's cards and each computer decision. A saved
 record keeps the seed, the seats and the players under ``meta``, so a resumed match continues
 exactly as it would have gone on; so does a match after ``undo`` when the player plays the same.
-The match in progress is kept after every action, in a file of the session's own in the folder
-of saves (``saving``), until it is over.
+The match is kept after every action once the player has made a decision (a match resumed from
+the folder of saves from the start), in a save of the session's own in the folder of saves
+(``saving``), which the session holds locked until it ends; a finished match stays there until
+the player leaves it, and leaving asks first.
 
 The session's screens are ``drawing.Drawing``, its replies to commands ``replies.Replies``; a
 session is started (options, a resumed record, a kept match) by ``game.start``.
@@ -13,14 +15,16 @@ session is started (options, a resumed record, a kept match) by ``game.start``.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from rich.console import Console, Group, RenderableType
-from rich.panel import Panel
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
@@ -29,11 +33,12 @@ from valtti.engine.record import Record
 from valtti.players.registry import starts_program
 from valtti.players.sandbox import SANDBOX, Sandbox
 from valtti.table import Computer, PlayerFault, Table, derive_seed
-from valtti.terminal import saving
+from valtti.terminal import records, saving, unfinished
 from valtti.terminal.commands import (
     SAVE,
     Empty,
     InputError,
+    MisreadError,
     Play,
     Quit,
     Undo,
@@ -43,12 +48,10 @@ from valtti.terminal.commands import (
     word,
 )
 from valtti.terminal.i18n import _
-from valtti.terminal.layout import Fitted
 from valtti.terminal.lineinput import LineReader, file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.replies import Replies
 from valtti.terminal.rulebook import Page
-from valtti.terminal.sheets import match_table, result_line
 
 PROGRAM: Final = "valtti play"
 DEFAULT_PLAYER: Final = "heuristic"
@@ -61,6 +64,19 @@ EXIT_INTERRUPTED: Final = 130
 
 #: How a prompt between deals ends: Enter, the player leaving, or a take-back (play goes on).
 Ending = Literal["next", "leave", "undone"]
+#: The signals that end a session as the end of input does, the match kept: ``kill`` and a
+#: terminal closed (where the system has them).
+ENDING_SIGNALS: Final = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class Ended(Exception):
+    """The process was told to end by ``signal`` (``ENDING_SIGNALS``)."""
+
+    def __init__(self, signal: int) -> None:
+        super().__init__(signal)
+        self.signal = signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +121,12 @@ class Session(Replies):
     ``KeyboardInterrupt`` at Ctrl-C); by default a ``LineReader`` (line editing, history and
     completion at a terminal). ``pause`` waits so that a computer move can be followed. With
     ``plain`` (the line mode for screen readers) nothing is redrawn: each event is told once, a
-    line each, and prompts are lines. ``autosave``: the file the match is written to after
-    every action (removed when the match is over), the session's own (``saving``);
-    ``takebacks``: how many the match has had; ``resumed``: the record the match was resumed
-    from, whose extra keys every save keeps.
+    line each, and prompts are lines. ``slot``: the save the match is written to after every
+    action, the session's own (``saving``), once ``keeping`` (a match kept already, or once
+    the player has made a decision); ``takebacks``: how many the match has had; ``resumed``:
+    the record the match was resumed from, whose extra keys every save keeps. With
+    ``watching`` (the save of a match another ``valtti play`` has open) the session only shows
+    it, read-only, as it is there.
     """
 
     def __init__(
@@ -120,7 +138,7 @@ class Session(Replies):
         pause: Callable[[float], None] = time.sleep,
         fast: bool = False,
         plain: bool = False,
-        autosave: Path | None = None,
+        slot: saving.Slot | None = None,
         takebacks: int = 0,
         resumed: Record | None = None,
     ) -> None:
@@ -147,7 +165,10 @@ class Session(Replies):
         #: The last draw's reply and parts under the table, to draw again at a new size.
         self._shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
         self._page = 0  #: the page of the reply shown
-        self.autosave = autosave
+        self.slot = slot
+        #: Whether the match is worth its save: kept already, or the player has decided.
+        self.keeping = False
+        self.watching: Path | None = None
         self._autosaved = False  #: whether the autosave holds the match as it is now
         self._autosave_failed = False  #: whether the last write failed (told once)
         self.takebacks = takebacks
@@ -156,18 +177,30 @@ class Session(Replies):
         self._log_at: dict[tuple[int, int], int] = {}
         self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
 
+    @property
+    def autosave(self) -> Path | None:
+        """The file the match is kept in (``slot``'s), if any."""
+        return None if self.slot is None else self.slot.path
+
     def run(self) -> int:
         """Play until the match is over or the player leaves; the exit status.
 
         Ctrl-C asks whether to leave (``EXIT_INTERRUPTED`` if so, else play goes on); the end
         of input (Ctrl-D) leaves with the match in the autosave; a computer player's fault ends
-        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved. The
-        table's kept players (external programs) are closed at the end, however it comes.
+        the match with a message naming it (``EXIT_PLAYER_FAULT``), the match autosaved;
+        ``kill`` (SIGTERM) or a closed terminal (SIGHUP) ends it as the end of input does, with
+        128 and the signal's number. The table's kept players (external programs) are closed
+        and the save let go at the end, however it comes.
         """
         try:
-            return self._run()
+            with _ending_on_signals():
+                if self.watching is not None:
+                    return self._watch()
+                return self._run()
         finally:
             self.table.close()
+            if self.slot is not None:
+                self.slot.close()
 
     def _run(self) -> int:
         try:
@@ -183,6 +216,9 @@ class Session(Replies):
                 self.console.print(_("End of input: leaving the match."))
                 self._left()
                 return 0
+            except Ended as e:
+                self._ended(e.signal)
+                return 128 + e.signal
             except KeyboardInterrupt:
                 self.console.print()
                 try:
@@ -191,7 +227,7 @@ class Session(Replies):
                     leave = True  # a second Ctrl-C
                 if leave:
                     self.console.print("\n" + _("Interrupted: leaving the match."))
-                    self._left()
+                    self._left(asked=True)
                     return EXIT_INTERRUPTED
             except PlayerFault as fault:
                 self._fault(fault)
@@ -206,7 +242,7 @@ class Session(Replies):
                     # Its end is shown until the player goes on (again after a Ctrl-C there).
                     ending = self._deal_over()
                     if ending == "leave":
-                        self._left()
+                        self._left(asked=True)
                         return
                     if ending == "next":
                         self._deals_seen = len(self.match.deals)
@@ -218,9 +254,10 @@ class Session(Replies):
                 if self.table.to_move != self.you:
                     self._computer_turn()
                 elif not self._your_turn(deal):
-                    self._left()
+                    self._left(asked=True)
                     return
             if self._match_over() != "undone":
+                self._left(asked=True)
                 return
 
     # -- moves ----------------------------------------------------------------------------------
@@ -251,6 +288,9 @@ class Session(Replies):
             try:
                 answering = deal.phase is Phase.ANSWER
                 command = parse(line, list(deal.hand(self.you)), answering, deal.legal_actions())
+            except MisreadError as e:
+                note = self._misread(e, deal)
+                continue
             except InputError as e:
                 note = str(e)
                 continue
@@ -265,6 +305,7 @@ class Session(Replies):
                     refusal = deal.refusal(action)
                     if refusal is None:
                         self._log_at[len(self.match.deals) - 1, len(deal.history)] = len(self.log)
+                        self.keeping = True  # a decision: the match is worth its save
                         self._apply(action)
                         return True
                     note = _("{action} is not legal: {reason}. Legal now: {legal}").format(
@@ -282,6 +323,20 @@ class Session(Replies):
                         return True
                 case _:
                     note = self._answer(command, deal)
+
+    def _misread(self, misread: MisreadError, deal: Deal) -> str:
+        """A line not understood whose nearest reading is a move that is not legal: why not,
+        as the engine says, and what is legal."""
+        refusal = deal.refusal(misread.action)
+        assert refusal is not None  # a misread is of a move that is not legal
+        return _(
+            "{text}: if you meant {action}, it is not legal: {reason}. Legal now: {legal}"
+        ).format(
+            text=misread.text,
+            action=action_words(misread.action),
+            reason=reason_text(refusal),
+            legal=legal_text(deal.hand(self.you), deal.legal_actions()),
+        )
 
     def _prompt(self, deal: Deal) -> str:
         trick = deal.current_trick
@@ -304,62 +359,99 @@ class Session(Replies):
             text = _("[Enter plays {card}]").format(card=card.unicode()) + " " + text
         return self._line(f"{text} > ")
 
-    def _back(self) -> str:
-        """The prompt under a page (``help rules``): Enter goes back, a command is taken."""
+    def _back(self, final: bool = False) -> str:
+        """The prompt under a reply or a page (``help rules``): Enter goes back to the table
+        (to the final score with ``final``), a command is taken."""
+        if final:
+            return self._line(_("Enter: back to the final score > "))
         return self._line(_("Enter: back to the table > "))
 
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
         # The question says whether the match is kept: only if the autosave could be written
-        # (not to an unwritable directory, nor once the match is over and the autosave gone).
+        # (not to an unwritable directory), and not a finished match once it is left.
         self._keep()
         try:
-            if not self._autosaved:
-                return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
-            kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
-            return self._yes(kept)
+            if self._autosaved and self.match.is_over():
+                return self._yes(
+                    _(
+                        "Leave? The finished match is then removed from the saves: save FILE "
+                        "keeps its record. (y/n) > "
+                    )
+                )
+            if self._autosaved:
+                kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
+                return self._yes(kept)
+            if self._thrown_away():
+                return self._yes(
+                    _("Leave the match? You have made no move yet: it is not kept. (y/n) > ")
+                )
+            return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
         except EOFError:
             return True
+
+    def _thrown_away(self) -> bool:
+        """Whether the match would be kept but is not worth it: the player has made no move."""
+        return self.slot is not None and not self.keeping and not self._autosave_failed
 
     # -- keeping the match ----------------------------------------------------------------------
 
     def _keep(self) -> None:
-        """Write the match to the autosave, or remove it once the match is over (a match not
-        yet dealt has nothing to keep)."""
-        if self.autosave is None or not self.match.deals:
+        """Write the match to its save as it is now, a finished one too (it stays until the
+        player leaves it); not before it is worth it (``keeping``), and not a match not yet
+        dealt (nothing to keep)."""
+        if self.slot is None or not self.keeping or not self.match.deals:
             return
         try:
-            if self.match.is_over():
-                self.autosave.unlink(missing_ok=True)
-                self._autosaved = False
-            else:
-                self.autosave.parent.mkdir(parents=True, exist_ok=True)
-                saving.write_atomic(self.autosave, self._record())
-                self._autosaved = True
-        except OSError as e:
+            removed = self.slot.write(self._record())
+        except (OSError, saving.InUseError) as e:
             if not self._autosave_failed:
+                error = getattr(e, "strerror", None) or e
                 self.log.append(
                     _("Could not write the autosave {path}: {error}").format(
-                        path=self.autosave, error=e.strerror or e
+                        path=self.autosave, error=error
                     )
                 )
             self._autosaved = False
             self._autosave_failed = True
         else:
+            self._autosaved = True
             self._autosave_failed = False
+            self.log.extend(unfinished.removed_text(removed, self.slot.saves.limit))
 
-    def _left(self) -> None:
-        """Keep the match the player leaves in the autosave, and tell where it is."""
+    def _left(self, asked: bool = False) -> None:
+        """Keep the match the player leaves in its save, and tell where it is; a finished
+        match is removed from the saves where the player was asked and said to leave."""
         self._keep()
-        if self._autosaved and not self.match.is_over():
-            self.console.print(
-                Text(
-                    _("The match so far is saved in {path}. Go on with it: {command}").format(
-                        path=self.autosave, command="valtti play --resume"
-                    )
-                ),
-                soft_wrap=True,  # a path the terminal wraps stays whole to copy
-            )
+        if self._autosaved and self.match.is_over() and asked:
+            assert self.slot is not None
+            with contextlib.suppress(OSError):
+                self.slot.remove()
+            self._autosaved = False
+            return
+        if self._autosaved:
+            if self.match.is_over():
+                told = _(
+                    "The finished match stays in the saves until you leave it: {path}. {command} "
+                    "lists it."
+                ).format(path=self.autosave, command="valtti play --saves")
+            else:
+                told = _("The match so far is saved in {path}. Go on with it: {command}").format(
+                    path=self.autosave, command="valtti play --resume"
+                )
+            # A path the terminal wraps stays whole to copy.
+            self.console.print(Text(told), soft_wrap=True)
+        elif self._thrown_away() and not self.match.is_over():
+            self.console.print(_("Nothing is kept: you had made no move."))
+
+    def _ended(self, number: int) -> None:
+        """The end of a session told to end by a signal: the match kept, said where the
+        terminal is still there (not after SIGHUP, a terminal closed)."""
+        self._keep()
+        if number != getattr(signal, "SIGHUP", None):
+            with contextlib.suppress(OSError):
+                self.console.print(_("Told to end: leaving the match."))
+                self._left()
 
     def _fault(self, fault: PlayerFault) -> None:
         """The end of a match whose computer player failed: what failed, and where the match is."""
@@ -372,6 +464,7 @@ class Session(Replies):
             ),
             soft_wrap=True,  # a path the terminal wraps stays whole to copy
         )
+        self.keeping = True  # to go on with another player at that seat, before a move too
         self._keep()
         if self._autosaved:
             option = "--partner" if fault.seat == self.you.partner else "--opponents"
@@ -441,37 +534,33 @@ class Session(Replies):
     def _deal_over(self) -> Ending:
         """Show how the deal was scored until the player goes on, leaves or takes back."""
         prompt = self._line(_("Enter: next deal · score · save FILE · quit > "))
-        return self._until_enter(prompt, self._summary(), confirm=True)
+        return self._until_enter(prompt, self._summary())
 
     def _match_over(self) -> Ending:
-        match = self.match
-        finished = [(d.dealer, d.trump) for d in match.deals]
-        result = Text(result_line(match.winner, match.is_draw, match.score, self.you), "bold")
-        table = match_table(finished, match.deal_scores)
-        over = Panel(Group(result, table), title=_("The match is over"), border_style="green")
-        told = Group(result, match_table(finished, match.deal_scores, framed=False))
-        prompt = self._line(_("The match is over. save FILE to keep it, Enter to leave > "))
-        return self._until_enter(prompt, self._summary(), Fitted(over, over, told), confirm=False)
+        """Show the final score, a page of its own, until the player leaves or takes back."""
+        prompt = self._line(_("The match is over: review · save FILE · Enter: leave > "))
+        return self._until_enter(prompt, base=self._final_score())
 
-    def _until_enter(self, prompt: str, *shown: RenderableType, confirm: bool) -> Ending:
-        """Show ``shown`` under the table and answer commands until Enter, ``quit`` (with
-        ``confirm`` only once the player confirms) or ``undo``."""
+    def _until_enter(self, prompt: str, *shown: RenderableType, base: Page | None = None) -> Ending:
+        """Show ``shown`` under the table, or the page ``base`` in its place (the match's end),
+        and answer commands until Enter, ``quit`` (once the player confirms) or ``undo``. Enter
+        closes a reply shown first; with ``base`` it is leaving, and asks first."""
         note: RenderableType | Page | None = None
         while True:
-            asked = self._back() if isinstance(note, Page) else prompt
-            self._draw(note, *shown, prompt=asked)
+            asked = prompt if note is None else self._back(base is not None)
+            self._draw(base if note is None else note, *shown, prompt=asked)
             try:
                 command = parse(self.read(asked), [])
             except InputError as e:
                 note = str(e)
                 continue
             match command:
-                case Empty() if isinstance(note, Page):
-                    note = None  # Enter under a page goes back to the table
-                case Empty():
+                case Empty() if note is not None:
+                    note = None  # Enter closes the reply
+                case Empty() if base is None:
                     return "next"
-                case Quit():
-                    if not confirm or self._confirm_leave():
+                case Empty() | Quit():
+                    if self._confirm_leave():
                         return "leave"
                     note = None
                 case Undo():
@@ -480,6 +569,102 @@ class Session(Replies):
                         return "undone"
                 case _:
                     note = self._answer(command, None)
+
+    # -- a match another valtti play has open ---------------------------------------------------
+
+    def _watch(self) -> int:
+        """Show the match that another ``valtti play`` has open, read-only: the commands that
+        change nothing answer, a move is refused, Enter reads it again as it is now, ``quit``
+        or the end of input leaves."""
+        watching = self.watching
+        assert watching is not None
+        note: RenderableType | Page | None = None
+        prompt = self._line(_("Read-only · Enter: as it is now · quit > "))
+        while True:
+            asked = self._back() if isinstance(note, Page) else prompt
+            self._draw(note, prompt=asked)
+            try:
+                line = self.read(asked)
+            except (EOFError, KeyboardInterrupt, Ended):
+                return 0
+            deal = self.match.deal
+            if deal is None or deal.is_over() or deal.current_player != self.you:
+                deal = None
+            try:
+                hand = [] if deal is None else list(deal.hand(self.you))
+                command = parse(line, hand, legal=() if deal is None else deal.legal_actions())
+            except InputError as e:
+                note = str(e)
+                continue
+            match command:
+                case Empty() if isinstance(note, Page):
+                    note = None
+                case Empty():
+                    note = self._look_again()
+                case Quit():
+                    return 0
+                case Play() | Undo():
+                    note = _(
+                        "This match is read-only here: {open}. To play on, leave (quit) and "
+                        "resume it once that one has left it, or play on from a copy of it."
+                    ).format(open=unfinished.open_text(saving.holder(watching) or 0))
+                case _:
+                    note = self._answer(command, deal)
+
+    def _look_again(self) -> str | None:
+        """Read the match watched again: as it is now, what happened since in the log; what
+        became of it where it is no longer open there."""
+        assert self.watching is not None
+        try:
+            match, record = records.read(self.watching)
+        except records.RecordError as e:
+            if not self.watching.exists():
+                return _(
+                    "The match is no longer kept: the other valtti play ended it. quit leaves."
+                )
+            return str(e)
+        before, after = self.match.observation(self.you), match.observation(self.you)
+        if len(match.deals) == len(self.match.deals):
+            self.log.extend(news(before, after))
+        else:
+            deal = match.deal
+            assert deal is not None
+            self.log.append(deal_start_text(len(match.deals), deal.dealer, deal.forehand))
+            self.log.extend(news(match.after(len(match.deals) - 1, 0).observation(self.you), after))
+        # What a save from here writes: the match as it is there, its take-backs too.
+        self.match, self.resumed, self.takebacks = match, record, takebacks_of(record)
+        if saving.holder(self.watching) is None:
+            return _(
+                "The other valtti play has left this match: quit, then valtti play --resume "
+                "goes on with it."
+            )
+        return None
+
+
+def takebacks_of(record: Record) -> int:
+    """How many take-backs the match of ``record`` has had (its meta's count, if any)."""
+    takebacks = RecordMeta.from_dict(record.meta).takebacks
+    return takebacks if takebacks is not None and takebacks > 0 else 0
+
+
+@contextlib.contextmanager
+def _ending_on_signals() -> Iterator[None]:
+    """While inside, ``ENDING_SIGNALS`` raise ``Ended`` (where this is the main thread, which
+    alone may set what a signal does): the session leaves as at the end of input, and a write
+    cut short leaves no temporary file."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def end(number: int, _frame: object) -> None:
+        raise Ended(number)
+
+    previous = {number: signal.signal(number, end) for number in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _only_card(deal: Deal) -> Action | None:

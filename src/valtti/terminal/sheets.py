@@ -122,15 +122,17 @@ def match_table(
     scores: Sequence[DealScore],
     framed: bool = True,
     newest_first: bool = False,
+    marked: bool | None = None,
 ) -> RenderableType:
     """One row per finished deal: dealer, trumps, the game points, the score after it and what
-    moved it besides the points (a team to Porvoo, a team over the target); ``newest_first``:
-    the last deal on top."""
-    grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 2), show_edge=False)
+    moved it besides the points (a team to Porvoo, a team over the target: a column ``marked``
+    by itself where a deal did); ``newest_first``: the last deal on top. The columns' titles
+    and the numbers are never cut nor wrapped: where the width is short, the marks wrap."""
+    grid = Table(box=box.SIMPLE_HEAD if framed else None, padding=(0, 1), show_edge=False)
     for title in (_("deal"), _("dealer"), _("trumps"), *map(team_text, Team), _("score")):
-        grid.add_column(title, justify="right")
-    marked = any(any(s.porvoo) or any(s.overshoot) for s in scores)
-    if marked:
+        grid.add_column(title, justify="right", no_wrap=True)
+    marks = _marked(scores) if marked is None else marked
+    if marks:
         grid.add_column("", justify="left")
     rows = list(enumerate(zip(deals, scores, strict=False), start=1))
     for number, ((dealer, trump), s) in reversed(rows) if newest_first else rows:
@@ -141,9 +143,34 @@ def match_table(
             f"+{s.game_points[Team.NS]}",
             f"+{s.game_points[Team.EW]}",
             f"{s.after[Team.NS]} – {s.after[Team.EW]}",
-            *([_score_marks(s)] if marked else []),
+            *([_score_marks(s)] if marks else []),
         )
     return grid
+
+
+def final_score(
+    result: RenderableType,
+    last: RenderableType,
+    deals: Sequence[tuple[Seat, Suit | None]],
+    scores: Sequence[DealScore],
+    framed: bool = True,
+) -> tuple[RenderableType, RenderableType]:
+    """The match's end on a page of its own: its title, ``result`` (who won), every deal, the
+    newest (the deciding one) first, and ``last`` (how the last deal was scored); and its
+    heading, down to the deals' columns' titles, which tops each page where the terminal is
+    too small for it whole."""
+    title = Text(_("The match is over"), style="bold green")
+    table = match_table(deals, scores, framed=framed, newest_first=True)
+    titles = match_table(deals[:0], scores[:0], framed=framed, marked=_marked(scores))
+    return (
+        Group(title, result, Text(""), table, Text(""), last),
+        Group(title, result, Text(""), titles),
+    )
+
+
+def _marked(scores: Sequence[DealScore]) -> bool:
+    """Whether a deal of ``scores`` sent a team to Porvoo or back from over the target."""
+    return any(any(s.porvoo) or any(s.overshoot) for s in scores)
 
 
 def _score_marks(score: DealScore) -> str:
