@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
+from starlette.types import Scope
 
 from valtti.web.answers import Reach
 from valtti.web.bots import Bots
@@ -147,7 +148,7 @@ def create_app(
     )
     app.state.reach = Reach(public_url=policy.public_url, lan_urls=list(lan_urls))
     app.state.home = home
-    app.add_middleware(Guard, policy=policy)
+    app.add_middleware(Guard, policy=policy, routed=lambda scope: _takes(app, scope))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _answer_refusals(app)
     for router in ROUTERS:
@@ -187,13 +188,15 @@ def _answer_refusals(app: FastAPI) -> None:
             taken = [
                 method
                 for method in ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
-                if any(
-                    route.matches({**request.scope, "method": method})[0] is Match.FULL
-                    for route in app.router.routes
-                )
+                if _takes(app, {**request.scope, "method": method})
             ]
             return _refused(refusal, {"Allow": ", ".join(taken)} if taken else error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
+
+
+def _takes(app: FastAPI, scope: Scope) -> bool:
+    """Whether a route of ``app`` takes the request of ``scope``: its path and method."""
+    return any(route.matches(scope)[0] is Match.FULL for route in app.router.routes)
 
 
 def _under_api(request: Request) -> bool:
