@@ -75,7 +75,11 @@ class Room:
         self._closed = False  #: the server is stopping: no new work
         self._computers = Computers(self.row.id, bots, bot_delay, self._spawn)
         self._clock = TurnClock(
-            self.row.turn_seconds, self.row.time_bank_seconds, self._turn_over, self._spawn
+            self.row.turn_seconds,
+            self.row.time_bank_seconds,
+            self._turn_over,
+            self._spawn,
+            left=stored.banks,
         )
         #: The point at which a stand-in makes one decision for a person out of time who keeps
         #: the seat: one still connected, or a partner answering for the asker (turns.py).
@@ -245,6 +249,7 @@ class Room:
         async with self.lock:
             if self._timed_turn() != turn:
                 return  # the table moved on meanwhile
+            await asyncio.to_thread(self._keep_bank, turn[1], 0.0)
             answering = self._answering()
             if answering is None and turn[1] not in self._connected():
                 await self._seat(replace(self.seats[turn[1]], stand_in=STAND_IN))
@@ -306,11 +311,30 @@ class Room:
         return seat_of(self.seats, token)
 
     def close(self) -> None:
+        """The server is stopping: no new work; the bank the turn timed now has spent is kept
+        (``_bank_spent``)."""
         self._closed = True
-        self._clock.cancel()
+        settled = self._clock.settle()
+        if settled is not None:
+            self._keep_bank(*settled)
         self._hints.close()
         for task in self._tasks:
             task.cancel()
+
+    def _time_turn(self, turn: Turn | None) -> None:
+        """Time ``turn`` (``TurnClock.update``); the bank the turn timed until then spent is
+        stored without holding up the table."""
+        settled = self._clock.update(turn)
+        if settled is not None:
+            self._spawn(asyncio.to_thread(self._keep_bank, *settled))
+
+    def _keep_bank(self, seat: Seat, left: float) -> None:
+        """Store the bank ``seat`` has ``left``; a failure is logged (the clock in memory is
+        right, only a restart would give some of it back)."""
+        try:
+            self._store.set_bank(self.id, seat, left)
+        except Exception as e:
+            log.warning("table %s: storing the time bank of %s failed: %s", self.id, seat, e)
 
     async def _seat(self, row: SeatRow) -> None:
         await asyncio.to_thread(self._store.update_seat, self.id, row)
@@ -464,6 +488,10 @@ class Room:
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
         self.table.apply(action)
+        # The bank the turn spent is kept before anyone hears of the move that ended it.
+        settled = self._clock.update(self._timed_turn())
+        if settled is not None:
+            await asyncio.to_thread(self._keep_bank, *settled)
         answering = self._answering()
         if cancelled:
             raise asyncio.CancelledError
@@ -496,7 +524,7 @@ class Room:
             # E.g. the store failed to take a computer player's action: think again later.
             log.error("table %s: a task failed; trying again", self.id, exc_info=task.exception())
             self._computers.forget()
-            self._clock.update(None)  # a turn whose end failed to be stored starts again
+            self._time_turn(None)  # a turn whose end failed to be stored starts again
             self._spawn(self._retry())
 
     def _changed(self, *, broadcast: bool = False) -> None:
@@ -505,7 +533,7 @@ class Room:
         socket) decide."""
         if broadcast:
             self._broadcast()
-        self._clock.update(self._timed_turn())
+        self._time_turn(self._timed_turn())
         seat = self.table.to_move
         if self.status == "playing" and seat is not None:
             self._computers.schedule(self.table, self._decider(seat), self._play_computer)
@@ -561,7 +589,7 @@ class Room:
         each built once per change, however many connections share it."""
         viewers = {c.seat for c in self.connections}
         summary = self._frames.summary_json(self.row, self.seats, self.match, self._connected())
-        self._clock.update(self._timed_turn())  # the frames show the turn timed now
+        self._time_turn(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
         waiting = self.waiting
         between = "null" if waiting is None else waiting.to_json(self.seats, self._connected())

@@ -19,7 +19,7 @@ them away (the others see the asker act at the end of their time, as they might 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Final
 
 from valtti.engine import Match, Seat
@@ -86,6 +86,10 @@ class TurnClock:
     computer player's, or nobody is connected). A turn timed again after a pause (a person came
     back to an empty table, or took their seat back from a stand-in) starts with the whole turn
     time; the bank spent before the pause stays spent.
+
+    Each seat's bank starts as ``bank``, or as ``left`` gives it (what the store kept). What a
+    turn spent of it is for the table to keep across a restart: ``update`` and ``settle`` say
+    it as they end a turn's timing; a bank run out is 0 when ``ring`` is called.
     """
 
     def __init__(
@@ -94,6 +98,7 @@ class TurnClock:
         bank: int,
         ring: Callable[[Turn], Coroutine[Any, Any, None]],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
+        left: Mapping[Seat, float] | None = None,
     ) -> None:
         self.seconds = seconds
         self._ring = ring
@@ -102,21 +107,22 @@ class TurnClock:
         self._start = 0.0  #: the event loop's time when the turn timed now began
         self._timer: asyncio.TimerHandle | None = None
         #: Each seat's bank left, not counting the turn timed now.
-        self._banks = dict.fromkeys(Seat, float(bank if seconds is not None else 0))
+        whole = float(bank if seconds is not None else 0)
+        self._banks = {s: min(whole, (left or {}).get(s, whole)) for s in Seat}
 
-    def update(self, turn: Turn | None) -> None:
+    def update(self, turn: Turn | None) -> tuple[Seat, float] | None:
         """Time ``turn`` (``None``: no turn) from now, unless it is the turn timed already;
-        the turn timed until now spends its seat's bank for the time it ran over."""
+        the turn timed until now spends its seat's bank for the time it ran over (``settle``:
+        what it says is returned)."""
         if self.seconds is None or turn == self._turn:
-            return
-        self.cancel()
-        if self._turn is not None:
-            self._banks[self._turn[1]] = self._bank_left()
+            return None
+        settled = self.settle()
         self._turn = turn
         if turn is not None:
             loop = asyncio.get_running_loop()
             self._start = loop.time()
             self._timer = loop.call_later(self.seconds + self._banks[turn[1]], self._up, turn)
+        return settled
 
     def _over(self) -> float:
         """How long the turn timed now has run past the turn time."""
@@ -126,6 +132,20 @@ class TurnClock:
     def _bank_left(self) -> float:
         assert self._turn is not None
         return max(0.0, self._banks[self._turn[1]] - self._over())
+
+    def settle(self) -> tuple[Seat, float] | None:
+        """End the timing of the turn timed now (if any), its seat's bank spent for the time
+        it ran over; the seat and its bank left when it spent some, else ``None``."""
+        if self._turn is None:
+            return None
+        self.cancel()
+        seat = self._turn[1]
+        left = self._bank_left()
+        self._turn = None
+        if left >= self._banks[seat]:
+            return None
+        self._banks[seat] = left
+        return seat, left
 
     def _up(self, turn: Turn) -> None:
         self._timer = None

@@ -4,7 +4,7 @@ seats, its record, and the lobby's list (docs/WEB.md). ``store.Store`` reads and
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from valtti.engine import Seat, Variant
@@ -60,6 +60,9 @@ class StoredTable:
     #: every stored deal with its actions, each deal naming its dealer; ``None`` before the
     #: first deal. ``record.replay()`` gives the match as it stands.
     record: Record | None
+    #: The seconds of time bank left of each person who has spent some (docs/WEB.md, Absent
+    #: players); a seat not here has the table's whole bank.
+    banks: dict[Seat, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

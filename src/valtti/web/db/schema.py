@@ -15,6 +15,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKeyConstraint,
     Index,
     Integer,
@@ -95,6 +96,7 @@ seats_table = Table(
     Column("name", String(64)),
     Column("token_hash", String(64)),
     Column("stand_in", String(64)),  # the computer player standing in for an absent person
+    Column("bank_left", Float),  # seconds of the person's time bank left (NULL: the whole bank)
     PrimaryKeyConstraint("table_id", "seat"),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )

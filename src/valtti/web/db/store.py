@@ -218,6 +218,16 @@ class Store:
             if result.rowcount != 1:
                 raise KeyError(table_id)
 
+    def set_bank(self, table_id: str, seat: Seat, seconds: float) -> None:
+        """Keep the seconds of time bank the person at ``seat`` has left for the match (an
+        unknown table is ignored)."""
+        with self._writing() as connection:
+            connection.execute(
+                update(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.seat == str(seat))
+                .values(bank_left=seconds)
+            )
+
     def set_status(self, table_id: str, status: TableStatus, at: dt.datetime | None = None) -> None:
         """Set a table's status (``KeyError`` for an unknown table); "finished" also sets when
         the match ended: ``at``, or now."""
@@ -411,10 +421,12 @@ def _gather(
         return []
     ids = [row.id for row in rows]
     seats: dict[str, list[SeatRow]] = defaultdict(list)
+    banks: dict[str, dict[Seat, float]] = defaultdict(dict)
     for r in connection.execute(select(seats_table).where(seats_table.c.table_id.in_(ids))):
-        seats[r.table_id].append(
-            SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash, r.stand_in)
-        )
+        seat = Seat.parse(r.seat)
+        seats[r.table_id].append(SeatRow(seat, r.kind, r.name, r.token_hash, r.stand_in))
+        if r.bank_left is not None:
+            banks[r.table_id][seat] = r.bank_left
     actions: dict[tuple[str, int], list[str]] = defaultdict(list)
     deals: dict[str, list[DealRecord]] = defaultdict(list)
     if records:
@@ -455,7 +467,8 @@ def _gather(
             next_id=row.next_id,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None
-        out.append(StoredTable(table, _four(sorted(seats[row.id], key=lambda s: s.seat)), record))
+        seated = _four(sorted(seats[row.id], key=lambda s: s.seat))
+        out.append(StoredTable(table, seated, record, banks[row.id]))
     return out
 
 
