@@ -24,6 +24,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
     Tab,
     browser,
     catalogue,
+    create_in_lobby,
     playwright,
 )
 from tests.web.test_browser_room import (  # noqa: F401  (a fixture by name)
@@ -242,6 +243,51 @@ def test_the_turn_time_is_chosen_in_the_lobby(
     table_id = page.url.rsplit("/t/", 1)[1]
     assert server.http.get(f"/api/tables/{table_id}").json()["turn_seconds"] == 30
     expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_time_bank_is_chosen_in_the_lobby(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+    lang: str,
+) -> None:
+    strings = catalogue(lang)
+    page = room(locale={"fi": "fi-FI", "en": "en-GB"}[lang]).page
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    bank = page.locator("select[data-time-bank]")
+    # Two turns' worth unless chosen (the server's default), and none without a turn time.
+    expect(bank).to_have_value("")
+    expect(bank.locator("option:checked")).to_have_text(strings["lobby.bank.auto"])
+    expect(page.locator("#bank-hint")).to_have_text(strings["lobby.bank.hint"])
+    page.select_option("select[data-turn-seconds]", "0")
+    expect(bank).to_be_disabled()
+    page.select_option("select[data-turn-seconds]", "30")
+    expect(bank).to_be_enabled()
+    page.select_option("select[data-time-bank]", "300")
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    page.check('input[data-seat-choice="S"]')
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "random")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/t/", 1)[1]
+    summary = server.http.get(f"/api/tables/{table_id}").json()
+    assert (summary["turn_seconds"], summary["time_bank_seconds"]) == (30, 300)
+    expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute("data-bank", "300")
+    # The lobby's list says it, in the page's language (the newest table being played is first).
+    page.goto(server.url + "/?status=playing")
+    meta = page.locator(f'#tables li[data-table="{table_id}"] .table-meta')
+    clock = strings["lobby.clock.seconds_other"].replace("{n}", "30")
+    banked = strings["lobby.bank.minutes"].replace("{n}", "5")
+    expect(meta).to_contain_text(
+        strings["lobby.clock.bank"].replace("{clock}", clock).replace("{bank}", banked)
+    )
+    # Left as it is, the bank is two turns' worth.
+    table_id = create_in_lobby(
+        Tab(page), server.url, "Aino", {"N": "random", "E": "random", "S": "me", "W": "random"}
+    )
+    assert server.http.get(f"/api/tables/{table_id}").json()["time_bank_seconds"] == 120
 
 
 # -- the page's own connection lost ----------------------------------------------------------------

@@ -2,7 +2,8 @@
 /**
  * The lobby's form that creates a table (#create-form): first "Play against the computer" (your
  * nickname, one click: you at south, three computer players, the table dealt), then a table of
- * your own: its name (yours by default: "Anna's table"), the time for a turn, hints, the seats
+ * your own: its name (yours by default: "Anna's table"), the time for a turn and the time bank
+ * for the match, hints, the seats
  * (yours, and who sits at each other one), and under "More options" the variant switches of
  * RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
  */
@@ -22,8 +23,14 @@ import {
 } from "/static/common.js";
 
 /** @import { Options, Seat, VariantChanges } from "/static/protocol.js" */
-/** @typedef {{seats: Partial<Record<Seat, string>>, seat: Seat | null, turn_seconds: number}}
- *  Seating who sits where at a new table, and each person's time for a turn (0: no limit) */
+/**
+ * @typedef {object} Seating who sits where at a new table, and each person's time
+ * @property {Partial<Record<Seat, string>>} seats
+ * @property {Seat | null} seat
+ * @property {number} turn_seconds each person's time for a turn (0: no limit)
+ * @property {number} [time_bank_seconds] each person's time bank for the match (not given: the
+ *   server's, two turns' worth)
+ */
 
 /** @type {Seat[]} */
 const SEATS = ["N", "E", "S", "W"];
@@ -81,6 +88,8 @@ export function initForm(options) {
     playComputer();
   });
   form.addEventListener("change", sayDefaults);
+  form.addEventListener("change", syncBank);
+  syncBank();
   onLangChange(sayDefaults);
   sayDefaults();
   form.addEventListener("submit", createTable);
@@ -104,6 +113,15 @@ function sayDefaults() {
   document.getElementById("variants-now").textContent = t("lobby.more.now", {
     variant: variantSummary(variantChanges()),
   });
+}
+
+/** A table with no time for a turn has no time bank: its choice is off then. */
+function syncBank() {
+  /** @type {HTMLSelectElement} */
+  const turn = form.querySelector("[data-turn-seconds]");
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  bank.disabled = turn.value === "0";
 }
 
 /** Say what is wrong with the nickname beside its field, or nothing (null); it goes once the
@@ -242,7 +260,12 @@ function formSeating() {
   }
   /** @type {HTMLSelectElement} */
   const turnSeconds = form.querySelector("[data-turn-seconds]");
-  return { seats, seat, turn_seconds: Number(turnSeconds.value) };
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  const turn = Number(turnSeconds.value);
+  // "Two turns' worth" is the server's own default: it is not sent.
+  const banked = turn && bank.value !== "" ? { time_bank_seconds: Number(bank.value) } : {};
+  return { seats, seat, turn_seconds: turn, ...banked };
 }
 
 /** The form's own table (the Create button). @param {SubmitEvent} event */

@@ -52,12 +52,28 @@ function formatCreated(created) {
   });
 }
 
-/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit").
- * @param {number | null} seconds */
-function clockSummary(seconds) {
+/** Each person's time bank unless a table says otherwise: two turns' worth, at most two hours
+ * (the server's web/turns.py). @param {number} seconds a turn */
+function usualBank(seconds) {
+  return Math.min(2 * seconds, 7200);
+}
+
+/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit"), and
+ * its time bank where it is not the usual one ("… + 5 min bank", "… + no bank").
+ * @param {number | null} seconds @param {number} bank */
+function clockSummary(seconds, bank) {
   if (!seconds) return t("lobby.clock.none");
-  if (seconds % 60 === 0) return tp("lobby.clock.minutes", seconds / 60);
-  return tp("lobby.clock.seconds", seconds);
+  const clock =
+    seconds % 60 === 0
+      ? tp("lobby.clock.minutes", seconds / 60)
+      : tp("lobby.clock.seconds", seconds);
+  if (bank === usualBank(seconds)) return clock;
+  if (!bank) return t("lobby.clock.no_bank", { clock });
+  const banked =
+    bank % 60 === 0
+      ? t("lobby.bank.minutes", { n: bank / 60 })
+      : t("lobby.bank.seconds", { n: bank });
+  return t("lobby.clock.bank", { clock, bank: banked });
 }
 
 /** Draw the page of the list the server answered, the filters and the pager. */
@@ -248,7 +264,7 @@ function tableItem(table) {
         t("lobby.meta", {
           score: t("lobby.score", { ns: score.NS, ew: score.EW }),
           deals: tp("lobby.deals", table.deals ?? 0),
-          clock: clockSummary(table.turn_seconds),
+          clock: clockSummary(table.turn_seconds, table.time_bank_seconds ?? 0),
           hints: t(table.hints === false ? "lobby.hints.off" : "lobby.hints.on"),
           variant: variantSummary(table.variant),
         }),

@@ -12,6 +12,8 @@
  *   input[data-table-name]         the table's name (empty: "{nickname}'s table")
  *   details.variants               "More options", closed; #variants-now says the rules chosen
  *   select[data-turn-seconds]      the table's time for a turn in seconds ("0": no limit)
+ *   select[data-time-bank]         each person's time bank for the match in seconds ("": two
+ *                                  turns' worth, the server's default; disabled with no limit)
  *   input[data-hints]              checkbox: whether people may ask for a hint on their turn
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
