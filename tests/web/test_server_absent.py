@@ -110,6 +110,10 @@ def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_one_move_for_t
     played = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"])
     assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
     assert played["you"] == "N"
+    # Every state says that move was the computer's: its index in the deal's public history.
+    stood = len(mine["observation"]["history"])
+    assert stood in played["timed_out"]
+    assert all(f["timed_out"] == [] for f in me.frames if is_state(f) and f["seq"] <= mine["seq"])
     after = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"] and to_move(f) == "N")
     assert seat_of(after, "N")["stand_in"] is None
     # N's next turn is timed again, whole, and N plays it.
@@ -123,6 +127,11 @@ def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_one_move_for_t
     me.send({"type": "action", "action": action, "seq": timed["seq"]})
     mine_played = me.until(lambda f: is_state(f) and f["seq"] > timed["seq"])
     assert seat_of(mine_played, "N")["stand_in"] is None
+    # N's own move is not marked; the stand-in's still is while its deal is shown.
+    own = len(timed["observation"]["history"])
+    assert own not in mine_played["timed_out"]
+    if mine_played["deal"] == played["deal"]:
+        assert stood in mine_played["timed_out"]
     assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
     me.close()
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from valtti.engine import Action, Match, Refusal, RefusalCode, Seat
+from valtti.engine import Action, ActionKind, Match, Refusal, RefusalCode, Seat
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
 from valtti.table import Table
@@ -34,7 +34,7 @@ from valtti.web.frames import Frames, match_record, replay_steps, table_summary
 from valtti.web.hints import Hints
 from valtti.web.presence import Presence
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
-from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant, timed_turn
+from valtti.web.turns import STAND_IN, Stood, Turn, TurnClock, is_person, occupant, timed_turn
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ class Room:
         #: The point at which a stand-in makes one decision for a person out of time who keeps
         #: the seat: one still connected, or a partner answering for the asker (turns.py).
         self._one_move: int | None = None
+        self._stood = Stood()  #: the moves made so
         self._frames = Frames()  #: of ``match``
         self._presence = Presence(self.lock, self._connected, self._broadcast, self._spawn)
         match = (
@@ -570,7 +571,15 @@ class Room:
             deal = deal_in_play(self.status, self.match)
             reason = deal.why_illegal(action)
             if reason is None:
-                await self._apply(action)
+                # A stand-in's move at a person's seat (none stands in): they ran out of time.
+                stood = self.table.seats[seat] is None and action.kind is not ActionKind.ANSWER
+                made = self._stood.mark(self.table.match) if stood else None
+                try:
+                    await self._apply(action)
+                except BaseException:
+                    if made is not None:
+                        self._stood.forget(made)
+                    raise
                 return True
             log.error("table %s: %s chose %s: %s", self.id, spec, action, reason)
             return False
@@ -593,7 +602,8 @@ class Room:
         clock = json.dumps(self._clock.frame())
         waiting = self.waiting
         between = "null" if waiting is None else waiting.to_json(self.seats, self._connected())
-        return self._frames.states(summary, self.match, viewers, clock, between)
+        stood = self._stood.json(self.match)
+        return self._frames.states(summary, self.match, viewers, clock, between, stood)
 
     def _broadcast(self, only: Seat | None = None) -> None:
         """Send each connection its state (``only``: the connections of that seat alone)."""

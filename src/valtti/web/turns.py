@@ -10,6 +10,10 @@ who is not connected to a stand-in at once, and the creator the seat of anyone. 
 plays only while at least one person is connected to the table, so a table nobody is at waits
 as it is. docs/WEB.md, "Absent players", is the contract.
 
+A move a stand-in makes for a person who keeps the seat is marked (``Stood``): every state frame
+says which of the deal's public actions were made so (``timed_out``), so that each page says
+"time ran out — the computer played A♥ for you" where it tells the move.
+
 The clock is public: it runs for the seat to move as a spectator sees it, so while a partner
 chooses between marriages (RULES.md 7.2) it goes on running for the asker as it did before the
 question, and when it runs out then, a stand-in answers for the partner once without marking
@@ -19,6 +23,7 @@ them away (the others see the asker act at the end of their time, as they might 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Final
 
@@ -170,3 +175,35 @@ class TurnClock:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+class Stood:
+    """The public actions a stand-in made for a person who kept the seat (out of time while
+    connected), by deal (from 1) and index in the deal's public history; kept in memory only
+    (a restarted server forgets them)."""
+
+    def __init__(self) -> None:
+        self._moves: set[tuple[int, int]] = set()
+
+    def mark(self, match: Match) -> tuple[int, int]:
+        """Mark the action about to be played in ``match``'s deal (not an ``answer``, which is
+        private); the mark, to ``forget`` if it is not played after all."""
+        deal = match.deal
+        assert deal is not None
+        made = (len(match.deals), len(deal.public_history))
+        self._moves.add(made)
+        return made
+
+    def forget(self, made: tuple[int, int]) -> None:
+        self._moves.discard(made)
+
+    def json(self, match: Match | None) -> str:
+        """The state frame's ``timed_out``: the indices in the latest deal's public history of
+        its marked actions that a spectator may know of (RULES.md 7.2), as JSON."""
+        deal = None if match is None else match.deal
+        if match is None or deal is None:
+            return "[]"
+        seen = match.seen_by(None).deal
+        shown = 0 if seen is None else len(seen.public_history)
+        number = len(match.deals)
+        return json.dumps(sorted(i for d, i in self._moves if d == number and i < shown))

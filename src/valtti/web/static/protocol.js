@@ -195,6 +195,8 @@ export const FRAME = Object.freeze({
  * @property {TableSummary} table
  * @property {Clock | null} clock
  * @property {Between | null} between
+ * @property {number[]} timed_out the indices in `observation.history` of the deal's actions a
+ *   computer player made for a person whose time ran out (they kept their seat)
  * @property {Seat | null} you
  * @property {string[]} futile the legal actions of `you` that cannot succeed ("ask-whole")
  * @property {number} seq

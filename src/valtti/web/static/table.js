@@ -40,7 +40,9 @@
  *                      td[data-col="tricks" | "card_points" | "game_points"]
  *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
  *                      "card_points" | "game_points"] ("9–0": NS–EW), the score after it last
- *   #log li            the deal's plays, tricks and events in words
+ *   #log li            the deal's plays, tricks and events in words; li.timed-out a move a
+ *                      computer player made for a person out of time (the state's timed_out),
+ *                      said so (its own toast: .toast-info[data-code="timed_out"])
  *   #share-dialog      the table's link (#share-dialog-link) and, for a seated person, their
  *                      seat link (#seat-link-box: #seat-link = /t/{id}#seat=TOKEN at the shared
  *                      address, #seat-link-copy); a page opened at a seat link keeps its token
