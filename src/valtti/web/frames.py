@@ -39,6 +39,8 @@ def table_summary(
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),
         "rematch": table.next_id,
+        "listed": table.listed,
+        "closed": table.closed,
     }
 
 

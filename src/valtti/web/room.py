@@ -26,7 +26,7 @@ from valtti.web.chat import Chat
 from valtti.web.checks import deal_in_play, illegal, seen_in_play
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection, move_seat
-from valtti.web.db.rows import SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.rows import ClosedBy, SeatRow, StoredTable, TableRow, TableStatus
 from valtti.web.db.store import Store
 from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
@@ -130,6 +130,7 @@ class Room:
     async def join(self, seat: Seat, nickname: str) -> str:
         """Seat a person; their token. ``RoomError("taken")`` unless the seat is open."""
         async with self.lock:
+            self._refuse_ended()
             if self.seats[seat].kind != "open":
                 raise RoomError("taken", f"seat {seat} is taken")
             token = new_token()
@@ -198,8 +199,7 @@ class Room:
         async with self.lock:
             if not is_token_of(creator_token, self.row.creator_hash):
                 raise RoomError("not_creator", "only the table's creator can replace a seat")
-            if self.status == "finished":
-                raise RoomError("finished", "the match is over")
+            self._refuse_ended()
             row = self.seats[seat]
             if row.kind == "computer":
                 raise RoomError("bad_seat", f"seat {seat} is a computer player already")
@@ -218,8 +218,7 @@ class Room:
         async with self.lock:
             if connection.seat is None:
                 raise RoomError("not_seated", "only a seated person can hand a seat over")
-            if self.status == "finished":
-                raise RoomError("finished", "the match is over")
+            self._refuse_ended()
             row = self.seats[seat]
             if not is_person(row):
                 raise RoomError("bad_seat", f"seat {seat} is not played by a person now")
@@ -228,6 +227,46 @@ class Room:
             await self._seat_or_say(replace(row, stand_in=STAND_IN), "handed over")
             await self._go_on()  # between deals, the stand-in may be the last one waited for
             self._changed(broadcast=True)
+
+    def _refuse_ended(self) -> None:
+        """``RoomError("finished")`` or ``("closed")`` once the table is over."""
+        if self.status == "finished":
+            raise RoomError("finished", "the match is over")
+        if self.status == "closed":
+            raise RoomError("closed", "the table is closed")
+
+    async def close_table(self, creator_token: str) -> None:
+        """For the table's creator: close the table before its match ends (docs/WEB.md);
+        ``not_creator``, ``finished``, ``closed``, or ``unavailable`` when the store did not
+        take it (nothing changes)."""
+        async with self.lock:
+            if not is_token_of(creator_token, self.row.creator_hash):
+                raise RoomError("not_creator", "only the table's creator can close it")
+            self._refuse_ended()
+            try:
+                await self._close("creator")
+            except Exception as e:
+                log.error("table %s: storing that it is closed failed: %s", self.id, e)
+                raise RoomError("unavailable", "the table could not be closed; try again") from e
+
+    async def close_if_idle(self) -> bool:
+        """Close the table, which nobody has been at for the host's time (``Rooms``), if it is
+        unfinished and nobody is connected to it now; whether it was."""
+        async with self.lock:
+            if self.status not in ("waiting", "playing") or self.connections:
+                return False
+            await self._close("idle")
+            return True
+
+    async def _close(self, why: ClosedBy) -> None:
+        """Store the table closed, then close it here: nothing more is played or waited for,
+        and everyone is told (under the lock)."""
+        await asyncio.to_thread(self._store.close_table, self.id, why)
+        self.row = replace(self.row, status="closed", closed=why)
+        self.waiting = None
+        self._time_turn(None)
+        self._changed(broadcast=True)
+        self._retire_if_idle()
 
     async def back(self, connection: Connection) -> None:
         """The connection's person takes their seat back from a stand-in (if one stands in)."""
@@ -303,8 +342,9 @@ class Room:
             self._retire_if_idle()
 
     def _retire_if_idle(self) -> None:
-        """A finished table that nobody watches leaves the live tables (``on_idle``)."""
-        if self.status == "finished" and not self.connections:
+        """A finished or closed table that nobody watches leaves the live tables
+        (``on_idle``)."""
+        if self.status in ("finished", "closed") and not self.connections:
             self._on_idle(self)
 
     def seat_of(self, token: str) -> Seat | None:
@@ -402,6 +442,8 @@ class Room:
             seat = connection.seat
             if seat is None:
                 raise RoomError("not_seated", "a spectator is not waited for")
+            if self.status == "closed":
+                raise RoomError("closed", "the table is closed")
             waiting = self.waiting
             if waiting is None:
                 raise RoomError("not_waiting", "nothing waits for the players to be ready")
@@ -564,6 +606,8 @@ class Room:
         """Play the decision of ``spec`` for ``seat`` at ``point``, if the table is still there
         and ``spec`` still decides for it (``Computers``' ``Play``)."""
         async with self.lock:
+            if self.status != "playing":
+                return True  # closed meanwhile
             if self.table.point != point or self._decider(seat) != spec:
                 return True  # the table moved on (or the seat changed hands) meanwhile
             if action is None:

@@ -10,7 +10,13 @@ from typing import Literal
 from valtti.engine import Seat, Variant
 from valtti.engine.record import Record
 
-TableStatus = Literal["waiting", "playing", "finished"]
+#: A table waits for people, is played, or is over: its match ``finished``, or ``closed``
+#: before that (``TableRow.closed`` says why).
+TableStatus = Literal["waiting", "playing", "finished", "closed"]
+#: The statuses the lobby's list may be filtered by (a closed table is in no list).
+ListedStatus = Literal["waiting", "playing", "finished"]
+#: Why a table was closed: its creator closed it, or nobody was at it for the host's time.
+ClosedBy = Literal["creator", "idle"]
 SeatKind = Literal["open", "human", "computer"]
 
 
@@ -49,6 +55,10 @@ class TableRow:
     name: str | None = None
     #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
     next_id: str | None = None
+    #: Whether the lobby lists it (a game against the computer is not listed).
+    listed: bool = True
+    #: Why the table was closed (status ``closed``), else ``None``.
+    closed: ClosedBy | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,8 @@ tables_table = Table(
     Column("finished", UTCDateTime()),  # when the match ended (status "finished")
     Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
     Column("next_id", String(64)),  # the rematch's table, once there is one
+    Column("listed", Boolean, nullable=False, server_default=true()),  # in the lobby's list
+    Column("closed", String(16)),  # why a closed table was closed: "creator" or "idle"
     Index(None, "created"),
     # The lobby lists by status, newest first (Store.listing).
     Index(None, "status", "created"),
