@@ -316,6 +316,8 @@ def test_the_time_bank_is_chosen_in_the_lobby(
     page.goto(server.url + "/")
     page.wait_for_selector('select[data-variant="target"]', state="attached")
     bank = page.locator("select[data-time-bank]")
+    # Under "More options", which say a bank once one is chosen.
+    page.click("details.variants summary")
     # Two turns' worth unless chosen (the server's default), and none without a turn time.
     expect(bank).to_have_value("")
     expect(bank.locator("option:checked")).to_have_text(strings["lobby.bank.auto"])
@@ -325,6 +327,9 @@ def test_the_time_bank_is_chosen_in_the_lobby(
     page.select_option("select[data-turn-seconds]", "30")
     expect(bank).to_be_enabled()
     page.select_option("select[data-time-bank]", "300")
+    expect(page.locator("#variants-now")).to_contain_text(
+        strings["lobby.more.bank"].replace("{bank}", strings["lobby.bank.300"])
+    )
     page.fill('#create-form input[name="nickname"]', "Aino")
     page.check('input[data-seat-choice="S"]')
     for seat in ("N", "E", "W"):
@@ -335,9 +340,10 @@ def test_the_time_bank_is_chosen_in_the_lobby(
     summary = server.http.get(f"/api/tables/{table_id}").json()
     assert (summary["turn_seconds"], summary["time_bank_seconds"]) == (30, 300)
     expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute("data-bank", "300")
-    # The lobby's list says it, in the page's language (the newest table being played is first).
-    page.goto(server.url + "/?status=playing")
-    meta = page.locator(f'#tables li[data-table="{table_id}"] .table-meta')
+    # The lobby says it, in the page's language (a table against the computer is this
+    # browser's own, not in the public list).
+    page.goto(server.url + "/")
+    meta = page.locator(f'#my-tables li[data-table="{table_id}"] .table-meta')
     clock = strings["lobby.clock.seconds_other"].replace("{n}", "30")
     banked = strings["lobby.bank.minutes"].replace("{n}", "5")
     expect(meta).to_contain_text(

@@ -29,7 +29,7 @@
 import { t } from "/static/i18n.js";
 import { el, tableKeys, toast } from "/static/common.js";
 import { MESSAGE } from "/static/protocol.js";
-import { page } from "/static/table-state.js";
+import { ended, page } from "/static/table-state.js";
 
 /**
  * @import { Seat, SeatEntry, Send, StateFrame } from "/static/protocol.js"
@@ -198,7 +198,7 @@ export function seatAbsence(view, seat, entry) {
   const away = entry?.kind === "human" && !entry.connected && !entry.stand_in;
   // The creator hands a seat over with the choice of player (table-felt.js); anyone else seated
   // with this button.
-  if (!view.replay && view.you && !creator && away && view.table?.status !== "finished") {
+  if (!view.replay && view.you && !creator && away && !ended(view)) {
     tools.push(
       el(
         "button",
@@ -222,7 +222,7 @@ export function seatAbsence(view, seat, entry) {
 /** The panel that tells you a computer player stands in for you. @param {View} view */
 export function renderAbsence(view) {
   const mine = view.you ? (view.table?.seats ?? []).find((s) => s.seat === view.you) : null;
-  const away = !view.replay && !!mine?.stand_in && view.table?.status !== "finished";
+  const away = !view.replay && !!mine?.stand_in && !ended(view);
   document.getElementById("absent").hidden = !away;
   document.body.dataset.standIn = String(away);
   // Moved to another page or device: this page holds the key, so its person may play here.

@@ -2,10 +2,9 @@
 /**
  * The lobby's form that creates a table (#create-form): first "Play against the computer" (your
  * nickname, one click: you at south, three computer players, the table dealt), then a table of
- * your own: its name (yours by default: "Anna's table"), the time for a turn and the time bank
- * for the match, hints, the seats
- * (yours, and who sits at each other one), and under "More options" the variant switches of
- * RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
+ * your own: its name (yours by default: "Anna's table"), the time for a turn, hints, the seats
+ * (yours, and who sits at each other one), and under "More options" each person's time bank
+ * for the match and the variant switches of RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
  */
 
 import { onLangChange, t } from "/static/i18n.js";
@@ -87,8 +86,8 @@ export function initForm(options) {
     event.preventDefault();
     playComputer();
   });
-  form.addEventListener("change", sayDefaults);
   form.addEventListener("change", syncBank);
+  form.addEventListener("change", sayDefaults);
   syncBank();
   onLangChange(sayDefaults);
   sayDefaults();
@@ -110,9 +109,17 @@ function sayDefaults() {
   document.getElementById("play-note").textContent = t("lobby.play.note", {
     level: t(`player.level.${DEFAULT_COMPUTER}`),
   });
-  document.getElementById("variants-now").textContent = t("lobby.more.now", {
-    variant: variantSummary(variantChanges()),
-  });
+  const now = t("lobby.more.now", { variant: variantSummary(variantChanges()) });
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  // A time bank chosen under "More options" is said beside it while they are folded.
+  const banked =
+    bank.value && !bank.disabled
+      ? t("lobby.more.bank", { bank: bank.selectedOptions[0]?.textContent ?? "" })
+      : "";
+  document.getElementById("variants-now").textContent = banked
+    ? `${now}${t("lobby.separator")}${banked}`
+    : now;
 }
 
 /** A table with no time for a turn has no time bank: its choice is off then. */

@@ -6,9 +6,9 @@
  */
 
 import { t, tn } from "/static/i18n.js";
-import { byId, el, showShareLink } from "/static/common.js";
+import { byId, el, showShareLink, tableKeys } from "/static/common.js";
 import { card, cardInline, suitIcon } from "/static/cards.js";
-import { TEAM_OF, page, timedOutMoves, trickPlays } from "/static/table-state.js";
+import { TEAM_OF, ended, page, timedOutMoves, trickPlays } from "/static/table-state.js";
 import {
   eventNode,
   resultText,
@@ -30,14 +30,27 @@ export function renderWaiting(view) {
   showShareLink(page.id, byId("share-link", HTMLInputElement), "share-warning");
   const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
   document.getElementById("take-field").hidden = !(waiting && canTake);
+  // Its creator may close a table nobody came to (the lobby's "Close" does it at any time).
+  document.getElementById("close-table").hidden = !(waiting && tableKeys(page.id).creator_token);
 }
 
-/** @param {View} view */
+/** The match's result, or why the table was closed before its end. @param {View} view */
 export function renderResult(view) {
   const box = document.getElementById("result");
-  const finished = view.table?.status === "finished";
-  box.hidden = !finished || view.replay;
-  if (!finished) return;
+  const closed = view.table?.status === "closed";
+  box.hidden = !ended(view) || view.replay;
+  // A closed table's match is not over: no rematch, replay or record (they would show every
+  // hand), only the way back.
+  for (const id of ["rematch", "replay-btn", "record-link"]) {
+    document.getElementById(id).hidden = closed;
+  }
+  document.getElementById("lobby-link").hidden = !closed;
+  if (box.hidden) return;
+  if (closed) {
+    const text = t(view.table.closed === "idle" ? "table.closed.idle" : "table.closed.creator");
+    document.getElementById("result-text").textContent = text;
+    return;
+  }
   document.getElementById("result-text").textContent = resultText(view);
   const link = byId("record-link", HTMLAnchorElement);
   link.href = `/api/tables/${encodeURIComponent(page.id)}/record`;

@@ -248,9 +248,18 @@ export function parseToken(token) {
   return { kind: "unknown" };
 }
 
-/** The legal actions of your seat now (none in a replay, for a spectator or off your turn).
+/** The legal actions of your seat now (none in a replay, for a spectator, off your turn or
+ * at a table that is not being played: a closed one's position still has legal moves).
  * @param {View} view @returns {string[]} */
 export function myLegal(view) {
   if (view.replay || !view.you || !view.obs || view.obs.to_move !== view.you) return [];
+  if (view.table?.status !== "playing") return [];
   return view.obs.legal ?? [];
+}
+
+/** Whether the view's table is over: its match finished, or the table closed before.
+ * @param {View} view */
+export function ended(view) {
+  const status = view.table?.status;
+  return status === "finished" || status === "closed";
 }
