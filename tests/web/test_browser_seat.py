@@ -175,14 +175,47 @@ def test_the_nickname_toast_goes_once_a_nickname_is_typed(
     assert not tab.errors, tab.errors
 
 
+# Where the reason a question cannot succeed is shown, read in one go: the element that says
+# it (the bar's line on a wide screen, the note under the hand on a phone), its box, whether
+# its text is cut, and the boxes it must not cover.
+FUTILE_SHOWN = """() => {
+  const seen = (e) => !!e && e.getClientRects().length > 0
+    && getComputedStyle(e).visibility !== "hidden";
+  const line = document.getElementById("window-hint");
+  const note = document.getElementById("futile-note");
+  const shown = [line, note].filter(seen);
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom].map(Math.round); };
+  return {
+    shown: shown.map((e) => ({id: e.id, text: e.textContent, box: box(e),
+      cut: e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1})),
+    cards: [...document.querySelectorAll("#hand [data-card]")].map(box),
+    buttons: [...document.querySelectorAll("#actions [data-action]")].map(box),
+    viewport: [window.innerWidth, window.innerHeight],
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [
+        ("desktop", "en"),
+        ("phone-portrait", "en"),
+        ("phone-landscape", "fi"),
+        ("phone-portrait", "fi"),
+    ],
+)
 def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
     tmp_path: Path,
+    viewport: str,
+    lang: str,
 ) -> None:
     """N asked whole, S said no, and N wins the next trick: asking again is legal, and the
-    button says it cannot succeed (the state's futile, the engine's proof)."""
-    en = catalogue("en")
+    button says it cannot succeed (the state's futile, the engine's proof); why is said whole,
+    in sight, clear of the hand and the buttons, on a desktop and on a phone either way up."""
+    en = catalogue(lang)
     url = f"sqlite:///{tmp_path / 'valtti.db'}"
     tokens = {str(s): f"token-of-{s}" for s in Seat}
     store = Store(url)
@@ -206,14 +239,30 @@ def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
     finally:
         store.close()
     server = start_server(url)
-    tab = room()
+    tab = room(viewport, locale={"fi": "fi-FI", "en": "en-GB"}[lang])
     open_seat(tab, server, "hopeless", {"token": tokens["N"], "seat": "N"})
     ask = tab.page.locator('#actions [data-action="ask-whole"]')
     expect(ask).to_be_enabled()
     expect(ask).to_have_attribute("data-futile", "true")
+    expect(ask.locator(".futile-mark")).to_have_text(en["action.futile.mark"])
+    expect(ask).to_be_in_viewport(ratio=1)
     expect(tab.page.locator("#futile-note")).to_have_text(en["action.futile.whole"])
     expect(ask).to_have_accessible_description(en["action.futile.whole"])
     assert tab.states()[-1]["futile"] == ["ask-whole"]
+    seen = tab.page.evaluate(FUTILE_SHOWN)
+    # Said once, whole, in sight: in the bar on a wide screen, under the hand on a phone.
+    assert [s["id"] for s in seen["shown"]] == (
+        ["window-hint"] if viewport == "desktop" else ["futile-note"]
+    ), seen
+    said = seen["shown"][0]
+    assert said["text"] == en["action.futile.whole"] and not said["cut"], said
+    left, top, right, bottom = said["box"]
+    width, height = seen["viewport"]
+    assert 0 <= left < right <= width and 0 <= top < bottom <= height, seen
+    assert right - left >= 250, said  # a line to read, not a column
+    for other in [*seen["cards"], *seen["buttons"]]:
+        apart = right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+        assert apart, (said, other)
     tab.check_clean()
 
 

@@ -32,7 +32,10 @@
  *   #trick             the trick in the middle: [data-played="AS"][data-by="N"], the winner's
  *                      card data-winner="true"; #turn says whose turn it is
  *   #actions           button[data-action="declare H" | "ask-whole" | "ask-half S"]: exactly
- *                      the legal tokens, as the server wrote them
+ *                      the legal tokens, as the server wrote them; one that cannot succeed (the
+ *                      state's futile) [data-futile="true"], marked .futile-mark, described by
+ *                      #futile-note (under the hand where the bar's #window-hint is not shown
+ *                      whole; the bar's line says it on a wide screen)
  *   #answer-dialog     open when the legal tokens are answers: button[data-action="answer H"]
  *   #trumps            data-trump="H" ("" when none); #locks; #events li (one per event)
  *   #last-trick-btn    shows #last-trick, the last completed trick
@@ -140,7 +143,7 @@ import {
   startReplay,
   toggleReplayPlay,
 } from "/static/table-replay.js";
-import { cardAt, layoutHand, showWhy } from "/static/table-hand.js";
+import { cardAt, fitBarLine, layoutHand, showWhy } from "/static/table-hand.js";
 import { render } from "/static/table-render.js";
 import { tableName } from "/static/names.js";
 
@@ -246,7 +249,10 @@ function wire() {
   hand.addEventListener("pointerleave", (e) => {
     if (e.pointerType === "mouse") showWhy(null);
   });
-  window.addEventListener("resize", layoutHand);
+  window.addEventListener("resize", () => {
+    layoutHand();
+    fitBarLine();
+  });
   // A seat link pasted into this page's address bar: only its fragment changes.
   window.addEventListener("hashchange", () => {
     if (keepSeatLink()) reconnectNow();
