@@ -45,6 +45,17 @@ def crafted_match(declares: Sequence[bool], part: int = 0) -> Match:
     return match
 
 
+def last_trick_match() -> Match:
+    """A match one trick from its end: two deals as ``crafted_match([True, True])`` (NS 8), and
+    a third of HANDS played without a declaration up to its ninth trick, led by North: NS take
+    it, and the match (NS 10)."""
+    match = crafted_match([True, True])
+    deal = match.start_deal(HANDS)
+    while len(deal.history) < 32:
+        _play(match, False)
+    return match
+
+
 #: South holds the ♥, ♦ and ♣ marriages: asked for a whole one, South chooses.
 CHOICE_HANDS = (
     CardSet.parse("AS TS AH AD AC TC 9S 8S 7S"),  # N

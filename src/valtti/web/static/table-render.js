@@ -68,7 +68,7 @@ export function render() {
   renderChat(view);
   labelCards(document.body);
   explainTerms(document.body, view);
-  animate(shot);
+  animate(shot, { replay: view.replay, step: view.replay ? page.replay.index : null });
   keepFocus();
   const turnLine = document.getElementById("turn").textContent;
   const stood = new Map(timedOutMoves(view).map((m) => [m.token, m]));
