@@ -31,12 +31,14 @@ def test_a_game_against_the_computer_is_its_players_own(site: Site) -> None:
     friends = site.create(ALL_OPEN, seat="N", nickname="Aino")
     shown = site.create(AGAINST_COMPUTER, seat="S", nickname="Aino", listed=True)
     hidden = site.create(ALL_OPEN, listed=False)
+    watched = site.create(dict.fromkeys("NESW", "random"))  # computers alone: for spectators
     summaries = {t: site.http.get(f"/api/tables/{t}").json() for t in (solo["id"], friends["id"])}
     assert summaries[solo["id"]]["listed"] is False and summaries[friends["id"]]["listed"] is True
     everyone = listed_ids(site, status="waiting") + listed_ids(site, status="playing")
     # Nobody can join a game against the computer: the list leaves it out, unless asked.
     assert solo["id"] not in everyone and hidden["id"] not in everyone
-    assert friends["id"] in everyone and shown["id"] in everyone
+    everyone += listed_ids(site, status="finished")
+    assert friends["id"] in everyone and shown["id"] in everyone and watched["id"] in everyone
     # A person's own tables, listed or not, by their ids (their browser holds them).
     mine = [solo["id"], friends["id"], hidden["id"], "no-such-table"]
     assert set(listed_ids(site, ids=",".join(mine))) == {solo["id"], friends["id"], hidden["id"]}

@@ -221,7 +221,7 @@ class NewTable(BaseModel):
     person's time bank for the match (``time_bank_seconds``: ``turns.bank_for`` unless given;
     none without a turn time), whether a seated person may ask for a hint on their turn
     (``hints``, on unless given), and whether the lobby lists the table (``listed``: unless
-    given, when it has a seat open for a person to take)."""
+    given, all but a game against the computer)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -255,11 +255,14 @@ class NewTable(BaseModel):
 
     @property
     def in_lobby(self) -> bool:
-        """Whether the lobby lists the table: as given, else when a person may take a seat
-        (a game against the computer, nobody could join, is its player's own)."""
+        """Whether the lobby lists the table: as given, else unless it is a game against the
+        computer (the creator's seat, and computer players at every other), which nobody
+        could join: its player's own."""
         if self.listed is not None:
             return self.listed
-        return any(p is None and s != self.seat for s, p in self.seats.items())
+        if self.seat is None:
+            return True
+        return any(p is None for s, p in self.seats.items() if s != self.seat)
 
 
 class CloseTable(BaseModel):

@@ -352,8 +352,8 @@ class Room:
         return seat_of(self.seats, token)
 
     def close(self) -> None:
-        """The server is stopping: no new work; the bank the turn timed now has spent is kept
-        (``_bank_spent``)."""
+        """The server is stopping: no new work; the bank the turn timed now has spent is
+        stored (``_keep_bank``)."""
         self._closed = True
         settled = self._clock.settle()
         if settled is not None:
