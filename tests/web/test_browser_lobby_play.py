@@ -115,6 +115,7 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     expect(page.locator("body")).to_have_attribute("data-status", "closed")
     expect(page.locator("#result-text")).to_have_text(texts["table.closed.creator"])
     expect(page.locator("#turn")).to_have_text(texts["table.turn.closed"])
+    expect(page.locator('.felt [data-turn="true"]')).to_have_count(0)
     expect(page.locator("#lobby-link")).to_be_visible()
     for hidden in ("#replay-btn", "#record-link", "#rematch"):
         expect(page.locator(hidden)).to_be_hidden()

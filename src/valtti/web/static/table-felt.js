@@ -44,7 +44,9 @@ function renderSeat(section, seat, view, isBottom) {
   const entry = seatEntry(view.table, seat);
   const obs = view.obs;
   section.dataset.seat = seat;
-  section.dataset.turn = String(!!obs && obs.to_move === seat && obs.phase !== "over");
+  // Nobody is to move at a closed table, though its position has a seat to move.
+  const open = view.replay || view.table?.status !== "closed";
+  section.dataset.turn = String(open && !!obs && obs.to_move === seat && obs.phase !== "over");
   section.dataset.you = String(view.you === seat);
   section.dataset.locked = String(!!obs && (obs.locked ?? []).includes(seat));
   section.dataset.kind = entry?.kind ?? "open";
