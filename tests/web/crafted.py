@@ -45,6 +45,17 @@ def crafted_match(declares: Sequence[bool], part: int = 0) -> Match:
     return match
 
 
+def ending_match(tricks: int = 1) -> Match:
+    """A match ``tricks`` tricks from its end: two deals as ``crafted_match([True, True])`` (NS
+    8), and a third of HANDS played without a declaration up to its last ``tricks`` tricks, each
+    led by North: NS take them, and with the last the match (NS 10)."""
+    match = crafted_match([True, True])
+    deal = match.start_deal(HANDS)
+    while len(deal.history) < 36 - 4 * tricks:
+        _play(match, False)
+    return match
+
+
 #: South holds the ♥, ♦ and ♣ marriages: asked for a whole one, South chooses.
 CHOICE_HANDS = (
     CardSet.parse("AS TS AH AD AC TC 9S 8S 7S"),  # N

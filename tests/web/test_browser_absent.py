@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
+from tests.web.crafted import store_match
 from tests.web.serving import Server, stored_record
 from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
     Tab,
     browser,
     catalogue,
+    create_in_lobby,
     playwright,
 )
 from tests.web.test_browser_room import (  # noqa: F401  (a fixture by name)
@@ -143,11 +145,20 @@ def test_the_creator_leaves_mid_deal_and_a_stand_in_plays_on(
     south.check_clean()
 
 
+def card_text(token: str) -> str:
+    """A card as the pages write it in plain text (cards.js cardText): "10♥"."""
+    return token[0].replace("T", "10") + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[token[1]]
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [("desktop", "en"), ("phone-portrait", "fi")])
 def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_seat_stays(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
     tmp_path: Path,
+    viewport: str,
+    lang: str,
 ) -> None:
+    strings = catalogue(lang)
     # Computer moves a little apart, so that my turns come one at a time.
     server = start_server(f"sqlite:///{tmp_path / 'valtti.db'}", bot_delay=0.2)
     made = server.create(
@@ -157,7 +168,8 @@ def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_se
         turn_seconds=1,
         time_bank_seconds=2,
     )
-    me = room()
+    me = room(viewport, locale={"fi": "fi-FI", "en": "en-GB"}[lang])
+    me.page.add_init_script(RECORD_ANNOUNCEMENTS)
     keys = {"token": made["token"], "seat": "S", "creator_token": made["creator_token"]}
     open_seat(me, server, made["id"], keys)
     page = me.page
@@ -169,7 +181,7 @@ def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_se
     # I do nothing: the turn's time is up and the bank runs down, on the clock.
     banked = page.locator('.turn-clock[data-clock-seat="S"][data-banked="true"]')
     expect(banked).to_be_visible()
-    expect(banked).to_contain_text("bank 0:0")
+    expect(banked).to_contain_text(strings["absence.bank"].replace("{time}", "0:0"))
     # Bank spent too: a computer player makes that one move, and the seat is mine at once:
     # I am not marked away, no panel asks me to take it back.
     page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=at)
@@ -177,6 +189,14 @@ def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_se
     expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_have_count(0)
     assert me.actions_sent() == []
     assert moves_by(stored_record(server.db_url, made["id"]), Seat.S) == 1
+    # The page says so in a toast (and to a screen reader; the log, below).
+    record = stored_record(server.db_url, made["id"]).replay()
+    first = record.deals[0]
+    card = next(
+        str(a) for n, a in enumerate(first.history) if first.after(n).current_player is Seat.S
+    )
+    told = strings["toast.timed_out.play"].replace("{card}", card_text(card))
+    expect(page.locator('#toasts .toast-info[data-code="timed_out"]')).to_have_text(told)
     # My next turn: its whole time again, no bank left, and I play it myself.
     page.wait_for_function(MY_TURN_OR, arg="#never")
     expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute("data-bank", "0")
@@ -190,6 +210,47 @@ def test_out_of_time_while_here_the_bank_runs_then_one_move_is_played_and_the_se
         for seat in state["table"]["seats"]
         if seat["seat"] == "S"
     )
+    # The log marks the computer's move for me, and not my own.
+    marked = page.locator("#log li.log-play.timed-out")
+    expect(marked).to_have_count(1)
+    name = strings["table.who"].replace("{name}", "Aino").replace("{seat}", strings["seat.S"])
+    # The card is inline: its rank as text, its suit a picture.
+    expect(marked).to_have_text(
+        strings["log.timed_out.play_you"].replace("{seat}", name).replace("{card}", card[0])
+        if card[0] != "T"
+        else strings["log.timed_out.play_you"].replace("{seat}", name).replace("{card}", "10")
+    )
+    expect(marked.locator(f".card-inline svg.suit-{card[1]}")).to_have_count(1)
+    # A screen reader hears it as every play: the card in words ("ten of spades").
+    prefix = strings["toast.timed_out.play"].split("{card}")[0]
+    assert any(a.startswith(prefix) for a in page.evaluate("window.announced"))
+    me.check_clean()
+
+
+def test_a_declaration_the_computer_made_for_a_person_out_of_time_is_marked(
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """North took the trick and holds the clubs marriage, and lets the turn run out: the
+    computer declares for North, and the log says so after the declaration."""
+    en = catalogue("en")
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], {"N": "Aino", "S": "Eino"}, part=4, turn_seconds=1)
+    server = start_server(db, options=["--next-deal-seconds", "600"])
+    me = room()
+    open_seat(me, server, table_id, {"token": tokens["N"], "seat": "N"})
+    page = me.page
+    marked = page.locator("#log li.timed-out")
+    expect(marked).to_have_count(1)
+    name = en["table.who"].replace("{name}", "Aino").replace("{seat}", "N")
+    # The rules of thumb declare the marriage (the table's seed makes it so every run).
+    expect(marked).to_have_class(re.compile(r"\blog-event\b"))
+    expect(marked).to_have_text(en["log.timed_out.event_you"].replace("{seat}", name))
+    expect(page.locator("#log li.log-event").first).to_contain_text("Aino (N) declares")
+    told = en["toast.timed_out.action"].replace("{action}", "Declare ♣")
+    expect(page.locator('#toasts .toast-info[data-code="timed_out"]')).to_have_text(told)
+    assert me.actions_sent() == []
     me.check_clean()
 
 
@@ -242,6 +303,57 @@ def test_the_turn_time_is_chosen_in_the_lobby(
     table_id = page.url.rsplit("/t/", 1)[1]
     assert server.http.get(f"/api/tables/{table_id}").json()["turn_seconds"] == 30
     expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_time_bank_is_chosen_in_the_lobby(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+    lang: str,
+) -> None:
+    strings = catalogue(lang)
+    page = room(locale={"fi": "fi-FI", "en": "en-GB"}[lang]).page
+    page.goto(server.url + "/")
+    page.wait_for_selector('select[data-variant="target"]', state="attached")
+    bank = page.locator("select[data-time-bank]")
+    # Under "More options", which say a bank once one is chosen.
+    page.click("details.variants summary")
+    # Two turns' worth unless chosen (the server's default), and none without a turn time.
+    expect(bank).to_have_value("")
+    expect(bank.locator("option:checked")).to_have_text(strings["lobby.bank.auto"])
+    expect(page.locator("#bank-hint")).to_have_text(strings["lobby.bank.hint"])
+    page.select_option("select[data-turn-seconds]", "0")
+    expect(bank).to_be_disabled()
+    page.select_option("select[data-turn-seconds]", "30")
+    expect(bank).to_be_enabled()
+    page.select_option("select[data-time-bank]", "300")
+    expect(page.locator("#variants-now")).to_contain_text(
+        strings["lobby.more.bank"].replace("{bank}", strings["lobby.bank.300"])
+    )
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    page.check('input[data-seat-choice="S"]')
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "random")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/t/", 1)[1]
+    summary = server.http.get(f"/api/tables/{table_id}").json()
+    assert (summary["turn_seconds"], summary["time_bank_seconds"]) == (30, 300)
+    expect(page.locator('.turn-clock[data-clock-seat="S"]')).to_have_attribute("data-bank", "300")
+    # The lobby says it, in the page's language (a table against the computer is this
+    # browser's own, not in the public list).
+    page.goto(server.url + "/")
+    meta = page.locator(f'#my-tables li[data-table="{table_id}"] .table-meta')
+    clock = strings["lobby.clock.seconds_other"].replace("{n}", "30")
+    banked = strings["lobby.bank.minutes"].replace("{n}", "5")
+    expect(meta).to_contain_text(
+        strings["lobby.clock.bank"].replace("{clock}", clock).replace("{bank}", banked)
+    )
+    # Left as it is, the bank is two turns' worth.
+    table_id = create_in_lobby(
+        Tab(page), server.url, "Aino", {"N": "random", "E": "random", "S": "me", "W": "random"}
+    )
+    assert server.http.get(f"/api/tables/{table_id}").json()["time_bank_seconds"] == 120
 
 
 # -- the page's own connection lost ----------------------------------------------------------------

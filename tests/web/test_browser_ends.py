@@ -304,8 +304,19 @@ def test_the_turn_line_in_a_window_names_only_what_is_legal(
     page = open_seat(tab, server, table_id, seat, tokens[seat])
     expect(page.locator("body")).to_have_attribute("data-phase", "declaration")
     expect(page.locator("#turn")).to_have_text(catalogue("en")[key])
-    page.select_option("#lang", "fi")
-    expect(page.locator("#turn")).to_have_text(catalogue("fi")[key])
+    # The bar's line is said whole where it is shown (a cut sentence is hidden).
+    line = page.locator("#window-hint")
+    for lang in ("en", "fi"):
+        page.select_option("#lang", lang)
+        expect(page.locator("#turn")).to_have_text(catalogue(lang)[key])
+        if page.locator("#actions [data-action]").count():
+            expect(line).to_have_text(catalogue(lang)["table.window.hint"])
+            shown = line.evaluate(
+                "e => getComputedStyle(e).visibility === 'visible'"
+                " && getComputedStyle(e).display !== 'none'"
+            )
+            cut = line.evaluate("e => e.scrollHeight > e.clientHeight + 1")
+            assert not (shown and cut), (lang, key)
     assert not tab.errors, tab.errors
 
 

@@ -3,7 +3,8 @@ and 844 × 390 (the phones with touch), in English and in Finnish, with nine car
 trumps, the match score, the deal's points, the hand and whose turn it is are in sight without
 scrolling, and the hand does not move when an away person's seat shows its buttons; the chat
 counts what came while it was folded; emotes are the page's own pictures and words, no emoji;
-a game's word is explained on a tap; a new deal starts on an empty felt that says who leads.
+a game's word is explained on a tap, again and again, in players' words with a link to the
+rules; a new deal starts on an empty felt that says who leads.
 
 Reuses the browser and helpers of test_browser.py and test_browser_room.py against the
 session's real ``valtti serve`` (or a server of its own on a stored match).
@@ -148,7 +149,7 @@ def test_what_matters_is_in_sight_and_the_hand_stays_when_a_seat_shows_its_butto
     else:
         word.click()
     pop = page.locator("#term-pop")
-    expect(pop).to_have_text(words["term.trumps"])
+    expect(pop.locator("p")).to_have_text(words["term.trumps"])
     expect(word).to_have_attribute("aria-expanded", "true")
     page.keyboard.press("Escape")
     expect(pop).to_be_hidden()
@@ -227,8 +228,69 @@ def test_a_question_is_explained_by_its_title_and_on_a_tap(
     tip = page.locator("#actions .term-tip")
     tip.tap()
     pop = page.locator("#term-pop")
-    expect(pop).to_have_text(text)
+    expect(pop.locator("p")).to_have_text(text)
     expect(tip).to_have_attribute("aria-expanded", "true")
     tip.tap()
     expect(pop).to_be_hidden()
+    assert not tab.errors, tab.errors
+
+
+# The pop-up's own attributes: it is no word to explain (terms.js).
+POP = """() => {
+  const pop = document.getElementById("term-pop");
+  return {hidden: pop.hidden, shows: pop.dataset.shows ?? null, term: pop.dataset.term ?? null,
+          role: pop.getAttribute("role"), tabindex: pop.getAttribute("tabindex"),
+          title: pop.getAttribute("title"), text: pop.textContent,
+          rules: [...pop.querySelectorAll("a.term-rules")].map((a) => a.getAttribute("href"))};
+}"""
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [("desktop", "en"), ("phone-portrait", "fi")])
+def test_an_explanation_opens_again_and_again_and_leads_to_the_rules(
+    server: Server,
+    room: Callable[..., Tab],  # noqa: F811
+    viewport: str,
+    lang: str,
+) -> None:
+    words = catalogue(lang)
+    made = server.create(dict.fromkeys("NESW", "random"), turn_seconds=None, name="Bots")
+    tab = room(viewport, locale={"fi": "fi-FI", "en": "en-GB"}[lang])
+    page = tab.page
+    said: list[str] = []
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text}"))
+    page.goto(f"{server.url}/t/{made['id']}")
+    expect(page.locator("body")).to_have_attribute("data-status", re.compile("playing|finished"))
+    word = page.locator('#felt-info [data-term="trumps"]')
+    for time in range(2):
+        if viewport.startswith("phone"):
+            word.tap()
+        else:
+            word.click()
+        pop = page.locator("#term-pop")
+        expect(pop.locator("p")).to_have_text(words["term.trumps"])
+        shown = page.evaluate(POP)
+        assert shown["shows"] == "trumps" and shown["term"] is None, (time, shown)
+        assert shown["role"] == "status" and shown["tabindex"] is None, (time, shown)
+        assert shown["title"] is None, (time, shown)
+        # In players' words, and a link to the rules page's section for more.
+        assert "RULES.md" not in shown["text"], shown["text"]
+        assert shown["rules"] == ["/rules#s4"], shown
+        link = words["term.rules"].replace("{section}", words["rules.s4"])
+        expect(pop.locator("a.term-rules")).to_have_text(link)
+        page.keyboard.press("Escape")
+        expect(pop).to_be_hidden()
+        # The page is drawn again (the computer players move): the pop-up stays what it is.
+        page.evaluate("() => document.getElementById('lang').dispatchEvent(new Event('change'))")
+        page.wait_for_timeout(200)
+        closed = page.evaluate(POP)
+        assert closed["role"] == "status" and closed["tabindex"] is None, closed
+        assert closed["title"] is None and closed["term"] is None, closed
+    assert not [m for m in said if m.startswith(("warning", "error"))], said
+    # The link opens the rules at that section, in a new tab.
+    word.click()
+    with page.context.expect_page() as opened:
+        page.locator("#term-pop a.term-rules").click()
+    rules = opened.value
+    expect(rules.locator("#s4 h2")).to_have_text(words["rules.s4"])
+    expect(rules.locator("#s4")).to_be_in_viewport()
     assert not tab.errors, tab.errors

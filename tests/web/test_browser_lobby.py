@@ -235,7 +235,7 @@ def test_on_a_phone_the_list_of_tables_is_a_tap_away(
             continue
         expect(jump).to_have_text(catalogue("fi")["lobby.tables.jump"])
         jump.click()
-        expect(page.locator("#tables-panel h2")).to_be_in_viewport()
+        expect(page.locator("#tables-panel .panel-head h2")).to_be_in_viewport()
         expect(page.locator("#tables li").first).to_be_in_viewport()
 
 

@@ -76,13 +76,50 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     default = texts["lobby.name.default"].replace("{name}", "Anna")
     assert server.http.get(f"/api/tables/{table_id}").json()["name"] == default
 
-    # The next visit remembers the nickname, and lists the table by its name.
+    # The next visit remembers the nickname, and lists the table by its name among this
+    # browser's own: nobody could join it, so the public list leaves it out.
     _lobby(page, server.url)
     expect(nickname).to_have_value("Anna")
-    item = page.locator(f'#tables > li[data-table="{table_id}"]')
+    item = page.locator(f'#my-tables > li[data-table="{table_id}"]')
     expect(item.locator(".table-name")).to_have_text(default)
+    expect(page.locator("#mine-heading")).to_have_text(texts["lobby.mine"])
+    expect(item.locator(".badge-unlisted")).to_have_text(texts["lobby.unlisted"])
+    expect(item.locator("a[data-open]")).to_have_text(texts["lobby.resume"])
     for seat, name in zip(COMPUTERS, names, strict=True):
         expect(item.locator(f'.seat-chip[data-seat="{seat}"] .name')).to_have_text(name)
+    public = server.create(ALL_OPEN)["id"]  # one the list shows, to know it is drawn
+    page.click("#refresh")
+    expect(page.locator(f'#tables > li[data-table="{public}"]')).to_be_attached()
+    expect(page.locator(f'#tables > li[data-table="{table_id}"]')).to_have_count(0)
+    # Another browser sees no trace of it in the lobby.
+    other = new_context().new_page()
+    _lobby(other, server.url)
+    expect(other.locator(f'#tables > li[data-table="{public}"]')).to_be_attached()
+    expect(other.locator(f'li[data-table="{table_id}"]')).to_have_count(0)
+    expect(other.locator("#mine")).to_be_hidden()
+    # Its creator closes it from the lobby, asked first: it leaves their tables, and its page
+    # says it was closed.
+    item.locator("button[data-close]").click()
+    confirm = page.locator("dialog.confirm-dialog")
+    expect(confirm).to_contain_text(texts["lobby.close.confirm"].replace("{name}", default))
+    confirm.locator('[data-confirm="no"]').click()
+    expect(confirm).to_have_count(0)
+    assert server.http.get(f"/api/tables/{table_id}").json()["status"] == "playing"
+    item.locator("button[data-close]").click()
+    page.locator('dialog.confirm-dialog [data-confirm="yes"]').click()
+    expect(item).to_have_count(0)
+    expect(page.locator("#mine")).to_be_hidden()
+    summary = server.http.get(f"/api/tables/{table_id}").json()
+    assert (summary["status"], summary["closed"]) == ("closed", "creator")
+    page.goto(f"{server.url}/t/{table_id}")
+    expect(page.locator("body")).to_have_attribute("data-status", "closed")
+    expect(page.locator("#result-text")).to_have_text(texts["table.closed.creator"])
+    expect(page.locator("#turn")).to_have_text(texts["table.turn.closed"])
+    expect(page.locator('.felt [data-turn="true"]')).to_have_count(0)
+    expect(page.locator("#lobby-link")).to_be_visible()
+    for hidden in ("#replay-btn", "#record-link", "#rematch"):
+        expect(page.locator(hidden)).to_be_hidden()
+    expect(page.locator("#hand [data-card]:not([disabled])")).to_have_count(0)
     assert errors == []
 
 
@@ -179,3 +216,40 @@ def test_a_table_named_in_the_form_is_listed_by_that_name(
     expect(item.locator(".table-name")).to_have_text("Perjantain kerho")
     title = texts["lobby.table.id"].replace("{id}", named)
     expect(item.locator(".table-name")).to_have_attribute("title", title)
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_creator_closes_a_table_nobody_came_to(
+    lang: str,
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    texts = catalogue(lang)
+    locale = "fi-FI" if lang == "fi" else "en-GB"
+    page = new_context(locale).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _lobby(page, server.url)
+    page.fill('#create-form input[name="nickname"]', "Aino")
+    for seat in ("N", "E", "W"):
+        page.select_option(f'select[data-seat-player="{seat}"]', "open")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/t/", 1)[1]
+    watcher = new_context(locale).new_page()
+    watcher.goto(f"{server.url}/t/{table_id}")
+    expect(watcher.locator("body")).to_have_attribute("data-status", "waiting")
+    expect(watcher.locator("#close-table")).to_be_hidden()  # only its creator may
+    close = page.locator("#close-table")
+    expect(close).to_have_text(texts["table.close"])
+    close.click()
+    page.locator('dialog.confirm-dialog [data-confirm="yes"]').click()
+    for shown in (page, watcher):
+        expect(shown.locator("body")).to_have_attribute("data-status", "closed")
+        expect(shown.locator("#result-text")).to_have_text(texts["table.closed.creator"])
+        expect(shown.locator("#waiting")).to_be_hidden()
+        expect(shown.locator("button[data-take]")).to_have_count(0)
+        expect(shown.locator("#lobby-link")).to_have_text(texts["table.to_lobby"])
+    _lobby(page, server.url)
+    expect(page.locator(f'li[data-table="{table_id}"]')).to_have_count(0)
+    assert errors == []

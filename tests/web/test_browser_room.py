@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.crafted import answered_match, seeded_table, store_match
+from tests.web.crafted import answered_match, ending_match, seeded_table, store_match
 from tests.web.serving import Server, stored_record
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     CATALOGUES,
@@ -631,4 +631,59 @@ def test_the_last_trick_says_who_played_each_card(
     seats = page.evaluate(LAST_TRICK_SEATS, FINNISH_SEAT)
     assert sorted(s for s, _ in seats) == sorted(SEATS)
     assert all(seen for _, seen in seats), seats
+    assert not tab.errors, tab.errors
+
+
+# Each card move the page starts (Web Animations), with what the page showed then.
+RECORD_MOVES = """
+window.moves = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.moves.push({status: document.body.dataset.status, replay: document.body.dataset.replay,
+                     seq: document.body.dataset.seq});
+  return animate.apply(this, args);
+};
+"""
+
+
+def test_cards_move_only_from_where_they_were(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],
+) -> None:
+    """Cards move as they are played; not where the page changed under them: the match's last
+    card as its result comes up (the felt moves down), nor a replay opening or jumping."""
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens, _ = store_match(db, [], {"W": "Wilma"}, match=ending_match(tricks=2))
+    server = start_server(db, bot_delay=0.3, options=["--next-deal-seconds", "600"])
+    tab = room("phone-landscape", motion="no-preference")
+    page = tab.page
+    page.add_init_script(RECORD_MOVES)
+    open_seat(tab, server, table_id, "W", tokens["W"])
+    # West plays each of its two last cards when its turn comes (last in each trick); the
+    # computers play theirs meanwhile. West's first slides from its hand into the trick.
+    card = page.locator("#hand [data-card][data-legal='true']:not([disabled])").first
+    card.click()
+    page.wait_for_function("() => document.querySelectorAll('#hand [data-card]').length === 1")
+    page.wait_for_function("() => window.moves.some((m) => m.status === 'playing')")
+    card.click()
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#result")).to_be_visible()
+    page.wait_for_timeout(2000)  # past the last trick's hold
+    moves: list[dict[str, str]] = page.evaluate("window.moves")
+    assert not [m for m in moves if m["status"] == "finished"], moves
+    # A replay opens on its first step: nothing flies in; one step on, its card moves.
+    page.click("#replay-btn")
+    expect(page.locator("#replay-bar")).to_be_visible()
+    expect(page.locator("#replay-step")).to_contain_text("1 /")
+    page.wait_for_timeout(300)
+    assert len(page.evaluate("window.moves")) == len(moves)
+    page.click("#replay-next")
+    expect(page.locator("#replay-step")).to_contain_text("2 /")
+    page.wait_for_function("(n) => window.moves.length > n", arg=len(moves))
+    stepped = len(page.evaluate("window.moves"))
+    # A jump to the next deal moves nothing.
+    page.click("#replay-next-deal")
+    page.wait_for_timeout(300)
+    assert len(page.evaluate("window.moves")) == stepped
     assert not tab.errors, tab.errors

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from tests.web.crafted import store_match
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures by name)
@@ -175,14 +175,47 @@ def test_the_nickname_toast_goes_once_a_nickname_is_typed(
     assert not tab.errors, tab.errors
 
 
+# Where the reason a question cannot succeed is shown, read in one go: the element that says
+# it (the bar's line on a wide screen, the note under the hand on a phone), its box, whether
+# its text is cut, and the boxes it must not cover.
+FUTILE_SHOWN = """() => {
+  const seen = (e) => !!e && e.getClientRects().length > 0
+    && getComputedStyle(e).visibility !== "hidden";
+  const line = document.getElementById("window-hint");
+  const note = document.getElementById("futile-note");
+  const shown = [line, note].filter(seen);
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom].map(Math.round); };
+  return {
+    shown: shown.map((e) => ({id: e.id, text: e.textContent, box: box(e),
+      cut: e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1})),
+    cards: [...document.querySelectorAll("#hand [data-card]")].map(box),
+    buttons: [...document.querySelectorAll("#actions [data-action]")].map(box),
+    viewport: [window.innerWidth, window.innerHeight],
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [
+        ("desktop", "en"),
+        ("phone-portrait", "en"),
+        ("phone-landscape", "fi"),
+        ("phone-portrait", "fi"),
+    ],
+)
 def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
     tmp_path: Path,
+    viewport: str,
+    lang: str,
 ) -> None:
     """N asked whole, S said no, and N wins the next trick: asking again is legal, and the
-    button says it cannot succeed (the state's futile, the engine's proof)."""
-    en = catalogue("en")
+    button says it cannot succeed (the state's futile, the engine's proof); why is said whole,
+    in sight, clear of the hand and the buttons, on a desktop and on a phone either way up."""
+    en = catalogue(lang)
     url = f"sqlite:///{tmp_path / 'valtti.db'}"
     tokens = {str(s): f"token-of-{s}" for s in Seat}
     store = Store(url)
@@ -206,25 +239,87 @@ def test_a_second_ask_whole_after_a_no_says_it_cannot_succeed(
     finally:
         store.close()
     server = start_server(url)
-    tab = room()
+    tab = room(viewport, locale={"fi": "fi-FI", "en": "en-GB"}[lang])
     open_seat(tab, server, "hopeless", {"token": tokens["N"], "seat": "N"})
     ask = tab.page.locator('#actions [data-action="ask-whole"]')
     expect(ask).to_be_enabled()
     expect(ask).to_have_attribute("data-futile", "true")
+    expect(ask.locator(".futile-mark")).to_have_text(en["action.futile.mark"])
+    expect(ask).to_be_in_viewport(ratio=1)
     expect(tab.page.locator("#futile-note")).to_have_text(en["action.futile.whole"])
     expect(ask).to_have_accessible_description(en["action.futile.whole"])
     assert tab.states()[-1]["futile"] == ["ask-whole"]
+    seen = tab.page.evaluate(FUTILE_SHOWN)
+    # Said once, whole, in sight: in the bar on a wide screen, under the hand on a phone.
+    assert [s["id"] for s in seen["shown"]] == (
+        ["window-hint"] if viewport == "desktop" else ["futile-note"]
+    ), seen
+    said = seen["shown"][0]
+    assert said["text"] == en["action.futile.whole"] and not said["cut"], said
+    left, top, right, bottom = said["box"]
+    width, height = seen["viewport"]
+    assert 0 <= left < right <= width and 0 <= top < bottom <= height, seen
+    assert right - left >= 250, said  # a line to read, not a column
+    for other in [*seen["cards"], *seen["buttons"]]:
+        apart = right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+        assert apart, (said, other)
     tab.check_clean()
 
 
-def test_take_my_seat_back_stays_over_the_deal_end_panel(
+# Whether each of the deal's end panel's heading, column headers and Ready button is clear of
+# the panel shown that gives a person their seat back (the deal's end lets taps through, so
+# the boxes are compared, not what is hit), and that the panel itself is in sight.
+DEAL_END_CLEAR = """() => {
+  const panel = [...document.querySelectorAll("#absent, #elsewhere")].find((p) => !p.hidden);
+  const over = panel.getBoundingClientRect();
+  const end = document.getElementById("deal-over");
+  const parts = [end.querySelector("h3"), ...end.querySelectorAll("thead th"),
+                 document.getElementById("ready-btn")].filter(Boolean);
+  const inSight = end.getBoundingClientRect().top < window.innerHeight;
+  return [inSight, parts.map((part) => {
+    const r = part.getBoundingClientRect();
+    const apart = r.bottom <= over.top || over.bottom <= r.top || r.right <= over.left
+      || over.right <= r.left;
+    return [part.textContent, apart];
+  })];
+}"""
+
+
+def _on_top(page: Page, button: str) -> bool:
+    """Whether whatever is drawn at the button's middle is the button."""
+    found: bool = page.evaluate(
+        """(id) => {
+          const box = document.getElementById(id).getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit?.id === id;
+        }""",
+        button,
+    )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [
+        ("phone-landscape", "en"),
+        ("phone-portrait", "fi"),
+        ("desktop", "en"),
+        ("phone-landscape", "fi"),
+    ],
+)
+def test_the_recovery_panels_and_the_deal_end_panel_keep_clear_of_each_other(
     start_server: Callable[..., Server],
     room: Callable[..., Tab],  # noqa: F811
     tmp_path: Path,
+    viewport: str,
+    lang: str,
 ) -> None:
     """The deal is over and its panel waits for Ready; the creator hands Eino's seat to a
-    computer player while Eino is here: "Take my seat back" is shown over the panel, and
-    works."""
+    computer player while Eino is here: "Take my seat back" is shown, the deal's end below it
+    (its heading, column headers and Ready clear); then Eino opens the seat on another page:
+    "This is my seat" is shown on the first, the same way. Each works."""
+    strings = catalogue(lang)
+    locale = {"fi": "fi-FI", "en": "en-GB"}[lang]
     url = f"sqlite:///{tmp_path / 'valtti.db'}"
     table_id, tokens, _ = store_match(url, [True], {"N": "Aino", "S": "Eino"})
     store = Store(url)
@@ -237,28 +332,39 @@ def test_take_my_seat_back_stays_over_the_deal_end_panel(
     finally:
         store.close()
     server = start_server(url, options=["--next-deal-seconds", "600"])
-    eino = room("phone-landscape")  # where the deal's panel covers most of the screen
-    open_seat(eino, server, table_id, {"token": tokens["S"], "seat": "S"})
+    eino = room(viewport, locale=locale)
+    keys = {"token": tokens["S"], "seat": "S"}
+    open_seat(eino, server, table_id, keys)
     page = eino.page
-    expect(page.locator("#deal-over")).to_be_visible()
+    deal_end = page.locator("#deal-over")
+    expect(deal_end).to_be_visible()
+    expect(deal_end.locator("h3")).to_have_text(strings["deal_over.title"].replace("{n}", "1"))
     creator = server.socket(table_id)
     creator.send(
         {"type": "replace", "seat": "S", "player": "heuristic", "creator_token": "creator"}
     )
     panel = page.locator("#absent")
     expect(panel).to_be_visible()
-    expect(page.locator("#deal-over")).to_be_visible()
-    # Whatever is drawn at the button's middle is the button: no panel lies over it.
-    on_top = page.evaluate(
-        """() => {
-          const box = document.getElementById("take-back").getBoundingClientRect();
-          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-          return hit?.id === "take-back";
-        }"""
-    )
-    assert on_top
+    expect(deal_end).to_be_visible()
+    page.wait_for_function("() => !!document.getElementById('ready-btn')")
+    assert _on_top(page, "take-back")
+    in_sight, clear = page.evaluate(DEAL_END_CLEAR)
+    assert in_sight and len(clear) >= 5 and all(c for _, c in clear), clear
     page.click("#take-back")
     expect(panel).to_be_hidden()
     expect(page.locator('.badge.stand-in[data-stand-in-for="S"]')).to_have_count(0)
+
+    # The seat opened on another page: this one offers "This is my seat", clear of the panel.
+    other = room(viewport, locale=locale)
+    open_seat(other, server, table_id, keys)
+    elsewhere = page.locator("#elsewhere")
+    expect(elsewhere).to_be_visible()
+    expect(deal_end).to_be_visible()
+    assert _on_top(page, "take-here")
+    in_sight, clear = page.evaluate(DEAL_END_CLEAR)
+    assert in_sight and len(clear) >= 4 and all(c for _, c in clear), clear
+    page.click("#take-here")
+    expect(elsewhere).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-you", "S")
     creator.close()
     assert not eino.errors, eino.errors

@@ -175,15 +175,31 @@ def test_bad_bodies_and_unknown_tables(site: Site) -> None:
 
 def test_a_method_a_path_does_not_take_is_an_error_body(site: Site) -> None:
     table = site.create(ALL_OPEN)
-    for method, path in (
-        ("GET", f"/api/tables/{table['id']}/seats/N"),
-        ("POST", f"/api/tables/{table['id']}/record"),
-        ("PUT", "/api/tables"),
+    at = f"/api/tables/{table['id']}"
+    for method, path, allow in (
+        ("GET", f"{at}/seats/N", "POST"),
+        ("POST", f"{at}/record", "GET, HEAD"),
+        ("PUT", "/api/tables", "GET, HEAD, POST"),
+        ("DELETE", "/api/tables", "GET, HEAD, POST"),
+        ("DELETE", at, "GET, HEAD"),
+        ("PUT", at, "GET, HEAD"),
+        ("POST", "/api/options", "GET, HEAD"),
+        ("POST", "/api/server", "GET, HEAD"),
+        ("PATCH", f"{at}/seats/N", "POST"),
+        ("POST", f"{at}/replay", "GET, HEAD"),
     ):
-        answer = site.http.request(method, path, json={})
-        assert answer.status_code == 405, path
-        assert answer.json()["error"] == "bad_method" and method in answer.json()["message"]
-        assert "GET" in answer.headers["allow"] or "POST" in answer.headers["allow"]
+        # With a JSON body, with another, and with none: the method is what is wrong, not the
+        # body (a body is checked only where the path takes the method).
+        for body in ({"json": {}}, {"content": "x", "headers": {"Content-Type": "text/plain"}}, {}):
+            answer = site.http.request(method, path, **body)  # type: ignore[arg-type]
+            assert answer.status_code == 405, (method, path, body)
+            assert answer.json()["error"] == "bad_method" and method in answer.json()["message"]
+            assert answer.headers["allow"] == allow, (method, path)
+
+
+def test_an_unknown_api_path_is_not_found_whatever_its_body(site: Site) -> None:
+    answer = site.http.request("POST", "/api/nothing", content="x")
+    assert answer.status_code == 404 and answer.json()["error"] == "not_found"
 
 
 def test_head_answers_as_get_without_the_body(site: Site) -> None:

@@ -110,6 +110,10 @@ def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_one_move_for_t
     played = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"])
     assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
     assert played["you"] == "N"
+    # Every state says that move was the computer's: its index in the deal's public history.
+    stood = len(mine["observation"]["history"])
+    assert stood in played["timed_out"]
+    assert all(f["timed_out"] == [] for f in me.frames if is_state(f) and f["seq"] <= mine["seq"])
     after = me.until(lambda f: is_state(f) and f["seq"] > mine["seq"] and to_move(f) == "N")
     assert seat_of(after, "N")["stand_in"] is None
     # N's next turn is timed again, whole, and N plays it.
@@ -123,6 +127,11 @@ def test_the_clock_runs_for_a_person_out_of_time_a_stand_in_plays_one_move_for_t
     me.send({"type": "action", "action": action, "seq": timed["seq"]})
     mine_played = me.until(lambda f: is_state(f) and f["seq"] > timed["seq"])
     assert seat_of(mine_played, "N")["stand_in"] is None
+    # N's own move is not marked; the stand-in's still is while its deal is shown.
+    own = len(timed["observation"]["history"])
+    assert own not in mine_played["timed_out"]
+    if mine_played["deal"] == played["deal"]:
+        assert stood in mine_played["timed_out"]
     assert all(seat_of(f, "N")["stand_in"] is None for f in me.frames if is_state(f))
     me.close()
 
@@ -300,6 +309,51 @@ def test_stand_ins_and_turn_times_survive_a_restart(
     assert back["you"] == "E"
     for p in (me, east):
         p.close()
+
+
+def my_timed_turn(me: Player) -> dict[str, Any]:
+    """The next state in which N's turn is timed."""
+    return me.until(lambda f: is_state(f) and to_move(f) == "N" and f["clock"] is not None)
+
+
+def test_the_time_bank_spent_survives_a_restart(
+    database_url: str, start_server: Callable[..., Server]
+) -> None:
+    """A turn that ran over spends its bank for good: a killed server (the bank stored as the
+    turn ended) and a stopped one (stored as it stopped, mid-turn) give none of it back."""
+    bank = 30
+    server = start_server(database_url)
+    created = server.create(
+        {"N": "open", "E": "random", "S": "random", "W": "random"},
+        seat="N",
+        nickname="Aino",
+        turn_seconds=1,
+        time_bank_seconds=bank,
+    )
+    me = server.socket(created["id"], created["token"])
+    turn = my_timed_turn(me)
+    assert turn["clock"]["bank"] == bank
+    time.sleep(2.5)  # the turn's second, and more of the bank
+    me.send({"type": "action", "action": turn["observation"]["legal"][0], "seq": turn["seq"]})
+    me.until(lambda f: is_state(f) and f["seq"] > turn["seq"])
+    me.close()
+    server.kill()
+
+    server = start_server(database_url)
+    me = server.socket(created["id"], created["token"])
+    turn = my_timed_turn(me)
+    after_kill = turn["clock"]["bank"]
+    assert after_kill < bank - 1, turn["clock"]
+    time.sleep(2.5)  # running over again, and the server stopped meanwhile
+    me.close()
+    server.stop()
+
+    server = start_server(database_url)
+    me = server.socket(created["id"], created["token"])
+    turn = my_timed_turn(me)
+    assert turn["clock"]["bank"] < after_kill - 1, turn["clock"]
+    assert turn["clock"]["left"] > 0  # a resumed turn has its whole time again
+    me.close()
 
 
 def test_out_of_time_while_a_partner_chooses_is_the_askers_time(

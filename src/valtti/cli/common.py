@@ -43,8 +43,14 @@ class Seconds(click.FloatRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         seconds = super().convert(value, param, ctx)
         if seconds != seconds:
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{value!r} is not a {self.name}", param, ctx)
         return seconds
+
+
+class Hours(Seconds):
+    """Hours from 0 to ``max``; ``nan`` is refused."""
+
+    name = "number of hours"
 
 
 class NonEmptyPath(click.Path):

@@ -8,12 +8,14 @@ from typing import Any
 
 import click
 
-from valtti.cli.common import Seconds, fail, main
+from valtti.cli.common import Hours, Seconds, fail, main
 from valtti.web.server import EXIT_STARTUP, ServerSettings, SettingError, StartupError, run_server
 
 #: The most seconds ``serve``'s waits may be set to: a deal's end waiting longer, or a
 #: computer move (``inf`` stopped every table's state frames at the deal's end).
 MAX_WAIT_SECONDS = 86400
+#: The most hours ``--close-idle-hours`` may be (a year).
+MAX_IDLE_HOURS = 24 * 366
 #: The settings of a server started with no option: the options' defaults.
 DEFAULT = ServerSettings()
 
@@ -92,6 +94,15 @@ DEFAULT = ServerSettings()
     show_default=True,
     type=Seconds(MAX_WAIT_SECONDS),
     help="Seconds a deal's end waits for the people to say ready (0: the next deal at once).",
+)
+@click.option(
+    "--close-idle-hours",
+    metavar="HOURS",
+    default=DEFAULT.close_idle_hours,
+    show_default=True,
+    type=Hours(MAX_IDLE_HOURS),
+    help="Hours an unfinished table may have nobody connected before it is closed: it leaves "
+    "the lobby and nothing more is played there (0: never).",
 )
 @click.option(
     "--public-url",

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from valtti.engine import Seat
-from valtti.web.db.rows import TableStatus
+from valtti.web.db.rows import ClosedBy, ListedStatus, TableStatus
 
 SeatLetter = Literal["N", "E", "S", "W"]
 #: A variant switch's value (RULES.md 8): a number, a word, or on/off.
@@ -90,6 +90,8 @@ class TableSummary(BaseModel):
     winner: Literal["NS", "EW", "draw"] | None
     deals: int
     rematch: str | None  #: the rematch's table, once there is one
+    listed: bool  #: whether the lobby's list shows it (a game against the computer: no)
+    closed: ClosedBy | None  #: why a closed table was closed
 
 
 class ListedTable(TableSummary):
@@ -103,7 +105,7 @@ class TableList(BaseModel):
     """``GET /api/tables``: one page of the lobby's list."""
 
     tables: list[ListedTable]
-    status: TableStatus | None
+    status: ListedStatus | None
     page: int
     pages: int
     total: int
@@ -182,8 +184,9 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 _REFUSED = {
     400: "Refused: a malformed request (bad_request, or the field's own code)",
+    403: "Only the table's creator may (not_creator)",
     404: "No such table (not_found)",
-    409: "Refused: taken, or not_finished",
+    409: "Refused: taken, not_finished, finished or closed",
     413: "The body is over 16 KiB (too_large)",
     429: "Too many from one client address (too_many)",
     503: "Not made this time; asking again tries again (review_failed)",

@@ -15,6 +15,7 @@ import logging
 import re
 import warnings
 from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import timedelta
 from importlib import metadata
 from typing import Any, Final
 
@@ -24,6 +25,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
+from starlette.types import Scope
 
 from valtti.web.answers import Reach
 from valtti.web.bots import Bots
@@ -34,7 +36,7 @@ from valtti.web.ends import NEXT_DEAL_SECONDS
 from valtti.web.errors import RoomError
 from valtti.web.messages import refusal
 from valtti.web.reviews import Reviews
-from valtti.web.rooms import Rooms
+from valtti.web.rooms import CLOSE_IDLE_AFTER, Rooms
 from valtti.web.routes import ROUTERS
 from valtti.web.routes.pages import STATIC, not_found_page
 from valtti.web.routing import MAX_BODY
@@ -49,6 +51,9 @@ _STATUS: Final = {
     "not_found": 404,
     "taken": 409,
     "not_finished": 409,
+    "finished": 409,
+    "closed": 409,
+    "not_creator": 403,
     "review_failed": 503,
     "bad_method": 405,
     "too_large": 413,
@@ -98,6 +103,7 @@ def create_app(
     lan_urls: Sequence[str] = (),
     home: str | None = None,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
+    close_idle_after: timedelta | None = CLOSE_IDLE_AFTER,
 ) -> FastAPI:
     """The application over the database at the URL ``db`` (opened on start), or over the
     open ``Store`` ``db``; either is closed on shutdown.
@@ -109,7 +115,9 @@ def create_app(
     in any minute; ``lan_urls`` the addresses friends on the local network can open it at
     (``GET /api/server``); ``home`` the address a page asked for at another loopback address
     moves to (``reach.home_url``; ``None``: none moves); ``next_deal_seconds`` how long a
-    deal's end waits for the people to say ready (0: the next deal at once).
+    deal's end waits for the people to say ready (0: the next deal at once);
+    ``close_idle_after`` how long an unfinished table may have nobody connected before it is
+    closed (``None``: never), looked at on start and then now and then (``Rooms.sweep``).
     """
     policy = policy or Policy()
 
@@ -117,16 +125,23 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else await asyncio.to_thread(Store, db)
         bots = Bots(bot_workers)
-        rooms = Rooms(store, bots, bot_delay, next_deal_seconds)
+        rooms = Rooms(store, bots, bot_delay, next_deal_seconds, close_idle_after)
         app.state.rooms = rooms
         app.state.reviews = Reviews(store, bots)
+        sweep: asyncio.Task[None] | None = None
         try:
             await bots.warm_up()
             resumed = await rooms.resume()
             if resumed:
                 log.info("resumed %d unfinished tables", resumed)
+            closed = await rooms.close_idle()
+            if closed:
+                log.info("closed %d tables nobody was at for %s", closed, close_idle_after)
+            sweep = asyncio.create_task(rooms.sweep())
             yield
         finally:
+            if sweep is not None:
+                sweep.cancel()
             rooms.close()
             bots.close()
             store.close()
@@ -147,7 +162,7 @@ def create_app(
     )
     app.state.reach = Reach(public_url=policy.public_url, lan_urls=list(lan_urls))
     app.state.home = home
-    app.add_middleware(Guard, policy=policy)
+    app.add_middleware(Guard, policy=policy, routed=lambda scope: _takes(app, scope))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _answer_refusals(app)
     for router in ROUTERS:
@@ -187,13 +202,15 @@ def _answer_refusals(app: FastAPI) -> None:
             taken = [
                 method
                 for method in ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
-                if any(
-                    route.matches({**request.scope, "method": method})[0] is Match.FULL
-                    for route in app.router.routes
-                )
+                if _takes(app, {**request.scope, "method": method})
             ]
             return _refused(refusal, {"Allow": ", ".join(taken)} if taken else error.headers)
         return JSONResponse({"detail": error.detail}, error.status_code, error.headers)
+
+
+def _takes(app: FastAPI, scope: Scope) -> bool:
+    """Whether a route of ``app`` takes the request of ``scope``: its path and method."""
+    return any(route.matches(scope)[0] is Match.FULL for route in app.router.routes)
 
 
 def _under_api(request: Request) -> bool:

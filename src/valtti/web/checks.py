@@ -1,6 +1,6 @@
 """What a table refuses before its engine is asked (docs/WEB.md): a move while no deal is in
-play (``waiting``, ``finished``, ``not_your_turn``) or on a stale ``seq``, and an illegal
-action, with the engine's reason as data."""
+play (``waiting``, ``finished``, ``closed``, ``not_your_turn``) or on a stale ``seq``, and an
+illegal action, with the engine's reason as data."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ def deal_in_play(status: TableStatus, match: Match | None) -> Deal:
         raise RoomError("waiting", "the table has not started: a seat is still open")
     if status == "finished":
         raise RoomError("finished", "the match is over")
+    if status == "closed":
+        raise RoomError("closed", "the table is closed")
     deal = None if match is None else match.deal
     if deal is None or deal.is_over():
         raise RoomError("not_your_turn", "the next deal is not dealt yet")
@@ -26,7 +28,7 @@ def seen_in_play(
 ) -> tuple[Match, Deal, int]:
     """The match as ``seat`` may see it (RULES.md 7.2), its deal and its ``seq``, while a
     deal is in play and ``seq`` (when given) is that one; else the RoomError of docs/WEB.md
-    (``waiting``, ``finished``, ``not_your_turn``, ``stale``)."""
+    (``waiting``, ``finished``, ``closed``, ``not_your_turn``, ``stale``)."""
     deal_in_play(status, match)
     assert match is not None
     seen = match.seen_by(seat)

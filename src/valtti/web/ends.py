@@ -61,8 +61,8 @@ def rematch_of(
     finished: TableRow, match: Match, table_id: str, seed: int, created: datetime
 ) -> TableRow:
     """The table of the rematch of ``finished`` (whose match is ``match``): its variant,
-    creator, name, turn time, time bank and hints, a new seed, and as first dealer the one the rules
-    give after the match's last deal (RULES.md 2.3)."""
+    creator, name, turn time, time bank, hints and whether the lobby lists it, a new seed, and
+    as first dealer the one the rules give after the match's last deal (RULES.md 2.3)."""
     return TableRow(
         id=table_id,
         created=created,
@@ -75,4 +75,5 @@ def rematch_of(
         hints=finished.hints,
         time_bank_seconds=finished.time_bank_seconds,
         name=finished.name,
+        listed=finished.listed,
     )

@@ -39,6 +39,8 @@ def table_summary(
         "winner": winner,
         "deals": 0 if match is None else len(match.deals),
         "rematch": table.next_id,
+        "listed": table.listed,
+        "closed": table.closed,
     }
 
 
@@ -95,12 +97,17 @@ class Frames:
         viewers: Iterable[Seat | None],
         clock: str = "null",
         between: str = "null",
+        timed_out: str = "[]",
     ) -> dict[Seat | None, str]:
         """Each viewer's state frame, with the count of the public actions it may know of
         (``seq``: the engine's ``public_action_count`` of the match it sees); ``clock``: the
         turn clock's JSON, the same for every viewer (web/turns.py); ``between``: who is ready
-        for the next deal or a rematch, as JSON (``ends.Waiting``)."""
-        head = f'{{"type":"state","table":{summary},"clock":{clock},"between":{between},'
+        for the next deal or a rematch, as JSON (``ends.Waiting``); ``timed_out``: the deal's
+        public actions a stand-in made for a person out of time, as JSON (``turns.Stood``)."""
+        head = (
+            f'{{"type":"state","table":{summary},"clock":{clock},"between":{between},'
+            f'"timed_out":{timed_out},'
+        )
         bodies = _bodies(match, viewers, self.columns)
         return {viewer: head + body for viewer, body in bodies.items()}
 

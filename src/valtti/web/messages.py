@@ -219,8 +219,9 @@ class NewTable(BaseModel):
     person's time for a turn
     (``turn_seconds``: DEFAULT_TURN_SECONDS unless given; ``null`` or 0: no limit), each
     person's time bank for the match (``time_bank_seconds``: ``turns.bank_for`` unless given;
-    none without a turn time), and whether a seated person may ask for a hint on their turn
-    (``hints``, on unless given)."""
+    none without a turn time), whether a seated person may ask for a hint on their turn
+    (``hints``, on unless given), and whether the lobby lists the table (``listed``: unless
+    given, all but a game against the computer)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -232,6 +233,7 @@ class NewTable(BaseModel):
     turn_seconds: TurnSeconds = DEFAULT_TURN_SECONDS
     time_bank_seconds: BankSeconds = None
     hints: Annotated[bool, Field(strict=True)] = True
+    listed: Annotated[bool | None, Field(strict=True)] = None
 
     @model_validator(mode="after")
     def _creator(self) -> NewTable:
@@ -250,6 +252,23 @@ class NewTable(BaseModel):
     def creator(self) -> tuple[Seat, str] | None:
         """The seat and nickname the creator takes, or ``None``."""
         return None if self.seat is None else (self.seat, self.nickname)
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether the lobby lists the table: as given, else unless it is a game against the
+        computer (the creator's seat, and computer players at every other), which nobody
+        could join: its player's own."""
+        if self.listed is not None:
+            return self.listed
+        if self.seat is None:
+            return True
+        return any(p is None for s, p in self.seats.items() if s != self.seat)
+
+
+class CloseTable(BaseModel):
+    """``POST /api/tables/{id}/close``: the creator's token."""
+
+    creator_token: Annotated[str, Field(strict=True)]
 
 
 class TakeSeat(BaseModel):

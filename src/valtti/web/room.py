@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from valtti.engine import Action, Match, Refusal, RefusalCode, Seat
+from valtti.engine import Action, ActionKind, Match, Refusal, RefusalCode, Seat
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
 from valtti.table import Table
@@ -26,7 +26,7 @@ from valtti.web.chat import Chat
 from valtti.web.checks import deal_in_play, illegal, seen_in_play
 from valtti.web.computer import Computers
 from valtti.web.connection import Connection, move_seat
-from valtti.web.db.rows import SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.rows import ClosedBy, SeatRow, StoredTable, TableRow, TableStatus
 from valtti.web.db.store import Store
 from valtti.web.ends import Waiting, rematch_of
 from valtti.web.errors import RoomError, WriteFailed
@@ -34,7 +34,7 @@ from valtti.web.frames import Frames, match_record, replay_steps, table_summary
 from valtti.web.hints import Hints
 from valtti.web.presence import Presence
 from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
-from valtti.web.turns import STAND_IN, Turn, TurnClock, is_person, occupant, timed_turn
+from valtti.web.turns import STAND_IN, Stood, Turn, TurnClock, is_person, occupant, timed_turn
 
 log = logging.getLogger(__name__)
 
@@ -75,11 +75,16 @@ class Room:
         self._closed = False  #: the server is stopping: no new work
         self._computers = Computers(self.row.id, bots, bot_delay, self._spawn)
         self._clock = TurnClock(
-            self.row.turn_seconds, self.row.time_bank_seconds, self._turn_over, self._spawn
+            self.row.turn_seconds,
+            self.row.time_bank_seconds,
+            self._turn_over,
+            self._spawn,
+            left=stored.banks,
         )
         #: The point at which a stand-in makes one decision for a person out of time who keeps
         #: the seat: one still connected, or a partner answering for the asker (turns.py).
         self._one_move: int | None = None
+        self._stood = Stood()  #: the moves made so
         self._frames = Frames()  #: of ``match``
         self._presence = Presence(self.lock, self._connected, self._broadcast, self._spawn)
         match = (
@@ -125,6 +130,7 @@ class Room:
     async def join(self, seat: Seat, nickname: str) -> str:
         """Seat a person; their token. ``RoomError("taken")`` unless the seat is open."""
         async with self.lock:
+            self._refuse_ended()
             if self.seats[seat].kind != "open":
                 raise RoomError("taken", f"seat {seat} is taken")
             token = new_token()
@@ -193,8 +199,7 @@ class Room:
         async with self.lock:
             if not is_token_of(creator_token, self.row.creator_hash):
                 raise RoomError("not_creator", "only the table's creator can replace a seat")
-            if self.status == "finished":
-                raise RoomError("finished", "the match is over")
+            self._refuse_ended()
             row = self.seats[seat]
             if row.kind == "computer":
                 raise RoomError("bad_seat", f"seat {seat} is a computer player already")
@@ -213,8 +218,7 @@ class Room:
         async with self.lock:
             if connection.seat is None:
                 raise RoomError("not_seated", "only a seated person can hand a seat over")
-            if self.status == "finished":
-                raise RoomError("finished", "the match is over")
+            self._refuse_ended()
             row = self.seats[seat]
             if not is_person(row):
                 raise RoomError("bad_seat", f"seat {seat} is not played by a person now")
@@ -223,6 +227,46 @@ class Room:
             await self._seat_or_say(replace(row, stand_in=STAND_IN), "handed over")
             await self._go_on()  # between deals, the stand-in may be the last one waited for
             self._changed(broadcast=True)
+
+    def _refuse_ended(self) -> None:
+        """``RoomError("finished")`` or ``("closed")`` once the table is over."""
+        if self.status == "finished":
+            raise RoomError("finished", "the match is over")
+        if self.status == "closed":
+            raise RoomError("closed", "the table is closed")
+
+    async def close_table(self, creator_token: str) -> None:
+        """For the table's creator: close the table before its match ends (docs/WEB.md);
+        ``not_creator``, ``finished``, ``closed``, or ``unavailable`` when the store did not
+        take it (nothing changes)."""
+        async with self.lock:
+            if not is_token_of(creator_token, self.row.creator_hash):
+                raise RoomError("not_creator", "only the table's creator can close it")
+            self._refuse_ended()
+            try:
+                await self._close("creator")
+            except Exception as e:
+                log.error("table %s: storing that it is closed failed: %s", self.id, e)
+                raise RoomError("unavailable", "the table could not be closed; try again") from e
+
+    async def close_if_idle(self) -> bool:
+        """Close the table, which nobody has been at for the host's time (``Rooms``), if it is
+        unfinished and nobody is connected to it now; whether it was."""
+        async with self.lock:
+            if self.status not in ("waiting", "playing") or self.connections:
+                return False
+            await self._close("idle")
+            return True
+
+    async def _close(self, why: ClosedBy) -> None:
+        """Store the table closed, then close it here: nothing more is played or waited for,
+        and everyone is told (under the lock)."""
+        await asyncio.to_thread(self._store.close_table, self.id, why)
+        self.row = replace(self.row, status="closed", closed=why)
+        self.waiting = None
+        self._time_turn(None)
+        self._changed(broadcast=True)
+        self._retire_if_idle()
 
     async def back(self, connection: Connection) -> None:
         """The connection's person takes their seat back from a stand-in (if one stands in)."""
@@ -245,6 +289,7 @@ class Room:
         async with self.lock:
             if self._timed_turn() != turn:
                 return  # the table moved on meanwhile
+            await asyncio.to_thread(self._keep_bank, turn[1], 0.0)
             answering = self._answering()
             if answering is None and turn[1] not in self._connected():
                 await self._seat(replace(self.seats[turn[1]], stand_in=STAND_IN))
@@ -297,8 +342,9 @@ class Room:
             self._retire_if_idle()
 
     def _retire_if_idle(self) -> None:
-        """A finished table that nobody watches leaves the live tables (``on_idle``)."""
-        if self.status == "finished" and not self.connections:
+        """A finished or closed table that nobody watches leaves the live tables
+        (``on_idle``)."""
+        if self.status in ("finished", "closed") and not self.connections:
             self._on_idle(self)
 
     def seat_of(self, token: str) -> Seat | None:
@@ -306,11 +352,30 @@ class Room:
         return seat_of(self.seats, token)
 
     def close(self) -> None:
+        """The server is stopping: no new work; the bank the turn timed now has spent is
+        stored (``_keep_bank``)."""
         self._closed = True
-        self._clock.cancel()
+        settled = self._clock.settle()
+        if settled is not None:
+            self._keep_bank(*settled)
         self._hints.close()
         for task in self._tasks:
             task.cancel()
+
+    def _time_turn(self, turn: Turn | None) -> None:
+        """Time ``turn`` (``TurnClock.update``); the bank the turn timed until then spent is
+        stored without holding up the table."""
+        settled = self._clock.update(turn)
+        if settled is not None:
+            self._spawn(asyncio.to_thread(self._keep_bank, *settled))
+
+    def _keep_bank(self, seat: Seat, left: float) -> None:
+        """Store the bank ``seat`` has ``left``; a failure is logged (the clock in memory is
+        right, only a restart would give some of it back)."""
+        try:
+            self._store.set_bank(self.id, seat, left)
+        except Exception as e:
+            log.warning("table %s: storing the time bank of %s failed: %s", self.id, seat, e)
 
     async def _seat(self, row: SeatRow) -> None:
         await asyncio.to_thread(self._store.update_seat, self.id, row)
@@ -377,6 +442,8 @@ class Room:
             seat = connection.seat
             if seat is None:
                 raise RoomError("not_seated", "a spectator is not waited for")
+            if self.status == "closed":
+                raise RoomError("closed", "the table is closed")
             waiting = self.waiting
             if waiting is None:
                 raise RoomError("not_waiting", "nothing waits for the players to be ready")
@@ -464,6 +531,10 @@ class Room:
         if failure is not None:
             raise WriteFailed(failure) from failure  # nothing is played
         self.table.apply(action)
+        # The bank the turn spent is kept before anyone hears of the move that ended it.
+        settled = self._clock.update(self._timed_turn())
+        if settled is not None:
+            await asyncio.to_thread(self._keep_bank, *settled)
         answering = self._answering()
         if cancelled:
             raise asyncio.CancelledError
@@ -496,7 +567,7 @@ class Room:
             # E.g. the store failed to take a computer player's action: think again later.
             log.error("table %s: a task failed; trying again", self.id, exc_info=task.exception())
             self._computers.forget()
-            self._clock.update(None)  # a turn whose end failed to be stored starts again
+            self._time_turn(None)  # a turn whose end failed to be stored starts again
             self._spawn(self._retry())
 
     def _changed(self, *, broadcast: bool = False) -> None:
@@ -505,7 +576,7 @@ class Room:
         socket) decide."""
         if broadcast:
             self._broadcast()
-        self._clock.update(self._timed_turn())
+        self._time_turn(self._timed_turn())
         seat = self.table.to_move
         if self.status == "playing" and seat is not None:
             self._computers.schedule(self.table, self._decider(seat), self._play_computer)
@@ -535,6 +606,8 @@ class Room:
         """Play the decision of ``spec`` for ``seat`` at ``point``, if the table is still there
         and ``spec`` still decides for it (``Computers``' ``Play``)."""
         async with self.lock:
+            if self.status != "playing":
+                return True  # closed meanwhile
             if self.table.point != point or self._decider(seat) != spec:
                 return True  # the table moved on (or the seat changed hands) meanwhile
             if action is None:
@@ -542,7 +615,15 @@ class Room:
             deal = deal_in_play(self.status, self.match)
             reason = deal.why_illegal(action)
             if reason is None:
-                await self._apply(action)
+                # A stand-in's move at a person's seat (none stands in): they ran out of time.
+                stood = self.table.seats[seat] is None and action.kind is not ActionKind.ANSWER
+                made = self._stood.mark(self.table.match) if stood else None
+                try:
+                    await self._apply(action)
+                except BaseException:
+                    if made is not None:
+                        self._stood.forget(made)
+                    raise
                 return True
             log.error("table %s: %s chose %s: %s", self.id, spec, action, reason)
             return False
@@ -561,11 +642,12 @@ class Room:
         each built once per change, however many connections share it."""
         viewers = {c.seat for c in self.connections}
         summary = self._frames.summary_json(self.row, self.seats, self.match, self._connected())
-        self._clock.update(self._timed_turn())  # the frames show the turn timed now
+        self._time_turn(self._timed_turn())  # the frames show the turn timed now
         clock = json.dumps(self._clock.frame())
         waiting = self.waiting
         between = "null" if waiting is None else waiting.to_json(self.seats, self._connected())
-        return self._frames.states(summary, self.match, viewers, clock, between)
+        stood = self._stood.json(self.match)
+        return self._frames.states(summary, self.match, viewers, clock, between, stood)
 
     def _broadcast(self, only: Seat | None = None) -> None:
         """Send each connection its state (``only``: the connections of that seat alone)."""

@@ -7,14 +7,14 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from valtti.engine import Seat, Variant
 from valtti.table import first_dealer, fresh_seed
 from valtti.web.bots import Bots
-from valtti.web.db.rows import Listed, SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.rows import Listed, ListedStatus, SeatRow, StoredTable, TableRow
 from valtti.web.db.store import Store
 from valtti.web.room import Room
 from valtti.web.seats import new_token, token_hash
@@ -32,6 +32,13 @@ IDLE_AFTER: Final = timedelta(minutes=10)
 #: A finished table leaves the lobby's list this long after its match ended (its link, record
 #: and replay stay).
 LISTED_AFTER_FINISH: Final = timedelta(days=1)
+#: Unfinished tables nobody has been connected to for this long are closed, by default
+#: (``valtti serve --close-idle-hours``).
+CLOSE_IDLE_AFTER: Final = timedelta(hours=24)
+#: How often the server looks for such tables, at most.
+SWEEP_SECONDS: Final = 60.0
+#: A person's own tables the lobby may ask for at once (``GET /api/tables?ids=…``).
+MAX_IDS: Final = 50
 #: What a table id can be: this server makes them with ``secrets.token_urlsafe``. Anything
 #: else (a NUL, which PostgreSQL cannot even compare) is no table's, unasked of the store.
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -45,10 +52,18 @@ class Rooms:
     """
 
     def __init__(
-        self, store: Store, bots: Bots, bot_delay: float, next_deal_seconds: float = 0.0
+        self,
+        store: Store,
+        bots: Bots,
+        bot_delay: float,
+        next_deal_seconds: float = 0.0,
+        close_idle_after: timedelta | None = CLOSE_IDLE_AFTER,
     ) -> None:
         self.store = store
         self.next_deal_seconds = next_deal_seconds
+        #: How long an unfinished table may have nobody connected before it is closed (None:
+        #: never).
+        self.close_idle_after = close_idle_after
         self.bots = bots
         self.bot_delay = bot_delay
         self._rooms: dict[str, Room] = {}
@@ -82,12 +97,14 @@ class Rooms:
         hints: bool = True,
         time_bank_seconds: int = 0,
         name: str | None = None,
+        listed: bool = True,
     ) -> tuple[Room, str, str | None]:
         """A new table: ``players`` gives each seat's computer player or ``None`` (open);
         ``creator`` the seat and nickname the creator takes; ``turn_seconds`` each person's
         time for a turn (``None``: no limit); ``hints`` whether people may ask for hints;
-        ``time_bank_seconds`` each person's time bank for the match; ``name`` its name. The
-        room, the creator's token and the creator's seat token (or ``None``)."""
+        ``time_bank_seconds`` each person's time bank for the match; ``name`` its name;
+        ``listed`` whether the lobby lists it. The room, the creator's token and the creator's
+        seat token (or ``None``)."""
         seed = fresh_seed()
         creator_token = new_token()
         table = TableRow(
@@ -102,6 +119,7 @@ class Rooms:
             hints=hints,
             time_bank_seconds=time_bank_seconds if turn_seconds is not None else 0,
             name=name,
+            listed=listed,
         )
         seat_token = None
         rows = []
@@ -147,7 +165,7 @@ class Rooms:
                 if stored is None:
                     return None
                 room = self._room(stored)
-                if room.status == "finished":
+                if room.status in ("finished", "closed"):
                     self._keep_finished(room)
                 else:
                     self._rooms[table_id] = room
@@ -161,11 +179,18 @@ class Rooms:
                 self._finished_rooms.move_to_end(table_id)
         return room
 
-    async def listing(self, status: TableStatus | None = None, page: int = 1) -> dict[str, Any]:
-        """Page ``page`` (from 1) of the lobby's list (docs/WEB.md): the tables of ``status``
-        (None: all), waiting first, then playing, then finished, each newest first; finished
-        tables until LISTED_AFTER_FINISH after their end. Each summary says whether the table
-        is ``idle``: unfinished, and nobody connected to it for IDLE_AFTER.
+    async def listing(
+        self,
+        status: ListedStatus | None = None,
+        page: int = 1,
+        ids: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
+        """Page ``page`` (from 1) of the lobby's list (docs/WEB.md): the listed tables of
+        ``status`` (None: all), waiting first, then playing, then finished, each newest first;
+        finished tables until LISTED_AFTER_FINISH after their end; closed ones never. ``ids``:
+        those tables, listed or not, in the same order (a person's own), on one page. Each
+        summary says whether the table is ``idle``: unfinished, and nobody connected to it for
+        IDLE_AFTER.
 
         Three queries (the count, the tables, their seats); a finished table's match is loaded
         once for its summary, which is kept.
@@ -176,17 +201,19 @@ class Rooms:
             status,
             finished_since=now - LISTED_AFTER_FINISH,
             offset=(page - 1) * PAGE_SIZE,
-            limit=PAGE_SIZE,
+            limit=PAGE_SIZE if ids is None else MAX_IDS,
+            ids=ids,
         )
         out = []
         for listed in listing.tables:
             summary = await self._summary(listed.stored)
             out.append({**summary, "idle": self._idle(listed, now)})
+        size = PAGE_SIZE if ids is None else MAX_IDS
         return {
             "tables": out,
             "status": status,
             "page": page,
-            "pages": max(1, -(-listing.total // PAGE_SIZE)),
+            "pages": max(1, -(-listing.total // size)),
             "total": listing.total,
         }
 
@@ -197,7 +224,7 @@ class Rooms:
         known = self._finished.get(stored.table.id)
         if known is not None:
             return known
-        if stored.table.status == "finished":
+        if stored.table.status in ("finished", "closed"):
             loaded = await asyncio.to_thread(self.store.load, stored.table.id)
             assert loaded is not None
             summary = self._room(loaded).summary()
@@ -208,7 +235,7 @@ class Rooms:
 
     def _idle(self, listed: Listed, now: datetime) -> bool:
         table = listed.stored.table
-        if table.status == "finished":
+        if table.status in ("finished", "closed"):
             return False
         room = self._live(table.id)
         if room is not None and room.connections:
@@ -228,8 +255,40 @@ class Rooms:
         except Exception as e:  # the lobby's idle mark only: the table itself is unharmed
             log.warning("table %s: storing when its last connection closed failed: %s", room.id, e)
 
+    async def close_idle(self) -> int:
+        """Close every unfinished table nobody has been connected to for ``close_idle_after``
+        (docs/WEB.md, "Idle tables"); how many were closed."""
+        if self.close_idle_after is None:
+            return 0
+        since = datetime.now(UTC) - self.close_idle_after
+        closed = 0
+        for table_id in await asyncio.to_thread(self.store.idle, since):
+            seen = self._seen.get(table_id)
+            if seen is not None and seen >= since:
+                continue  # the store's time was not written: this server's is the truth
+            room = await self.get(table_id)
+            if room is not None and await room.close_if_idle():
+                log.info(
+                    "table %s: closed, nobody was at it for %s", table_id, self.close_idle_after
+                )
+                closed += 1
+        return closed
+
+    async def sweep(self) -> None:
+        """Close idle tables (``close_idle``) now and then, until cancelled: at least every
+        SWEEP_SECONDS, and four times within the idle time."""
+        if self.close_idle_after is None:
+            return
+        every = max(1.0, min(SWEEP_SECONDS, self.close_idle_after.total_seconds() / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.close_idle()
+            except Exception:
+                log.exception("closing idle tables failed; trying again later")
+
     def retire(self, room: Room) -> None:
-        """Let a finished room that nobody watches leave the live tables."""
+        """Let a finished or closed room that nobody watches leave the live tables."""
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
         self._seen.pop(room.id, None)

@@ -5,7 +5,9 @@ name the server does not answer to (another site's name pointed at this machine:
 rebinding), a state-changing request or a WebSocket upgrade from another site's page, a request
 body that is not JSON and more than ``Policy.connections_per_address`` WebSockets open at once
 from one client address, and it gives every HTTP response headers that keep the pages out of
-other sites' frames. The limits on tables created and seats taken per client address
+other sites' frames. A request the application has no route for (an unknown path, or a method
+the path does not take) is left to the application's own 404 or 405. The limits on tables
+created and seats taken per client address
 (``PerMinute``) are the routes' (web/deps.py). A request's head is at most
 ``MAX_HEAD`` bytes: uvicorn's h11 parser (as ``valtti serve`` runs it) stops reading one that
 grows past that, and ``Guard`` refuses one that arrived whole. Slow clients (a request that
@@ -22,6 +24,7 @@ import ipaddress
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
@@ -112,11 +115,19 @@ class PerMinute:
 
 
 class Guard:
-    """ASGI middleware that enforces a ``Policy`` and adds ``SECURITY_HEADERS``."""
+    """ASGI middleware that enforces a ``Policy`` and adds ``SECURITY_HEADERS``.
 
-    def __init__(self, app: ASGIApp, policy: Policy) -> None:
+    ``routed(scope)`` says whether the application has a route that takes the request's method
+    at its path: only such a request's body is checked (``_not_json``), so that a method a
+    path does not take is answered 405 and an unknown path 404, whatever its body.
+    """
+
+    def __init__(
+        self, app: ASGIApp, policy: Policy, routed: Callable[[Scope], bool] = lambda _: True
+    ) -> None:
         self.app = app
         self.policy = policy
+        self.routed = routed
         self._open: dict[str, int] = {}  # WebSockets open per client address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -137,7 +148,9 @@ class Guard:
 
         refusal = _too_large(scope) or self._other_name(scope)
         if refusal is None and scope["method"] not in _SAFE_METHODS:
-            refusal = self._cross_site(scope) or _not_json(scope)
+            refusal = self._cross_site(scope)
+            if refusal is None and self.routed(scope):
+                refusal = _not_json(scope)
         if refusal is not None:
             await _refuse_http(send_with_headers, *refusal)
             return

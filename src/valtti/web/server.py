@@ -16,6 +16,7 @@ import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ class ServerSettings:
     http_connections_per_address: int = 64
     request_seconds: float = 10.0  #: seconds a client has to send a whole request (0: no limit)
     next_deal_seconds: float = 20.0  #: seconds a deal's end waits for the people to say ready
+    #: hours an unfinished table may have nobody connected before it is closed (0: never)
+    close_idle_hours: float = 24.0
     #: the address people open behind a reverse proxy: the share links use it and only pages
     #: from it may play
     public_url: str | None = None
@@ -124,6 +127,7 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
         lan_urls=[reach.url(a, port) for a in lan],
         home=reach.home_url(host, port, lan, public_url, s.trust_proxy is not None),
         next_deal_seconds=s.next_deal_seconds,
+        close_idle_after=timedelta(hours=s.close_idle_hours) if s.close_idle_hours else None,
     )
     config = uvicorn.Config(
         app,

@@ -10,6 +10,10 @@ who is not connected to a stand-in at once, and the creator the seat of anyone. 
 plays only while at least one person is connected to the table, so a table nobody is at waits
 as it is. docs/WEB.md, "Absent players", is the contract.
 
+A move a stand-in makes for a person who keeps the seat is marked (``Stood``): every state frame
+says which of the deal's public actions were made so (``timed_out``), so that each page says
+"time ran out — the computer played A♥ for you" where it tells the move.
+
 The clock is public: it runs for the seat to move as a spectator sees it, so while a partner
 chooses between marriages (RULES.md 7.2) it goes on running for the asker as it did before the
 question, and when it runs out then, a stand-in answers for the partner once without marking
@@ -19,7 +23,8 @@ them away (the others see the asker act at the end of their time, as they might 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+import json
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Final
 
 from valtti.engine import Match, Seat
@@ -86,6 +91,10 @@ class TurnClock:
     computer player's, or nobody is connected). A turn timed again after a pause (a person came
     back to an empty table, or took their seat back from a stand-in) starts with the whole turn
     time; the bank spent before the pause stays spent.
+
+    Each seat's bank starts as ``bank``, or as ``left`` gives it (what the store kept). What a
+    turn spent of it is for the table to keep across a restart: ``update`` and ``settle`` say
+    it as they end a turn's timing; a bank run out is 0 when ``ring`` is called.
     """
 
     def __init__(
@@ -94,6 +103,7 @@ class TurnClock:
         bank: int,
         ring: Callable[[Turn], Coroutine[Any, Any, None]],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
+        left: Mapping[Seat, float] | None = None,
     ) -> None:
         self.seconds = seconds
         self._ring = ring
@@ -102,21 +112,22 @@ class TurnClock:
         self._start = 0.0  #: the event loop's time when the turn timed now began
         self._timer: asyncio.TimerHandle | None = None
         #: Each seat's bank left, not counting the turn timed now.
-        self._banks = dict.fromkeys(Seat, float(bank if seconds is not None else 0))
+        whole = float(bank if seconds is not None else 0)
+        self._banks = {s: min(whole, (left or {}).get(s, whole)) for s in Seat}
 
-    def update(self, turn: Turn | None) -> None:
+    def update(self, turn: Turn | None) -> tuple[Seat, float] | None:
         """Time ``turn`` (``None``: no turn) from now, unless it is the turn timed already;
-        the turn timed until now spends its seat's bank for the time it ran over."""
+        the turn timed until now spends its seat's bank for the time it ran over (``settle``:
+        what it says is returned)."""
         if self.seconds is None or turn == self._turn:
-            return
-        self.cancel()
-        if self._turn is not None:
-            self._banks[self._turn[1]] = self._bank_left()
+            return None
+        settled = self.settle()
         self._turn = turn
         if turn is not None:
             loop = asyncio.get_running_loop()
             self._start = loop.time()
             self._timer = loop.call_later(self.seconds + self._banks[turn[1]], self._up, turn)
+        return settled
 
     def _over(self) -> float:
         """How long the turn timed now has run past the turn time."""
@@ -126,6 +137,20 @@ class TurnClock:
     def _bank_left(self) -> float:
         assert self._turn is not None
         return max(0.0, self._banks[self._turn[1]] - self._over())
+
+    def settle(self) -> tuple[Seat, float] | None:
+        """End the timing of the turn timed now (if any), its seat's bank spent for the time
+        it ran over; the seat and its bank left when it spent some, else ``None``."""
+        if self._turn is None:
+            return None
+        self.cancel()
+        seat = self._turn[1]
+        left = self._bank_left()
+        self._turn = None
+        if left >= self._banks[seat]:
+            return None
+        self._banks[seat] = left
+        return seat, left
 
     def _up(self, turn: Turn) -> None:
         self._timer = None
@@ -150,3 +175,35 @@ class TurnClock:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+class Stood:
+    """The public actions a stand-in made for a person who kept the seat (out of time while
+    connected), by deal (from 1) and index in the deal's public history; kept in memory only
+    (a restarted server forgets them)."""
+
+    def __init__(self) -> None:
+        self._moves: set[tuple[int, int]] = set()
+
+    def mark(self, match: Match) -> tuple[int, int]:
+        """Mark the action about to be played in ``match``'s deal (not an ``answer``, which is
+        private); the mark, to ``forget`` if it is not played after all."""
+        deal = match.deal
+        assert deal is not None
+        made = (len(match.deals), len(deal.public_history))
+        self._moves.add(made)
+        return made
+
+    def forget(self, made: tuple[int, int]) -> None:
+        self._moves.discard(made)
+
+    def json(self, match: Match | None) -> str:
+        """The state frame's ``timed_out``: the indices in the latest deal's public history of
+        its marked actions that a spectator may know of (RULES.md 7.2), as JSON."""
+        deal = None if match is None else match.deal
+        if match is None or deal is None:
+            return "[]"
+        seen = match.seen_by(None).deal
+        shown = 0 if seen is None else len(seen.public_history)
+        number = len(match.deals)
+        return json.dumps(sorted(i for d, i in self._moves if d == number and i < shown))

@@ -4,13 +4,19 @@ seats, its record, and the lobby's list (docs/WEB.md). ``store.Store`` reads and
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from valtti.engine import Seat, Variant
 from valtti.engine.record import Record
 
-TableStatus = Literal["waiting", "playing", "finished"]
+#: A table waits for people, is played, or is over: its match ``finished``, or ``closed``
+#: before that (``TableRow.closed`` says why).
+TableStatus = Literal["waiting", "playing", "finished", "closed"]
+#: The statuses the lobby's list may be filtered by (a closed table is in no list).
+ListedStatus = Literal["waiting", "playing", "finished"]
+#: Why a table was closed: its creator closed it, or nobody was at it for the host's time.
+ClosedBy = Literal["creator", "idle"]
 SeatKind = Literal["open", "human", "computer"]
 
 
@@ -49,6 +55,10 @@ class TableRow:
     name: str | None = None
     #: The table of the rematch that followed this finished match, if one did (docs/WEB.md).
     next_id: str | None = None
+    #: Whether the lobby lists it (a game against the computer is not listed).
+    listed: bool = True
+    #: Why the table was closed (status ``closed``), else ``None``.
+    closed: ClosedBy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,9 @@ class StoredTable:
     #: every stored deal with its actions, each deal naming its dealer; ``None`` before the
     #: first deal. ``record.replay()`` gives the match as it stands.
     record: Record | None
+    #: The seconds of time bank left of each person who has spent some (docs/WEB.md, Absent
+    #: players); a seat not here has the table's whole bank.
+    banks: dict[Seat, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

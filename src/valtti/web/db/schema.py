@@ -15,6 +15,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKeyConstraint,
     Index,
     Integer,
@@ -81,6 +82,8 @@ tables_table = Table(
     Column("finished", UTCDateTime()),  # when the match ended (status "finished")
     Column("seen", UTCDateTime()),  # when the last person connected left (None: nobody yet)
     Column("next_id", String(64)),  # the rematch's table, once there is one
+    Column("listed", Boolean, nullable=False, server_default=true()),  # in the lobby's list
+    Column("closed", String(16)),  # why a closed table was closed: "creator" or "idle"
     Index(None, "created"),
     # The lobby lists by status, newest first (Store.listing).
     Index(None, "status", "created"),
@@ -95,6 +98,7 @@ seats_table = Table(
     Column("name", String(64)),
     Column("token_hash", String(64)),
     Column("stand_in", String(64)),  # the computer player standing in for an absent person
+    Column("bank_left", Float),  # seconds of the person's time bank left (NULL: the whole bank)
     PrimaryKeyConstraint("table_id", "seat"),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )

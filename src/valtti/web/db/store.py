@@ -43,7 +43,15 @@ from valtti.engine import CardSet, Seat, Variant
 from valtti.engine.record import DealRecord, Record
 from valtti.web.db import migrate
 from valtti.web.db.locks import advisory_lock, lock_beside
-from valtti.web.db.rows import Listed, Listing, SeatRow, StoredTable, TableRow, TableStatus
+from valtti.web.db.rows import (
+    ClosedBy,
+    Listed,
+    Listing,
+    SeatRow,
+    StoredTable,
+    TableRow,
+    TableStatus,
+)
 from valtti.web.db.schema import (
     actions_table,
     deals_table,
@@ -179,6 +187,8 @@ class Store:
                 "time_bank_seconds": table.time_bank_seconds,
                 "name": table.name,
                 "next_id": table.next_id,
+                "listed": table.listed,
+                "closed": table.closed,
             },
         )
         connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
@@ -218,6 +228,16 @@ class Store:
             if result.rowcount != 1:
                 raise KeyError(table_id)
 
+    def set_bank(self, table_id: str, seat: Seat, seconds: float) -> None:
+        """Keep the seconds of time bank the person at ``seat`` has left for the match (an
+        unknown table is ignored)."""
+        with self._writing() as connection:
+            connection.execute(
+                update(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.seat == str(seat))
+                .values(bank_left=seconds)
+            )
+
     def set_status(self, table_id: str, status: TableStatus, at: dt.datetime | None = None) -> None:
         """Set a table's status (``KeyError`` for an unknown table); "finished" also sets when
         the match ended: ``at``, or now."""
@@ -230,6 +250,31 @@ class Store:
             )
             if result.rowcount != 1:
                 raise KeyError(table_id)
+
+    def close_table(self, table_id: str, why: ClosedBy) -> bool:
+        """Close an unfinished table (status ``closed``, ``why`` kept); whether it was (a
+        finished or closed table, or an unknown one, is left as it is)."""
+        with self._writing() as connection:
+            result = connection.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.status.in_(_UNFINISHED))
+                .values(status="closed", closed=why)
+            )
+            return result.rowcount == 1
+
+    def idle(self, since: dt.datetime) -> list[str]:
+        """The ids of the unfinished tables nobody has been connected to since ``since``: the
+        last connection closed before it, or nobody ever came and the table was made before
+        it; oldest first."""
+        t = tables_table.c
+        with self._reading() as connection:
+            return list(
+                connection.scalars(
+                    select(t.id)
+                    .where(t.status.in_(_UNFINISHED), func.coalesce(t.seen, t.created) < since)
+                    .order_by(t.created, t.id)
+                )
+            )
 
     def set_seen(self, table_id: str, at: dt.datetime) -> None:
         """Note that the last person connected to the table left at ``at`` (the lobby shows a
@@ -312,18 +357,21 @@ class Store:
         finished_since: dt.datetime | None = None,
         offset: int = 0,
         limit: int = 20,
+        ids: Sequence[str] | None = None,
     ) -> Listing:
-        """One page of the lobby's list: the tables of ``status`` (None: all), waiting ones
-        first, then playing, then finished, each newest first; a finished table only if its
-        match ended (or, not known, the table was created) at or after ``finished_since``
-        (None: every one). ``limit`` tables from
-        ``offset``, with their seats but no records, and the number in the whole list.
+        """One page of the lobby's list: the listed tables of ``status`` (None: all), waiting
+        ones first, then playing, then finished, each newest first; a finished table only if
+        its match ended (or, not known, the table was created) at or after ``finished_since``
+        (None: every one); a closed one never. ``ids``: these tables instead of the listed
+        ones (a person's own, listed or not). ``limit`` tables from ``offset``, with their
+        seats but no records, and the number in the whole list.
 
         Filtered, ordered and paged in SQL (the index on status and created): three queries,
         reading no deal or action.
         """
         t = tables_table.c
-        where: list[ColumnElement[bool]] = []
+        where: list[ColumnElement[bool]] = [t.status != "closed"]
+        where.append(t.listed.is_(True) if ids is None else t.id.in_(ids))
         if status is not None:
             where.append(t.status == status)
         if finished_since is not None:
@@ -411,10 +459,12 @@ def _gather(
         return []
     ids = [row.id for row in rows]
     seats: dict[str, list[SeatRow]] = defaultdict(list)
+    banks: dict[str, dict[Seat, float]] = defaultdict(dict)
     for r in connection.execute(select(seats_table).where(seats_table.c.table_id.in_(ids))):
-        seats[r.table_id].append(
-            SeatRow(Seat.parse(r.seat), r.kind, r.name, r.token_hash, r.stand_in)
-        )
+        seat = Seat.parse(r.seat)
+        seats[r.table_id].append(SeatRow(seat, r.kind, r.name, r.token_hash, r.stand_in))
+        if r.bank_left is not None:
+            banks[r.table_id][seat] = r.bank_left
     actions: dict[tuple[str, int], list[str]] = defaultdict(list)
     deals: dict[str, list[DealRecord]] = defaultdict(list)
     if records:
@@ -453,9 +503,12 @@ def _gather(
             time_bank_seconds=row.time_bank_seconds,
             name=row.name,
             next_id=row.next_id,
+            listed=row.listed,
+            closed=row.closed,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None
-        out.append(StoredTable(table, _four(sorted(seats[row.id], key=lambda s: s.seat)), record))
+        seated = _four(sorted(seats[row.id], key=lambda s: s.seat))
+        out.append(StoredTable(table, seated, record, banks[row.id]))
     return out
 
 

@@ -1,4 +1,5 @@
-"""``/api/tables``: the lobby's list, a new table, and a table's summary."""
+"""``/api/tables``: the lobby's list (or a person's own tables), a new table, a table's
+summary, and closing it."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from valtti.web.answers import CreatedTable, TableList, TableSummary, letter, refusals
-from valtti.web.db.rows import TableStatus
+from valtti.web.db.rows import ListedStatus
 from valtti.web.deps import AdmittedTable, RoomsDep, TableRoom
+from valtti.web.errors import RoomError
+from valtti.web.messages import CloseTable
+from valtti.web.rooms import MAX_IDS, TABLE_ID
 from valtti.web.routing import BodyLimitedRoute
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimitedRoute)
@@ -17,12 +21,24 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimite
 @router.get("", response_model=TableList, responses=refusals(400))
 async def list_tables(
     rooms: RoomsDep,
-    status: TableStatus | None = None,
+    status: ListedStatus | None = None,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    ids: Annotated[str | None, Query(max_length=MAX_IDS * 65)] = None,
 ) -> dict[str, Any]:
     """One page of the lobby's list: waiting tables first, then playing, then finished (for a
-    day after their end), each newest first, ``rooms.PAGE_SIZE`` a page."""
-    return await rooms.listing(status, page)
+    day after their end), each newest first, ``rooms.PAGE_SIZE`` a page; a table its
+    creator left out of the list (a game against the computer) and a closed one are not in
+    it. ``ids`` (comma-separated, at most ``rooms.MAX_IDS``): these tables instead, listed or
+    not, in the same order on one page (a person's own, which their browser knows)."""
+    return await rooms.listing(status, page, None if ids is None else table_ids(ids))
+
+
+def table_ids(text: str) -> list[str]:
+    """The table ids of ``ids``; ``bad_request`` for more than MAX_IDS or one that is none."""
+    found = text.split(",")
+    if len(found) > MAX_IDS or not all(TABLE_ID.fullmatch(i) for i in found):
+        raise RoomError("bad_request", f"ids are at most {MAX_IDS} table ids, comma-separated")
+    return found
 
 
 @router.post("", status_code=201, responses=refusals(400, 413, 429))
@@ -37,6 +53,7 @@ async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -
         body.hints,
         body.bank,
         body.name,
+        body.in_lobby,
     )
     return CreatedTable(
         id=room.id,
@@ -49,4 +66,14 @@ async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -
 
 @router.get("/{table_id}", response_model=TableSummary, responses=refusals(404))
 async def table_summary(room: TableRoom) -> dict[str, Any]:
+    return room.summary()
+
+
+@router.post(
+    "/{table_id}/close", response_model=TableSummary, responses=refusals(400, 403, 404, 409)
+)
+async def close_table(room: TableRoom, body: CloseTable) -> dict[str, Any]:
+    """The table's creator closes it before its match ends: nothing more is played, and it
+    leaves the lobby; ``403 not_creator`` for another token, ``409 finished`` or ``closed``."""
+    await room.close_table(body.creator_token)
     return room.summary()

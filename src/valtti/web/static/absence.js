@@ -23,13 +23,15 @@
  *   #elsewhere         shown while your seat is played on another page or device (the server
  *                      said seat_elsewhere) and this page holds its token; #take-here button
  *                      ("This is my seat") plays it here again
- * Both panels stay on top of every other panel (the deal's end included): placeOnTop.
+ * Both panels are fixed under the top bar, over the felt and every other panel; the deal's end
+ * panel moves down below the one shown (style.css reads --recovery-bottom, set here), so that
+ * neither hides the other's heading or buttons.
  */
 
 import { t } from "/static/i18n.js";
 import { el, tableKeys, toast } from "/static/common.js";
 import { MESSAGE } from "/static/protocol.js";
-import { page } from "/static/table-state.js";
+import { ended, page } from "/static/table-state.js";
 
 /**
  * @import { Seat, SeatEntry, Send, StateFrame } from "/static/protocol.js"
@@ -60,22 +62,17 @@ export function initAbsence(send, takeHere) {
     if (!sender({ type: MESSAGE.BACK })) toast(t("error.offline"), "error", "offline");
   });
   document.getElementById("take-here").addEventListener("click", takeHere);
-  for (const id of ["absent", "elsewhere"]) placeOnTop(document.getElementById(id));
+  window.addEventListener("resize", keepClear);
 }
 
-/** A panel that gives a person their seat back is never under another (the deal's end is at
- * z-index 40, the toasts at 50): fixed under the top bar, over the felt and its panels.
- * @param {HTMLElement} panel */
-function placeOnTop(panel) {
-  Object.assign(panel.style, {
-    position: "fixed",
-    top: "3rem",
-    left: "50%",
-    transform: "translateX(-50%)",
-    zIndex: "45",
-    maxWidth: "calc(100vw - 1rem)",
-    boxShadow: "0 6px 24px rgba(0, 0, 0, 0.35)",
-  });
+/** Let the panels under the top bar keep clear of the one that gives a person their seat back:
+ * --recovery-bottom is where the one shown ends (0 when none is). */
+function keepClear() {
+  const shown = ["absent", "elsewhere"]
+    .map((id) => document.getElementById(id))
+    .find((panel) => !panel.hidden);
+  const bottom = shown ? Math.ceil(shown.getBoundingClientRect().bottom) : 0;
+  document.documentElement.style.setProperty("--recovery-bottom", `${bottom}px`);
 }
 
 /** A state arrived: note its clock (seconds left as the server sent it).
@@ -198,7 +195,7 @@ export function seatAbsence(view, seat, entry) {
   const away = entry?.kind === "human" && !entry.connected && !entry.stand_in;
   // The creator hands a seat over with the choice of player (table-felt.js); anyone else seated
   // with this button.
-  if (!view.replay && view.you && !creator && away && view.table?.status !== "finished") {
+  if (!view.replay && view.you && !creator && away && !ended(view)) {
     tools.push(
       el(
         "button",
@@ -222,13 +219,14 @@ export function seatAbsence(view, seat, entry) {
 /** The panel that tells you a computer player stands in for you. @param {View} view */
 export function renderAbsence(view) {
   const mine = view.you ? (view.table?.seats ?? []).find((s) => s.seat === view.you) : null;
-  const away = !view.replay && !!mine?.stand_in && view.table?.status !== "finished";
+  const away = !view.replay && !!mine?.stand_in && !ended(view);
   document.getElementById("absent").hidden = !away;
   document.body.dataset.standIn = String(away);
   // Moved to another page or device: this page holds the key, so its person may play here.
   const elsewhere = !view.replay && page.connection.elsewhere && !!tableKeys(page.id).token;
   document.getElementById("elsewhere").hidden = !elsewhere;
   document.body.dataset.elsewhere = String(elsewhere);
+  keepClear();
   showLeft(secondsLeft());
 }
 

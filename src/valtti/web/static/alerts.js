@@ -12,7 +12,6 @@
 
 import { onLangChange, t } from "/static/i18n.js";
 import { el } from "/static/common.js";
-import { cardName } from "/static/names.js";
 
 /**
  * @import { Seat, Observation, Trick } from "/static/protocol.js"
@@ -91,12 +90,12 @@ function dealPlays(obs, order) {
 
 /**
  * Call after every redraw of a live view (not a replay).
- * view: the page's view; who(seat): a seat's name for text; order(trick): its plays in order;
- * turnLine: what the turn line says now.
- * @param {View} view @param {(seat: Seat) => string} who @param {Order} order
- * @param {string} turnLine
+ * view: the page's view; words(play): a play in words ("Aino (N) plays ace of spades");
+ * order(trick): its plays in order; turnLine: what the turn line says now.
+ * @param {View} view @param {(play: {seat: Seat, card: string}) => string} words
+ * @param {Order} order @param {string} turnLine
  */
-export function alertView(view, who, order, turnLine) {
+export function alertView(view, words, order, turnLine) {
   const obs = view.obs;
   const live = !view.replay && view.table?.status === "playing" && !!obs;
   const myTurn = live && !!view.you && obs.to_move === view.you && obs.phase !== "over";
@@ -108,8 +107,7 @@ export function alertView(view, who, order, turnLine) {
   drawSoundToggle();
   if (view.replay || !obs) return;
 
-  const say = (/** @type {{seat: Seat, card: string}} */ play) =>
-    announce(t("log.plays", { seat: who(play.seat), card: cardName(play.card) }));
+  const say = (/** @type {{seat: Seat, card: string}} */ play) => announce(words(play));
   const plays = dealPlays(obs, order);
   if (heard.deal !== view.deal || plays.length < heard.plays) {
     // The deal's last plays may reach the page only as the next deal's last trick.

@@ -14,6 +14,7 @@ import { has, t } from "/static/i18n.js";
  * @property {string | null} [token] the seat's token
  * @property {Seat | null} [seat]
  * @property {string} [creator_token]
+ * @property {number} [at] when this browser last kept something for it (ms since 1970)
  * @property {{token: string | null, seat: Seat | null} | null} [held] what was held before a
  *   seat link's token, until the server accepts the new one (a refused link gives it back)
  */
@@ -174,7 +175,74 @@ export function tableKeys(id) {
 /** Merge fields into what this browser holds for a table.
  * @param {string} id @param {TableKeys} fields */
 export function saveTableKeys(id, fields) {
-  localStorage.setItem(`valtti:table:${id}`, JSON.stringify({ ...tableKeys(id), ...fields }));
+  const keys = { ...tableKeys(id), ...fields, at: Date.now() };
+  localStorage.setItem(`valtti:table:${id}`, JSON.stringify(keys));
+}
+
+/** The tables this browser holds a seat's or a creator's token for, the latest kept first:
+ * at most `most`. @param {number} most @returns {string[]} */
+export function myTables(most) {
+  /** @type {{id: string, at: number}[]} */
+  const mine = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const name = localStorage.key(i) ?? "";
+    if (!name.startsWith("valtti:table:")) continue;
+    const id = name.slice("valtti:table:".length);
+    const keys = tableKeys(id);
+    if (keys.token || keys.creator_token) mine.push({ id, at: keys.at ?? 0 });
+  }
+  return mine
+    .sort((a, b) => b.at - a.at)
+    .slice(0, most)
+    .map((m) => m.id);
+}
+
+/** Ask the person to confirm something in a modal dialog of the page's own: `text`, and the
+ * button that does it, named `ok`; whether they did (Cancel or Escape: not).
+ * @param {string} text @param {string} ok @returns {Promise<boolean>} */
+export function confirmDialog(text, ok) {
+  const dialog = el(
+    "dialog",
+    { class: "confirm-dialog", "aria-labelledby": "confirm-text" },
+    el("p", { id: "confirm-text" }, text),
+    el(
+      "div",
+      { class: "dialog-buttons" },
+      el("button", { type: "button", "data-confirm": "no" }, t("common.cancel")),
+      el("button", { type: "button", class: "primary", "data-confirm": "yes" }, ok),
+    ),
+  );
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    /** @param {boolean} yes */
+    const done = (yes) => {
+      dialog.close();
+      dialog.remove();
+      resolve(yes);
+    };
+    dialog.addEventListener("cancel", () => done(false));
+    dialog.querySelector('[data-confirm="no"]').addEventListener("click", () => done(false));
+    dialog.querySelector('[data-confirm="yes"]').addEventListener("click", () => done(true));
+    dialog.showModal();
+  });
+}
+
+/** The creator closes table `id` (POST /api/tables/{id}/close), after asking them to confirm;
+ * whether it was closed (a refusal is said in a toast). @param {string} id @param {string} name
+ * the table's name, for the question @returns {Promise<boolean>} */
+export async function closeTable(id, name) {
+  const creator = tableKeys(id).creator_token;
+  if (!creator) return false;
+  if (!(await confirmDialog(t("lobby.close.confirm", { name }), t("lobby.close.ok")))) {
+    return false;
+  }
+  try {
+    await api("POST", `/api/tables/${encodeURIComponent(id)}/close`, { creator_token: creator });
+    return true;
+  } catch (err) {
+    toast(errorText(err.code), "error", err.code);
+    return false;
+  }
 }
 
 /** The nickname this browser used last. */

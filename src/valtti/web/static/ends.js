@@ -24,6 +24,7 @@ import { el, seatName } from "/static/common.js";
 import { suitGlyph } from "/static/cards.js";
 import { seatLetter, teamName } from "/static/names.js";
 import { MESSAGE } from "/static/protocol.js";
+import { ended } from "/static/table-state.js";
 
 /**
  * @import { Between, DealSummary, Seat, Send, Team } from "/static/protocol.js"
@@ -169,7 +170,7 @@ export function renderEnds(view, send, redraw) {
   clearTimeout(shownTimer);
   const showing = !view.replay && lastDeal >= 1 && deals[lastDeal - 1]?.porvoo;
   const waiting = between?.for === "deal";
-  if (showing && (waiting || Date.now() < shownUntil) && view.table?.status !== "finished") {
+  if (showing && (waiting || Date.now() < shownUntil) && !ended(view)) {
     box.replaceChildren(explainDeal(deals, lastDeal, target));
     if (waiting) {
       const mine = view.you && between.ready.includes(view.you);

@@ -3,8 +3,8 @@
  * The lobby's form that creates a table (#create-form): first "Play against the computer" (your
  * nickname, one click: you at south, three computer players, the table dealt), then a table of
  * your own: its name (yours by default: "Anna's table"), the time for a turn, hints, the seats
- * (yours, and who sits at each other one), and under "More options" the variant switches of
- * RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
+ * (yours, and who sits at each other one), and under "More options" each person's time bank
+ * for the match and the variant switches of RULES.md 8 (GET /api/options). Its hooks are listed in lobby.js.
  */
 
 import { onLangChange, t } from "/static/i18n.js";
@@ -22,8 +22,14 @@ import {
 } from "/static/common.js";
 
 /** @import { Options, Seat, VariantChanges } from "/static/protocol.js" */
-/** @typedef {{seats: Partial<Record<Seat, string>>, seat: Seat | null, turn_seconds: number}}
- *  Seating who sits where at a new table, and each person's time for a turn (0: no limit) */
+/**
+ * @typedef {object} Seating who sits where at a new table, and each person's time
+ * @property {Partial<Record<Seat, string>>} seats
+ * @property {Seat | null} seat
+ * @property {number} turn_seconds each person's time for a turn (0: no limit)
+ * @property {number} [time_bank_seconds] each person's time bank for the match (not given: the
+ *   server's, two turns' worth)
+ */
 
 /** @type {Seat[]} */
 const SEATS = ["N", "E", "S", "W"];
@@ -80,7 +86,9 @@ export function initForm(options) {
     event.preventDefault();
     playComputer();
   });
+  form.addEventListener("change", syncBank);
   form.addEventListener("change", sayDefaults);
+  syncBank();
   onLangChange(sayDefaults);
   sayDefaults();
   form.addEventListener("submit", createTable);
@@ -101,9 +109,26 @@ function sayDefaults() {
   document.getElementById("play-note").textContent = t("lobby.play.note", {
     level: t(`player.level.${DEFAULT_COMPUTER}`),
   });
-  document.getElementById("variants-now").textContent = t("lobby.more.now", {
-    variant: variantSummary(variantChanges()),
-  });
+  const now = t("lobby.more.now", { variant: variantSummary(variantChanges()) });
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  // A time bank chosen under "More options" is said beside it while they are folded.
+  const banked =
+    bank.value && !bank.disabled
+      ? t("lobby.more.bank", { bank: bank.selectedOptions[0]?.textContent ?? "" })
+      : "";
+  document.getElementById("variants-now").textContent = banked
+    ? `${now}${t("lobby.separator")}${banked}`
+    : now;
+}
+
+/** A table with no time for a turn has no time bank: its choice is off then. */
+function syncBank() {
+  /** @type {HTMLSelectElement} */
+  const turn = form.querySelector("[data-turn-seconds]");
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  bank.disabled = turn.value === "0";
 }
 
 /** Say what is wrong with the nickname beside its field, or nothing (null); it goes once the
@@ -242,7 +267,12 @@ function formSeating() {
   }
   /** @type {HTMLSelectElement} */
   const turnSeconds = form.querySelector("[data-turn-seconds]");
-  return { seats, seat, turn_seconds: Number(turnSeconds.value) };
+  /** @type {HTMLSelectElement} */
+  const bank = form.querySelector("[data-time-bank]");
+  const turn = Number(turnSeconds.value);
+  // "Two turns' worth" is the server's own default: it is not sent.
+  const banked = turn && bank.value !== "" ? { time_bank_seconds: Number(bank.value) } : {};
+  return { seats, seat, turn_seconds: turn, ...banked };
 }
 
 /** The form's own table (the Create button). @param {SubmitEvent} event */

@@ -2,16 +2,20 @@
 /**
  * The lobby's list of tables (#tables): one page at a time, filtered by status, refreshed by
  * lobby.js, each table by its name ("Anna's table"); the filter and the page are the address's
- * query (?status=waiting&page=2: a reload keeps them, back and forward go through them); and
- * the dialog that takes an open seat (#join-dialog). Its hooks are listed in lobby.js.
+ * query (?status=waiting&page=2: a reload keeps them, back and forward go through them); above
+ * it "Your tables" (#my-tables), the tables this browser holds a token for, listed or not (a
+ * game against the computer is in no public list), each one's creator may close; and the
+ * dialog that takes an open seat (#join-dialog). Its hooks are listed in lobby.js.
  */
 
 import { currentLang, t, tp } from "/static/i18n.js";
 import {
   api,
   byId,
+  closeTable,
   el,
   errorText,
+  myTables,
   nicknameProblem,
   savedNickname,
   seatTitle,
@@ -25,6 +29,8 @@ import { seatName, tableName } from "/static/names.js";
 /** @import { Seat, TableSummary, VariantChanges } from "/static/protocol.js" */
 
 const FILTERS = ["all", "waiting", "playing", "finished"];
+/** The most of this browser's own tables the lobby asks the server for (rooms.MAX_IDS). */
+const MINE_MAX = 50;
 
 /** The list as shown, and the seat being taken. */
 const listing = {
@@ -39,6 +45,8 @@ const listing = {
   asked: 0,
   /** @type {{id: string, seat: Seat} | null} while the nickname dialog is open */
   joining: null,
+  /** @type {TableSummary[]} this browser's own tables, as the server answered */
+  mine: [],
 };
 
 /** When a table was made, in the page's language. @param {number | string | null} created */
@@ -52,16 +60,35 @@ function formatCreated(created) {
   });
 }
 
-/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit").
- * @param {number | null} seconds */
-function clockSummary(seconds) {
+/** Each person's time bank unless a table says otherwise: two turns' worth, at most two hours
+ * (the server's web/turns.py). @param {number} seconds a turn */
+function usualBank(seconds) {
+  return Math.min(2 * seconds, 7200);
+}
+
+/** A table's time for a turn as the list says it ("30 seconds a turn", "no time limit"), and
+ * its time bank where it is not the usual one ("… + 5 min bank", "… + no bank").
+ * @param {number | null} seconds @param {number} bank */
+function clockSummary(seconds, bank) {
   if (!seconds) return t("lobby.clock.none");
-  if (seconds % 60 === 0) return tp("lobby.clock.minutes", seconds / 60);
-  return tp("lobby.clock.seconds", seconds);
+  const clock =
+    seconds % 60 === 0
+      ? tp("lobby.clock.minutes", seconds / 60)
+      : tp("lobby.clock.seconds", seconds);
+  if (bank === usualBank(seconds)) return clock;
+  if (!bank) return t("lobby.clock.no_bank", { clock });
+  const banked =
+    bank % 60 === 0
+      ? t("lobby.bank.minutes", { n: bank / 60 })
+      : t("lobby.bank.seconds", { n: bank });
+  return t("lobby.clock.bank", { clock, bank: banked });
 }
 
 /** Draw the page of the list the server answered, the filters and the pager. */
 export function renderTables() {
+  const mine = document.getElementById("my-tables");
+  mine.replaceChildren(...listing.mine.map(tableItem));
+  document.getElementById("mine").hidden = !listing.mine.length;
   const list = document.getElementById("tables");
   list.replaceChildren();
   const empty = document.getElementById("tables-empty");
@@ -194,6 +221,15 @@ function tableItem(table) {
       el("a", { class: "button primary", href: link, "data-open": "" }, t("lobby.resume")),
     );
   }
+  const open = table.status === "waiting" || table.status === "playing";
+  if (mine.creator_token && open) {
+    const close = async () => {
+      if (await closeTable(id, tableName(table))) refreshTables();
+    };
+    actions.append(
+      el("button", { type: "button", "data-close": "", onclick: close }, t("lobby.close")),
+    );
+  }
   if (table.status === "waiting") {
     if (!mine.token)
       actions.append(el("a", { class: "button", href: link, "data-open": "" }, t("lobby.watch")));
@@ -223,6 +259,10 @@ function tableItem(table) {
   const idle = table.idle
     ? [el("span", { class: "badge badge-idle", title: t("lobby.idle.hint") }, t("lobby.idle"))]
     : [];
+  if (table.listed === false) {
+    const hint = t("lobby.unlisted.hint");
+    idle.push(el("span", { class: "badge badge-unlisted", title: hint }, t("lobby.unlisted")));
+  }
   if (table.status === "finished" && table.winner) {
     status =
       table.winner === "draw"
@@ -248,7 +288,7 @@ function tableItem(table) {
         t("lobby.meta", {
           score: t("lobby.score", { ns: score.NS, ew: score.EW }),
           deals: tp("lobby.deals", table.deals ?? 0),
-          clock: clockSummary(table.turn_seconds),
+          clock: clockSummary(table.turn_seconds, table.time_bank_seconds ?? 0),
           hints: t(table.hints === false ? "lobby.hints.off" : "lobby.hints.on"),
           variant: variantSummary(table.variant),
         }),
@@ -259,14 +299,24 @@ function tableItem(table) {
   );
 }
 
-/** Ask the server for the list's page, and draw it. @returns {Promise<void>} */
+/** This browser's own tables as the server has them (none asked for: none). */
+async function myTableSummaries() {
+  const ids = myTables(MINE_MAX);
+  if (!ids.length) return [];
+  const data = await api("GET", `/api/tables?${new URLSearchParams({ ids: ids.join(",") })}`);
+  return data.tables ?? [];
+}
+
+/** Ask the server for the list's page and this browser's own tables, and draw them.
+ * @returns {Promise<void>} */
 export async function refreshTables() {
   try {
     const query = new URLSearchParams({ page: String(listing.page) });
     if (listing.filter !== "all") query.set("status", listing.filter);
     const mine = ++listing.asked;
-    const data = await api("GET", `/api/tables?${query}`);
+    const [data, own] = await Promise.all([api("GET", `/api/tables?${query}`), myTableSummaries()]);
     if (mine !== listing.asked) return;
+    listing.mine = own;
     if (data.page > data.pages && listing.page > 1) {
       // The list got shorter since (or the address asked for a page past its end): show its
       // last page, and say so in the address.

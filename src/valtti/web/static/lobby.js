@@ -12,6 +12,9 @@
  *   input[data-table-name]         the table's name (empty: "{nickname}'s table")
  *   details.variants               "More options", closed; #variants-now says the rules chosen
  *   select[data-turn-seconds]      the table's time for a turn in seconds ("0": no limit)
+ *   select[data-time-bank]         under "More options": each person's time bank for the
+ *                                  match in seconds ("": two turns' worth, the server's
+ *                                  default; disabled with no limit), said in #variants-now
  *   input[data-hints]              checkbox: whether people may ask for a hint on their turn
  *   input[name="nickname"]         your nickname (remembered in localStorage)
  *   input[data-seat-choice="S"]    radio: the seat you take (N E S W), or data-seat-choice="none"
@@ -35,10 +38,15 @@
  *     button[data-join="N"]        take that open seat (opens #join-dialog)
  *     a[data-open]                 go to the table (yours, to watch, or to replay)
  *     a[data-record]               download the record of a finished match
+ *   #mine                          "Your tables", shown when this browser holds a token for
+ *                                  a table the server still lists for it (GET /api/tables?ids=):
+ *                                  #my-tables, entries as #tables' (.badge-unlisted: in no
+ *                                  public list); button[data-close] for its creator, asking
+ *                                  first (dialog.confirm-dialog [data-confirm="yes" | "no"])
  *   #join-dialog                   nickname prompt: input[name="join-nickname"], #join-ok,
  *                                  #join-cancel
  *   #toasts .toast[data-code]      error messages
- * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token", "at"}.
  * Modules: lobby.js (this: the page's start), lobby-form.js (the form that creates a table),
  * lobby-list.js (the list of tables and the join dialog).
  */

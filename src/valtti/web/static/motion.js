@@ -5,17 +5,30 @@
  * Animations on the drawn cards only, so the page's state is never kept waiting; nothing moves
  * under prefers-reduced-motion.
  *
- *   const shot = snapshot();  ... redraw ...  animate(shot);
+ * A move is drawn only from one drawing of the table to the next of the same kind: the live
+ * table after the live table, or a replay one step on or back. Nothing moves where the page
+ * changed under the cards (the felt moved: a panel came or went above it, as the match's result
+ * does at its end) or the view jumped (a replay opened or left, a jump of steps or deals): the
+ * cards were never where a move would start, so it would fly over whatever is there now.
+ *
+ *   const shot = snapshot();  ... redraw ...  animate(shot, drawn);
  */
 
 /** @typedef {{left: number, top: number, width: number, height: number}} Box */
+/** @typedef {{replay: boolean, step: number | null}} Drawn what a drawing showed: the live
+ * table (step null), or a replay's step */
 /**
  * @typedef {object} Shot where the cards were before a redraw
  * @property {Map<string, Box>} hand your hand's cards by token
  * @property {{card: string, rect: Box, node: SVGElement}[]} played the trick's cards
  * @property {boolean} complete the trick was complete
  * @property {string | null} winner its winner's seat
+ * @property {Box} felt where the felt was
+ * @property {Drawn | null} drawn what that drawing showed
  */
+
+/** @type {Drawn | null} what the page drew last */
+let last = null;
 
 const PLAY_MS = 260;
 const GATHER_MS = 420;
@@ -66,7 +79,19 @@ export function snapshot() {
   /** @type {HTMLElement | null} */
   const won = box.querySelector('[data-winner="true"]');
   const winner = won?.dataset.by ?? null;
-  return { hand, played, complete, winner };
+  const felt = document.getElementById("felt").getBoundingClientRect();
+  return { hand, played, complete, winner, felt, drawn: last };
+}
+
+/** Whether a drawing of `now` follows the one `shot` was taken of, the cards where they were:
+ * the same kind of view (a replay's one step on or back) and the felt where it was.
+ * @param {Shot} shot @param {Drawn} now */
+function follows(shot, now) {
+  const before = shot.drawn;
+  if (!before || before.replay !== now.replay) return false;
+  if (now.replay && Math.abs((now.step ?? 0) - (before.step ?? 0)) !== 1) return false;
+  const felt = document.getElementById("felt").getBoundingClientRect();
+  return Math.abs(felt.left - shot.felt.left) < 1 && Math.abs(felt.top - shot.felt.top) < 1;
 }
 
 /** The transform that draws a node resting at `at` over the box `over` instead.
@@ -77,9 +102,11 @@ function offset(over, at) {
   return `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${over.width / (at.width || 1)})`;
 }
 
-/** Move what changed since `shot`. @param {Shot | null} shot */
-export function animate(shot) {
-  if (!shot || still()) return;
+/** Move what changed since `shot`, to the drawing of `drawn` (the page's view drawn now).
+ * @param {Shot | null} shot @param {Drawn} drawn */
+export function animate(shot, drawn) {
+  last = drawn;
+  if (!shot || still() || !follows(shot, drawn)) return;
   const before = new Set(shot.played.map((p) => p.card));
   /** @type {NodeListOf<HTMLElement>} */
   const shown = document.querySelectorAll("#trick [data-played]");

@@ -72,7 +72,7 @@ export const FRAME = Object.freeze({
  * @property {string} id
  * @property {string | null} name the table's name ("Anna's table"), as its creator gave it; null: none
  * @property {number | string | null} created
- * @property {"waiting" | "playing" | "finished"} status
+ * @property {"waiting" | "playing" | "finished" | "closed"} status
  * @property {VariantChanges} variant
  * @property {SeatEntry[]} seats
  * @property {number | null} turn_seconds
@@ -82,6 +82,8 @@ export const FRAME = Object.freeze({
  * @property {Team | "draw" | null} winner
  * @property {number} deals
  * @property {string | null} rematch
+ * @property {boolean} listed whether the lobby's list shows it (a game against the computer: no)
+ * @property {"creator" | "idle" | null} closed why a closed table was closed
  * @property {boolean} [idle] in the lobby's list only
  */
 
@@ -195,6 +197,8 @@ export const FRAME = Object.freeze({
  * @property {TableSummary} table
  * @property {Clock | null} clock
  * @property {Between | null} between
+ * @property {number[]} timed_out the indices in `observation.history` of the deal's actions a
+ *   computer player made for a person whose time ran out (they kept their seat)
  * @property {Seat | null} you
  * @property {string[]} futile the legal actions of `you` that cannot succeed ("ask-whole")
  * @property {number} seq

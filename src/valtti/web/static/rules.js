@@ -2,7 +2,8 @@
 /**
  * The rules page (/rules): RULES.md sections 1–6 and the variants, written for players, in the
  * page's language. Each section is a heading and paragraphs (or a list) of catalogue keys.
- * Hooks: #rules section[data-section="s1" … "variants"].
+ * Hooks: #rules section[data-section="s1" … "variants"], each with that id (/rules#s4: the
+ * table page's explanations link there).
  */
 
 import { initI18n } from "/static/i18n.js";
@@ -22,7 +23,11 @@ function draw() {
   const box = document.getElementById("rules-sections");
   box.replaceChildren();
   for (const [name, parts] of SECTIONS) {
-    const section = el("section", { dataset: { section: name } }, i18nEl("h2", `rules.${name}`));
+    const section = el(
+      "section",
+      { id: name, dataset: { section: name } },
+      i18nEl("h2", `rules.${name}`),
+    );
     for (const part of parts) {
       if (Array.isArray(part)) {
         section.append(
@@ -40,3 +45,5 @@ function draw() {
 
 await initI18n();
 draw();
+// Drawn after the page loaded: go to the section the address names (/rules#s4).
+if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();

@@ -21,10 +21,11 @@ import { dealEnded, nextDealAfterWait } from "/static/ends.js";
 import { chatRefused } from "/static/chat.js";
 import { hintRefused } from "/static/hint.js";
 import { MESSAGE } from "/static/protocol.js";
-import { currentView, page, render, stale } from "/static/table-state.js";
+import { cardText } from "/static/cards.js";
+import { currentView, liveView, page, render, stale, timedOutMoves } from "/static/table-state.js";
 import { connectionBack, reconnectNow, send } from "/static/table-socket.js";
 import { startReplay } from "/static/table-replay.js";
-import { refusalText } from "/static/table-words.js";
+import { refusalText, timedOutText } from "/static/table-words.js";
 
 /** @import { ErrorFrame, Seat, SeatElsewhereFrame, StateFrame } from "/static/protocol.js" */
 
@@ -51,6 +52,7 @@ export function onState(message) {
     }
     // A deal's end is shown a while when the page did not show it yet: the next deal came at
     // once. After the wait between deals, the next deal replaces it at once.
+    tellTimedOut(previous, message);
     const shown = previous.observation?.phase === "over";
     const next = message.deal && previous.deal && message.deal > previous.deal;
     if (next && shown) nextDealAfterWait();
@@ -78,6 +80,20 @@ export function onState(message) {
   if (page.replayAsked && !page.replayOpened && message.table?.status === "finished") {
     page.replayOpened = true;
     startReplay();
+  }
+}
+
+/** Say in a toast each move of the new state that a computer player made for this page's
+ * person because their time ran out (the log marks it too: table-panels.js).
+ * @param {StateFrame} previous @param {StateFrame} message */
+function tellTimedOut(previous, message) {
+  if (!message.you || previous.deal !== message.deal) return;
+  const before = previous.observation?.history?.length ?? 0;
+  const view = liveView();
+  for (const move of timedOutMoves(view)) {
+    if (move.index >= before && move.seat === message.you) {
+      toast(timedOutText(view, move, cardText), "info", "timed_out");
+    }
   }
 }
 

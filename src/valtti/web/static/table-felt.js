@@ -11,6 +11,7 @@ import { computerLevel, seatTitle, seatWord } from "/static/names.js";
 import { seatAbsence } from "/static/absence.js";
 import {
   SEATS,
+  ended,
   myLegal,
   page,
   parseToken,
@@ -43,7 +44,9 @@ function renderSeat(section, seat, view, isBottom) {
   const entry = seatEntry(view.table, seat);
   const obs = view.obs;
   section.dataset.seat = seat;
-  section.dataset.turn = String(!!obs && obs.to_move === seat && obs.phase !== "over");
+  // Nobody is to move at a closed table, though its position has a seat to move.
+  const open = view.replay || view.table?.status !== "closed";
+  section.dataset.turn = String(open && !!obs && obs.to_move === seat && obs.phase !== "over");
   section.dataset.you = String(view.you === seat);
   section.dataset.locked = String(!!obs && (obs.locked ?? []).includes(seat));
   section.dataset.kind = entry?.kind ?? "open";
@@ -128,7 +131,7 @@ function seatTools(view, seat, entry) {
   const creator = tableKeys(page.id).creator_token;
   const replaceable =
     entry?.kind === "open" || (entry?.kind === "human" && !entry.connected && !entry.stand_in);
-  if (creator && view.table.status !== "finished" && replaceable) {
+  if (creator && !ended(view) && replaceable) {
     const select = el("select", {
       "data-replace-player": seat,
       "aria-label": t("table.replace.player"),
@@ -201,6 +204,7 @@ export function renderTurn(view) {
   let text = "";
   const trick = shownTrick(view);
   if (status === "waiting" && !view.replay) text = t("table.turn.waiting");
+  else if (status === "closed" && !view.replay) text = t("table.turn.closed");
   else if (trick?.winner) text = t("table.turn.takes", { name: who(view, trick.winner) });
   else if (!obs) text = "";
   else if (obs.phase === "over") text = t("table.turn.deal_over");

@@ -31,11 +31,14 @@ export function renderActions(view) {
   });
   /** @type {Set<string>} */
   const terms = new Set();
-  // The questions the engine proves cannot succeed now (the state's futile: docs/WEB.md).
+  // The questions the engine proves cannot succeed now (the state's futile: docs/WEB.md): the
+  // button says so itself, and the note why is where the screen has room for it (the bar's
+  // line on a wide screen, under the hand on a phone: style.css).
   const futile = (view.replay ? [] : (page.state?.futile ?? [])).filter((a) => words.includes(a));
   for (const token of words) {
     const term = TERM_OF[parseToken(token).kind] ?? null;
     if (term) terms.add(term);
+    const hopeless = futile.includes(token);
     buttons.append(
       el(
         "button",
@@ -44,12 +47,13 @@ export function renderActions(view) {
           class: "action",
           "data-action": token,
           "data-term": term,
-          "data-futile": futile.includes(token) ? "true" : null,
-          "aria-describedby": futile.includes(token) ? "futile-note" : null,
+          "data-futile": hopeless ? "true" : null,
+          "aria-describedby": hopeless ? "futile-note" : null,
           disabled: page.pending || stale(view),
           onclick: () => act(token),
         },
-        actionLabel(token),
+        hopeless ? el("span", {}, actionLabel(token)) : actionLabel(token),
+        hopeless ? el("span", { class: "futile-mark" }, t("action.futile.mark")) : null,
       ),
     );
   }
@@ -58,12 +62,14 @@ export function renderActions(view) {
     // First in the bar: Shift+Tab from the hand reaches the last action, as before.
     buttons.prepend(termTip([...terms], names.join(", ")));
   }
-  if (futile.length) {
-    buttons.append(
-      el("p", { id: "futile-note", class: "futile-note", role: "note" }, t("action.futile.whole")),
-    );
-  }
+  const hint = document.getElementById("window-hint");
+  hint.textContent = futile.length ? t("action.futile.whole") : t("table.window.hint");
+  hint.classList.toggle("futile", futile.length > 0);
+  document.getElementById("futile-note").textContent = futile.length
+    ? t("action.futile.whole")
+    : "";
   box.hidden = words.length === 0;
+  fitBarLine();
 
   const answers = legal.filter((tok) => parseToken(tok).kind === "answer");
   const dialog = byId("answer-dialog", HTMLDialogElement);
@@ -108,6 +114,20 @@ function whyNot(view, token) {
   }
   const refusal = (obs.refusals ?? []).find((r) => r.action === token);
   return refusal ? refusalText(view, refusal) : null;
+}
+
+/** The declaration bar's line (#window-hint) is shown only where it fits whole: a phone's bar
+ * has no room for it (style.css), and many buttons leave a wide screen's too little; a cut
+ * sentence is none. Where the line says that a question cannot succeed and is not shown,
+ * #futile-note under the hand says it. Call after drawing the bar, and on a resize. */
+export function fitBarLine() {
+  const hint = document.getElementById("window-hint");
+  hint.classList.remove("cut");
+  const shown = getComputedStyle(hint).display !== "none";
+  const cut = shown && hint.scrollHeight > hint.clientHeight + 1;
+  hint.classList.toggle("cut", cut);
+  const note = document.getElementById("futile-note");
+  note.hidden = !note.textContent || (shown && !cut);
 }
 
 /** Show in #hand-why why `token` (a card of the hand, or null: nothing) may not be played.

@@ -6,10 +6,17 @@
  */
 
 import { t, tn } from "/static/i18n.js";
-import { byId, el, showShareLink } from "/static/common.js";
+import { byId, el, showShareLink, tableKeys } from "/static/common.js";
 import { card, cardInline, suitIcon } from "/static/cards.js";
-import { TEAM_OF, page, trickPlays } from "/static/table-state.js";
-import { eventNode, resultText, teamOfNames, who, whoShort } from "/static/table-words.js";
+import { TEAM_OF, ended, page, timedOutMoves, trickPlays } from "/static/table-state.js";
+import {
+  eventNode,
+  resultText,
+  teamOfNames,
+  timedOutNode,
+  who,
+  whoShort,
+} from "/static/table-words.js";
 
 /**
  * @import { TeamFigures } from "/static/protocol.js"
@@ -23,14 +30,27 @@ export function renderWaiting(view) {
   showShareLink(page.id, byId("share-link", HTMLInputElement), "share-warning");
   const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
   document.getElementById("take-field").hidden = !(waiting && canTake);
+  // Its creator may close a table nobody came to (the lobby's "Close" does it at any time).
+  document.getElementById("close-table").hidden = !(waiting && tableKeys(page.id).creator_token);
 }
 
-/** @param {View} view */
+/** The match's result, or why the table was closed before its end. @param {View} view */
 export function renderResult(view) {
   const box = document.getElementById("result");
-  const finished = view.table?.status === "finished";
-  box.hidden = !finished || view.replay;
-  if (!finished) return;
+  const closed = view.table?.status === "closed";
+  box.hidden = !ended(view) || view.replay;
+  // A closed table's match is not over: no rematch, replay or record (they would show every
+  // hand), only the way back.
+  for (const id of ["rematch", "replay-btn", "record-link"]) {
+    document.getElementById(id).hidden = closed;
+  }
+  document.getElementById("lobby-link").hidden = !closed;
+  if (box.hidden) return;
+  if (closed) {
+    const text = t(view.table.closed === "idle" ? "table.closed.idle" : "table.closed.creator");
+    document.getElementById("result-text").textContent = text;
+    return;
+  }
   document.getElementById("result-text").textContent = resultText(view);
   const link = byId("record-link", HTMLAnchorElement);
   link.href = `/api/tables/${encodeURIComponent(page.id)}/record`;
@@ -209,17 +229,27 @@ export function renderLog(view) {
     }),
     "deal",
   );
+  // The moves a computer player made for a person out of time are said so, and marked.
+  const stood = timedOutMoves(view);
+  const stoodCards = new Set(stood.map((m) => m.token));
+  const stoodEvents = new Map(stood.filter((m) => m.event !== null).map((m) => [m.event, m]));
   const tricks = [...(obs.tricks ?? [])];
   if (obs.current_trick?.cards.length) tricks.push(obs.current_trick);
   for (const trick of tricks) {
     for (const play of trickPlays(trick)) {
-      line(tn("log.plays", { seat: who(view, play.seat), card: cardInline(play.card) }), "play");
+      if (stoodCards.has(play.card))
+        line(timedOutNode(view, play.seat, play.card), "play timed-out");
+      else
+        line(tn("log.plays", { seat: who(view, play.seat), card: cardInline(play.card) }), "play");
     }
     if (trick.winner)
       line(t("log.takes", { seat: who(view, trick.winner), number: trick.number }), "trick");
-    for (const e of obs.events ?? []) {
-      if (trick.winner && e.after_trick === trick.number) line(eventNode(view, e), "event");
-    }
+    (obs.events ?? []).forEach((e, i) => {
+      if (!trick.winner || e.after_trick !== trick.number) return;
+      line(eventNode(view, e), "event");
+      const made = stoodEvents.get(i);
+      if (made) line(timedOutNode(view, made.seat, null), "event timed-out");
+    });
   }
   if (obs.phase === "over") line(t("log.deal_over", { n: view.deal ?? 1 }), "deal");
   log.scrollTop = log.scrollHeight;

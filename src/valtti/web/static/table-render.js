@@ -4,18 +4,20 @@
  * its module, then the cards' motion, the keyboard's focus and what screen readers hear.
  */
 
+/** @import { Seat } from "/static/protocol.js" */
+
 import { t } from "/static/i18n.js";
 import { alertView } from "/static/alerts.js";
 import { keepFocus } from "/static/keyboard.js";
 import { animate, snapshot } from "/static/motion.js";
-import { labelCards, tableName } from "/static/names.js";
+import { cardName, labelCards, tableName } from "/static/names.js";
 import { renderAbsence } from "/static/absence.js";
 import { announceEnds, renderEnds } from "/static/ends.js";
 import { renderChat } from "/static/chat.js";
 import { explainTerms } from "/static/terms.js";
 import { renderHint } from "/static/hint.js";
-import { currentView, page, trickPlays } from "/static/table-state.js";
-import { who } from "/static/table-words.js";
+import { currentView, page, timedOutMoves, trickPlays } from "/static/table-state.js";
+import { timedOutText, who } from "/static/table-words.js";
 import { renderConnection, sendOrSay } from "/static/table-socket.js";
 import { renderReplayBar } from "/static/table-replay.js";
 import { renderSeats, renderTrick, renderTurn } from "/static/table-felt.js";
@@ -66,9 +68,17 @@ export function render() {
   renderChat(view);
   labelCards(document.body);
   explainTerms(document.body, view);
-  animate(shot);
+  animate(shot, { replay: view.replay, step: view.replay ? page.replay.index : null });
   keepFocus();
   const turnLine = document.getElementById("turn").textContent;
-  alertView(view, (seat) => who(view, seat), trickPlays, turnLine);
+  const stood = new Map(timedOutMoves(view).map((m) => [m.token, m]));
+  /** A play in words; one a computer player made for a person out of time says so.
+   * @param {{seat: Seat, card: string}} play */
+  const playWords = (play) => {
+    const made = stood.get(play.card);
+    if (made) return timedOutText(view, made, cardName);
+    return t("log.plays", { seat: who(view, play.seat), card: cardName(play.card) });
+  };
+  alertView(view, playWords, trickPlays, turnLine);
   announceEnds(view);
 }

@@ -32,6 +32,8 @@ export const TEAM_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
  * @property {Trick | null} lastTrick
  * @property {DealSummary[]} deals
  * @property {Between | null} [between] the live view's only
+ * @property {number[]} timedOut indices in `obs.history` of the moves a computer player made
+ *   for a person out of time (the live view's; a replay's: none)
  * @property {Record<Seat, string[]> | null} hands every hand: a replay's only
  * @property {boolean} replay
  * @property {string | null} [action] a replay step's action
@@ -126,6 +128,7 @@ export function liveView() {
     lastTrick: state.last_trick ?? null,
     deals: state.deals ?? [],
     between: state.between ?? null,
+    timedOut: state.timed_out ?? [],
     hands: null,
     replay: false,
   };
@@ -145,6 +148,7 @@ export function replayView() {
     obs,
     lastTrick: tricks.length ? tricks[tricks.length - 1] : null,
     deals: step.deals ?? [],
+    timedOut: [],
     hands: step.hands ?? null,
     replay: true,
     action: step.action,
@@ -191,6 +195,34 @@ export function trickPlays(trick) {
   return trick.cards.map((c, i) => ({ seat: SEATS[(start + i) % 4], card: c }));
 }
 
+/** @typedef {{index: number, token: string, seat: Seat, event: number | null}} Stood a move a
+ * computer player made for a person out of time: its index in the deal's history, its token,
+ * the person's seat, and for a declaration or a question its index in the deal's events */
+
+/** The moves of the view's deal that a computer player made for a person whose time ran out
+ * (the state's timed_out), each with who it was made for: a card's seat from its trick, a
+ * declaration's or a question's from its event (the deal's events are its history's tokens
+ * that are not cards, in order). @param {View} view @returns {Stood[]} */
+export function timedOutMoves(view) {
+  const obs = view.obs;
+  if (!obs || !view.timedOut.length) return [];
+  const tricks = [...(obs.tricks ?? [])];
+  if (obs.current_trick?.cards.length) tricks.push(obs.current_trick);
+  /** @type {Map<string, Seat>} */
+  const playedBy = new Map(tricks.flatMap(trickPlays).map((p) => [p.card, p.seat]));
+  const events = obs.events ?? [];
+  /** @type {Stood[]} */
+  const moves = [];
+  let event = 0;
+  obs.history.forEach((token, index) => {
+    const card = !!parseCard(token);
+    const at = card ? null : event++;
+    const seat = card ? playedBy.get(token) : events[at]?.seat;
+    if (seat && view.timedOut.includes(index)) moves.push({ index, token, seat, event: at });
+  });
+  return moves;
+}
+
 /**
  * @typedef {object} ParsedToken what an action token asks for
  * @property {"play" | "declare" | "answer" | "ask-whole" | "ask-half" | "unknown"} kind
@@ -216,9 +248,18 @@ export function parseToken(token) {
   return { kind: "unknown" };
 }
 
-/** The legal actions of your seat now (none in a replay, for a spectator or off your turn).
+/** The legal actions of your seat now (none in a replay, for a spectator, off your turn or
+ * at a table that is not being played: a closed one's position still has legal moves).
  * @param {View} view @returns {string[]} */
 export function myLegal(view) {
   if (view.replay || !view.you || !view.obs || view.obs.to_move !== view.you) return [];
+  if (view.table?.status !== "playing") return [];
   return view.obs.legal ?? [];
+}
+
+/** Whether the view's table is over: its match finished, or the table closed before.
+ * @param {View} view */
+export function ended(view) {
+  const status = view.table?.status;
+  return status === "finished" || status === "closed";
 }

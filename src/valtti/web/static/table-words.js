@@ -12,7 +12,7 @@ import { TEAM_OF, parseToken, seatEntry } from "/static/table-state.js";
 
 /**
  * @import { DealEvent, Refusal, Seat, Suit, Team } from "/static/protocol.js"
- * @import { View } from "/static/table-state.js"
+ * @import { Stood, View } from "/static/table-state.js"
  */
 
 /** A seat's name for text: nickname (or computer level, or "open") and the seat.
@@ -67,6 +67,43 @@ export function actionLabel(token) {
     return tn("action.answer", { suit: icon, name: t(`suit.${a.suit}`) });
   }
   return document.createTextNode(token);
+}
+
+/** A move a computer player made for `seat`'s person, whose time ran out, in words: with its
+ * card inline (`card`), or after the declaration or question it follows in the log (null).
+ * @param {View} view @param {Seat} seat @param {string | null} card */
+export function timedOutNode(view, seat, card) {
+  const yours = seat === view.you ? "_you" : "";
+  const params = { seat: who(view, seat) };
+  return card
+    ? tn(`log.timed_out.play${yours}`, { ...params, card: cardInline(card) })
+    : tn(`log.timed_out.event${yours}`, params);
+}
+
+/** The same for a screen reader or a toast, in plain words ("you" for your own seat).
+ * @param {View} view @param {Stood} move @param {(token: string) => string} cardWords */
+export function timedOutText(view, move, cardWords) {
+  const yours = move.seat === view.you;
+  if (parseCard(move.token)) {
+    const key = yours ? "toast.timed_out.play" : "log.timed_out.play";
+    return t(key, { seat: who(view, move.seat), card: cardWords(move.token) });
+  }
+  const action = actionWords(move.token);
+  return t(yours ? "toast.timed_out.action" : "log.timed_out.action", {
+    seat: who(view, move.seat),
+    action,
+  });
+}
+
+/** An action token that is not a card in plain text, as its button says it ("Declare ♥").
+ * @param {string} token */
+function actionWords(token) {
+  const a = parseToken(token);
+  const suit = a.suit ? suitGlyph(a.suit) : "";
+  if (a.kind === "declare") return t("action.declare", { suit });
+  if (a.kind === "ask-whole") return t("action.ask_whole");
+  if (a.kind === "ask-half") return t("action.ask_half", { suit });
+  return token;
 }
 
 /** A replay step's action by `actor`, in words.

@@ -16,7 +16,7 @@
  *                      it), the other seats' dots say data-connected="unknown" and the turn
  *                      clock stops (absence.js); the next state draws all afresh
  *   #lang              language switch (<select>, "en" | "fi")
- *   body               data-status="waiting" | "playing" | "finished" ("" before the first
+ *   body               data-status="waiting" | "playing" | "finished" | "closed" ("" before the first
  *                      state); data-you = your seat or "" (watching); data-phase = play |
  *                      declaration | answer | over | ""; data-seq; data-replay="true|false"
  *   [data-seat="N"]    seat areas (N E S W), each with data-turn="true" (to move), data-you,
@@ -32,7 +32,10 @@
  *   #trick             the trick in the middle: [data-played="AS"][data-by="N"], the winner's
  *                      card data-winner="true"; #turn says whose turn it is
  *   #actions           button[data-action="declare H" | "ask-whole" | "ask-half S"]: exactly
- *                      the legal tokens, as the server wrote them
+ *                      the legal tokens, as the server wrote them; one that cannot succeed (the
+ *                      state's futile) [data-futile="true"], marked .futile-mark, described by
+ *                      #futile-note (under the hand where the bar's #window-hint is not shown
+ *                      whole; the bar's line says it on a wide screen)
  *   #answer-dialog     open when the legal tokens are answers: button[data-action="answer H"]
  *   #trumps            data-trump="H" ("" when none); #locks; #events li (one per event)
  *   #last-trick-btn    shows #last-trick, the last completed trick
@@ -40,7 +43,9 @@
  *                      td[data-col="tricks" | "card_points" | "game_points"]
  *   #sheet             the score sheet, tr[data-deal="1"] per deal, its td[data-col="tricks" |
  *                      "card_points" | "game_points"] ("9–0": NS–EW), the score after it last
- *   #log li            the deal's plays, tricks and events in words
+ *   #log li            the deal's plays, tricks and events in words; li.timed-out a move a
+ *                      computer player made for a person out of time (the state's timed_out),
+ *                      said so (its own toast: .toast-info[data-code="timed_out"])
  *   #share-dialog      the table's link (#share-dialog-link) and, for a seated person, their
  *                      seat link (#seat-link-box: #seat-link = /t/{id}#seat=TOKEN at the shared
  *                      address, #seat-link-copy); a page opened at a seat link keeps its token
@@ -49,7 +54,11 @@
  *                      input[name="nickname"] and button[data-take="E"] on open seats
  *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
  *                      select[data-replace-player="E"]
- *   #result            a finished match: #result-text, #replay-btn, a#record-link (download)
+ *   #result            a finished match: #result-text, #replay-btn, a#record-link (download);
+ *                      a closed table (body[data-status="closed"]): #result-text says why,
+ *                      a#lobby-link leads back
+ *   #close-table       in #waiting, for the table's creator: close it (asking first,
+ *                      dialog.confirm-dialog)
  *   #replay-bar        #replay-first, #replay-prev-deal, #replay-prev, #replay-play,
  *                      #replay-next, #replay-next-deal, #replay-exit (each disabled where it
  *                      would not move), #replay-step ("Step 3 / 120"); #replay-end at a deal's
@@ -71,7 +80,7 @@
  * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
- * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token"}.
+ * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token", "at"}.
  * A rematch is a new table (table.rematch names it): the page goes on there with the same
  * keys, and the address bar shows the new table's /t/{id} (history.replaceState); opened at
  * /t/{id}#replay it stays, starts the finished match's replay and links the rematch
@@ -92,6 +101,7 @@
 import { initI18n, onLangChange, t } from "/static/i18n.js";
 import {
   byId,
+  closeTable,
   copyText,
   saveTableKeys,
   savedNickname,
@@ -133,8 +143,9 @@ import {
   startReplay,
   toggleReplayPlay,
 } from "/static/table-replay.js";
-import { cardAt, layoutHand, showWhy } from "/static/table-hand.js";
+import { cardAt, fitBarLine, layoutHand, showWhy } from "/static/table-hand.js";
 import { render } from "/static/table-render.js";
+import { tableName } from "/static/names.js";
 
 /** Copy the share link in the input with id `inputId`, and say whether it was copied.
  * @param {string} inputId */
@@ -199,6 +210,10 @@ function wire() {
     .getElementById("share-dialog-close")
     .addEventListener("click", () => shareDialog.close());
   document.getElementById("replay-btn").addEventListener("click", startReplay);
+  document.getElementById("close-table").addEventListener("click", async () => {
+    const table = page.state?.table;
+    if (table && (await closeTable(page.id, tableName(table)))) render();
+  });
   document.getElementById("replay-first").addEventListener("click", () => replayGo(0));
   document.getElementById("replay-prev").addEventListener("click", () => replayStep(-1));
   document.getElementById("replay-next").addEventListener("click", () => replayStep(1));
@@ -234,7 +249,10 @@ function wire() {
   hand.addEventListener("pointerleave", (e) => {
     if (e.pointerType === "mouse") showWhy(null);
   });
-  window.addEventListener("resize", layoutHand);
+  window.addEventListener("resize", () => {
+    layoutHand();
+    fitBarLine();
+  });
   // A seat link pasted into this page's address bar: only its fragment changes.
   window.addEventListener("hashchange", () => {
     if (keepSeatLink()) reconnectNow();

@@ -8,9 +8,13 @@
  * something else (an "Ask whole" button) keeps its title; a "?" button beside it
  * (button.term-tip[data-term-tip="ask_whole ask_half"]) explains it on a tap.
  *
+ * The explanation is in players' words, and the pop-up adds a link to the section of the
+ * rules page (/rules) that says more, in a new tab.
+ *
  * Hooks for end-to-end tests:
  *   [data-term]        a word with its explanation (title; role="button" where it is its own)
- *   #term-pop          the explanation shown (data-term: which), hidden when none
+ *   #term-pop          the explanation shown (data-shows: which terms), hidden when none;
+ *                      a.term-rules its link to the rules (/rules#s4)
  */
 
 import { t } from "/static/i18n.js";
@@ -23,6 +27,19 @@ const MARKED = [
   ['[data-porvoo="true"]', "porvoo"],
   ['[data-overshoot="true"]', "overshoot"],
 ];
+
+/** The section of the rules page (rules.js) that says more of each word.
+ * @type {Record<string, string>} */
+const SECTION = {
+  trumps: "s4",
+  little_trump: "s4",
+  locked: "s4",
+  ask_whole: "s4",
+  ask_half: "s4",
+  porvoo: "s6",
+  overshoot: "s6",
+  deal_points: "s5",
+};
 
 /** The numbers a text names: the target and where an overshoot falls back to. */
 let numbers = { target: 10, overshoot: 7 };
@@ -82,7 +99,7 @@ let shownFor = null;
 function hide() {
   const pop = document.getElementById("term-pop");
   pop.hidden = true;
-  pop.dataset.term = "";
+  pop.dataset.shows = "";
   shownFor?.setAttribute("aria-expanded", "false");
   shownFor = null;
 }
@@ -91,8 +108,19 @@ function hide() {
 function show(source) {
   const terms = (source.dataset.termTip ?? source.dataset.term ?? "").split(" ");
   const pop = document.getElementById("term-pop");
+  // (The pop-up's own attribute is not data-term: it is no word to explain.)
   pop.replaceChildren(...terms.map((term) => el("p", {}, termText(term))));
-  pop.dataset.term = terms.join(" ");
+  for (const section of new Set(terms.map((term) => SECTION[term]).filter(Boolean))) {
+    const name = t(`rules.${section}`);
+    pop.append(
+      el(
+        "a",
+        { class: "term-rules", href: `/rules#${section}`, target: "_blank", rel: "noopener" },
+        t("term.rules", { section: name }),
+      ),
+    );
+  }
+  pop.dataset.shows = terms.join(" ");
   pop.hidden = false;
   shownFor?.setAttribute("aria-expanded", "false");
   shownFor = source;
