@@ -141,7 +141,8 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
             assert m["reason"] == fi[f"hint.reason.{m['code']}"]
         assert m["reason"].strip() and "{" not in m["reason"]
         share = sent["reason"].get("share")
-        assert ("tutkitusta jaosta: " in m["reason"]) == (share is not None and share < 1)
+        shown = sent["reason"].get("shown") != sent["reason"].get("deals")
+        assert (" jaossa" in m["reason"]) == (share is not None and shown)
     assert sum(1 for m in tab.sent if m.get("type") == "hint") == asked
     # Playing a move: the hint was for that turn only.
     before = int(page.locator("body").get_attribute("data-seq") or "0")

@@ -51,8 +51,12 @@ def assert_hint_for(hint: dict[str, Any], seat: str, legal: list[str], seq: int)
         return
     values = [m["value"] for m in moves]
     assert values == sorted(values, reverse=True)
+    # Every possible deal where there are no more than its budget, else 16 drawn by weight (a
+    # deal drawn twice weighing twice): at most 16 deals, all of them the same for every move.
+    assert hint["exact"] or 1 <= hint["deals"] <= 16
     for move in moves:
-        assert -2 <= move["value"] <= 2 and 0 <= move["best_share"] <= 1 and move["worlds"] >= 16
+        assert -2 <= move["value"] <= 2 and 0 <= move["best_share"] <= 1
+        assert move["worlds"] == hint["deals"]
         assert move["reason"]["code"] in CODES and move["reason"]["seat"] == seat
         assert move["reason"]["text"]
 
@@ -164,10 +168,10 @@ def test_a_hint_is_the_positions_own_and_a_forced_moves_has_nothing_weighed() ->
     for _ in range(5):
         match.apply(deal.legal_actions()[0])
     observation = match.observation(deal.current_player)
-    moves = hint_moves(observation)
-    assert moves == hint_moves(observation)
+    hint = hint_moves(observation)
+    assert hint == hint_moves(observation)
     assert_hint_for(
-        {"type": "hint", "seq": 0, "moves": moves},
+        {"type": "hint", "seq": 0, **hint},
         str(observation.seat),
         [str(a) for a in observation.legal_actions],
         0,
@@ -175,6 +179,8 @@ def test_a_hint_is_the_positions_own_and_a_forced_moves_has_nothing_weighed() ->
     while len(deal.legal_actions()) > 1 or deal.legal_actions()[0].kind.name != "PLAY":
         match.apply(deal.legal_actions()[0])
     forced = match.observation(deal.current_player)
-    (only,) = hint_moves(forced)
+    nothing = hint_moves(forced)
+    (only,) = nothing["moves"]
     assert only["value"] is None and only["best_share"] is None and only["error"] is None
     assert only["worlds"] == 0 and only["reason"]["code"] == "only"
+    assert (nothing["deals"], nothing["possible"], nothing["exact"]) == (0, 0, False)

@@ -26,7 +26,8 @@ from valtti.table import decide_once
 
 T = TypeVar("T")
 #: A hint: each legal action's ``Explanation.to_dict()``, best first.
-Moves = list[dict[str, Any]]
+#: A hint's ``Hint.to_dict()``: ``moves`` and what they rest on.
+Moves = dict[str, Any]
 
 #: The computer players a table may seat, as the lobby offers them. A request naming one is
 #: from others, so it is also checked as such (``registry.untrusted_spec``: never ``external:``,
@@ -84,11 +85,11 @@ def _warm() -> None:
 
 
 def hint_moves(observation: Observation) -> Moves:
-    """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints): each legal
-    action's ``players.reasons.Explanation.to_dict()``, best first, from that seat's
-    observation alone (seeded from the position itself, so the same position gives the same
-    hint)."""
-    return [e.to_dict() for e in explain(observation, HINT_LEVEL).moves]
+    """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints):
+    ``players.reasons.Hint.to_dict()``, each legal action best first and the deals they rest on,
+    from that seat's observation alone (seeded from the position itself, so the same position
+    gives the same hint)."""
+    return explain(observation, HINT_LEVEL).to_dict()
 
 
 def review_json(match: Match, seats: list[Seat] | None) -> str:

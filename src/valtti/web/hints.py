@@ -59,7 +59,7 @@ class Hints:
         made; ``unavailable`` instead when they failed, or were dropped with the workers that
         were replaced while the table (``point_now``) is still at that point."""
         try:
-            frame = json.dumps({"type": "hint", "seq": seq, "moves": await asyncio.shield(moves)})
+            frame = json.dumps({"type": "hint", "seq": seq, **await asyncio.shield(moves)})
         except asyncio.CancelledError:
             if not moves.cancelled():
                 raise  # this task is cancelled: the room closes

@@ -2,10 +2,11 @@
 /**
  * The hint (docs/WEB.md, Hints): on your turn, at a table that gives hints, #hint-btn asks the
  * server what the PIMC computer player (pimc:hard) makes of each of your legal moves. #hint lists them
- * best first, each with its value, its share of the sampled deals where it is best and its
- * main reason in the page's language (said from the reason's code and arguments; "in 3 of the
- * 16 deals examined: …" where the engine says not every deal shows it), then how many deals the
- * hint rests on and how close the top two moves are; a forced move is "the only legal move",
+ * best first, each with its value, its share of the deals where it is best and its main reason
+ * in the page's language (said from the reason's code and arguments; "in 3 of the 16 deals: …"
+ * where the engine says not every deal shows it, with its share of their weight where they
+ * weigh differently), then which deals the hint rests on (every possible one, or a sample) and
+ * how close the top two moves are; a forced move is "the only legal move",
  * with no value or share ("—"). The best move's card or button is marked until the next state.
  * The page decides nothing: it shows the server's hint for the state it was asked at, and only
  * while that state is the latest.
@@ -17,12 +18,13 @@
  *                      (it and #hint float at the felt's foot beside the hand, the panel over
  *                      the felt; in #answer-dialog while that is open)
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
- *                      #hint-worlds says over how many sampled deals and how close the top
- *                      two moves are (or that the move is forced)
+ *                      #hint-worlds says over how many deals (all the possible ones, or
+ *                      sampled) and how close the top two moves are (or that the move is
+ *                      forced)
  *   #hint-moves li     one per legal move, best first: data-move = its token,
  *                      data-best="true|false", with .hint-move, .hint-value, .hint-share and
  *                      .hint-reason[data-code] (the reason's code; data-certain="true|false":
- *                      whether every deal examined shows it, as the engine says)
+ *                      whether every deal of the hint shows it, as the engine says)
  *   [data-hinted]      "true" on the best move's hand card or action button
  */
 
@@ -151,16 +153,21 @@ function reasonText(reason) {
   });
 }
 
-/** The reason, and where the engine found it in some of the deals examined only, in how many
- * (certain words only where every deal shows it); the review's too (table-review.js).
- * @param {HintReason} reason */
-export function reasonWords(reason) {
+/** The reason, and where the engine found it in some of the deals only, in how many (certain
+ * words only where every deal shows it), with its share of their weight where they weigh
+ * differently (`even` false); the review's too (table-review.js).
+ * @param {HintReason} reason @param {boolean} [even] */
+export function reasonWords(reason, even = true) {
   const words = reasonText(reason);
-  if (reason.share == null || reason.deals == null || reason.certain) return words;
+  if (reason.share == null || reason.deals == null || reason.shown == null || reason.certain) {
+    return words;
+  }
   const n = reason.deals;
-  return tn(`hint.shown_${n === 1 ? "one" : "other"}`, {
-    k: Math.round(reason.share * n),
+  const share = new Intl.NumberFormat(currentLang(), { style: "percent" }).format(reason.share);
+  return tn(`hint.${even ? "shown" : "shown_weighted"}_${n === 1 ? "one" : "other"}`, {
+    k: reason.shown,
     n,
+    share,
     reason: words,
   });
 }
@@ -172,14 +179,17 @@ function heading(best) {
   return tn(key, { action: moveLabel(best.action) });
 }
 
-/** How far to trust the hint: the deals it rests on and how close the top two moves are.
- * @param {HintMove[]} moves @param {Intl.NumberFormat} plain */
-function basis(moves, plain) {
-  const [first, second] = moves;
+/** How far to trust the hint: the deals it rests on (every possible one, or a sample) and how
+ * close the top two moves are (exactly, where every possible deal was valued).
+ * @param {HintFrame} frame @param {Intl.NumberFormat} plain */
+function basis(frame, plain) {
+  const [first, second] = frame.moves;
   if (!first.worlds) return t("hint.forced");
-  const over = tp("hint.worlds", first.worlds);
+  let over = tp(frame.exact ? "hint.possible" : "hint.worlds", frame.deals ?? first.worlds);
+  if (frame.fallback) over = `${over} ${t("hint.fallback")}`;
   if (!second || first.value == null || second.value == null || first.error == null) return over;
   const gap = plain.format(first.value - second.value);
+  if (frame.exact) return `${over} ${t("hint.gap_exact", { gap })}`;
   return `${over} ${t("hint.gap", { gap, error: plain.format(first.error) })}`;
 }
 
@@ -224,13 +234,14 @@ function drawPanel() {
             class: "hint-reason",
             dataset: { code: move.reason.code, certain: String(move.reason.certain) },
           },
-          reasonWords(move.reason),
+          reasonWords(move.reason, hint?.even ?? true),
         ),
       ),
     ),
   );
   document.getElementById("hint-heading").replaceChildren(moves.length ? heading(moves[0]) : "");
-  document.getElementById("hint-worlds").textContent = moves.length ? basis(moves, plain) : "";
+  document.getElementById("hint-worlds").textContent =
+    hint && moves.length ? basis(hint, plain) : "";
   // A forced move's columns hold nothing to explain.
   document.getElementById("hint-key").hidden = !moves[0]?.worlds;
   panel.hidden = !moves.length;

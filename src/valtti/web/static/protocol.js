@@ -238,11 +238,12 @@ export const FRAME = Object.freeze({
  * @property {string} code
  * @property {string} text
  * @property {Seat} seat
- * @property {boolean} certain whether every deal examined shows it (or it is the rules': the
+ * @property {boolean} certain whether every deal of the hint shows it (or it is the rules': the
  *   only move): the engine's Reason.certain
- * @property {number} [share] the share of the deals examined that show it (a reason that is one
- *   difference); 1 only where every one does
- * @property {number} [deals] the deals examined, with share
+ * @property {number} [share] the weighted share of the hint's deals that show it (a reason that
+ *   is one difference)
+ * @property {number} [deals] the hint's deals, with share
+ * @property {number} [shown] how many of them show it, with share
  * @property {string} [card]
  * @property {Suit} [suit]
  * @property {number} [points]
@@ -254,7 +255,7 @@ export const FRAME = Object.freeze({
  * @property {string} action
  * @property {number | null} value null for a forced move
  * @property {number | null} best_share null for a forced move
- * @property {number} worlds the sampled deals it rests on (0 for a forced move)
+ * @property {number} worlds the deals it rests on (0 for a forced move)
  * @property {number | null} error the standard error of its value less the best's (the best's:
  *   less the second's); null for a forced move
  * @property {HintReason} reason
@@ -265,6 +266,12 @@ export const FRAME = Object.freeze({
  * @property {typeof FRAME.HINT} type
  * @property {number} seq
  * @property {HintMove[]} moves best first
+ * @property {number} deals the deals valued (0 for a forced move)
+ * @property {number} possible how many deals agree with what the seat knows
+ * @property {boolean} exact every possible deal was valued
+ * @property {boolean} even the deals weigh alike (else by how likely the play makes each)
+ * @property {boolean} inferred weighted by the likelihood of the play seen
+ * @property {boolean} fallback no deal drawn agreed with the play: weighed alike instead
  */
 
 /** @typedef {{type: typeof FRAME.PONG}} PongFrame */

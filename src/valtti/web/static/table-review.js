@@ -19,8 +19,8 @@ import { moveLabel } from "/static/table-words.js";
 /**
  * @import { HintReason } from "/static/protocol.js"
  * @typedef {{deal: number, step: number, trick: number, seat: string, played: string,
- *   best: string, loss: number, deals: number, exact_best: string | null,
- *   exact_loss: number | null, reason?: HintReason}} ReviewDecision
+ *   best: string, loss: number, deals: number, every_deal?: boolean, even?: boolean,
+ *   exact_best: string | null, exact_loss: number | null, reason?: HintReason}} ReviewDecision
  * @typedef {{deal: number, costliest: ReviewDecision[], lost: Record<string, number>,
  *   exact_lost: Record<string, number>, unsolved: number}} ReviewDeal
  * @typedef {{seats: string[], deals: ReviewDeal[], lost: Record<string, number>,
@@ -83,14 +83,14 @@ function costly(d) {
   return el(
     "li",
     { class: "review-costly", dataset: { deal: String(d.deal), step: String(d.step) } },
-    tn("review.costly", {
+    tn(d.every_deal ? "review.costly_every_deal" : "review.costly", {
       trick: d.trick,
       seat: seatLetter(d.seat),
       played: moveLabel(d.played),
       best: moveLabel(d.best),
       loss: amount(d.loss),
       deals: d.deals,
-      reason: d.reason ? reasonWords(d.reason) : "",
+      reason: d.reason ? reasonWords(d.reason, d.even ?? true) : "",
     }),
     " ",
     openHanded(d),
