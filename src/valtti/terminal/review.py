@@ -67,9 +67,7 @@ def costly_lines(rank: int, decision: Reviewed) -> list[str]:
         "best": action_words(decision.best),
         "loss": decimal(decision.loss, 2),
         "deals": decision.deals,
-        "reason": "—"
-        if decision.reason is None
-        else reason_words(decision.reason, decision.even),
+        "reason": "—" if decision.reason is None else reason_words(decision.reason, decision.even),
     }
     if decision.every_deal:
         text = _(
