@@ -8,9 +8,12 @@ double-dummy value of each legal action in the real deal (the engine's ``Solver`
 within ``OPEN_HAND_POSITIONS`` positions a decision, so that a review of a match takes about a
 minute: a decision past that is "not solved" (its open-hand values ``None``), never guessed.
 Both are changes of the mover's team's match equity, as hints are. A decision with one legal
-move is no decision. The reason for a costly decision is ``explain_worlds``'s, set between the
-better move and the one played in the deals the seat's evaluation sampled: one engine of
-explanations for hints and reviews; the front ends render ``MatchReview`` only.
+move is no decision. Each decision also gives NS's match equity after the move played, on what
+its seat knew (``Reviewed.equity``: the match's before the deal plus the move's value), so that
+a deal's play can be drawn as a line, and a mark by what it lost (``MARKS``: ?!, ?, ??). The
+reason for a costly decision is ``explain_worlds``'s, set between the better move and the one
+played in the deals the seat's evaluation sampled: one engine of explanations for hints and
+reviews; the front ends render ``MatchReview`` only.
 """
 
 from __future__ import annotations
@@ -22,14 +25,28 @@ from typing import Any, Final, overload
 from valtti.engine import Action, Deal, Match, Observation, Seat, Team
 from valtti.engine.solver import Solver
 from valtti.players.appraise import Appraisal, appraise, deals_for
+from valtti.players.equity import match_equity
 from valtti.players.explain import NEGLIGIBLE, explain_worlds, within_chance
 from valtti.players.pimc import ActionEstimate
 from valtti.players.reasons import Reason
 
-__all__ = ["COSTLIEST", "OPEN_HAND_POSITIONS", "DealReview", "MatchReview", "Reviewed", "review"]
+__all__ = [
+    "COSTLIEST",
+    "MARKS",
+    "OPEN_HAND_POSITIONS",
+    "DealReview",
+    "MatchReview",
+    "Reviewed",
+    "review",
+]
 
 #: The costliest decisions marked in each deal.
 COSTLIEST: Final = 3
+
+#: The marks of a decision by what it lost on what its seat knew, in match equity (the chance
+#: of winning the match less the opponents', −2 to 2), as chess players mark their moves: an
+#: inaccuracy, a mistake, a blunder; the largest threshold reached (docs/REVIEW.md).
+MARKS: Final = ((0.2, "??"), (0.08, "?"), (0.03, "?!"))
 
 #: The positions one decision's open-hand solve may search (about 5 s on one core of the
 #: reference machine). Nearly every decision needs far fewer; a deal's first lead may need
@@ -62,6 +79,14 @@ class Reviewed:
     #: ``deals`` are every deal possible for what the seat knew (the hint's ``exact``)
     every_deal: bool = False
     even: bool = True  #: the deals weigh alike (else by how likely the play made each)
+    #: NS's match equity after the move played, on what the seat knew (−1 to 1: NS's chance of
+    #: winning the match less EW's)
+    equity: float = 0.0
+
+    @property
+    def mark(self) -> str | None:
+        """``??``, ``?`` or ``?!`` by ``loss`` (``MARKS``), else ``None``."""
+        return next((mark for least, mark in MARKS if self.loss >= least), None)
 
     @property
     def loss(self) -> float:
@@ -89,6 +114,8 @@ class Reviewed:
             "deals": self.deals,
             "every_deal": self.every_deal,
             "even": self.even,
+            "equity": _rounded(self.equity),
+            "mark": self.mark,
             "exact": _rounded(self.exact),
             "exact_best": None if self.exact_best is None else str(self.exact_best),
             "exact_best_value": _rounded(self.exact_best_value),
@@ -121,6 +148,8 @@ class DealReview:
     number: int
     decisions: tuple[Reviewed, ...]
     costliest: tuple[Reviewed, ...]
+    #: NS's match equity as the deal began (the match score's): where its line starts
+    equity: float = 0.0
 
     @property
     def lost(self) -> tuple[float, float]:
@@ -138,6 +167,7 @@ class DealReview:
     def to_dict(self) -> dict[str, Any]:
         return {
             "deal": self.number,
+            "equity": _rounded(self.equity),
             "decisions": [d.to_dict() for d in self.decisions],
             "costliest": [d.to_dict() for d in self.costliest],
             "lost": _named(self.lost),
@@ -199,6 +229,7 @@ def review(
     reviews = []
     again = Match(match.variant, match.first_dealer)
     for number, played_deal in enumerate(match.deals, start=1):
+        before = again.score
         now = again.start_deal(played_deal.initial_hands)
         wanted = numbers is None or number in numbers
         decisions: list[tuple[Reviewed, Appraisal, Observation]] = []
@@ -211,7 +242,8 @@ def review(
                 decisions.append(_decision(number, step, observation, now, played, level, solver))
             again.apply(played)
         if wanted:
-            reviews.append(_deal_review(number, decisions))
+            start = match_equity(again.variant)(before)
+            reviews.append(_deal_review(number, decisions, start))
     return MatchReview(tuple(reviews), chosen)
 
 
@@ -251,12 +283,20 @@ def _decision(
         None if exact_best is None else exact[exact_best],
         every_deal=appraisal.exact,
         even=appraisal.even,
+        equity=_ns_equity(observation, means[played]),
     )
     return reviewed, appraisal, observation
 
 
+def _ns_equity(observation: Observation, value: float) -> float:
+    """NS's match equity after a move worth ``value`` to its mover's team: the match's before
+    the deal (the observation's score) and the deal's change of it."""
+    before = match_equity(observation.variant)(observation.score or (0, 0))
+    return before + (value if observation.seat.team is Team.NS else -value)
+
+
 def _deal_review(
-    number: int, decisions: list[tuple[Reviewed, Appraisal, Observation]]
+    number: int, decisions: list[tuple[Reviewed, Appraisal, Observation]], equity: float
 ) -> DealReview:
     """The deal's decisions, and its costliest with the reason the better move is better."""
     ranked = sorted(decisions, key=lambda d: (-d[0].loss, -(d[0].exact_loss or 0.0), d[0].step))
@@ -265,7 +305,7 @@ def _deal_review(
         _with_reason(reviewed, appraisal, observation)
         for reviewed, appraisal, observation in costly
     )
-    return DealReview(number, tuple(d[0] for d in decisions), costliest)
+    return DealReview(number, tuple(d[0] for d in decisions), costliest, equity)
 
 
 def _with_reason(reviewed: Reviewed, appraisal: Appraisal, observation: Observation) -> Reviewed:
