@@ -40,7 +40,8 @@ def test_the_bench_times_every_trick_and_measures_the_early_error() -> None:
     bench = tool()
     times = bench.hint_times(9, 3)
     assert [t.trick for t in times] == list(range(1, 10))
-    assert all(t.positions == 1 and t.deals >= 16 and t.p95_ms <= t.max_ms for t in times)
+    # Each hint rests on at least one deal (every possible one late in a deal, where few are).
+    assert all(t.positions == 1 and t.deals >= 1 and t.p95_ms <= t.max_ms for t in times)
     error = bench.early_error(2, 4)
     assert error.positions == 2 and error.actions >= 4
     assert 0.0 <= error.mean <= error.worst <= 4.0 and math.isfinite(error.mean_regret)
