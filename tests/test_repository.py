@@ -64,3 +64,11 @@ def test_no_tracked_name_has_a_control_character() -> None:
 def test_no_tracked_file_is_a_database() -> None:
     found = [name for name in tracked() if is_database(name, head_of(ROOT / name))]
     assert not found, f"tracked databases (run products, not sources): {found!r}"
+
+
+def test_the_licence_is_the_one_the_package_names() -> None:
+    """A LICENSE file, MIT as the README and the package metadata say (issue 43)."""
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert 'license = { file = "LICENSE" }' in (ROOT / "pyproject.toml").read_text()
+    assert "MIT: [LICENSE](LICENSE)" in (ROOT / "README.md").read_text()
