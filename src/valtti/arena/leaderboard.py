@@ -1,6 +1,8 @@
 """The leaderboard: every shipped player (and any others named) on the evaluation set, in
-duplicate, every two of them, resumably; ranked by Bradley–Terry ratings (``ratings``) and by
-game points per deal against a fixed reference.
+duplicate, every two of them, resumably; ranked by their margins: each player's game points a
+deal over a fixed reference, fitted to every pairing's pairs (``ratings.margins``), with 95 %
+intervals. With a sequential test (``sequential.Sprt``) a pairing stops as soon as its answer is
+clear, every pairing played a pair at a time in turn.
 
 Each pairing plays the evaluation set of the seed (``valtti arena --deals N --seed S``: deal
 pair k is the first deal of match k of the seed, played twice with the seats swapped). What is
@@ -11,20 +13,23 @@ since meet every player already there. ``report`` writes docs/LEADERBOARD.md fro
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import math
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
 from valtti.arena.match import MatchJob, MatchOutcome
-from valtti.arena.ratings import ratings
+from valtti.arena.ratings import Margin, margins
 from valtti.arena.results import UNCONFINED
 from valtti.arena.run import BACKENDS, BotLog, check_players, play_jobs
+from valtti.arena.sequential import Sprt, Verdict
 from valtti.engine import Variant
 from valtti.players.registry import starts_program
 from valtti.players.sandbox import SANDBOX, Sandbox
@@ -51,6 +56,9 @@ REFERENCE: Final = "heuristic"
 SAVE_EVERY: Final = 10.0
 #: The state file's format.
 VERSION: Final = 1
+#: The pairing whose two players make the same decisions (the heuristic in C and in Python):
+#: its difference must come out 0 within its interval, or the intervals do not hold.
+SANITY: Final = ("quick", "heuristic")
 
 __all__ = [
     "EVALUATION_SEED",
@@ -83,13 +91,32 @@ class Board:
     secret: bool = False
     #: Some run let programs play outside a sandbox (``--sandbox none``).
     unconfined: bool = False
+    #: The test that stops a pairing once its answer is clear (``None``: every pair is played).
+    sequential: Sprt | None = None
+    cpu: float = 0.0  #: CPU seconds the workers spent, over every run
+    compute: str = ""  #: where the last run played: the backend and its processes or cluster
 
     def pairings(self) -> list[tuple[str, str]]:
         return list(itertools.combinations(self.players, 2))
 
+    def differences(self, pairing: tuple[str, str]) -> list[float]:
+        """The pairing's pairs in order, each the first player's game points a deal less the
+        second's over its two deals."""
+        pairs = self.pairs.get(pairing, {})
+        return [(pairs[k][0] - pairs[k][1]) / 2 for k in sorted(pairs)]
+
+    def verdict(self, pairing: tuple[str, str]) -> Verdict:
+        """The sequential test's answer for ``pairing`` so far (``None`` without a test)."""
+        if self.sequential is None:
+            return None
+        return self.sequential.verdict(self.differences(pairing))
+
     def missing(self) -> int:
-        """Deal pairs still to play."""
-        return sum(self.deals - len(self.pairs.get(p, {})) for p in self.pairings())
+        """Deal pairs still to play: none more of a pairing whose answer is clear."""
+        return sum(
+            0 if self.verdict(p) is not None else self.deals - len(self.pairs.get(p, {}))
+            for p in self.pairings()
+        )
 
     def to_json(self) -> str:
         return json.dumps(
@@ -110,6 +137,11 @@ class Board:
                 "updated": self.updated,
                 "secret": self.secret,
                 "unconfined": self.unconfined,
+                "sequential": None
+                if self.sequential is None
+                else dataclasses.asdict(self.sequential),
+                "cpu": self.cpu,
+                "compute": self.compute,
             },
             indent=1,
         )
@@ -139,6 +171,9 @@ class Board:
                 updated=str(data["updated"]),
                 secret=bool(data.get("secret", False)),
                 unconfined=bool(data.get("unconfined", False)),
+                sequential=None if data.get("sequential") is None else Sprt(**data["sequential"]),
+                cpu=float(data.get("cpu", 0.0)),
+                compute=str(data.get("compute", "")),
             )
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"not a leaderboard state: {type(e).__name__} {e}") from None
@@ -168,27 +203,37 @@ def bot_log_of(state: Path) -> Path:
 
 
 def _load(
-    state: Path, players: Sequence[str], deals: int, seed: int | None, variant: Variant
+    state: Path,
+    players: Sequence[str],
+    deals: int,
+    seed: int | None,
+    variant: Variant,
+    sequential: Sprt | None,
 ) -> Board:
     """The board in ``state``, or a new one. A new board's seed: ``seed``, else a secret one
-    where a program is ranked, else the evaluation set's; a kept board keeps its own."""
+    where a program is ranked, else the evaluation set's; a kept board keeps its own, and its
+    sequential test (a run may not change it: the pairings decided would not be the same)."""
     if not state.exists():
         secret = seed is None and any(starts_program(p) for p in players)
         if seed is None:
             seed = fresh_seed() if secret else EVALUATION_SEED
-        return Board(seed, deals, variant, list(dict.fromkeys(players)), secret=secret)
+        return Board(
+            seed, deals, variant, list(dict.fromkeys(players)), secret=secret,
+            sequential=sequential,
+        )  # fmt: skip
     try:
         board = Board.from_json(state.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{state} cannot be read: {e}") from None
     except ValueError as e:
         raise ValueError(f"{state}: {e}") from None
-    kept = (board.seed, board.deals, board.variant)
-    if kept != (board.seed if seed is None else seed, deals, variant):
+    kept = (board.seed, board.deals, board.variant, board.sequential)
+    if kept != (board.seed if seed is None else seed, deals, variant, sequential):
         seed_text = "a secret seed" if board.secret else f"seed {board.seed}"
+        test = "" if board.sequential is None else f", {_test(board.sequential)}"
         raise ValueError(
             f"{state} holds a leaderboard of {seed_text}, {board.deals} deal pairs, "
-            f"variant {board.variant}: give those options again, or another --state"
+            f"variant {board.variant}{test}: give those options again, or another --state"
         )
     board.players = list(dict.fromkeys([*board.players, *players]))
     return board
@@ -207,14 +252,17 @@ def play_leaderboard(
     *,
     sandbox: Sandbox = SANDBOX,
     bot_log: Path | None = None,
+    sequential: Sprt | None = None,
+    address: str | None = None,
 ) -> Board:
     """Play what the leaderboard in ``state`` is missing for ``players`` (and the players it
     already holds) and return it, saved. ``seed``: the evaluation set; ``None``, the state's,
     or for a new board ``EVALUATION_SEED``, or a secret one where a program is ranked.
     Programs run in ``sandbox``, which is kept from the state file and ``bot_log`` (by default
-    ``bot_log_of(state)``), where their standard error goes. ``ValueError`` for bad options, a
-    player that cannot be made, or a state file of other settings; Ctrl-C saves what was played
-    and re-raises."""
+    ``bot_log_of(state)``), where their standard error goes. ``sequential``: a pairing stops
+    once this test's answer is clear, at most ``deals`` pairs; ``backend`` ``ray`` plays on the
+    Ray cluster at ``address``. ``ValueError`` for bad options, a player that cannot be made, or
+    a state file of other settings; Ctrl-C saves what was played and re-raises."""
     variant = variant or Variant()
     bot_log = bot_log or bot_log_of(state)
     sandbox = sandbox.keeping(state, bot_log)
@@ -222,7 +270,7 @@ def play_leaderboard(
         raise ValueError(f"deals must be at least 1, not {deals}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
-    board = _load(state, players, deals, seed, variant)
+    board = _load(state, players, deals, seed, variant, sequential)
     if len(board.players) < 2:
         raise ValueError("the leaderboard needs at least two players")
     check_players(board.players, sandbox)
@@ -231,6 +279,7 @@ def play_leaderboard(
     log = BotLog(bot_log)
     board.runs += 1
     board.command = command or board.command
+    board.compute = _compute(backend, workers, address)
     pairings = board.pairings()
     total = board.missing()
     halves: dict[tuple[int, int], MatchOutcome] = {}
@@ -248,6 +297,7 @@ def play_leaderboard(
         nonlocal last
         job = outcome.job
         log.write(f"{job.first} vs {job.second} pair {job.number + 1}{job.half}", outcome.error_log)
+        board.cpu += outcome.cpu
         for side, spec in enumerate((job.first, job.second)):
             decisions, seconds = board.clocks.get(spec, (0, 0.0))
             board.clocks[spec] = (
@@ -272,7 +322,7 @@ def play_leaderboard(
     if progress is not None:
         progress(0, total)
     try:
-        play_jobs(_jobs(board, pairings, sandbox), done, backend, workers, apart=programs)
+        play_jobs(_jobs(board, pairings, sandbox), done, backend, workers, address, apart=programs)
     finally:
         account()
         board.save(state)
@@ -281,14 +331,30 @@ def play_leaderboard(
 
 
 def _jobs(board: Board, pairings: list[tuple[str, str]], sandbox: Sandbox) -> Iterator[MatchJob]:
-    for k, (a, b) in enumerate(pairings):
-        have = board.pairs.get((a, b), {})
-        for number in range(board.deals):
-            if number not in have:
+    """The halves still to play, a pair of every pairing in turn: a pairing whose answer is
+    clear (``Board.verdict``, read as the jobs are made) has no more."""
+    for number in range(board.deals):
+        for k, (a, b) in enumerate(pairings):
+            if number not in board.pairs.get((a, b), {}) and board.verdict((a, b)) is None:
                 for swapped in (False, True):
                     yield MatchJob(
                         k, a, b, number, swapped, board.seed, board.variant, 1, False, sandbox
                     )
+
+
+def _compute(backend: str, workers: int | None, address: str | None) -> str:
+    if backend == "ray":
+        return f"a Ray cluster at {address}" if address else "a Ray cluster on this machine"
+    if backend == "serial":
+        return "one process"
+    return f"{workers or os.cpu_count() or 1} processes"
+
+
+def _test(sequential: Sprt) -> str:
+    return (
+        f"a sequential test of {sequential.low:g} against {sequential.high:g} game points a "
+        f"deal (α {sequential.alpha:g}, β {sequential.beta:g})"
+    )
 
 
 def _score(first: int, second: int) -> float:
@@ -307,19 +373,22 @@ def _duration(seconds: float) -> str:
 
 
 def report(board: Board, reference: str = REFERENCE) -> str:
-    """docs/LEADERBOARD.md from ``board``: the ratings, the game points per deal against
-    ``reference`` (the first player if it is not among them), the coverage, the command, the
-    date and the time it took."""
+    """docs/LEADERBOARD.md from ``board``: each player's margin over ``reference`` (the first
+    player if it is not among them) with its interval, the pairs it won, its time a decision;
+    the sanity row; the coverage, the command, the date, the time and the compute it took."""
     players = board.players
     anchor = players.index(reference) if reference in players else 0
     reference = players[anchor]
     index = {p: i for i, p in enumerate(players)}
-    games = {
-        (index[a], index[b]): [_score(x, y) for x, y in d.values()]
-        for (a, b), d in board.pairs.items()
-        if a in index and b in index
-    }
-    rated = ratings(len(players), games, anchor)
+    rated = margins(
+        len(players),
+        {
+            (index[a], index[b]): board.differences((a, b))
+            for (a, b) in board.pairs
+            if a in index and b in index
+        },
+        anchor,
+    )
     rows: list[tuple[float, str]] = []
     for i, player in enumerate(players):
         won = pairs = 0.0
@@ -329,38 +398,37 @@ def report(board: Board, reference: str = REFERENCE) -> str:
                     mine, theirs = (x, y) if player == a else (y, x)
                     won += _score(mine, theirs)
                     pairs += 1
-        if player == reference:
-            against = "0 (the reference)"
-        else:
-            key = (player, reference) if (player, reference) in board.pairs else None
-            d = board.pairs.get(key or (reference, player), {})
-            sign = 1 if key else -1
-            estimate = mean_interval([sign * (x - y) / 2 for x, y in d.values()])
-            against = (
-                f"{_signed(estimate.mean)} [{_signed(estimate.low)}, {_signed(estimate.high)}]"
-            )
         decisions, seconds = board.clocks.get(player, (0, 0.0))
         ms = f"{1000 * seconds / decisions:.1f}" if decisions else "–"
-        r = rated[i]
         share = f"{won / pairs:.0%} of {pairs:.0f}" if pairs else "–"
-        rows.append(
-            (
-                r.elo,
-                f"| {player} | {r.elo:+.0f} | [{r.low:+.0f}, {r.high:+.0f}] | {share} "
-                f"| {against} | {ms} |",
-            )
-        )
+        r = rated[i]
+        if r is None:
+            rows.append((-math.inf, f"| {player} | – | – | {share} | {ms} |"))
+            continue
+        strength = "0 (the reference)" if i == anchor else _signed(r.value)
+        interval = "–" if i == anchor else f"[{_signed(r.low)}, {_signed(r.high)}]"
+        rows.append((r.value, f"| {player} | {strength} | {interval} | {share} | {ms} |"))
     rows.sort(key=lambda row: -row[0])
     pairings = board.pairings()
-    complete = sum(len(board.pairs.get(p, {})) == board.deals for p in pairings)
     missing = board.missing()
-    coverage = (
-        f"Every pairing is complete: {len(pairings)} pairing{'s' * (len(pairings) != 1)} of "
-        f"{board.deals} deal pairs each."
-        if not missing
-        else f"**Partial**: {complete} of {len(pairings)} pairings complete, {missing} of "
-        f"{len(pairings) * board.deals} deal pairs still to play."
-    )
+    played = sum(len(board.pairs.get(p, {})) for p in pairings)
+    decided = [p for p in pairings if board.verdict(p) is not None]
+    if board.sequential is None:
+        complete = sum(len(board.pairs.get(p, {})) == board.deals for p in pairings)
+        coverage = (
+            f"Every pairing is complete: {len(pairings)} pairing{'s' * (len(pairings) != 1)} "
+            f"of {board.deals} deal pairs each."
+            if not missing
+            else f"**Partial**: {complete} of {len(pairings)} pairings complete, {missing} of "
+            f"{len(pairings) * board.deals} deal pairs still to play."
+        )
+    else:
+        coverage = (
+            f"{_test(board.sequential).capitalize()} stopped each pairing once its answer was "
+            f"clear: {len(decided)} of {len(pairings)} pairings decided, {played} deal pairs "
+            f"played (at most {board.deals} a pairing)"
+            + ("." if not missing else f"; **partial**: {missing} deal pairs may still be played.")
+        )
     shipped_missing = [p for p in SHIPPED if p not in players]
     absent = (
         f" Not on it (not yet played): {', '.join(shipped_missing)}." if shipped_missing else ""
@@ -378,27 +446,58 @@ def report(board: Board, reference: str = REFERENCE) -> str:
     lines = [
         "# Leaderboard",
         "",
-        f"The players below on {seed}: every two of them play the same {board.deals} deal "
-        f"pairs, each deal twice with the seats swapped, variant {board.variant}.",
+        f"The players below on {seed}: every two of them play the same deal pairs, each deal "
+        f"twice with the seats swapped, variant {board.variant}.",
         "",
         *warning,
         f"Players: {', '.join(players)}.{absent} {coverage}",
         "",
-        f"| player | rating (Elo) | 95 % interval | duplicate pairs won | game points per deal "
-        f"against {reference} [95 % interval] | ms per decision |",
-        "|---|---|---|---|---|---|",
+        f"| player | game points a deal over {reference} | 95 % interval | duplicate pairs won "
+        f"| ms per decision |",
+        "|---|---|---|---|---|",
         *(text for _, text in rows),
         "",
-        f"The rating is Bradley–Terry's over duplicate pairs (a pair is won by the player with "
-        f"more game points over its two deals, level is half a win each), in Elo points with "
-        f"{reference} at 0; the interval is the 2.5th to 97.5th percentile of 200 bootstrap "
-        f"resamples of each pairing's pairs. The game points per deal are the player's minus "
-        f"{reference}'s on the same cards, with a Student-t interval over the pairs. Decision "
-        f"times are this machine's, as loaded as it was.",
+        *_checks(board, rated, index),
+        f"A player's figure is its game points a deal less {reference}'s on the same cards, "
+        f"fitted to every pairing it played (weighted least squares of each pairing's mean "
+        f"difference, weighted by its pairs over their variance), with a normal 95 % interval "
+        f"from the fit; a pair is won by the player with more game points over its two deals, "
+        f"level is half a win each. Decision times are this machine's, as loaded as it was.",
         "",
         f"Command: `{board.command}`  ",
         f"Date: {board.updated}; played in {_duration(board.seconds)} over {board.runs} "
-        f"run{'s' if board.runs != 1 else ''}.",
+        f"run{'s' if board.runs != 1 else ''}, on {board.compute or 'this machine'}: "
+        f"{board.cpu / 3600:.1f} CPU hours.",
         "",
     ]
     return "\n".join(lines)
+
+
+def _checks(board: Board, rated: Sequence[Margin | None], index: Mapping[str, int]) -> list[str]:
+    """The sanity row (two players of the same decisions: 0 within its interval) and whether
+    ``random`` is last, where they are on the board: does the table hold?"""
+    lines = []
+    first, second = SANITY
+    if first in index and second in index:
+        key = (first, second) if (first, second) in board.pairs else (second, first)
+        estimate = mean_interval(board.differences(key))
+        holds = (
+            estimate.low is not None
+            and estimate.high is not None
+            and estimate.low <= 0 <= estimate.high
+        )
+        lines += [
+            f"Sanity: {key[0]} and {key[1]} make the same decisions; on "
+            f"{estimate.samples} pairs {key[0]} less {key[1]} comes out {_signed(estimate.mean)} "
+            f"game points a deal [{_signed(estimate.low)}, {_signed(estimate.high)}]: "
+            + ("0 is within it." if holds else "**0 is not within it.**"),
+            "",
+        ]
+    lowest = rated[index["random"]] if "random" in index else None
+    if lowest is not None:
+        others = [
+            r.value for p, i in index.items() if p != "random" and (r := rated[i]) is not None
+        ]
+        last = all(value > lowest.value for value in others)
+        lines += [f"random is {'last' if last else '**not last**'}.", ""]
+    return lines

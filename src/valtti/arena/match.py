@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -84,6 +85,7 @@ class MatchOutcome:
     record: str | None  #: the RECORD.md JSON when the job asked for it
     #: What the programs at the table wrote on their standard error: ``"N bot: line"``.
     error_log: tuple[str, ...] = ()
+    cpu: float = 0.0  #: CPU seconds the worker spent on the match (its own players included)
 
     def without_record(self) -> MatchOutcome:
         """This outcome without its record and log, once they are written: all a run keeps."""
@@ -92,6 +94,7 @@ class MatchOutcome:
 
 def play_match(job: MatchJob) -> MatchOutcome:
     """Play one match of the arena; a player's fault ends it as a forfeit, never the arena."""
+    started = time.process_time()
     seats = {seat: Computer(job.spec(seat), job.player_seed(seat)) for seat in Seat}
     table = Table(seats, job.match_seed, variant=job.variant, sandbox=job.sandbox)
     match = table.match
@@ -152,4 +155,5 @@ def play_match(job: MatchJob) -> MatchOutcome:
             for seat, lines in sorted(table.error_logs.items())
             for line in lines
         ),
+        time.process_time() - started,
     )

@@ -1,76 +1,93 @@
-"""Bradley–Terry ratings from duplicate pairs, on the Elo scale, with bootstrap intervals.
-
-A duplicate pair (the same cards played twice, the seats swapped) is one game between two
-players: the one with more game points over its two deals wins it, equal points are a draw,
-counted half a win each. The strengths are Bradley–Terry's (P(i beats j) = p_i / (p_i + p_j)),
-fitted by Hunter's MM iterations with one virtual draw for every two players that met, so that a
-player who won every pair still has a finite rating; they are given as Elo points,
-``400 log10(p_i / p_anchor)``, the anchor at 0. The interval of each rating is the 2.5th to
-97.5th percentile over bootstrap resamples of each pairing's pairs.
-"""
+"""Players' strengths from the margins of their duplicate pairs: game points a deal over one
+player's, fitted to every pairing at once, with intervals from the fit (``margins``)."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
-__all__ = ["Rating", "bradley_terry", "ratings"]
-
-#: The pairs' outcomes by pairing: (i, j) → each pair's score for i (1, 0.5 or 0).
-Games = Mapping[tuple[int, int], Sequence[float]]
+__all__ = ["Margin", "margins"]
 
 
 @dataclass(frozen=True, slots=True)
-class Rating:
-    """One player's rating in Elo points (the anchor at 0) and its bootstrap interval."""
+class Margin:
+    """A player's strength in game points a deal over the anchor's, from the margins of its
+    duplicate pairs, with its standard error and 95 % interval (normal)."""
 
-    elo: float
+    value: float
+    error: float
     low: float
     high: float
 
 
-def bradley_terry(count: int, games: Games, anchor: int = 0) -> np.ndarray:
-    """Each of ``count`` players' rating in Elo points from ``games`` (see the module)."""
-    wins = np.zeros((count, count))
-    for (i, j), scores in games.items():
-        won = float(sum(scores))
-        wins[i, j] += won + 0.5  # one virtual draw a pairing
-        wins[j, i] += len(scores) - won + 0.5
-    played = wins + wins.T
-    total = wins.sum(axis=1)
-    strength = np.ones(count)
-    for _ in range(10_000):
-        ratio = played / (strength[:, None] + strength[None, :])
-        np.fill_diagonal(ratio, 0.0)
-        denominator = ratio.sum(axis=1)
-        # a player who met no one keeps its strength: it has nothing to be fitted to
-        new = np.where(denominator > 0, total / np.where(denominator > 0, denominator, 1), strength)
-        new /= new[anchor]
-        if np.allclose(new, strength, rtol=1e-12, atol=0):
-            strength = new
-            break
-        strength = new
-    return 400 * np.log10(strength)
+#: Pairs a pairing needs for its own variance; one with fewer takes the pooled variance.
+OWN_VARIANCE: Final = 10
 
 
-def ratings(
-    count: int, games: Games, anchor: int = 0, resamples: int = 200, seed: int = 0
-) -> list[Rating]:
-    """Each player's rating with its 95 % bootstrap interval (``resamples`` resamples of each
-    pairing's pairs, drawn from ``seed``: the same games give the same intervals)."""
-    elo = bradley_terry(count, games, anchor)
-    rng = np.random.default_rng(seed)
-    drawn = np.empty((resamples, count))
-    for r in range(resamples):
-        resampled = {
-            key: [scores[k] for k in rng.integers(len(scores), size=len(scores))]
-            for key, scores in games.items()
-            if scores
-        }
-        drawn[r] = bradley_terry(count, resampled, anchor)
-    low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
-    return [
-        Rating(float(e), float(lo), float(hi)) for e, lo, hi in zip(elo, low, high, strict=True)
-    ]
+def margins(
+    count: int, pairs: Mapping[tuple[int, int], Sequence[float]], anchor: int = 0
+) -> list[Margin | None]:
+    """Each of ``count`` players' strength over ``anchor`` (0) in game points a deal, from each
+    pairing's pairs' differences (``(i, j)`` → the game points a deal of i less j's, one a
+    pair): weighted least squares of ``r_i - r_j`` on each pairing's mean, weighted by its
+    precision (the pairs over their variance: the pairing's own from ``OWN_VARIANCE`` pairs,
+    else the pooled), the errors from the fit's covariance. ``None`` for a player no pairing
+    joins to the anchor."""
+    played = {key: list(values) for key, values in pairs.items() if values}
+    spread = [statistics.variance(v) for v in played.values() if len(v) >= 2]
+    pooled = statistics.fmean(spread) if spread else 1.0
+    free = [i for i in range(count) if i != anchor]
+    column = {player: k for k, player in enumerate(free)}
+    rows, means, weights = [], [], []
+    for (i, j), values in played.items():
+        row = np.zeros(len(free))
+        if i != anchor:
+            row[column[i]] += 1.0
+        if j != anchor:
+            row[column[j]] -= 1.0
+        variance = statistics.variance(values) if len(values) >= OWN_VARIANCE else pooled
+        rows.append(row)
+        means.append(statistics.fmean(values))
+        weights.append(len(values) / max(variance, 1e-9))
+    out: list[Margin | None] = [None] * count
+    out[anchor] = Margin(0.0, 0.0, 0.0, 0.0)
+    if not rows:
+        return out
+    design, w = np.array(rows), np.array(weights)
+    information = design.T @ (design * w[:, None])
+    # A player joined to the anchor by no pairing has no row of its own to be fitted by.
+    joined = _joined(count, played, anchor)
+    keep = [column[p] for p in free if p in joined]
+    if not keep:
+        return out
+    information = information[np.ix_(keep, keep)]
+    target = (design[:, keep] * w[:, None]).T @ np.array(means)
+    covariance = np.linalg.inv(information)
+    fitted = covariance @ target
+    for k, index in enumerate(keep):
+        player = free[index]
+        error = float(np.sqrt(covariance[k, k]))
+        value = float(fitted[k])
+        out[player] = Margin(value, error, value - Z95 * error, value + Z95 * error)
+    return out
+
+
+#: The normal quantile of a two-sided 95 % interval.
+Z95: Final = 1.959963984540054
+
+
+def _joined(count: int, pairs: Mapping[tuple[int, int], object], anchor: int) -> set[int]:
+    """The players a chain of pairings joins to ``anchor``."""
+    joined, frontier = {anchor}, [anchor]
+    while frontier:
+        player = frontier.pop()
+        for i, j in pairs:
+            for a, b in ((i, j), (j, i)):
+                if a == player and b not in joined:
+                    joined.add(b)
+                    frontier.append(b)
+    return joined

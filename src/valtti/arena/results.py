@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from valtti.arena.match import MatchOutcome
+from valtti.arena.sequential import Sprt, Verdict
 from valtti.engine import Variant
 from valtti.players.stats import Estimate, mean_interval
 
@@ -163,6 +164,10 @@ class ArenaResult:
     seed_drawn: bool = False  #: the seed was drawn at random (``fresh_seed``), not given
     #: Where the programs among the players ran (``Sandbox``'s text), ``None`` without one.
     sandbox: str | None = None
+    #: The test that stopped each pairing once its answer was clear, if any, and its answer of
+    #: each pairing (``None``: still open when the matches ran out).
+    sequential: Sprt | None = None
+    verdicts: tuple[Verdict, ...] = ()
 
     @property
     def unconfined(self) -> bool:
@@ -192,9 +197,26 @@ class ArenaResult:
             "backend": self.backend,
             "workers": self.workers,
             "sandbox": self.sandbox,
+            "sequential": None
+            if self.sequential is None
+            else {
+                "low": self.sequential.low,
+                "high": self.sequential.high,
+                "alpha": self.sequential.alpha,
+                "beta": self.sequential.beta,
+            },
             "seconds": self.seconds,
-            "pairings": [p.to_dict(self.single_deals) for p in self.pairings],
+            "pairings": [
+                {**p.to_dict(self.single_deals), **self._verdict(k)}
+                for k, p in enumerate(self.pairings)
+            ],
         }
+
+    def _verdict(self, pairing: int) -> dict[str, Any]:
+        """``{"verdict": …}`` of ``pairing`` with a sequential test, else nothing."""
+        if self.sequential is None:
+            return {}
+        return {"verdict": self.verdicts[pairing] if pairing < len(self.verdicts) else None}
 
     def report(self) -> str:
         """The figures as text, one block per pairing."""
@@ -218,7 +240,14 @@ class ArenaResult:
                 if not self.unconfined
                 else f"warning: {UNCONFINED}"
             )
-        for p in self.pairings:
+        if self.sequential is not None:
+            test = self.sequential
+            lines.append(
+                f"until clear: a sequential test of a difference of {test.low:g} against "
+                f"{test.high:g} game points a deal (error rates {test.alpha:g}, {test.beta:g}), "
+                f"at most {self.matches} pairs a pairing"
+            )
+        for k, p in enumerate(self.pairings):
             a, b = p.first.spec, p.second.spec
             d = p.difference
             outcome = (
@@ -246,6 +275,17 @@ class ArenaResult:
                     f" per deal, {_number(f.decisions_per_s, ',.0f')} decisions/s"
                     f" ({_number(f.ms_per_decision, '.1f')} ms each on average,"
                     f" the slowest {1000 * f.slowest:.0f} ms)"
+                )
+            if self.sequential is not None:
+                said = {
+                    "first": f"{a} better by {self.sequential.high:g} or more",
+                    "second": f"{b} better by {self.sequential.high:g} or more",
+                    "even": f"within {self.sequential.high:g} of each other",
+                    None: "not clear yet",
+                }
+                lines.append(
+                    f"  the answer: {said[self.verdicts[k] if k < len(self.verdicts) else None]}"
+                    f" (after {d.samples} pairs)"
                 )
             if p.failures:
                 lines.append(f"  failures ({len(p.failures)}, each a forfeit):")

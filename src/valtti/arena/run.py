@@ -25,6 +25,7 @@ from typing import IO, Final
 
 from valtti.arena.match import MAX_DEALS, MatchJob, MatchOutcome, play_match
 from valtti.arena.results import ArenaResult, summarize
+from valtti.arena.sequential import Sprt, Verdict
 from valtti.engine import Variant
 from valtti.players.policy import Seatable, policy_name
 from valtti.players.registry import make_player, release_python, seat_python, starts_program
@@ -54,6 +55,7 @@ def run_arena(
     records: Path | None = None,
     bot_log: Path | None = None,
     sandbox: Sandbox = SANDBOX,
+    sequential: Sprt | None = None,
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ArenaResult:
@@ -72,8 +74,10 @@ def run_arena(
     there when the run ends, also when it is stopped. ``bot_log``: the file the programs'
     standard error is appended to, a line each (default: ``bots.log`` in ``records``).
     ``sandbox``: where programs (``external:``) run; the run's records and log are kept from
-    them. ``progress(done, total)`` is called as matches finish. ``ValueError`` for bad
-    arguments, naming the player whose spec cannot be made into a player.
+    them. ``sequential``: every pairing played a pair at a time in turn, and no more pairs of a
+    pairing once this test's answer is clear (``matches`` at most). ``progress(done, total)`` is
+    called as matches finish. ``ValueError`` for bad arguments, naming the player whose spec
+    cannot be made into a player.
     """
     python = [p for p in players if not isinstance(p, str)]
     if python and backend != "serial":
@@ -96,6 +100,7 @@ def run_arena(
             records,
             bot_log,
             sandbox,
+            sequential,
             address,
             progress,
         )
@@ -116,6 +121,7 @@ def _run(
     records: Path | None,
     bot_log: Path | None,
     sandbox: Sandbox,
+    sequential: Sprt | None,
     address: str | None,
     progress: Callable[[int, int], None] | None,
 ) -> ArenaResult:
@@ -126,13 +132,34 @@ def _run(
         seed = fresh_seed()
     pairings = list(itertools.combinations(range(len(players)), 2))
     total = 2 * matches * len(pairings)
-    # Made as they are played: a list of every job would take memory without bound.
+    halves: dict[tuple[int, int], list[MatchOutcome]] = {}
+    pairs: dict[int, list[float]] = {k: [] for k in range(len(pairings))}  # each pair's difference
+
+    def verdict(pairing: int) -> Verdict:
+        return None if sequential is None else sequential.verdict(pairs[pairing])
+
+    # Made as they are played: a list of every job would take memory without bound. With a
+    # sequential test a pair of every pairing in turn, none of a pairing already decided.
+    order = (
+        ((k, i) for i in range(matches) for k in range(len(pairings)))
+        if sequential is not None
+        else ((k, i) for k in range(len(pairings)) for i in range(matches))
+    )
     jobs = (
         MatchJob(
-            k, players[a], players[b], i, swapped, seed, variant, max_deals, bool(records), sandbox
+            k,
+            players[pairings[k][0]],
+            players[pairings[k][1]],
+            i,
+            swapped,
+            seed,
+            variant,
+            max_deals,
+            bool(records),
+            sandbox,
         )
-        for k, (a, b) in enumerate(pairings)
-        for i in range(matches)
+        for k, i in order
+        if verdict(k) is None
         for swapped in (False, True)
     )
     folders = [
@@ -156,6 +183,13 @@ def _run(
         if log is not None:
             log.write(name(outcome.job), outcome.error_log)
         outcomes.append(outcome.without_record())
+        both = halves.setdefault((outcome.job.pairing, outcome.job.number), [])
+        both.append(outcome)
+        if len(both) == 2:
+            deals = sum(o.deals for o in both)
+            gained = sum(o.game_points[0] - o.game_points[1] for o in both)
+            pairs[outcome.job.pairing].append(gained / deals if deals else 0.0)
+            del halves[(outcome.job.pairing, outcome.job.number)]
         if progress is not None:
             progress(len(outcomes), total)
 
@@ -186,6 +220,8 @@ def _run(
         ),
         seed_drawn,
         str(sandbox) if _seats_program(players) else None,
+        sequential,
+        tuple(verdict(k) for k in range(len(pairings))),
     )
 
 

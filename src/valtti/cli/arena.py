@@ -17,8 +17,10 @@ from valtti.cli.common import (
     fail,
     main,
     make_sandbox,
+    make_sequential,
     read_seed,
     sandbox_options,
+    sequential_options,
 )
 from valtti.cli.raycluster import ray_cluster_answers
 
@@ -87,6 +89,7 @@ from valtti.cli.raycluster import ray_cluster_answers
     "with its match and seat (readable by you only).  [default: bots.log in --records]",
 )
 @sandbox_options
+@sequential_options
 @click.option(
     "--json",
     "as_json",
@@ -109,6 +112,8 @@ def arena(
     bot_log: Path | None,
     sandbox_kind: str,
     bot_limits: str,
+    until_clear: bool,
+    margin: float,
     as_json: bool,
 ) -> None:
     """Compare players in duplicate matches, on all cores or a Ray cluster.
@@ -181,6 +186,7 @@ def arena(
                 records=records,
                 bot_log=bot_log,
                 sandbox=sandbox,
+                sequential=make_sequential(until_clear, margin),
                 address=address,
                 progress=progress,
             )

@@ -13,6 +13,7 @@ import click
 from valtti import __version__
 
 if TYPE_CHECKING:
+    from valtti.arena.sequential import Sprt
     from valtti.engine import Match
     from valtti.engine.record import Record
     from valtti.players.sandbox import Sandbox
@@ -101,6 +102,33 @@ def sandbox_options(command: Command) -> Command:
         help="Where external bots run: bwrap, a sandbox of their own each (Linux, bubblewrap), "
         "or none, as ordinary programs of yours: only for bots you trust.",
     )(command)
+
+
+def sequential_options(command: Command) -> Command:
+    """``--until-clear`` and ``--margin``: a sequential test of each pairing (``arena.sequential``);
+    read them with ``make_sequential``."""
+    command = click.option(
+        "--margin",
+        type=click.FloatRange(min=0, min_open=True),
+        default=0.3,
+        show_default=True,
+        help="With --until-clear: the difference, in game points a deal, that the test tells "
+        "from none.",
+    )(command)
+    return click.option(
+        "--until-clear",
+        is_flag=True,
+        help="Play a pair of each pairing in turn and stop a pairing once a sequential test "
+        "says whether one player is better by --margin or more, or neither (error rates 5 %); "
+        "the pairs asked for are then the most.",
+    )(command)
+
+
+def make_sequential(until_clear: bool, margin: float) -> Sprt | None:
+    """The test of ``--until-clear`` and ``--margin``, or ``None``."""
+    from valtti.arena.sequential import Sprt
+
+    return Sprt(0.0, margin) if until_clear else None
 
 
 def make_sandbox(kind: str, limits: str) -> Sandbox:

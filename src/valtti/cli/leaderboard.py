@@ -20,8 +20,10 @@ from valtti.cli.common import (
     fail,
     main,
     make_sandbox,
+    make_sequential,
     read_seed,
     sandbox_options,
+    sequential_options,
 )
 
 
@@ -110,8 +112,14 @@ def _arguments(ctx: click.Context) -> list[str]:
     "--backend",
     default="process",
     show_default=True,
-    type=click.Choice(["process", "serial"]),
-    help="process (a process pool) or serial (this process).",
+    type=click.Choice(["process", "ray", "serial"]),
+    help="process (a process pool), ray (a Ray cluster: pip install 'valtti[ray]') or serial "
+    "(this process).",
+)
+@click.option(
+    "--address",
+    help="The Ray cluster to use with --backend ray (docs/RESEARCH.md, The leaderboard on a "
+    "cluster).  [default: a new one on this machine]",
 )
 @click.option(
     "--bot-log",
@@ -120,6 +128,7 @@ def _arguments(ctx: click.Context) -> list[str]:
     "only).  [default: the --state file's name with .bots.log]",
 )
 @sandbox_options
+@sequential_options
 @click.option(
     "--background",
     is_flag=True,
@@ -138,20 +147,25 @@ def leaderboard(
     reference: str,
     workers: int | None,
     backend: str,
+    address: str | None,
     bot_log: Path | None,
     sandbox_kind: str,
     bot_limits: str,
+    until_clear: bool,
+    margin: float,
     background: bool,
 ) -> None:
     """Rank every shipped player and any given on the evaluation set, in duplicate.
 
     Every two players play the same deal pairs, each deal twice with the seats swapped. What is
     played is kept in --state as it goes: run the same command again (with more --players, too)
-    and it plays only what is missing. Writes --out: Bradley-Terry ratings with intervals, game
-    points per deal against --reference, the command, the date and the time it took. The full
-    board takes hours: --background. Exit status 130 when Ctrl-C stops it (what was played is
-    kept, and the table written). External bots run each in a sandbox of its own, on a secret
-    seed unless one is given (docs/PROTOCOL.md, A fair arena).
+    and it plays only what is missing. Writes --out: each player's game points a deal over
+    --reference, fitted to every pairing, with 95 % intervals, the command, the date, the time
+    and the compute it took. --until-clear stops each pairing once its answer is clear. The full
+    board takes hours: --background, or a Ray cluster (--backend ray --address). Exit status 130
+    when Ctrl-C stops it (what was played is kept, and the table written). External bots run each
+    in a sandbox of its own, on a secret seed unless one is given (docs/PROTOCOL.md, A fair
+    arena).
     """
     from valtti.arena.leaderboard import SHIPPED, Board, play_leaderboard, report
     from valtti.arena.results import UNCONFINED
@@ -168,6 +182,14 @@ def leaderboard(
             raise click.BadParameter(f"{path.parent} is no folder", param_hint=option)
     if seed is not None and seed_file is not None:
         raise click.UsageError("--seed or --seed-file, not both")
+    if workers is not None and backend != "process":
+        raise click.UsageError(f"--workers sets the processes of --backend process, not {backend}")
+    if address is not None and backend != "ray":
+        raise click.UsageError(f"--address names the Ray cluster of --backend ray, not {backend}")
+    if address is not None:
+        from valtti.cli.raycluster import ray_cluster_answers
+
+        ray_cluster_answers(address)
     sandbox = make_sandbox(sandbox_kind, bot_limits).keeping(seed_file)
     if seed_file is not None:
         seed = read_seed(seed_file)
@@ -223,6 +245,8 @@ def leaderboard(
             progress=progress,
             sandbox=sandbox,
             bot_log=bot_log,
+            sequential=make_sequential(until_clear, margin),
+            address=address,
         )
     except ValueError as e:
         raise click.UsageError(str(e)) from None
