@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The engine's core in C, shared with the compiled parts of the layers above (they
 ``cimport`` it): the state of one deal as a ``Core`` struct, the rules of play over it
 (RULES.md 3, 4 and 5.1) as inline functions, the package's generator, and what the public

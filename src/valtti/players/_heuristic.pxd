@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The heuristic player in C, shared with the research layer's learner tables (they seat it)."""
 
 from libc.stdint cimport int8_t, uint64_t
