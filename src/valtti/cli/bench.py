@@ -169,18 +169,22 @@ def _bench_speed(quick_positions: int) -> dict[str, float]:
     rates = learner_rates()
     click.echo(
         f"batched:      {rates.batched:,.0f} learner steps per CPU-second ({rates.tables} tables "
-        f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x"
+        f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x; "
+        f"{rates.batched_heuristic:,.0f} against three heuristic players"
     )
     q = quick_figures(quick_positions)
     click.echo(
         f"quick:        {q.decisions_per_s:,.0f} heuristic decisions per CPU-second on "
         f"{q.positions:,} random positions ({q.choice_decisions_per_s:,.0f} on the "
-        f"{q.choices:,} with a choice)"
+        f"{q.choices:,} with a choice); {q.player_decisions_per_s:,.0f} a second as a player "
+        "given observations"
     )
     return {
         "batched_steps_per_cpu_s": round(rates.batched),
         "single_env_steps_per_cpu_s": round(rates.single),
         "batched_ratio": round(rates.ratio, 2),
+        "batched_heuristic_steps_per_cpu_s": round(rates.batched_heuristic),
         "quick_decisions_per_cpu_s": round(q.decisions_per_s),
         "quick_choice_decisions_per_cpu_s": round(q.choice_decisions_per_s),
+        "heuristic_player_decisions_per_cpu_s": round(q.player_decisions_per_s),
     }
