@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "valtti"
-SOURCES = ("*.py", "*.pyx", "*.pxi", "*.js")
+SOURCES = ("*.py", "*.pyx", "*.pxd", "*.pxi", "*.js")
 
 
 def module_map() -> str:
@@ -29,12 +29,12 @@ def modules() -> set[str]:
 
 
 def test_every_module_is_in_the_map() -> None:
-    named = set(re.findall(r"[\w.-]+\.(?:py|pyx|pxi|js)\b", module_map()))
+    named = set(re.findall(r"[\w.-]+\.(?:py|pyx|pxd|pxi|js)\b", module_map()))
     assert not modules() - named, sorted(modules() - named)
 
 
 def test_the_map_names_no_module_that_is_gone() -> None:
-    named = set(re.findall(r"[\w.-]+\.(?:py|pyx|pxi|js)\b", module_map()))
+    named = set(re.findall(r"[\w.-]+\.(?:py|pyx|pxd|pxi|js)\b", module_map()))
     others = {
         path.name
         for folder in ("tools", "tests", "tests/web")

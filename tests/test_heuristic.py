@@ -1,8 +1,13 @@
-"""The heuristic player: always legal, its rules of thumb, and its strength against random."""
+"""The heuristic player: always legal, its rules of thumb, read from its seat's view alone (the
+same decision from an observation as from any deal that agrees with it), its other name
+``quick``, and its strength against random."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -19,9 +24,16 @@ from valtti.engine import (
     Variant,
     deal_hands,
 )
+from valtti.engine.match import CLUB_ACE
+from valtti.players._heuristic import Heuristic
 from valtti.players.base import Player, RandomPlayer
 from valtti.players.heuristic import HeuristicPlayer
+from valtti.players.quick import QuickPlayer
 from valtti.players.registry import make_player
+from valtti.players.sampler import sample_hands
+from valtti.players.spec import PlayerSpecError
+from valtti.players.worlds import rebuild
+from valtti.research.speed import random_positions
 
 #: Each switch of RULES.md 8 away from its default once, and the defaults.
 VARIANTS = [
@@ -182,11 +194,93 @@ def test_near_the_target_does_not_make_trumps_past_it() -> None:
     assert player.choose(deal.observation(Seat.N).with_score((4, 3))) == Action.parse("declare D")
 
 
-def test_registry_makes_it_and_refuses_a_level() -> None:
+def test_registry_makes_it_by_either_name_and_refuses_a_level() -> None:
     player = make_player("heuristic", 3)
     assert isinstance(player, HeuristicPlayer) and player.name == "heuristic"
-    with pytest.raises(ValueError, match="no levels"):
-        make_player("heuristic:hard")
+    quick = make_player("quick", 3)
+    assert isinstance(quick, QuickPlayer) and quick.name == "quick"
+    deal = random_positions(1, seed=2)[0]
+    seat = deal.current_player
+    assert seat is not None
+    assert quick.choose(deal.observation(seat)) == player.choose(deal.observation(seat))
+    for spec in ("heuristic:hard", "quick:hard"):
+        with pytest.raises(PlayerSpecError, match="no levels"):
+            make_player(spec)
+
+
+def test_it_decides_alike_from_the_observation_and_from_the_deal() -> None:
+    """The player given an observation (``decide``, the position rebuilt from the view alone)
+    and its C given the whole deal (``choose``) take the same action, in every variant, at any
+    match score and deal number: 300 positions with a choice."""
+    variants = [
+        Variant(),
+        Variant.parse("target=12"),
+        Variant.parse("first_forehand=club_ace_holder"),
+        Variant.from_mapping({"must_overtrump": False, "whole_ask_after_trump": "anyone"}),
+        Variant.from_mapping({"both_on_target": "continue", "first_trick_ace": "on"}),
+    ]
+    rng = random.Random(4)
+    seen = 0
+    while seen < 300:
+        variant = variants[seen % len(variants)]
+        dealer = Seat(rng.randrange(4))
+        hands = Deal.shuffled(rng, dealer).hands
+        forehand = next(s for s in Seat if CLUB_ACE in hands[s])  # as on a first deal
+        deal = Deal(hands, dealer, variant, forehand, answer_steps=seen % 2 == 0)
+        for _ in range(rng.randrange(36)):
+            deal.apply(rng.choice(deal.legal_numbers()))
+        if deal.is_over() or len(deal.legal_numbers()) < 2:
+            continue
+        seat = deal.current_player
+        assert seat is not None
+        score = (rng.randrange(variant.target), rng.randrange(variant.target))
+        number = rng.choice((1, 2))
+        obs = replace(deal.observation(seat), score=score, deal_number=number)
+        assert Heuristic(seen).choose(deal, score, number) == int(HeuristicPlayer(seen).choose(obs))
+        seen += 1
+
+
+def test_it_reads_no_hidden_card() -> None:
+    """The same seat's view of two deals that differ in the hidden hands gives the same action:
+    the deal rebuilt with other hidden hands that agree with everything the seat has seen."""
+    rng = random.Random(8)
+    differ = 0
+    for i, deal in enumerate(random_positions(150, seed=7)):
+        seat = deal.current_player
+        assert seat is not None
+        other = rebuild(deal.observation(seat), sample_hands(deal.observation(seat), rng))
+        differ += other.hands != deal.hands
+        assert Heuristic(i).choose(other) == Heuristic(i).choose(deal)
+    assert differ > 100
+
+
+def test_bad_calls_are_refused() -> None:
+    deal = random_positions(1, seed=3)[0]
+    while not deal.is_over():
+        deal.apply(deal.legal_numbers()[0])
+    with pytest.raises(ValueError, match="over"):
+        Heuristic(1).choose(deal)
+    with pytest.raises(TypeError):
+        Heuristic(1).choose(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not its turn"):
+        Heuristic(1).decide(deal.observation(Seat.N))
+    playing = random_positions(1, seed=4)[0]
+    seat = playing.current_player
+    assert seat is not None
+    heuristic = Heuristic(2)
+    for score in (None, (1,), (1, 2, 3), (-1, 0), (0, 11), ("1", 2), (True, 0)):
+        with pytest.raises(ValueError, match="score must be two ints"):
+            heuristic.choose(playing, score)  # type: ignore[arg-type]
+    view = playing.observation(seat)
+    assert len(view.events) == 1
+    for bad, why in (
+        (replace(view, hand_sizes=(9, 9, 9, 9)), "contradicts itself"),
+        (replace(view, hand=view.hand | playing.hands[seat.left]), "contradicts itself"),
+        (replace(view, events=view.events * 9), "at most 8 declaration events"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            heuristic.decide(bad)
+    assert heuristic.choose(playing) == Heuristic(2).choose(playing)  # nothing drawn by them
 
 
 def test_refuses_to_choose_out_of_turn() -> None:
@@ -214,3 +308,20 @@ def test_wins_most_duplicate_matches_against_random() -> None:
     pairing = result.pairings[0]
     assert pairing.matches == 20
     assert pairing.wins >= 18, pairing
+
+
+def test_a_pickled_or_copied_player_goes_on_as_the_player() -> None:
+    """Its generator's state goes with it (a player sent to a worker process decides there as
+    it would have here); positions from trick 5 on, where the count of the last tricks draws."""
+    views = []
+    for deal in random_positions(200, seed=9):
+        seat = deal.current_player
+        if seat is not None and deal.tricks_played >= 4:
+            views.append(deal.observation(seat))
+    player = HeuristicPlayer(5)
+    for observation in views[:20]:
+        player.choose(observation)
+    copies = [pickle.loads(pickle.dumps(player)), copy.deepcopy(player)]
+    for observation in views[20:40]:
+        action = player.choose(observation)
+        assert [c.choose(observation) for c in copies] == [action, action]

@@ -1,9 +1,13 @@
 """The package's layers (docs/DESIGN.md): each imports only those below it, no circles.
 
-Every module of ``src/valtti`` is read with ``ast`` (the Cython engine's import lines by pattern)
-and every import counts, wherever it stands: one inside a function is a dependency all the same.
-Only imports under ``if TYPE_CHECKING:`` are left out of the circle check, since they never run;
-they are still held to the order of the layers.
+Every module of ``src/valtti`` is read with ``ast``, and every import counts, wherever it
+stands: one inside a function is a dependency all the same. Only imports under
+``if TYPE_CHECKING:`` are left out of the circle check, since they never run; they are still
+held to the order of the layers. A compiled module (Cython) is read by pattern: its ``.pyx``,
+its ``.pxd`` and every ``.pxi`` it includes, ``import`` and ``cimport`` alike; an included file
+belongs to the module that includes it, so it must lie in that module's own folder (a higher
+layer's code kept under ``engine/`` and included from above fails), and one that nothing
+includes is named too.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 FRONT_ENDS = set(LAYERS[4])
 
 PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
+PYX_INCLUDE = re.compile(r"^\s*include\s+[\"']([^\"']+)[\"']", re.M)
+#: The suffixes of a compiled module's own files (a .pxi is included, never a module itself).
+CYTHON = (".pyx", ".pxd")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +64,29 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
     return hidden
 
 
+def cython_sources(path: Path) -> list[Path]:
+    """A compiled module's files: its ``.pyx`` and ``.pxd`` (whichever exist) and, in turn,
+    every file they include."""
+    todo = [p for p in (path.with_suffix(s) for s in CYTHON) if p.exists()]
+    seen: list[Path] = []
+    while todo:
+        source = todo.pop(0)
+        if source in seen:
+            continue
+        seen.append(source)
+        text = source.read_text(encoding="utf-8")
+        todo.extend(source.parent / m.group(1) for m in PYX_INCLUDE.finditer(text))
+    return seen
+
+
 def imports_of(name: str, path: Path, modules: set[str]) -> list[tuple[str, bool]]:
     """The package's modules that ``name`` (at ``path``) imports, each with whether it runs."""
     is_package = path.name.startswith("__init__.")
     found: list[tuple[str, bool]] = []
-    if path.suffix == ".pyx":
-        for match in PYX_IMPORT.finditer(path.read_text(encoding="utf-8")):
-            found.append((match.group(1) or match.group(2), True))
+    if path.suffix in CYTHON:
+        for source in cython_sources(path):
+            for match in PYX_IMPORT.finditer(source.read_text(encoding="utf-8")):
+                found.append((match.group(1) or match.group(2), True))
     else:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         hidden = _type_checking_only(tree)
@@ -94,7 +117,7 @@ def read_package(root: Path) -> tuple[set[str], list[Edge]]:
     paths = {
         module_name(p, root.parent): p
         for p in sorted(root.rglob("*"))
-        if p.suffix in (".py", ".pyx") and "__pycache__" not in p.parts
+        if p.suffix in (".py", *CYTHON) and "__pycache__" not in p.parts
     }
     modules = set(paths)
     edges = [
@@ -157,6 +180,28 @@ def wrong_way(modules: Iterable[str], edges: Iterable[Edge]) -> list[str]:
     return problems
 
 
+def stray_includes(root: Path) -> list[str]:
+    """Every included file that lies outside the folder of the module including it, and every
+    ``.pxi`` that no module includes; empty when there is none."""
+    problems = []
+    included: set[Path] = set()
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in CYTHON or "__pycache__" in path.parts:
+            continue
+        for source in cython_sources(path)[1:]:
+            resolved = source.resolve()
+            included.add(resolved)
+            if source.suffix == ".pxi" and resolved.parent != path.resolve().parent:
+                where = resolved.relative_to(root.resolve().parent)
+                problems.append(
+                    f"{module_name(path, root.parent)} includes {where}: another folder"
+                )
+    for path in sorted(root.rglob("*.pxi")):
+        if path.resolve() not in included:
+            problems.append(f"{path.relative_to(root.parent)}: included by no module")
+    return problems
+
+
 def package_edges(edges: Iterable[Edge]) -> list[tuple[str, str]]:
     return [(unit_of(e.source), unit_of(e.target)) for e in edges if e.runs]
 
@@ -173,6 +218,9 @@ def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None
     pairs = {(e.source, e.target) for e in edges}
     assert ("valtti.engine.match", "valtti.engine._deal") in pairs  # a .py importing the .pyx
     assert ("valtti.engine._deal", "valtti.engine.observation") in pairs  # a lazy import
+    assert ("valtti.players._heuristic", "valtti.engine._deal") in pairs  # a cimport
+    assert ("valtti.players._heuristic", "valtti.engine.match") in pairs  # in the .pyx itself
+    assert ("valtti.research._batch", "valtti.players._heuristic") in pairs
     assert ("valtti.arena.match", "valtti.table") in pairs
     assert ("valtti.terminal.game", "valtti.table") in pairs
 
@@ -190,6 +238,10 @@ def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[
 def test_each_layer_imports_only_those_below_it(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
     assert wrong_way(modules, edges) == []
+
+
+def test_each_compiled_module_includes_only_its_own_folders_files() -> None:
+    assert stray_includes(SRC / "valtti") == []
 
 
 def _read(files: Mapping[str, str], tmp_path: Path) -> tuple[set[str], list[Edge]]:
@@ -210,8 +262,16 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
             "engine/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
             "    from valtti.engine import c\nimport valtti.engine.e\n",
             "engine/e.pyx": "from libc.stdint cimport uint64_t\nfrom valtti.engine.c import X\n",
+            # a compiled module's pxd, and what its include imports, count as the module's
+            "engine/f.pyx": 'include "_f.pxi"\n',
+            "engine/f.pxd": "from valtti.engine.e cimport Y\n",
+            "engine/_f.pxi": "from valtti.players.g import Z\n",
+            "engine/_unused.pxi": "",
             "players/__init__.py": "",
             "players/b.py": "from valtti.engine.a import f\n",
+            # a players' module whose code lies in the engine's folder
+            "players/g.pyx": 'from valtti.engine.f cimport W\ninclude "../engine/_h.pxi"\n',
+            "engine/_h.pxi": "",
             "terminal/__init__.py": "from valtti.web import g\n",
             "web/g.py": "",
             "extra/h.py": "",
@@ -222,13 +282,21 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
     assert circles(modules, module_edges) == [
         ["valtti.engine.a", "valtti.players.b"],
         ["valtti.engine.c", "valtti.engine.d", "valtti.engine.e"],
+        ["valtti.engine.f", "valtti.players.g"],  # through the include's import
     ]
     units = {unit_of(m) for m in modules}
     assert circles(units, package_edges(edges)) == [["valtti.engine", "valtti.players"]]
     assert sorted(wrong_way(modules, edges)) == [
         "valtti.engine.a -> valtti.players.b: layer 1 imports layer 2",
+        "valtti.engine.f -> valtti.players.g: layer 1 imports layer 2",
         "valtti.extra.h: in no layer (add its unit to LAYERS)",
         "valtti.terminal -> valtti.web.g: a front end imports another",
+    ]
+    assert Edge("valtti.engine.f", "valtti.engine.e", True) in edges  # the .pxd's cimport
+    assert Edge("valtti.players.g", "valtti.engine.f", True) in edges
+    assert stray_includes(tmp_path / "valtti") == [
+        "valtti.players.g includes valtti/engine/_h.pxi: another folder",
+        "valtti/engine/_unused.pxi: included by no module",
     ]
     # The import only for the type checker makes no circle, but counts for the layers.
     assert Edge("valtti.engine.d", "valtti.engine.c", False) in edges

@@ -49,7 +49,8 @@ def test_bench_command_prints_the_research_lines() -> None:
         timeout=600,
     ).stdout
     words = ("tensors:", "PettingZoo:", "Gymnasium:", "OpenSpiel:", "observation_tensor_us")
-    for word in (*words, "batched:", "quick:", "batched_ratio", "quick_agreement"):
+    figures = ("batched_heuristic_steps_per_cpu_s", "heuristic_player_decisions_per_cpu_s")
+    for word in (*words, "batched:", "quick:", "batched_ratio", *figures):
         assert word in out
 
 

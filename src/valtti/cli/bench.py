@@ -49,7 +49,7 @@ from valtti.cli.common import main
     default=2_000,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Random positions for the quick player's speed and its agreement with heuristic.",
+    help="Random positions for the heuristic player's decisions per second.",
 )
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line of the figures.")
 def bench(
@@ -65,7 +65,7 @@ def bench(
     """Measure the engine (random legal deals per second, the cost of a state copy), the
     search player (iterations per second), the double-dummy solver (positions per second, a
     full solve from each trick), the tensors and the research environments, the batched vector
-    env against one env and the quick player (these two in CPU time)."""
+    env against one env and the heuristic player's C (these two in CPU time)."""
     from valtti import bench as engine_bench
 
     result = engine_bench.run(runs=runs, deals=deals, seed=seed, search=search)
@@ -162,27 +162,29 @@ def _bench_research(r: Any, quick_positions: int) -> dict[str, float]:
 
 def _bench_speed(quick_positions: int) -> dict[str, float]:
     """Print the batched vector env's learner steps per CPU-second against one env's, and the
-    quick player's decisions per CPU-second and agreement with ``heuristic``
-    (``research.speed``); return them for ``--json``."""
+    heuristic player's decisions per CPU-second (``research.speed``); return them for
+    ``--json``."""
     from valtti.research.speed import learner_rates, quick_figures
 
     rates = learner_rates()
     click.echo(
         f"batched:      {rates.batched:,.0f} learner steps per CPU-second ({rates.tables} tables "
-        f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x"
+        f"in C, random opponents), one env {rates.single:,.0f}: {rates.ratio:.1f}x; "
+        f"{rates.batched_heuristic:,.0f} against three heuristic players"
     )
     q = quick_figures(quick_positions)
     click.echo(
-        f"quick:        {q.decisions_per_s:,.0f} decisions per CPU-second on {q.positions:,} "
-        f"random positions ({q.choice_decisions_per_s:,.0f} on the {q.choices:,} with a "
-        f"choice); as heuristic on {q.agreement:.2%} ({q.choice_agreement:.2%} with a choice)"
+        f"quick:        {q.decisions_per_s:,.0f} heuristic decisions per CPU-second on "
+        f"{q.positions:,} random positions ({q.choice_decisions_per_s:,.0f} on the "
+        f"{q.choices:,} with a choice); {q.player_decisions_per_s:,.0f} a second as a player "
+        "given observations"
     )
     return {
         "batched_steps_per_cpu_s": round(rates.batched),
         "single_env_steps_per_cpu_s": round(rates.single),
         "batched_ratio": round(rates.ratio, 2),
+        "batched_heuristic_steps_per_cpu_s": round(rates.batched_heuristic),
         "quick_decisions_per_cpu_s": round(q.decisions_per_s),
         "quick_choice_decisions_per_cpu_s": round(q.choice_decisions_per_s),
-        "quick_agreement": round(q.agreement, 4),
-        "quick_choice_agreement": round(q.choice_agreement, 4),
+        "heuristic_player_decisions_per_cpu_s": round(q.player_decisions_per_s),
     }

@@ -1,12 +1,14 @@
 """The Marjapussi rules engine: cards, actions, variants, one deal, the match, records, and
 what the public record proves about the hidden hands.
 
-Pure: no I/O, and no randomness except from a generator passed in.
+Pure: no I/O, and no randomness except from a generator passed in (``random.Random``, or the
+package's own, ``SplitMix``, which the compiled players and tables draw alike).
 """
 
 from valtti.engine._deal import (
     CardRefusals,
     Deal,
+    SplitMix,
     beats_card,
     deal_hands,
     marriage_suits,
@@ -78,6 +80,7 @@ __all__ = [
     "RefusalCode",
     "Seat",
     "Solver",
+    "SplitMix",
     "Suit",
     "Team",
     "Trick",

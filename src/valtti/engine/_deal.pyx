@@ -1,11 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """One deal of Marjapussi as a state machine: the rules of RULES.md sections 2.4, 3, 4 and 5.
 
-This module is the one place where the rules of play live, deal scoring (5.1) included: the
-solver and the tensors (the included .pxi files) score a deal with its ``game_points``. The
-whole state is one C struct, so a copy is a ``memcpy`` and ``legal_actions()``/``apply()`` make
-no objects beyond their result. Cards and actions use the numbering of ``cards.py`` and
-``actions.py``; the numbers of scoring (card points, marriage worths) are ``cards.py``'s.
+The rules of play live in ``_deal.pxd`` (the ``Core`` struct and the inline functions over it,
+deal scoring, 5.1, included), which this module and the compiled players and tables above it
+cimport: the solver, the tensors and the proofs (the included .pxi files) score a deal with its
+``game_points``. Here is the ``Deal`` around a ``Core``: the whole state is one C struct, so a
+copy is a ``memcpy`` and ``legal_actions()``/``apply()`` make no objects beyond their result.
+Cards and actions use the numbering of ``cards.py`` and ``actions.py``; the numbers of scoring
+(card points, marriage worths) are ``cards.py``'s.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t
@@ -29,116 +31,11 @@ from valtti.engine.views import (
     Trick,
 )
 
-cdef extern from *:
-    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
-    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
-
-cdef enum:
-    NCARDS = 36
-    A_DECLARE = 36
-    A_ASK_WHOLE = 40
-    A_ASK_HALF = 41
-    A_ANSWER = 45
-    NACTIONS = 49
-    MAX_HISTORY = 64
-    MAX_EVENTS = 8
-
-# Phases, in the order of views.Phase.
-cdef enum:
-    P_PLAY = 0
-    P_DECLARATION = 1
-    P_ANSWER = 2
-    P_OVER = 3
-
-# How a marriage was made, in the order of HOW below.
-cdef enum:
-    H_DECLARE = 0
-    H_ASK_WHOLE = 1
-    H_ASK_HALF = 2
-
-# whole_ask_after_trump, in the order of WHOLE_ASK below.
-cdef enum:
-    W_NOT_TRUMP_TEAM = 0
-    W_ANYONE = 1
-    W_NOBODY = 2
-
-# Why an action is not legal (CHECK_CODES below names each as a RefusalCode). Plays get the rule
-# that limited them (RULES.md 3.2); 0 is legal.
-cdef enum:
-    OK = 0
-    E_OVER
-    E_ANSWER_PENDING
-    E_NOT_HELD
-    E_FIRST_ACE
-    E_FOLLOW
-    E_FOLLOW_BEAT
-    E_TRUMP
-    E_TRUMP_BEAT
-    E_BEFORE_FIRST_TRICK
-    E_WINDOW_USED
-    E_NOT_WINDOW
-    E_DECLARED
-    E_NO_MARRIAGE
-    E_LOCKED
-    E_WHOLE_TRUMP_TEAM
-    E_WHOLE_NOBODY
-    E_HALF_NOT_ONE
-    E_NO_QUESTION
-    E_NOT_ELIGIBLE
-
-cdef struct Ev:
-    uint8_t after_trick
-    uint8_t seat
-    uint8_t how
-    int8_t suit
-    uint8_t yes
-    uint8_t points
-
-cdef struct Core:
-    uint64_t hand[4]
-    uint64_t initial[4]
-    int8_t trick[4]          # the current trick's cards in play order
-    int8_t trump             # -1: no trumps yet
-    int8_t trump_team        # the team whose marriage made trumps, or -1
-    int8_t last_team         # the team that took trick 9, or -1
-    uint8_t trick_len
-    uint8_t win_card         # the winning card of the current trick so far
-    uint8_t win_pos          # its position in the trick
-    uint8_t leader
-    uint8_t to_move
-    uint8_t phase
-    uint8_t ntricks          # completed tricks
-    uint8_t declared         # mask of declared suits
-    uint8_t locked           # mask of locked seats
-    uint8_t dealer
-    uint8_t forehand
-    uint8_t asker            # the asker while phase == P_ANSWER
-    uint8_t tricks_won[2]
-    uint8_t card_points[2]
-    uint8_t marriage_points[2]
-    uint8_t whole_ask
-    uint8_t must_overtrump
-    uint8_t must_trump
-    uint8_t first_trick_ace
-    uint8_t answer_steps     # every "yes" to ask-whole is answered as a step (Deal answer_steps)
-    uint8_t nactions
-    uint8_t nevents
-    uint8_t actions[MAX_HISTORY]
-    uint8_t plays[NCARDS]    # every card played, in order: trick i is plays[4i:4i+4]
-    uint8_t leaders[9]
-    uint8_t winners[9]
-    Ev events[MAX_EVENTS]
-
-cdef uint64_t SUIT_BITS = 0x1FF
-cdef uint64_t DECK = (<uint64_t>1 << NCARDS) - 1
-cdef uint64_t ACES = (<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
-# The numbers of scoring, as cards.py has them (its table of card points is the only one).
-cdef uint8_t RANK_POINTS[9]
-cdef int DECK_POINTS = _DECK_POINTS
-cdef int HALF_DECK_POINTS = _HALF_DECK_POINTS
-cdef int TRUMP_MARRIAGE_POINTS = _TRUMP_MARRIAGE_POINTS
-cdef int LITTLE_TRUMP_POINTS = _LITTLE_TRUMP_POINTS
-
+# The numbers of scoring (declared in _deal.pxd), from cards.py.
+DECK_POINTS = _DECK_POINTS
+HALF_DECK_POINTS = _HALF_DECK_POINTS
+TRUMP_MARRIAGE_POINTS = _TRUMP_MARRIAGE_POINTS
+LITTLE_TRUMP_POINTS = _LITTLE_TRUMP_POINTS
 
 cdef int _rank_points_init() except -1:
     cdef int rank
@@ -151,7 +48,7 @@ PHASES = tuple(Phase)
 HOW = ("declare", "ask-whole", "ask-half")
 WHOLE_ASK = ("not_trump_team", "anyone", "nobody")
 DEFAULT_VARIANT = Variant()
-#: The RefusalCode of each check code, in the order of the enum above (OK has none).
+#: The RefusalCode of each check code, in the order of the enum in _deal.pxd (OK has none).
 CHECK_CODES = (None, *[RefusalCode(v) for v in (
     "over", "answer_pending", "not_held", "first_ace", "follow", "follow_beat", "trump",
     "trump_beat", "before_first_trick", "window_used", "not_window", "declared", "no_marriage",
@@ -159,344 +56,16 @@ CHECK_CODES = (None, *[RefusalCode(v) for v in (
 )])
 
 
-cdef inline int victory_point(int card_points) noexcept nogil:
-    """1 if a team with ``card_points`` card points has the victory point (RULES.md 5.1):
-    more than half the deck's; at 60-60 neither team has it."""
-    return card_points > HALF_DECK_POINTS
-
-
-cdef inline int game_points(int marriage_points, int took_last, int card_points) noexcept nogil:
-    """A team's game points for a deal (RULES.md 5.1): its marriage points, 1 for the last
-    trick, 1 for the victory point. The one place a deal is scored: the solver's leaves and
-    bounds and the tensors' columns come here too."""
-    return marriage_points + took_last + victory_point(card_points)
-
-
-cdef inline int team_game_points(const Core* c, int team) noexcept nogil:
-    """Team's game points in c so far (RULES.md 5.1)."""
-    return game_points(c.marriage_points[team], c.last_team == team, c.card_points[team])
-
-
-cdef inline int marriage_worth_of(int trump) noexcept nogil:
-    """What a marriage scores with trumps ``trump`` (-1: none yet): 2 when it makes trumps,
-    1 for a little trump (RULES.md 4.4)."""
-    return LITTLE_TRUMP_POINTS if trump >= 0 else TRUMP_MARRIAGE_POINTS
-
-
-cdef inline uint64_t suit_mask(int suit) noexcept nogil:
-    return SUIT_BITS << (9 * suit)
-
-
-cdef inline uint64_t marriage_bits(int suit) noexcept nogil:
-    """The K and Q of a suit (ranks 6 and 5)."""
-    return (<uint64_t>3) << (9 * suit + 5)
-
-
-cdef inline uint64_t above(int card) noexcept nogil:
-    """The cards of card's suit that beat it."""
-    return suit_mask(card // 9) & ~(((<uint64_t>2) << card) - 1)
-
-
-cdef inline int eligible_suits(uint64_t hand, int seat, int declared, int locked) noexcept nogil:
-    """Suits in which seat could declare or name a marriage: K+Q in hand, undeclared, not locked."""
-    cdef int suits = 0, s
-    if locked >> seat & 1:
-        return 0
-    for s in range(4):
-        if (hand & marriage_bits(s)) == marriage_bits(s) and not (declared >> s & 1):
-            suits |= 1 << s
-    return suits
-
-
-cdef inline int eligible_marriages(const Core* c, int seat) noexcept nogil:
-    return eligible_suits(c.hand[seat], seat, c.declared, c.locked)
-
-
-cdef struct Tiers:
-    int n
-    uint64_t cond[4]
-    uint64_t allowed[4]
-    int rule[4]
-
-
-cdef inline void add_tier(Tiers* t, uint64_t cond, uint64_t allowed, int rule) noexcept nogil:
-    t.cond[t.n] = cond
-    t.allowed[t.n] = allowed
-    t.rule[t.n] = rule
-    t.n += 1
-
-
-cdef inline void play_tiers(int led, int win, int trump, int first_trick, int first_trick_ace,
-                            int must_overtrump, int must_trump, Tiers* t) noexcept nogil:
-    """RULES.md 3.2 (and the first-trick ace) as ordered tiers (condition, allowed cards, rule):
-    the first tier whose condition meets the hand decides which of its cards may be played;
-    when none does, any card may. ``led`` is the led card, or -1 for the lead itself; ``win``
-    the winning card so far; ``trump`` -1 without trumps.
-
-    Both legality (``play_mask``) and what a past play proves (``play_shows``) read these tiers,
-    so every variant switch of play is honoured here alone.
-    """
-    cdef uint64_t led_suit, trumps
-    t.n = 0
-    if led < 0:
-        if first_trick_ace and first_trick:
-            add_tier(t, ACES, ACES, E_FIRST_ACE)
-        return
-    led_suit = suit_mask(led // 9)
-    if win // 9 == led // 9:
-        add_tier(t, above(win), above(win), E_FOLLOW_BEAT)
-    add_tier(t, led_suit, led_suit, E_FOLLOW)
-    if trump < 0 or trump == led // 9:
-        return
-    trumps = suit_mask(trump)
-    if win // 9 != trump:
-        add_tier(t, trumps, trumps, E_TRUMP)
-        return
-    # The trick is trumped already: a trump that beats it, or (must_overtrump=false) any trump
-    # while holding one that would; failing that, any trump unless trumping is optional.
-    if must_overtrump:
-        add_tier(t, above(win), above(win), E_TRUMP_BEAT)
-    else:
-        add_tier(t, above(win), trumps, E_TRUMP)
-    if must_trump:
-        add_tier(t, trumps, trumps, E_TRUMP)
-
-
-cdef inline uint64_t play_mask(const Core* c, int* rule) noexcept nogil:
-    """The cards the player to move may play (RULES.md 3.2), and in rule the rule that limited them."""
-    cdef uint64_t h = c.hand[c.to_move]
-    cdef Tiers t
-    cdef int i
-    play_tiers(c.trick[0] if c.trick_len else -1, c.win_card, c.trump, c.ntricks == 0,
-               c.first_trick_ace, c.must_overtrump, c.must_trump, &t)
-    for i in range(t.n):
-        if h & t.cond[i]:
-            rule[0] = t.rule[i]
-            return h & t.allowed[i]
-    rule[0] = OK
-    return h
-
-
-cdef inline uint64_t shown_absent(const Tiers* t, int card) noexcept nogil:
-    """What playing ``card`` under tiers ``t`` proves the player did not hold: the condition of
-    every tier before the first that allows the card (one of those would have decided)."""
-    cdef uint64_t absent = 0
-    cdef int i
-    for i in range(t.n):
-        if t.allowed[i] >> card & 1:
-            break
-        absent |= t.cond[i]
-    return absent
-
-
-cdef inline bint beats(int card, int win, int trump) noexcept nogil:
-    """Whether card takes over a trick that win wins so far (RULES.md 3.1)."""
-    if card // 9 == win // 9:
-        return card > win
-    return card // 9 == trump
-
-
-cdef int window_check(uint64_t hand, int x, int declared, int locked, int trump,
-                      int trump_team, int whole_ask, int a) noexcept nogil:
-    """OK, or why seat x holding hand may not make declaration or question a at a declaration
-    window (RULES.md 4.2), with the suits declared, seats locked and trumps as given."""
-    cdef int s
-    cdef uint64_t held
-    if a < A_ASK_WHOLE:
-        s = a - A_DECLARE
-        if declared >> s & 1:
-            return E_DECLARED
-        if (hand & marriage_bits(s)) != marriage_bits(s):
-            return E_NO_MARRIAGE
-        return E_LOCKED if locked >> x & 1 else OK
-    if a == A_ASK_WHOLE:
-        if whole_ask == W_NOT_TRUMP_TEAM and trump_team == (x & 1):
-            return E_WHOLE_TRUMP_TEAM
-        if whole_ask == W_NOBODY and trump >= 0:
-            return E_WHOLE_NOBODY
-        return OK
-    s = a - A_ASK_HALF
-    if declared >> s & 1:
-        return E_DECLARED
-    held = hand & marriage_bits(s)
-    return OK if held != 0 and held != marriage_bits(s) else E_HALF_NOT_ONE
-
-
-cdef int declaration_check(const Core* c, int a) noexcept nogil:
-    """OK, or why action a (a declaration, question or answer) is not legal now (RULES.md 4)."""
-    cdef int x = c.to_move
-    if c.phase == P_OVER:
-        return E_OVER
-    if a >= A_ANSWER:
-        if c.phase != P_ANSWER:
-            return E_NO_QUESTION
-        return OK if eligible_marriages(c, x) >> (a - A_ANSWER) & 1 else E_NOT_ELIGIBLE
-    if c.phase == P_ANSWER:
-        return E_ANSWER_PENDING
-    if c.phase != P_DECLARATION:
-        if c.ntricks == 0:
-            return E_BEFORE_FIRST_TRICK
-        return E_WINDOW_USED if c.trick_len == 0 else E_NOT_WINDOW
-    return window_check(c.hand[x], x, c.declared, c.locked, c.trump, c.trump_team,
-                        c.whole_ask, a)
-
-
-cdef int action_check(const Core* c, int a) noexcept nogil:
-    """OK, or why action number a (0 <= a < NACTIONS) is not legal now."""
-    cdef int rule
-    if a >= NCARDS:
-        return declaration_check(c, a)
-    if c.phase == P_OVER:
-        return E_OVER
-    if c.phase == P_ANSWER:
-        return E_ANSWER_PENDING
-    if not (c.hand[c.to_move] >> a & 1):
-        return E_NOT_HELD
-    return OK if play_mask(c, &rule) >> a & 1 else rule
-
-
-cdef uint64_t legal_mask_of(const Core* c) noexcept nogil:
-    cdef int rule, a
-    cdef uint64_t m
-    if c.phase == P_OVER:
-        return 0
-    if c.phase == P_ANSWER:
-        return (<uint64_t>eligible_marriages(c, c.to_move)) << A_ANSWER
-    m = play_mask(c, &rule)
-    if c.phase == P_DECLARATION:
-        for a in range(A_DECLARE, A_ANSWER):
-            if declaration_check(c, a) == OK:
-                m |= (<uint64_t>1) << a
-    return m
-
-
-cdef inline int whole_yeses(const Core* c) noexcept nogil:
-    """How many ask-whole questions have been answered "yes" so far."""
-    cdef int i, n = 0
-    for i in range(c.nevents):
-        if c.events[i].how == H_ASK_WHOLE and c.events[i].yes:
-            n += 1
-    return n
-
-
-cdef inline void add_event(Core* c, int seat, int how, int suit, int yes, int points) noexcept nogil:
-    cdef Ev* e = &c.events[c.nevents]
-    e.after_trick = c.ntricks
-    e.seat = seat
-    e.how = how
-    e.suit = suit
-    e.yes = yes
-    e.points = points
-    c.nevents += 1
-
-
-cdef void marry(Core* c, int seat, int suit, int how) noexcept nogil:
-    """Suit becomes a declared marriage of seat's team (RULES.md 4.4)."""
-    cdef int team = seat & 1, points = marriage_worth_of(c.trump)
-    c.declared |= 1 << suit
-    if c.trump < 0:
-        c.trump = suit
-        c.trump_team = team
-    c.marriage_points[team] += points
-    add_event(c, seat, how, suit, 1, points)
-
-
-cdef void play_card(Core* c, int card) noexcept nogil:
-    cdef int seat = c.to_move, i, winner, team, points = 0
-    c.hand[seat] &= ~((<uint64_t>1) << card)
-    c.plays[4 * c.ntricks + c.trick_len] = card
-    if c.trick_len == 0 or beats(card, c.win_card, c.trump):
-        c.win_card = card
-        c.win_pos = c.trick_len
-    c.trick[c.trick_len] = card
-    c.trick_len += 1
-    if c.trick_len < 4:
-        c.to_move = (seat + 1) & 3
-        c.phase = P_PLAY
-        return
-    winner = (c.leader + c.win_pos) & 3
-    team = winner & 1
-    for i in range(4):
-        points += RANK_POINTS[c.trick[i] % 9]
-    c.card_points[team] += points
-    c.tricks_won[team] += 1
-    c.leaders[c.ntricks] = c.leader
-    c.winners[c.ntricks] = winner
-    c.ntricks += 1
-    c.trick_len = 0
-    c.leader = winner
-    c.to_move = winner
-    if c.ntricks == 9:
-        c.last_team = team
-        c.phase = P_OVER
-    else:
-        c.phase = P_DECLARATION
-
-
-cdef void apply_action(Core* c, int a) noexcept nogil:
-    """Apply a legal action."""
-    cdef int x = c.to_move, partner = (c.to_move + 2) & 3, suits, s
-    cdef uint64_t held
-    c.actions[c.nactions] = a
-    c.nactions += 1
-    if a < NCARDS:
-        play_card(c, a)
-        return
-    if a < A_ASK_WHOLE:
-        marry(c, x, a - A_DECLARE, H_DECLARE)
-    elif a == A_ASK_WHOLE:
-        c.locked |= 1 << x
-        suits = eligible_marriages(c, partner)
-        if suits == 0:
-            add_event(c, x, H_ASK_WHOLE, -1, 0, 0)
-        elif suits & (suits - 1) == 0 and not c.answer_steps:
-            marry(c, x, ctz64(suits), H_ASK_WHOLE)
-        else:
-            # The partner names a marriage as a step of its own: a choice among several, or
-            # with answer_steps any "yes", so that the turn tells no more than yes (RULES.md 7.2).
-            c.asker = x
-            c.to_move = partner
-            c.phase = P_ANSWER
-            return
-    elif a < A_ANSWER:
-        s = a - A_ASK_HALF
-        c.locked |= (1 << x) | (1 << partner)
-        held = c.hand[x] & marriage_bits(s)
-        if c.hand[partner] & (marriage_bits(s) ^ held):
-            marry(c, x, s, H_ASK_HALF)
-        else:
-            add_event(c, x, H_ASK_HALF, s, 0, 0)
-    else:
-        x = c.asker
-        marry(c, x, a - A_ANSWER, H_ASK_WHOLE)
-        c.to_move = x
-    c.phase = P_PLAY
-
-
-cdef uint64_t rng_state
-
-
-cdef inline uint64_t splitmix64() noexcept nogil:
-    global rng_state
-    cdef uint64_t z
-    rng_state += 0x9E3779B97F4A7C15ULL
-    z = rng_state
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef void shuffle_hands(uint64_t seed, uint64_t* hands) noexcept nogil:
-    """Deal the deck into four hands of nine by a Fisher-Yates shuffle seeded with seed."""
-    global rng_state
+    """Deal the deck into four hands of nine by a Fisher-Yates shuffle of the generator
+    seeded with seed."""
     cdef uint8_t deck[NCARDS]
+    cdef uint64_t state = seed
     cdef int i, j, t
-    rng_state = seed
     for i in range(NCARDS):
         deck[i] = i
     for i in range(NCARDS - 1, 0, -1):
-        # 64 random bits against at most 36 choices: the modulo bias is below 2^-58.
-        j = splitmix64() % (i + 1)
+        j = rng_below(&state, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
@@ -506,17 +75,48 @@ cdef void shuffle_hands(uint64_t seed, uint64_t* hands) noexcept nogil:
         hands[i // 9] |= (<uint64_t>1) << deck[i]
 
 
-cdef void random_playout(Core* c) noexcept nogil:
+cdef void random_playout(Core* c, uint64_t* state) noexcept nogil:
     """Play uniformly random legal actions to the end of the deal."""
     cdef uint64_t m
     cdef int k
     while c.phase != P_OVER:
         m = legal_mask_of(c)
-        k = splitmix64() % popcount64(m)
+        k = rng_below(state, popcount64(m))
         while k:
             m &= m - 1
             k -= 1
         apply_action(c, ctz64(m))
+
+
+cdef class SplitMix:
+    """The package's generator (SplitMix64) from Python: the draws of the C code's
+    ``rng_next`` and ``rng_below`` from the same seed, so that a Python table and a C one deal
+    and play alike. Its ``getrandbits`` and ``randrange`` are as ``random.Random``'s for the
+    engine and the research tables (``Deal.shuffled`` takes either)."""
+
+    cdef uint64_t state
+
+    def __init__(self, seed=None):
+        """``seed``: an int (taken modulo 2**64), or ``None`` for one from the system."""
+        if seed is None:
+            from secrets import randbits
+            seed = randbits(64)
+        self.state = whole_number(seed) & 0xFFFFFFFFFFFFFFFF
+
+    def getrandbits(self, int k):
+        """The top ``k`` (1 to 64) bits of the next 64."""
+        if not 1 <= k <= 64:
+            raise ValueError(f"k is 1 to 64, not {k}")
+        return rng_next(&self.state) >> (64 - k)
+
+    def randrange(self, n):
+        """A number from 0 to ``n - 1`` (1 <= ``n`` < 2**64), as ``rng_below`` draws it."""
+        if not 1 <= n <= 0xFFFFFFFFFFFFFFFF:
+            raise ValueError(f"randrange needs 1 to 2**64 - 1 choices, not {n}")
+        return rng_below(&self.state, n)
+
+    def __repr__(self):
+        return f"SplitMix(state={self.state:#018x})"
 
 
 def takes_victory(card_points):
@@ -560,7 +160,7 @@ def nth_card(uint64_t mask, int n):
     return ctz64(mask) if mask else -1
 
 
-cdef inline object seat_of(object seat):
+cdef object seat_of(object seat):
     """The ``Seat`` of a seat or its number 0-3; ``ValueError`` for anything else (a plain
     index would take -1 for W)."""
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4:
@@ -801,9 +401,6 @@ cdef class Deal:
     ``valtti.research``. Copies, positions and rebuilt deals keep it.
     """
 
-    cdef Core c
-    cdef object _variant
-
     def __init__(self, hands, dealer, variant=None, forehand=None, *, answer_steps=False):
         """Deal with the given hands (N E S W: ``CardSet``s, masks or card lists).
 
@@ -959,9 +556,8 @@ cdef class Deal:
 
     def playout(self, rng):
         """Play uniformly random legal actions to the end, drawn from 64 bits of ``rng``."""
-        global rng_state
-        rng_state = rng.getrandbits(64)
-        random_playout(&self.c)
+        cdef uint64_t state = rng.getrandbits(64)
+        random_playout(&self.c, &state)
 
     # -- positions ----------------------------------------------------------------------------
 
@@ -1306,8 +902,4 @@ def _rebuild(hands, dealer, variant, forehand, actions, answer_steps=False):
 
 include "_tensors.pxi"
 include "_solver.pxi"
-include "_twister.pxi"
-include "_odds.pxi"
-include "_sampler.pxi"
-include "_quick.pxi"
-include "_batch.pxi"
+include "_proofs.pxi"

@@ -1,7 +1,7 @@
 # Included from _deal.pyx: the double-dummy solver (valtti.engine.solver documents it).
 #
 # Alpha-beta over the deal's own C state: a node's child is a memcpy of its Core and one
-# apply_action, every move comes from legal_mask_of, so the rules live in _deal.pyx alone.
+# apply_action, every move comes from legal_mask_of, so the rules live in _deal.pxd alone.
 # The value of a finished deal is a lookup in a table of 256 floats indexed by (NS game points,
 # EW game points, NS took a trick, EW took a trick); valtti.engine.solver.DealValue fills it.
 # The search itself runs on the rank of a value among the table's distinct values (a small

@@ -93,7 +93,8 @@ cdef int O_VARIANT = _OFF["variant"], O_INITIAL = _OFF["initial_hand"]
 cdef int O_HISTORY = _OFF["history"], O_WINDOWS = _OFF["windows"], O_HANDS = _OFF["hands"]
 cdef int O_INITIAL_HANDS = _OFF["initial_hands"], O_SEAT = _OFF["seat"]
 cdef int O_ANSWER_STEPS = _OFF["answer_steps"]
-cdef int N_OBS = OBSERVATION_SIZE, N_INFO = INFORMATION_STATE_SIZE, N_STATE = STATE_SIZE
+N_OBS = OBSERVATION_SIZE  # declared in _deal.pxd
+cdef int N_INFO = INFORMATION_STATE_SIZE, N_STATE = STATE_SIZE
 del _OFF
 
 cdef object _np_zeros = None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from valtti.engine._deal import Deal
+from valtti.engine._deal import Deal, SplitMix
 from valtti.engine.actions import Action
 from valtti.engine.cards import CARDS, CardSet, Rank, Seat, Suit, Team
 from valtti.engine.observation import Observation
@@ -169,7 +169,9 @@ class Match:
         return match_outcome(self.score, self.variant)
 
     def start_deal(
-        self, hands: Sequence[CardSet] | None = None, rng: random.Random | None = None
+        self,
+        hands: Sequence[CardSet] | None = None,
+        rng: random.Random | SplitMix | None = None,
     ) -> Deal:
         """Begin the next deal with the given hands, or hands shuffled from ``rng``.
 

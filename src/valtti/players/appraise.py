@@ -13,7 +13,7 @@ over the deals, a share a weighted share.
 In each deal every legal action is valued for the mover's team in match equity
 (``pimc.equity_value``): from trick 3 on by the exact double-dummy solver, each solve within
 ``NODE_CAP`` positions; in tricks 1 and 2, where a whole deal can take the solver seconds, the
-line after the action is played on to the end of trick 3 by the quick player's rules of thumb
+line after the action is played on to the end of trick 3 by the heuristic player's rules of thumb
 (``players.playout``) and solved exactly from there where that takes at most ``PLAYOUT_CAP``
 positions, else played on a trick more and solved from there, and so on (its error against
 exact solves is in docs/MEASUREMENTS.md). A solve that would pass ``NODE_CAP`` is valued the
@@ -67,13 +67,13 @@ def deals_for(level: str, tricks_played: int) -> int:
 
 
 #: A position before this many tricks are complete is valued early: each line played on by the
-#: quick player until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
+#: heuristic player until ``SOLVED_FROM`` tricks are complete, and solved exactly from there.
 EARLY_TRICKS: Final = 2
 SOLVED_FROM: Final = 3
 #: Positions one exact solve may search (about a fortieth of a second on one core).
 NODE_CAP: Final = 250_000
 #: Positions the solve after a playout may search before the line is played on a trick more:
-#: the quick player's play to the end of trick 4 ranks moves about as well as an exact solve
+#: the heuristic player's play to the end of trick 4 ranks moves about as well as an exact solve
 #: from trick 3 at a tenth of the cost, so a solve is worth only what is cheap (MEASUREMENTS.md).
 PLAYOUT_CAP: Final = 10_000
 #: Draws weighed for each deal kept.
@@ -99,8 +99,8 @@ class Dealt:
 @dataclass(frozen=True, slots=True)
 class Appraisal:
     """The deals a hint rests on, and how a line is finished in them (``line``); ``until``:
-    the tricks an early position's lines are played to by the quick player (else ``None``);
-    ``score`` and ``deal_number``: the observation's, as the quick player reads them.
+    the tricks an early position's lines are played to by the heuristic player (else ``None``);
+    ``score`` and ``deal_number``: the observation's, as the heuristic player reads them.
 
     ``possible``: how many deals agree with what the seat knows; ``exact``: every one of them
     is among ``deals``. ``inferred``: the deals are weighted by the likelihood of the play seen
@@ -157,9 +157,9 @@ class Appraisal:
 
     def line(self, deal: Deal) -> list[Action]:
         """The rest of the deal from ``deal`` (not over) as a hint plays it out, within the
-        solver's cap that its values had: in an early position by the quick player to ``until``
+        solver's cap that its values had: in an early position by the heuristic player to ``until``
         tricks; then the solver's principal line where the position solves within the cap,
-        else a trick more by the quick player, and so on (as the values were found)."""
+        else a trick more by the heuristic player, and so on (as the values were found)."""
         copy = deal.copy()
         if self.until is None:
             played: list[Action] = []
@@ -283,7 +283,7 @@ def early_values(
     deal_number: int | None = None,
 ) -> dict[Action, float]:
     """Each legal action's value in ``deal`` (not over) for the mover's team, valued early: the
-    line after it played on by the quick player (``score``, ``deal_number``: as it reads them)
+    line after it played on by the heuristic player (``score``, ``deal_number``: as it reads them)
     until ``until`` tricks are complete and solved exactly from there within ``PLAYOUT_CAP``
     positions, else played on a trick more, and so on."""
     mover = deal.current_player

@@ -1,11 +1,11 @@
 """The vector env's tables stepped in C: ``MarjapussiVectorEnv(num_envs, batched=True)``.
 
-``valtti.engine.Tables`` plays every table of the batch in one call: the learner's actions,
+``research._batch.Tables`` plays every table of the batch in one call: the learner's actions,
 then the other seats until each learner is to move again, writing observations and masks into
 arrays allocated once. It deals, seats and plays exactly as ``LearnerTable`` does from the same
-seeds (CPython's Mersenne Twister, drawn as ``random.Random`` draws), so a batched vector env
-gives the same observations, masks, rewards and terminations as the Python one. It takes deals
-(``episode="deal"``) and the players of ``BATCH_PLAYERS`` in the other seats.
+seeds (the package's generator, ``engine.SplitMix``, in C and in Python), so a batched vector
+env gives the same observations, masks, rewards and terminations as the Python one. It takes
+deals (``episode="deal"``) and the players of ``BATCH_PLAYERS`` in the other seats.
 """
 
 from __future__ import annotations
@@ -16,8 +16,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from valtti.engine import Seat
-from valtti.engine._deal import BATCH_PLAYERS, Tables
-from valtti.research.episode import NUM_ACTIONS, OBSERVATION_SIZE, action_number, variant_of
+from valtti.research._batch import BATCH_PLAYERS, Tables
+from valtti.research.episode import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    action_number,
+    episode_seeds,
+    variant_of,
+)
 
 if TYPE_CHECKING:
     from valtti.research.gymnasium import LearnerTable
@@ -26,12 +32,6 @@ __all__ = ["BATCH_PLAYERS", "BatchedTables", "action_numbers"]
 
 _SEAT_NAMES = np.array([str(s) for s in Seat])
 _ENOUGH = NUM_ACTIONS  # any number at or over it is as illegal as NUM_ACTIONS
-
-
-def _seed(stream: np.random.Generator) -> int:
-    """``stream.integers(2**63)``, as numpy draws it (Lemire's method, which for 2**63 takes
-    one 64-bit word's top 63 bits), in a seventh of the time: one call a table a reset."""
-    return int(stream.bit_generator.random_raw()) >> 1
 
 
 def action_numbers(actions: Sequence[object] | np.ndarray) -> np.ndarray:
@@ -82,9 +82,9 @@ class BatchedTables:
         # One seed a table, drawn in table order as LearnerTable.reset draws it; a stream all
         # tables share gives the same numbers in one draw as in one draw a table.
         if self._shared:
-            seeds = streams[0].integers(2**63, size=len(which)).astype(np.uint64)
+            seeds = episode_seeds(streams[0], len(which))
         else:
-            seeds = np.array([_seed(streams[i]) for i in which], np.uint64)
+            seeds = np.concatenate([episode_seeds(streams[i], 1) for i in which])
         self.tables.reset(which, seeds, obs, self._masks)
 
     def step(

@@ -2,7 +2,8 @@
 
 The environments of this package are thin translations of this class: it asks the engine for
 everything (legal actions, the position's tensors, the score), and holds the only randomness an
-episode has, a ``random.Random`` that deals the cards and picks the first dealer. Its deals have
+episode has, a generator (``random.Random``, or the package's ``SplitMix``, which the learner
+tables in C draw alike) that deals the cards and picks the first dealer. Its deals have
 ``answer_steps`` (``Deal``): every "yes" to ask-whole is a step of the partner's, since a turn
 cannot be hidden from the agents as the table hides a choice among several marriages.
 """
@@ -15,7 +16,7 @@ from typing import Any, Literal, TypeGuard
 
 import numpy as np
 
-from valtti.engine import NUM_ACTIONS, Deal, Match, Seat, Team, Variant
+from valtti.engine import NUM_ACTIONS, Deal, Match, Seat, SplitMix, Team, Variant
 from valtti.engine.tensors import (
     INFORMATION_STATE_SIZE,
     OBSERVATION_SIZE,
@@ -44,6 +45,7 @@ __all__ = [
     "RewardKind",
     "action_number",
     "check_reward",
+    "episode_seeds",
     "is_int",
     "seed_number",
     "variant_of",
@@ -72,6 +74,13 @@ def seed_number(value: object) -> int:
     if not is_int(value) or value < 0:
         raise ValueError(f"a seed is an int of 0 or more, not {value!r}")
     return int(value)
+
+
+def episode_seeds(stream: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` seeds of episodes' generators (uint64) drawn from ``stream``: its bit generator's
+    next raw 64-bit words, which a table draws one at a time as a batch draws them at once."""
+    seeds: np.ndarray = stream.bit_generator.random_raw(n)
+    return seeds.astype(np.uint64)
 
 
 def variant_of(variant: VariantArg) -> Variant:
@@ -119,7 +128,7 @@ class Episode:
 
     def __init__(
         self,
-        rng: random.Random,
+        rng: random.Random | SplitMix,
         kind: EpisodeKind = "deal",
         variant: VariantArg = None,
         reward: RewardKind = "points",

@@ -43,7 +43,6 @@ seeds its environments.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, SupportsFloat, cast
 
@@ -53,7 +52,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, create_empty_array
 
-from valtti.engine import Seat
+from valtti.engine import Seat, SplitMix
 from valtti.players.base import Player
 from valtti.players.policy import (
     LentPlayer,
@@ -78,6 +77,7 @@ from valtti.research.episode import (
     VariantArg,
     action_number,
     check_reward,
+    episode_seeds,
     is_int,
     seed_number,
 )
@@ -174,7 +174,7 @@ class LearnerTable:
         self.variant = variant
         self.view_kind = check_view_kind(observation_type)
         self.reward = check_reward(reward)
-        self.rng = random.Random(0)
+        self.rng = SplitMix(0)
         self.episode = Episode(self.rng, episode, variant, self.reward)
         self.seat = 0
         self.over = True  #: no episode is being played: reset() starts one
@@ -185,7 +185,8 @@ class LearnerTable:
         self.paid = 0.0  #: what the learner's team has earned so far (``Episode.earned``)
 
     def reset(self, np_random: np.random.Generator) -> None:
-        self.rng = random.Random(int(np_random.integers(2**63)))
+        # The package's generator, which the batched tables in C draw alike (research.batched).
+        self.rng = SplitMix(int(episode_seeds(np_random, 1)[0]))
         self.seat = int(self.rng.randrange(4) if self.fixed_seat is None else self.fixed_seat)
         self.close()
         self.seated = [None, None, None, None]

@@ -1,11 +1,13 @@
 """Speed where researchers spend it, in CPU time (``valtti bench``): learner steps of the
-batched vector env against those of one env, and the quick player's decisions per second and
-its agreement with the heuristic player.
+batched vector env against those of one env, and the heuristic player's decisions per second
+(its C, which the batched tables seat as ``heuristic`` or ``quick``, and the player given
+observations).
 
 CPU time (``time.process_time``), not the wall clock: on a machine shared with other jobs the
 wall clock counts their time too. The envs need ``valtti[research]`` (imported when measured).
-Both envs have random players in the other seats and a
-learner that plays a random legal action drawn in one numpy operation from the mask.
+Both envs have random players in the other seats (the batched one is measured against three
+heuristic players too) and a learner that plays a random legal action drawn in one numpy
+operation from the mask.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from valtti.engine import Deal, Seat
-from valtti.engine._deal import Quick
+from valtti.players._heuristic import Heuristic
 from valtti.players.heuristic import HeuristicPlayer
 
 __all__ = ["LearnerRates", "QuickFigures", "learner_rates", "quick_figures", "random_positions"]
@@ -25,11 +27,14 @@ __all__ = ["LearnerRates", "QuickFigures", "learner_rates", "quick_figures", "ra
 
 @dataclass(frozen=True, slots=True)
 class LearnerRates:
-    """Learner steps per CPU-second: one env, and ``tables`` tables of the batched vector env."""
+    """Learner steps per CPU-second: one env, and ``tables`` tables of the batched vector env
+    against random opponents and against three heuristic players (their C seated by the
+    tables' C)."""
 
     single: float
     batched: float
     tables: int
+    batched_heuristic: float
 
     @property
     def ratio(self) -> float:
@@ -51,10 +56,10 @@ def _single_rate(steps: int, seed: int) -> float:
     return steps / (time.process_time() - start)
 
 
-def _batched_rate(rounds: int, tables: int, seed: int) -> float:
+def _batched_rate(rounds: int, tables: int, seed: int, opponents: str = "random") -> float:
     from valtti.research.gymnasium import MarjapussiVectorEnv
 
-    env = MarjapussiVectorEnv(num_envs=tables, batched=True)
+    env = MarjapussiVectorEnv(num_envs=tables, batched=True, opponents=opponents)
     env.reset(seed=seed)
     noise = np.random.default_rng(seed)
     start = time.process_time()
@@ -65,11 +70,14 @@ def _batched_rate(rounds: int, tables: int, seed: int) -> float:
 
 
 def learner_rates(steps: int = 50_000, tables: int = 64, seed: int = 1) -> LearnerRates:
-    """About ``steps`` learner steps of one env, and ten times as many batched."""
+    """About ``steps`` learner steps of one env, ten times as many batched against random
+    opponents, and 300 rounds of the tables against heuristic ones (about a hundredth of the
+    speed: every other seat thinks)."""
     return LearnerRates(
         _single_rate(steps, seed),
         _batched_rate(max(1, 10 * steps // tables), tables, seed),
         tables,
+        _batched_rate(300, tables, seed, "heuristic"),
     )
 
 
@@ -92,52 +100,48 @@ def random_positions(count: int, seed: int) -> list[Deal]:
 
 @dataclass(frozen=True, slots=True)
 class QuickFigures:
-    """The quick player on random positions: decisions per CPU-second, and how many it makes as
-    ``heuristic`` does (each player new, with the position's number as its seed); both over
-    every position and over those with more than one legal action."""
+    """The heuristic player's C on random positions: decisions per CPU-second over every
+    position and over those with more than one legal action (each player new, with the
+    position's number as its seed), and the ``Player``'s from each position's observation
+    (what a table or an environment asks of it)."""
 
     positions: int
     choices: int  #: positions with more than one legal action
     decisions_per_s: float
     choice_decisions_per_s: float
-    alike: int
-    alike_choices: int
-
-    @property
-    def agreement(self) -> float:
-        return self.alike / self.positions
-
-    @property
-    def choice_agreement(self) -> float:
-        return self.alike_choices / max(1, self.choices)
+    player_decisions_per_s: float
 
 
 def quick_figures(positions: int = 2_000, seed: int = 1) -> QuickFigures:
-    """Measure the quick player on ``random_positions``: its decisions timed in one run over
-    all the positions and in another over those with a choice (as it plays in a game, one
-    decision after another), then compared with the heuristic player's (about 2 ms a
-    decision)."""
+    """Measure the heuristic player's C on ``random_positions``: its decisions timed in one run
+    over all the positions and in another over those with a choice (as it plays in a game, one
+    decision after another)."""
     deals = random_positions(positions, seed)
     choices = [i for i, deal in enumerate(deals) if len(deal.legal_numbers()) > 1]
-    players = [Quick(i) for i in range(len(deals))]
+    players = [Heuristic(i) for i in range(len(deals))]
     start = time.process_time()
-    actions = [player.choose(deal) for player, deal in zip(players, deals, strict=True)]
+    for player, deal in zip(players, deals, strict=True):
+        player.choose(deal)
     seconds = time.process_time() - start
-    players = [Quick(i) for i in choices]
+    players = [Heuristic(i) for i in choices]
     start = time.process_time()
     for player, i in zip(players, choices, strict=True):
         player.choose(deals[i])
     choice_seconds = time.process_time() - start
-    alike = [False] * len(deals)
-    for i, deal in enumerate(deals):
+    views = []
+    for deal in deals:
         seat = deal.current_player
-        assert seat is not None
-        alike[i] = int(HeuristicPlayer(i).choose(deal.observation(seat))) == actions[i]
+        assert seat is not None  # random_positions keeps only positions someone is to move in
+        views.append(deal.observation(seat))
+    seated = [HeuristicPlayer(i) for i in range(len(deals))]
+    start = time.process_time()
+    for seat_player, view in zip(seated, views, strict=True):
+        seat_player.choose(view)
+    player_seconds = time.process_time() - start
     return QuickFigures(
         len(deals),
         len(choices),
         len(deals) / max(seconds, 1e-9),
         len(choices) / max(choice_seconds, 1e-9),
-        sum(alike),
-        sum(alike[i] for i in choices),
+        len(deals) / max(player_seconds, 1e-9),
     )

@@ -1,10 +1,13 @@
-# Included from _deal.pyx: players/sampler.Sampler in C for the quick player (_quick.pxi).
+# Included from _heuristic.pyx: hidden hands drawn uniformly from every deal that agrees with
+# what the heuristic player knows (Know), for its count of the last tricks (_endgame.pxi); as
+# players/sampler.py draws them for the other players, for the last five tricks only (each
+# hidden seat needs at most five cards).
 #
-# The same groups in the same order (the K and Q tied by pair constraints as blocks of their
-# allowed placements, the other free cards by the seats that may hold them), the same count of
-# worlds, and the same draws from the generator (``randrange`` of the count, ``random.sample``
-# of a group's cards), so that from one seed it draws the very hands the Python sampler draws.
-# For the last five tricks only: each hidden seat needs at most five cards.
+# The free cards are split into groups: the K and Q tied by pair constraints as blocks of their
+# allowed placements, the other free cards by the seats that may hold them. The worlds are
+# counted group by group (each group's ways to split times the worlds of the groups after it),
+# one is drawn by its number below the count, and each loose group's cards are then dealt by a
+# partial shuffle.
 
 cdef enum:
     SG_GROUPS = 16
@@ -39,10 +42,6 @@ cdef struct Sampler:
     SGroup groups[SG_GROUPS]
 
 
-# One sampler, rebuilt for each decision that counts the last tricks out (never two at once).
-cdef Sampler SAMPLER
-
-
 cdef inline int may_hold(const Know* k, const Sampler* s, int card) noexcept nogil:
     """The hidden seats that may hold ``card``, as a bit mask over seats."""
     cdef int i, out = 0
@@ -62,7 +61,8 @@ cdef bint ties_hold(const Know* k, int ties, const uint64_t* hands) noexcept nog
 
 
 cdef bint add_block(const Know* k, Sampler* s, uint64_t mask, int ties) noexcept nogil:
-    """sampler._block: every placement of ``mask``'s cards meeting the ``ties``, by split."""
+    """A block: every placement of ``mask``'s cards meeting the pair constraints ``ties``
+    (bits over ``k``'s pairs), listed by split (how many go to each hidden seat)."""
     cdef SGroup* g = &s.groups[s.ngroups]
     cdef int cards[NCARDS], owners[NCARDS], choice[NCARDS], n = 0, i, o, seat, total = 1
     cdef int found, sp[3], holders
@@ -83,7 +83,7 @@ cdef bint add_block(const Know* k, Sampler* s, uint64_t mask, int ties) noexcept
     g.noptions = 0
     for i in range(n):
         choice[i] = 0
-    # itertools.product: the last card's owner changes fastest
+    # every owner of every card, the last card's changing fastest
     for o in range(total):
         for i in range(4):
             placed[i] = 0
@@ -149,8 +149,9 @@ cdef int64_t factorial(int n) noexcept nogil:
 
 
 cdef bint add_loose(Sampler* s, uint64_t cards, int seats, const int* need) noexcept nogil:
-    """sampler._Loose: ``cards`` that the hidden ``seats`` (a mask) may hold alike, with every
-    way to split them among those seats (sampler._compositions' order) and its cuts."""
+    """A loose group: ``cards`` that the hidden ``seats`` (a mask) may hold alike, with every
+    way to split them among those seats and, for each, who takes how many (drawn in order)
+    and who the rest."""
     cdef SGroup* g = &s.groups[s.ngroups]
     cdef int who[3], cap[3], counts[3], nseats = 0, i, a, b, c, n = popcount64(cards)
     cdef int order[3], t, most
@@ -173,7 +174,7 @@ cdef bint add_loose(Sampler* s, uint64_t cards, int seats, const int* need) noex
     g.noptions = 0
     for i in range(nseats, 3):
         cap[i] = 0
-    # sampler._compositions: the counts of the seats in order, the first changing slowest
+    # the counts of the seats in order, the first changing slowest
     for a in range(cap[0] + 1):
         for b in range(cap[1] + 1):
             c = n - a - b
@@ -218,7 +219,8 @@ cdef inline int need_key(const int* need) noexcept nogil:
 
 
 cdef int64_t sampler_ways(Sampler* s, int level, const int* need) noexcept nogil:
-    """sampler._ways: the worlds completing the hands from group ``level`` on."""
+    """The worlds completing the hands from group ``level`` on, ``need`` cards still to give
+    each hidden seat (kept in ``s.memo``)."""
     cdef int64_t total = 0, after
     cdef int rest[3], o, key
     cdef SGroup* g
@@ -240,10 +242,10 @@ cdef int64_t sampler_ways(Sampler* s, int level, const int* need) noexcept nogil
 
 
 cdef bint sampler_init(Sampler* s, const Know* k) noexcept nogil:
-    """Sampler(knowledge): False where the quick player's sampler cannot take the position
-    (too many cards or options for its arrays) or no world agrees."""
-    cdef uint64_t free, bmask[MAX_EVENTS * 4], m, loose
-    cdef int bties[MAX_EVENTS * 4], nblocks = 0, i, b, n, seats, key_seats[NCARDS], nkeys = 0
+    """``s`` for what ``k`` knows: False where the sampler cannot take the position (too many
+    cards or options for its arrays) or no world agrees."""
+    cdef uint64_t free, bmask[MAX_PAIRS], m, loose
+    cdef int bties[MAX_PAIRS], nblocks = 0, i, b, n, seats, key_seats[NCARDS], nkeys = 0
     cdef uint64_t key_cards[NCARDS]
     cdef int need[3]
     cdef uint64_t mask, joined
@@ -260,7 +262,7 @@ cdef bint sampler_init(Sampler* s, const Know* k) noexcept nogil:
         if not 0 <= need[i] < SG_NEED:
             return False
         s.start[i] = need[i]
-    # sampler._tied: the free cards constraints tie together, in blocks sharing no card
+    # the free cards pair constraints tie together, in blocks sharing no card
     for i in range(k.npairs):
         mask = k.pair_cards[i] & free
         ties = 1 << i
@@ -283,7 +285,7 @@ cdef bint sampler_init(Sampler* s, const Know* k) noexcept nogil:
         if s.ngroups == SG_GROUPS or not add_block(k, s, bmask[b], bties[b]):
             return False
         loose &= ~bmask[b]
-    # sampler._loose: by the seats that may hold each card, in the order first met
+    # the other free cards grouped by the seats that may hold each, in the order first met
     m = loose
     while m:
         seats = may_hold(k, s, ctz64(m))
@@ -309,25 +311,9 @@ cdef bint sampler_init(Sampler* s, const Know* k) noexcept nogil:
     return s.count > 0
 
 
-cdef uint64_t gen_below64(Gen* g, uint64_t n) noexcept nogil:
-    """``randrange(n)`` for 0 < n < 2**64: ``getrandbits(n.bit_length())`` until below n, its
-    words drawn lowest first, the top one cut to the bits left (CPython's getrandbits)."""
-    cdef int bits = 64 - clz64(n)
-    cdef uint64_t r
-    cdef Twister* tw = gen_twister(g)
-    while True:
-        if bits <= 32:
-            r = tw_next(tw) >> (32 - bits)
-        else:
-            r = tw_next(tw)
-            r |= (<uint64_t>(tw_next(tw) >> (64 - bits))) << 32
-        if r < n:
-            return r
-
-
-cdef void sampler_draw(Sampler* s, Gen* rng, uint64_t* hands) noexcept nogil:
-    """Sampler.sample: hands now, N E S W."""
-    cdef int64_t r = gen_below64(rng, s.count), start, after, index
+cdef void sampler_draw(Sampler* s, uint64_t* rng, uint64_t* hands) noexcept nogil:
+    """One world drawn uniformly: the hands now, N E S W."""
+    cdef int64_t r = rng_below(rng, s.count), start, after, index
     cdef int need[3], rest[3], level, o, chosen, i, j, at, n
     cdef SGroup* g
     cdef uint64_t pool[NCARDS], picked[NCARDS], part, left
@@ -362,10 +348,10 @@ cdef void sampler_draw(Sampler* s, Gen* rng, uint64_t* hands) noexcept nogil:
         left = g.mask
         n = g.ncards
         if g.drawn[chosen]:
-            # random.sample(cards, drawn): the pool method, as for any group this small
+            # the cards dealt to all but the last seat: a partial shuffle of the group's
             memcpy(pool, g.cards, n * sizeof(uint64_t))
             for i in range(g.drawn[chosen]):
-                j = qbelow(rng, n - i)
+                j = rng_below(rng, n - i)
                 picked[i] = pool[j]
                 pool[j] = pool[n - i - 1]
             at = 0

@@ -1,31 +1,83 @@
-# Included from _deal.pyx: the ``quick`` player, the heuristic player's rules of thumb in C
-# (players/heuristic.py and endgame.py; players/quick.py seats it), over what _odds.pxi reads.
-#
-# It reads what one seat may know of a deal: its own hand and the public record, never another
-# hand; it weighs each card and declaration as ``heuristic`` does, counts the last tricks out
-# over the hands _sampler.pxi draws as the Python sampler draws them, and draws from
-# ``random.Random(seed)`` as the heuristic player does, so that it plays as ``heuristic`` with
-# the same seed (docs/MEASUREMENTS.md has the share of decisions alike).
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The heuristic player: a good club player's rules of thumb, from what its seat may know alone.
 
-# -- one decision: heuristic._Judge -----------------------------------------------------------
+It reads what the play so far shows about the hidden hands (the engine's proofs, settled with
+its own hand: cards out, voids, cards a seat cannot or must hold), turns that into rough odds
+that a card takes its trick (_odds.pxi), and weighs every legal card in card points: what the
+trick brings, the trick-taking power a card keeps for later, and the declaration window a won
+trick opens. The rules of thumb follow from those weights: win cheaply, let a partner's sure
+trick stand and give it points, throw low when the trick is lost, cash sure winners, lead from
+length, draw trumps when strong in them, keep marriage cards. At a window it declares a marriage
+at once (trumps in its strongest suit), asks whole when it holds none, asks half when partner
+may hold the other card, each by the chance of "yes" against what the locks break.
 
+From trick 5 on it counts the rest of the deal out, as a club player counts cards
+(_endgame.pxi): over sets of hidden hands drawn to agree with everything seen (_sampler.pxi), it
+follows each card it may play to the end of the deal, taking its own best card later, and keeps
+the one that leaves the team best placed. That plays the last trick and the victory point
+exactly.
+
+The match score sets what a deal is worth (RULES.md 6, _outlook.pxi): near the target the player
+aims at exactly the game points it needs, leaving the victory point or the last trick to the
+other team when it must, and it plays to take at least one trick.
+
+It reads a deal's ``Core`` but only its own hand, the hand sizes and the public record, never
+another hand. Its ties and draws come from the package's generator (the engine's ``rng_next``),
+seeded with the player's seed. ``players.heuristic`` seats it; the research layer's learner
+tables cimport ``heuristic_choose``.
+"""
+
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy
+
+from valtti.engine._deal cimport (
+    A_ANSWER, A_ASK_HALF, A_ASK_WHOLE, A_DECLARE, DECK, DECK_POINTS, HALF_DECK_POINTS,
+    LITTLE_TRUMP_POINTS, MAX_PAIRS, NACTIONS, NCARDS, OK, P_ANSWER, P_DECLARATION, P_OVER,
+    RANK_POINTS, Core, Deal, Proof, above, apply_action, beats, clz64, core_of_observation, ctz64,
+    eligible_suits, legal_mask_of, marriage_bits, marriage_worth_of, mask_points, play_mask,
+    popcount64, prove, rng_below, suit_mask, team_game_points, victory_point, whole_number,
+    window_check,
+)
+
+include "_outlook.pxi"
+include "_odds.pxi"
+include "_sampler.pxi"
+include "_endgame.pxi"
+
+#: From this trick on the player counts the rest of the deal out (_endgame.pxi).
+cdef int COUNTED = 5
+
+
+# -- one decision ----------------------------------------------------------------------------------
+
+# Everything one decision weighs, read from one position: the odds of the hidden hands, the
+# match's outlook, what this player may declare.
 cdef struct Judge:
     Know k
     Look look
-    int declared, locked, partner_suits, mine, may_ask_whole, halves
-    double trick_points, rest_points, window, porvoo, plan_points
+    int declared, locked
+    int partner_suits       # the suits whose K+Q partner could still declare or name
+    int mine, may_ask_whole, halves     # what this player may declare or ask at a window
+    double trick_points, rest_points
+    double window           # what a window of its own is worth, in card points
+    double porvoo           # what a trick is worth against Porvoo (RULES.md 6.1)
+    double plan_points      # what a card point is worth now
 
 
 cdef inline double worth(const Judge* j, int points, int later) noexcept nogil:
+    """The standing after making ``points`` marriage points now, with ``later`` more that the
+    team may still make."""
     cdef double unused
     return plan(&j.look, points, later, &unused)
 
 
 cdef inline double gain(const Judge* j, int points) noexcept nogil:
+    """How many game points' worth making ``points`` marriage points adds to the standing."""
     return (worth(j, points, 0) - worth(j, 0, 0)) / STEP
 
 
 cdef double pair_chance(const Judge* j, int suit) noexcept nogil:
+    """The chance that partner holds the K and Q of ``suit``."""
     cdef uint64_t pair = marriage_bits(suit)
     cdef int i
     if pair & j.k.hand:
@@ -39,6 +91,8 @@ cdef double pair_chance(const Judge* j, int suit) noexcept nogil:
 
 
 cdef double whole_chance(const Judge* j, int exclude) noexcept nogil:
+    """The chance that partner holds a marriage it may still name or declare (not in the suit
+    ``exclude``, -1 for none)."""
     cdef double none = 1.0
     cdef int s
     for s in range(4):
@@ -48,23 +102,28 @@ cdef double whole_chance(const Judge* j, int exclude) noexcept nogil:
 
 
 cdef double strength(const Judge* j, int suit) noexcept nogil:
+    """How well this hand would play ``suit`` as trumps: its length and its checkmaters. It
+    names a marriage in answer to ask-whole by this, as it makes trumps."""
     cdef uint64_t cards = j.k.hand & suit_mask(suit)
     # the suit's checkmaters: its ace and ten (ranks 8 and 7)
     return popcount64(cards) + 0.5 * popcount64((cards >> (9 * suit)) & 0x180)
 
 
 cdef int declarations(const Judge* j, double* values, int* actions) noexcept nogil:
-    """heuristic._Judge.declarations: the open declarations with their expected standing."""
+    """The declarations open at a window now (into ``actions``), each with the expected
+    standing after it (by the chance of "yes", less what the locks break), how many; compare
+    the standing when the window passes unused."""
     cdef int points = marriage_worth_of(j.k.trump), later = popcount64(j.mine), n = 0, s
     cdef double made = worth(j, points, 0), unmade = worth(j, 0, 0), p, cost
     for s in range(4):
         if j.mine >> s & 1:
             values[n] = worth(j, points, later - 1)
             if j.k.trump < 0:
-                values[n] += 1e-6 * strength(j, s)
+                values[n] += 1e-6 * strength(j, s)  # trumps in the longest, strongest suit
             actions[n] = A_DECLARE + s
             n += 1
     if j.may_ask_whole:
+        # The asker is locked: its own marriages are lost.
         p = whole_chance(j, -1)
         values[n] = p * made + (1.0 - p) * unmade
         actions[n] = A_ASK_WHOLE
@@ -72,6 +131,8 @@ cdef int declarations(const Judge* j, double* values, int* actions) noexcept nog
     for s in range(4):
         if j.halves >> s & 1:
             p = p_holds(&j.k, j.k.partner, ctz64(marriage_bits(s) & ~j.k.hand))
+            # Both are locked: partner's own marriages, which an ask-whole or partner's own
+            # window would make, are lost too.
             cost = whole_chance(j, s) * max(0.0, made - unmade) * 0.8
             values[n] = p * made + (1.0 - p) * unmade - cost
             actions[n] = A_ASK_HALF + s
@@ -116,14 +177,18 @@ cdef void judge_init(Judge* j, const Core* c, int me, const Rules* r) noexcept n
         j.window = (best - worth(j, 0, 0)) / STEP * GAME_POINT
     j.porvoo = 0.0
     if c.tricks_won[team] == 0:
+        # Without a trick the score goes to 0 (RULES.md 6.1).
         j.porvoo = GAME_POINT * (r.score[team] + 2) * k.number / 9.0
     elif c.tricks_won[other] == 0 and k.number >= 4:
+        # Taking every trick sends the other team to 0.
         j.porvoo = GAME_POINT * 0.3 * r.score[other] * k.number / 9.0
 
 
 cdef double keep(Judge* j, int card) noexcept nogil:
+    """What holding on to ``card`` is worth in card points."""
     cdef Know* k = &j.k
     cdef double p = power(k, card), g, value
+    # Its points come home if it takes a trick, and now and then on partner's trick.
     cdef double points = RANK_POINTS[card % 9] * (0.25 + 0.75 * p) + p * 3 * k.average
     cdef int suit = card // 9
     cdef uint64_t pair = marriage_bits(suit)
@@ -132,15 +197,19 @@ cdef double keep(Judge* j, int card) noexcept nogil:
         if j.mine >> suit & 1:
             g = gain(j, marriage_worth_of(k.trump))
             if k.trump < 0:
+                # The other team may make trumps first: then it is a little trump.
                 g = max(g, 0.3 * gain(j, LITTLE_TRUMP_POINTS))
             value += 0.8 * max(0.0, g) * GAME_POINT
         elif pair & ~k.hand:
+            # Half of a marriage partner may hold the other half of (RULES.md 4.2c).
             p = p_holds(k, k.partner, ctz64(pair & ~k.hand))
             value += 0.3 * p * max(0.0, gain(j, LITTLE_TRUMP_POINTS)) * GAME_POINT
     return value
 
 
 cdef double lead_bonus(Judge* j, int card) noexcept nogil:
+    """Leading rules of thumb the odds do not see: draw trumps when strong in them, lead from
+    length, do not lead into a known void once trumps exist."""
     cdef Know* k = &j.k
     cdef int suit = card // 9, i, opponents[2]
     cdef double bonus = 0.5 * popcount64(k.hand & suit_mask(suit)), theirs[2], ruff
@@ -162,8 +231,10 @@ cdef double lead_bonus(Judge* j, int card) noexcept nogil:
 
 
 cdef double card_value(Judge* j, int card) noexcept nogil:
+    """What playing ``card`` now is worth, in card points (the rules of thumb)."""
     cdef Know* k = &j.k
     cdef double team, mine, value
+    # Partner's window serves too while partner may still ask whole.
     cdef bint asks = k.trump < 0 and not (j.locked >> k.partner & 1)
     odds(k, card, &team, &mine)
     value = j.plan_points * team * (j.trick_points + RANK_POINTS[card % 9] + j.rest_points)
@@ -175,136 +246,15 @@ cdef double card_value(Judge* j, int card) noexcept nogil:
     return value
 
 
-# -- the last tricks counted out: endgame.count_out -------------------------------------------
-
-cdef double leaf(const Core* c, const Look* look) noexcept nogil:
-    """The standing after a finished deal (match.score_deal)."""
-    return standing(look, c.tricks_won[0] > 0, c.tricks_won[1] > 0, team_game_points(c, 0),
-                    team_game_points(c, 1))
-
-
-cdef double expected(Core* c, int me, const Look* look, int exact, Gen* rng) noexcept nogil:
-    """endgame._expected: me's best, the others' average (from trick ``exact`` on; before it
-    one card drawn). ``c`` is the caller's scratch copy: a move without a choice is made in
-    it, and only a choice copies."""
-    cdef Core branch
-    cdef uint64_t plays
-    cdef double value, best = -1e300, total = 0.0
-    cdef int n, k, rule
-    cdef bint mine
-    while True:
-        if c.phase == P_OVER:
-            return leaf(c, look)
-        plays = play_mask(c, &rule)  # the legal cards: no declaration is made here
-        n = popcount64(plays)
-        if c.to_move != me and c.ntricks + 1 < exact:
-            k = qbelow(rng, n)
-            while k:
-                plays &= plays - 1
-                k -= 1
-            n = 1
-        if n > 1:
-            break
-        apply_action(c, ctz64(plays))
-    mine = c.to_move == me
-    while plays:
-        if plays & (plays - 1):
-            memcpy(&branch, c, sizeof(Core))
-            apply_action(&branch, ctz64(plays))
-            value = expected(&branch, me, look, exact, rng)
-        else:  # the last choice takes the scratch itself
-            apply_action(c, ctz64(plays))
-            value = expected(c, me, look, exact, rng)
-        best = max(best, value)
-        total += value
-        plays &= plays - 1
-    return best if mine else total / n
-
-
-cdef int all_worlds(const Know* k, uint64_t free, int seat, uint64_t* hands, uint64_t* out,
-                    int n, int cap) noexcept nogil:
-    """Every way to share ``free`` among the hidden seats from ``seat`` on, each filled up to
-    its size with cards it may hold (into ``out``, four masks a world); how many in all."""
-    while seat < 4 and seat == k.me:
-        seat += 1
-    if seat == 4:
-        if not free and n < cap and ties_hold(k, (1 << k.npairs) - 1, hands):
-            memcpy(&out[4 * n], hands, 4 * sizeof(uint64_t))
-            n += 1
-        return n
-    return choose_cards(k, free, seat, free & k.possible[seat],
-                        k.sizes[seat] - popcount64(hands[seat]), hands, out, n, cap)
-
-
-cdef int choose_cards(const Know* k, uint64_t free, int seat, uint64_t candidates, int need,
-                      uint64_t* hands, uint64_t* out, int n, int cap) noexcept nogil:
-    """all_worlds with ``need`` more of ``candidates`` to give to ``seat``."""
-    cdef uint64_t pick
-    if need == 0:
-        return all_worlds(k, free, seat + 1, hands, out, n, cap)
-    if popcount64(candidates) < need:
-        return n
-    pick = candidates & -candidates
-    hands[seat] |= pick
-    n = choose_cards(k, free & ~pick, seat, candidates & ~pick, need - 1, hands, out, n, cap)
-    hands[seat] &= ~pick
-    return choose_cards(k, free, seat, candidates & ~pick, need, hands, out, n, cap)
-
-
-cdef enum:
-    MAX_WORLDS = 256
-
-
-cdef void count_out(Judge* j, const Core* c, uint64_t plays, Gen* rng,
-                    double* totals) noexcept nogil:
-    """endgame.count_out: for each card of ``plays`` (in card order) the expected standing
-    after the deal when it is played now, over hidden hands that agree with what is known."""
-    cdef Know* k = &j.k
-    cdef uint64_t worlds[4 * MAX_WORLDS]
-    cdef uint64_t hands[4], free, p
-    cdef Core world, after
-    cdef int n = 0, w, i, s, exact = 7 if k.number == 7 else 8
-    if k.number >= 8:
-        free = k.unseen
-        for s in range(4):
-            hands[s] = k.hand if s == k.me else k.known[s]
-            free &= ~hands[s]
-        n = all_worlds(k, free, 0, hands, worlds, 0, MAX_WORLDS)
-    elif sampler_init(&SAMPLER, k):
-        for n in range(WORLDS[k.number]):
-            sampler_draw(&SAMPLER, rng, &worlds[4 * n])
-        n = WORLDS[k.number]
-    i = 0
-    p = plays
-    while p:
-        totals[i] = 0.0
-        i += 1
-        p &= p - 1
-    for w in range(n):
-        memcpy(&world, c, sizeof(Core))
-        for s in range(4):
-            world.hand[s] = worlds[4 * w + s]
-        i = 0
-        p = plays
-        while p:
-            memcpy(&after, &world, sizeof(Core))
-            apply_action(&after, ctz64(p))
-            totals[i] += expected(&after, k.me, &j.look, exact, rng)
-            i += 1
-            p &= p - 1
-    for s in range(i):
-        totals[s] /= max(1, n)
-
-
-cdef int best_of(const double* values, const int* actions, int n, Gen* rng) noexcept nogil:
-    """heuristic._best: the best value's action, ties (within 1e-9) broken by the generator."""
+cdef int best_of(const double* values, const int* actions, int n, uint64_t* rng) noexcept nogil:
+    """The best value's action, ties (within 1e-9) broken by the generator."""
     cdef double top = values[0]
     cdef int i, ties = 0, pick
     for i in range(1, n):
         top = max(top, values[i])
     for i in range(n):
         ties += values[i] >= top - 1e-9
-    pick = 0 if ties == 1 else qbelow(rng, ties)
+    pick = 0 if ties == 1 else rng_below(rng, ties)
     for i in range(n):
         if values[i] >= top - 1e-9:
             if pick == 0:
@@ -313,9 +263,10 @@ cdef int best_of(const double* values, const int* actions, int n, Gen* rng) noex
     return actions[0]
 
 
-cdef int quick_choose(const Core* c, const Rules* r, Gen* rng) noexcept nogil:
-    """The ``quick`` player's action for the seat to move in ``c`` (which must not be over):
-    heuristic.HeuristicPlayer.choose, read from that seat's knowledge alone."""
+cdef int heuristic_choose(const Core* c, const Rules* r, uint64_t* rng) noexcept nogil:
+    """The heuristic player's action for the seat to move in ``c`` (which must not be over),
+    read from what that seat may know alone; one legal action is taken at once, drawing
+    nothing."""
     cdef Judge j
     cdef uint64_t legal = legal_mask_of(c), plays
     cdef double values[NACTIONS], totals[NCARDS], best_value, unmoved
@@ -348,7 +299,8 @@ cdef int quick_choose(const Core* c, const Rules* r, Gen* rng) noexcept nogil:
         n = 0
     plays = legal & DECK
     if popcount64(plays) > 1 and j.k.number >= COUNTED:
-        count_out(&j, c, plays, rng, totals)
+        # Few cards left: count the last tricks out.
+        count_out(&j.k, &j.look, c, plays, rng, totals)
         i = 0
         while plays:
             actions[n] = ctz64(plays)
@@ -365,42 +317,60 @@ cdef int quick_choose(const Core* c, const Rules* r, Gen* rng) noexcept nogil:
     return best_of(values, actions, n, rng)
 
 
-cdef class Quick:
-    """The ``quick`` player's decisions (players/quick.py): ``choose(deal, score)`` is its
-    action number for the seat to move, read from what that seat may know; ties and its
-    counting draw from its own generator, seeded with ``seed``."""
+cdef class Heuristic:
+    """The heuristic player's decisions (``players.heuristic`` seats it): ``decide`` from an
+    ``Observation``, ``choose`` from a ``Deal`` whose hidden hands it never reads. Its ties and
+    draws come from its own generator, seeded with ``seed`` (an int, or ``None`` for one from
+    the system)."""
 
-    cdef Gen rng
+    cdef uint64_t rng
     cdef Rules rules
     cdef object rules_for  # (variant, score, first deal) of ``rules``, or None
 
     def __init__(self, seed=None):
         if seed is None:
-            import random
-            seed = random.getrandbits(64)
-        # random.Random(seed) for a seed below 2**64 (which seeds from its absolute value)
-        self.rng.seed = abs(seed) & 0xFFFFFFFFFFFFFFFF
-        self.rng.seeded = 0
+            from secrets import randbits
+            seed = randbits(64)
+        self.rng = whole_number(seed) & 0xFFFFFFFFFFFFFFFF
         self.rules_for = None
 
-    def choose(self, Deal deal not None, score=(0, 0), deal_number=None):
-        """The action number; ``score`` the match score before the deal (NS, EW) and
-        ``deal_number`` which deal of its match this is, as ``Observation`` has them.
-        ``ValueError`` once the deal is over."""
-        if deal.c.phase == P_OVER:
-            raise ValueError("the deal is over: nobody is to move")
+    def __reduce__(self):
+        # Its generator's state is a seed that goes on from here; the rules are a cache.
+        return (Heuristic, (self.rng,))
+
+    cdef int _rules(self, object variant, object score, object deal_number) except -1:
         held = self.rules_for
-        if (held is None or held[0] is not deal._variant or held[1] != score
+        if (held is None or held[0] is not variant or held[1] != score
                 or held[2] != (deal_number == 1)):
             self.rules_for = None
-            rules_of(deal._variant, score, deal_number == 1, &self.rules)
-            self.rules_for = (deal._variant, score, deal_number == 1)
-        return quick_choose(&deal.c, &self.rules, &self.rng)
+            rules_of(variant, score, deal_number == 1, &self.rules)
+            self.rules_for = (variant, score, deal_number == 1)
+        return 0
+
+    def choose(self, Deal deal not None, score=(0, 0), deal_number=None):
+        """The action number for the seat to move in ``deal``; ``score`` the match score before
+        the deal (NS, EW) and ``deal_number`` which deal of its match this is, as
+        ``Observation`` has them. ``ValueError`` once the deal is over."""
+        if deal.c.phase == P_OVER:
+            raise ValueError("the deal is over: nobody is to move")
+        self._rules(deal._variant, score, deal_number)
+        return heuristic_choose(&deal.c, &self.rules, &self.rng)
+
+    def decide(self, observation):
+        """The action number for ``observation``'s seat, which must be to move (else
+        ``ValueError``), read from the observation alone (the engine's
+        ``core_of_observation``)."""
+        cdef Core c
+        if observation.current_player is None or observation.current_player != observation.seat:
+            raise ValueError(f"{observation.seat} has no action to choose: it is not its turn")
+        core_of_observation(observation, &c)
+        self._rules(observation.variant, observation.score or (0, 0), observation.deal_number)
+        return heuristic_choose(&c, &self.rules, &self.rng)
 
 
 # The tables of match_score_after by (variant, score), as bytes of Rules.after and .outcome.
 cdef dict _RULE_TABLES = {}
-OUTCOMES = {None: -1, "NS": 0, "EW": 1, "draw": 2}
+cdef dict OUTCOMES = {None: -1, "NS": 0, "EW": 1, "draw": 2}
 
 
 cdef int rules_of(object variant, object score, bint first_deal, Rules* r) except -1:

@@ -1,29 +1,44 @@
-# Included from _deal.pyx: many learner tables stepped in one call, for the research vector env.
-#
-# Each table is what valtti.research's LearnerTable is, in C: a deal of the research episodes
-# (answer_steps on), the learner's seat, and the three other seats played by C players until
-# the learner is to move. Every draw comes from the table's own Mersenne Twister, seeded and
-# drawn exactly as CPython's random.Random is (init_by_array, getrandbits, randrange), so a
-# table given the same seed deals, seats and plays as LearnerTable does, draw for draw.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Many learner tables stepped in one call, in C, for the research vector env
+(``research.batched``).
 
+Each table is what ``research.gymnasium.LearnerTable`` is, in C: a deal of the research
+episodes (answer_steps on), the learner's seat, and the three other seats played by C players
+(the random player, or the heuristic player's C) until the learner is to move. Every draw comes
+from the table's own generator, the package's (the engine's ``rng_next``), seeded as a
+``LearnerTable`` seeds its ``SplitMix``: from the same seed a table deals, seats and plays as
+that table does, draw for draw.
+"""
 
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
+
+from valtti.engine._deal cimport (
+    NACTIONS, N_OBS, OK, P_ANSWER, P_OVER, SUIT_BITS, Core, Deal, action_check, apply_action,
+    ctz64, encode_observation, legal_mask_of, popcount64, replay_before_last, rng_below,
+    rng_next, seat_of, shuffle_hands, team_game_points, variant_bits_of,
+)
+from valtti.players._heuristic cimport Rules, heuristic_choose, rules_of
+
+from valtti.engine.variant import Variant
 
 # Who plays a seat of a table.
 cdef enum:
     K_LEARNER = 0
     K_RANDOM = 1
-    K_QUICK = 2
+    K_HEURISTIC = 2
 
-#: The players a batch of tables can seat, by name (``make_player``'s names).
-BATCH_PLAYERS = {"random": K_RANDOM, "quick": K_QUICK}
+#: The players a batch of tables can seat, by name (``make_player``'s names: ``quick`` is
+#: ``heuristic``'s other name).
+BATCH_PLAYERS = {"random": K_RANDOM, "heuristic": K_HEURISTIC, "quick": K_HEURISTIC}
 
 
 cdef struct Table:
     Core c
-    Twister rng
-    Gen player[4]           # each C player's generator, seeded with getrandbits(32) as
-                            # LearnerTable seeds it
+    uint64_t rng            # the table's generator
+    uint64_t player[4]      # each C player's generator, seeded with 32 bits of the table's,
+                            # as LearnerTable seeds it
     uint8_t seat            # the learner's
     uint8_t kind[4]         # who plays each seat (K_*)
     uint8_t waiting         # for the learner's action: dealt, and no episode ended since
@@ -67,7 +82,7 @@ cdef class Tables:
             self.kinds[i] = BATCH_PLAYERS[opponents[i]]
         self.fixed_seat = -1 if seat is None else seat_of(seat)
         self.illegal_reward = illegal_reward
-        variant = DEFAULT_VARIANT if variant is None else variant
+        variant = Variant() if variant is None else variant
         d = Deal([SUIT_BITS << (9 * i) for i in range(4)], 0, variant, answer_steps=True)
         memcpy(&self.blank, &d.c, sizeof(Core))
         self._variant = variant
@@ -86,39 +101,19 @@ cdef class Tables:
     def __len__(self):
         return self.n
 
-    cdef void _seed(self, const int64_t[::1] which, const uint64_t[::1] seeds) noexcept nogil:
-        """Seed each table ``which[k]`` with ``seeds[k]``, ``LANES`` of one key length at once."""
-        cdef Twister* lane[LANES]
-        cdef uint64_t lane_seeds[LANES]
-        cdef Py_ssize_t k
-        cdef int n, wide
-        for wide in range(2):
-            n = 0
-            for k in range(which.shape[0]):
-                if (seeds[k] >> 32 != 0) == wide:
-                    lane[n] = &self.tables[which[k]].rng
-                    lane_seeds[n] = seeds[k]
-                    n += 1
-                    if n == LANES:
-                        tw_seed(lane, lane_seeds, n)
-                        n = 0
-            if n:
-                tw_seed(lane, lane_seeds, n)
-
     cdef void _deal(self, Table* t) noexcept nogil:
         """LearnerTable.reset after the seeding: the seat, the players' seeds, the first
         dealer, the cards, and the others' play until the learner is to move."""
         cdef uint64_t hands[4]
         cdef int i, dealer, forehand
         cdef Core* c = &t.c
-        t.seat = tw_below(&t.rng, 4) if self.fixed_seat < 0 else self.fixed_seat
+        t.seat = rng_below(&t.rng, 4) if self.fixed_seat < 0 else self.fixed_seat
         t.kind[t.seat] = K_LEARNER
         for i in range(3):
             t.kind[(t.seat + 1 + i) & 3] = self.kinds[i]
-            t.player[(t.seat + 1 + i) & 3].seed = tw_next(&t.rng)  # drawn for every seat
-            t.player[(t.seat + 1 + i) & 3].seeded = 0
-        dealer = tw_below(&t.rng, 4)
-        shuffle_hands(tw_bits64(&t.rng), hands)
+            t.player[(t.seat + 1 + i) & 3] = rng_next(&t.rng) >> 32  # drawn for every seat
+        dealer = rng_below(&t.rng, 4)
+        shuffle_hands(rng_next(&t.rng), hands)
         forehand = (dealer + 1) & 3
         if self.club_ace_first:
             for i in range(4):
@@ -141,11 +136,11 @@ cdef class Tables:
         cdef uint64_t m
         cdef int k
         while c.phase != P_OVER and c.to_move != t.seat:
-            if t.kind[c.to_move] == K_QUICK:
-                apply_action(c, quick_choose(c, &self.rules, &t.player[c.to_move]))
+            if t.kind[c.to_move] == K_HEURISTIC:
+                apply_action(c, heuristic_choose(c, &self.rules, &t.player[c.to_move]))
                 continue
             m = legal_mask_of(c)
-            k = tw_below(&t.rng, popcount64(m))
+            k = rng_below(&t.rng, popcount64(m))
             while k:
                 m &= m - 1
                 k -= 1
@@ -168,8 +163,8 @@ cdef class Tables:
 
     def reset(self, const int64_t[::1] which, const uint64_t[::1] seeds, float[:, ::1] obs,
               uint8_t[:, ::1] masks):
-        """Deal table ``which[k]`` afresh from ``seeds[k]`` (as ``random.Random(seed)``), and
-        write its observation and mask into row ``which[k]`` of ``obs`` and ``masks``."""
+        """Deal table ``which[k]`` afresh from ``seeds[k]`` (as ``SplitMix(seed)``), and write
+        its observation and mask into row ``which[k]`` of ``obs`` and ``masks``."""
         cdef Py_ssize_t k, i
         self._check(obs, masks)
         if seeds.shape[0] != which.shape[0]:
@@ -186,10 +181,10 @@ cdef class Tables:
             self.tables[which[k]].marked = 1
         for k in range(which.shape[0]):
             self.tables[which[k]].marked = 0
-        # The GIL held: the dealing's generator and the quick player's sampler are shared.
-        self._seed(which, seeds)
+        # The GIL held: the heuristic player's sampler is shared.
         for k in range(which.shape[0]):
             i = which[k]
+            self.tables[i].rng = seeds[k]
             self._deal(&self.tables[i])
             self._write(&self.tables[i], &obs[i, 0], &masks[i, 0])
 
@@ -212,7 +207,7 @@ cdef class Tables:
         for i in range(self.n):
             if not self.tables[i].waiting:
                 raise RuntimeError(f"table {i} is not waiting for the learner: reset it")
-        # The GIL held: the dealing's generator and the quick player's sampler are shared.
+        # The GIL held: the heuristic player's sampler is shared.
         for i in range(self.n):
             t = &self.tables[i]
             a = <int>actions[i] if 0 <= actions[i] < NACTIONS else -1

@@ -1,0 +1,13 @@
+"""Type stub for the heuristic player's C (see _heuristic.pyx)."""
+
+from valtti.engine._deal import Deal
+from valtti.engine.observation import Observation
+
+class Heuristic:
+    """The heuristic player's decisions, as action numbers."""
+
+    def __init__(self, seed: int | None = None) -> None: ...
+    def choose(
+        self, deal: Deal, score: tuple[int, int] = (0, 0), deal_number: int | None = None
+    ) -> int: ...
+    def decide(self, observation: Observation) -> int: ...
