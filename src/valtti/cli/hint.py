@@ -13,7 +13,7 @@ from valtti.cli.common import EXIT_MALFORMED, NonEmptyPath, fail, main, read_rec
 
 #: How many threads the BLAS under numpy may start, unless the environment says otherwise: one.
 #: A hint's arrays are small, and idle BLAS threads spin: with a thread a core a hint took as
-#: long and cost about 0.1 s more CPU (docs/MEASUREMENTS.md, Hints), for the same values.
+#: long and cost 0.1–0.2 s more CPU (docs/MEASUREMENTS.md, Hints), for the same values.
 BLAS_THREADS: Final = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
