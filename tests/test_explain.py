@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 import string
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from valtti.cli import main
+from valtti.cli import COMMANDS, main
+from valtti.cli import hint as hint_command
 from valtti.engine import Action, Card, CardSet, Deal, Match, Observation, Seat, Suit, Variant
 from valtti.engine.record import Record
 from valtti.engine.solver import DealValue, Solver
@@ -352,6 +356,68 @@ def test_hint_command(tmp_path: Path) -> None:
     assert "The top two differ by" in text.output
     finnish = CliRunner().invoke(main, ["hint", str(path), "--level", "easy", "--lang", "fi"])
     assert finnish.exit_code == 0 and "Tietokonepelaaja valitsisi" in finnish.output
+
+
+#: What ``valtti hint`` runs in a process of its own: the command, then what it imported and
+#: how many threads the process has (Linux: its tasks).
+HINT_PROCESS = """
+import json, os, sys
+from valtti.cli import COMMANDS, main
+from valtti.cli import hint as hint_command
+sys.argv = ["valtti", "hint", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as e:
+    assert not e.code, e.code
+tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+print(json.dumps({"modules": sorted(sys.modules), "threads": tasks}))
+"""
+#: What a hint does not need: the other commands and front ends, the registry of players with
+#: the sandbox, and the libraries of the web server, the screen and training.
+NOT_FOR_A_HINT = (
+    "valtti.web",
+    "valtti.arena",
+    "valtti.research",
+    "valtti.table",
+    "valtti.bench",
+    "valtti.players.registry",
+    "valtti.players.sandbox",
+    "valtti.players.heuristic",
+    "valtti.players.external",
+    "valtti.terminal.session",
+    "valtti.terminal.screen",
+    "rich",
+    "fastapi",
+    "starlette",
+    "sqlalchemy",
+    "uvicorn",
+    "ray",
+    "torch",
+    *(f"valtti.cli.{name}" for name in COMMANDS if name != "hint"),
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_hint_command_imports_only_what_a_hint_needs(tmp_path: Path, lang: str) -> None:
+    """``valtti hint`` starts with the hint's own modules (issue 42: its start-up was 0.4 s of
+    CPU): not every command's, nor English's catalogue (English is the source), and numpy's
+    BLAS on one thread, whose idle threads would spin (docs/MEASUREMENTS.md, Hints)."""
+    path = _record(tmp_path, 10)
+    env = {k: v for k, v in os.environ.items() if k not in hint_command.BLAS_THREADS}
+    run = subprocess.run(
+        [sys.executable, "-c", HINT_PROCESS, str(path), "--level", "easy", "--lang", lang],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    said = json.loads(run.stdout.splitlines()[-1])
+    modules = set(said["modules"])
+    assert "valtti.players.explain" in modules and "numpy" in modules
+    assert not {m for m in modules if m.startswith(NOT_FOR_A_HINT)}, sorted(modules)
+    assert ("babel.messages" in modules) is (lang == "fi")  # a catalogue only for Finnish
+    if said["threads"] is not None:
+        assert said["threads"] == 1
 
 
 @pytest.mark.parametrize(("lang", "mark", "other"), [("fi", ",", "."), ("en", ".", ",")])

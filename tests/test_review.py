@@ -93,17 +93,17 @@ def test_a_planted_blunder_is_marked_first(blunder: MatchReview) -> None:
 def test_the_review_in_words_fits_80_columns(blunder: MatchReview, language: str) -> None:
     i18n.use(language)
     try:
-        lines = review_lines(blunder, full=True)
+        lines = review_lines(blunder, _match(BLUNDER), full=True)
     finally:
         i18n.use("en")
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = "\n".join(lines)
     if language == "en":
-        assert "1. Trick 7, E played A♥:" in " ".join(text.split())
+        assert "1. Trick 7, E played A♥" in " ".join(text.split())
         assert "The match: lost on what each seat knew" in text
     else:
-        assert "1. Tikki 7, I pelasi A♥:" in " ".join(text.split())
-        assert "Ottelu: menetetty" in text
+        assert "1. Tikki 7, I pelasi A♥" in " ".join(text.split())
+        assert "Ottelu: ottelutilannetta menetetty" in text
     assert sum(line.endswith("*") for line in lines) == len(blunder.deals[0].costliest)
 
 
@@ -179,7 +179,7 @@ def test_a_decision_past_the_open_hand_budget_is_said_not_solved(
     ]:
         i18n.use(language)
         try:
-            lines = review_lines(capped, full=True)
+            lines = review_lines(capped, match, full=True)
         finally:
             i18n.use("en")
         assert all(len(line) <= 80 for line in lines), max(lines, key=len)

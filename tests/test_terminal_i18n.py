@@ -64,8 +64,11 @@ def test_finnish_translates_everything_with_the_same_placeholders() -> None:
 
 
 def test_english_is_the_source_language() -> None:
+    """Its catalogue translates nothing: so the game reads none for English (i18n.SOURCE)."""
     catalogue = _read(LOCALE / "en" / "LC_MESSAGES" / "valtti.po", "en")
     assert [m.id for m in catalogue if m.id and m.string and any(m.string)] == []
+    assert catalogue.plural_forms == "nplurals=2; plural=(n != 1);"  # as gettext's own
+    assert i18n.SOURCE == "en"
 
 
 def test_the_compiled_catalogues() -> None:

@@ -3,10 +3,11 @@ the help of ``--variant``, and a failure said in one line."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeVar
 
 import click
 
@@ -187,7 +188,38 @@ def read_record(file: Path, lang: str | None) -> tuple[Match, Record]:
         fail(str(e), e.status)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: The commands, each defined in the module of ``valtti.cli`` of its name.
+COMMANDS: Final = (
+    "arena",
+    "bench",
+    "hint",
+    "leaderboard",
+    "loadtest",
+    "play",
+    "replay",
+    "review",
+    "serve",
+    "train",
+)
+
+
+class Commands(click.Group):
+    """The group of ``COMMANDS``, each module imported when its command is asked for (all of
+    them for the group's help, or for a name that is none of them, which click then matches
+    against them all): a command starts with what it needs, not with what every other command
+    imports (the web server, the arena's players, the trainer)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        for name in (cmd_name,) if cmd_name in COMMANDS else COMMANDS:
+            if name not in self.commands:
+                importlib.import_module(f"valtti.cli.{name}")  # which adds it to this group
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="valtti")
 def main() -> None:
     """valtti: Marjapussi, the Finnish partnership trick-taking game."""

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Final
 
 import click
 
 from valtti.cli.common import EXIT_MALFORMED, NonEmptyPath, fail, main, read_record
+
+#: How many threads the BLAS under numpy may start, unless the environment says otherwise: one.
+#: A hint's arrays are small, and idle BLAS threads spin: with a thread a core a hint took as
+#: long and cost 0.1–0.2 s more CPU (docs/MEASUREMENTS.md, Hints), for the same values.
+BLAS_THREADS: Final = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 @main.command()
@@ -33,6 +40,8 @@ def hint(file: Path, level: str, as_json: bool, lang: str | None) -> None:
     the web table. Exit status as for replay, and 2 when nobody is to move where the record
     stops.
     """
+    for name, threads in BLAS_THREADS.items():  # read when numpy is first imported, below
+        os.environ.setdefault(name, threads)
     from valtti.players.explain import explain
 
     match, _record = read_record(file, lang)

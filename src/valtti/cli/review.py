@@ -28,17 +28,27 @@ from valtti.cli.common import NonEmptyPath, main, read_record
 )
 @click.option("--full", is_flag=True, help="List every decision, not only the costliest.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain characters only (S H D C).")
 @click.option("--lang", type=click.Choice(["en", "fi"]), help="[default: from LANG]")
 def review(
-    file: Path, seats: tuple[str, ...], level: str, full: bool, as_json: bool, lang: str | None
+    file: Path,
+    seats: tuple[str, ...],
+    level: str,
+    full: bool,
+    as_json: bool,
+    ascii_only: bool,
+    lang: str | None,
 ) -> None:
     """What each decision of the record lost: the move played against the best move on what
     the seat knew then (sampled deals, as a hint values them, repeatable) and against the best
     with every hand open (the double-dummy solver); each deal's three costliest decisions with
-    the better move and its reason; what each team lost.
+    the better move and its reason; what each team lost. Each deal's line is its match equity
+    at the start, after each decision (marked ?!, ? or ?? by what it lost) and at the end.
 
     Values are changes of the mover's team's match equity. Exit status as for replay.
     """
+    if ascii_only and as_json:
+        raise click.UsageError("--ascii is for the review in words: JSON has no suit symbols")
     from valtti.engine import Seat
     from valtti.players.review import review as review_match
 
@@ -48,7 +58,9 @@ def review(
     if as_json:
         click.echo(json.dumps({"level": level, **reviewed.to_dict()}, ensure_ascii=False))
         return
+    from valtti.terminal.glyphs import console
     from valtti.terminal.review import review_lines
 
-    for line in review_lines(reviewed, full):
-        click.echo(line)
+    out = console(ascii_only)
+    for line in review_lines(reviewed, match, full):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)

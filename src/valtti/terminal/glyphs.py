@@ -32,6 +32,15 @@ STAND_INS: Final = {
     "─": "-",
     "…": ".",
     "×": "x",
+    # The review's line of match equity (terminal/review.py): from the lowest to the highest.
+    "▁": "_",
+    "▂": ".",
+    "▃": "-",
+    "▄": "~",
+    "▅": "=",
+    "▆": "^",
+    "▇": "'",
+    "█": '"',
 }
 _TABLE: Final = str.maketrans(STAND_INS)
 #: What the game shows that a terminal must be able to encode for the Unicode screen.

@@ -11,16 +11,16 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.text import Text
+from typing import TYPE_CHECKING, Final
 
 from valtti.engine import ActionKind, Seat
 from valtti.players.explain import Explanation, Hint, Reason, ReasonCode
 from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, _, decimal, ngettext, percent
 from valtti.terminal.phrases import seat_text
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
 
 #: The message of each reason code; ``{card}``, ``{suit}`` and ``{points}`` are its arguments.
 REASONS: Final[dict[ReasonCode, str]] = {
@@ -226,6 +226,8 @@ class Hanging:
     indent: int
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.text import Text  # here: ``valtti hint`` prints its lines without rich
+
         width = options.max_width
         indent = self.indent if self.indent < width // 2 else 0
         for part in textwrap.wrap(self.line, width, subsequent_indent=" " * indent) or [""]:

@@ -1,8 +1,9 @@
 """The message catalogue: every player-facing text of the terminal game, in English and Finnish.
 
 Standard gettext with Babel. The sources are ``valtti/locale/<lang>/LC_MESSAGES/valtti.po``
-(English is the source language: its msgstrs stay empty). They are compiled in memory on first
-use with Babel, so an editable install and a wheel both work with nothing built beforehand.
+(English is the source language: its msgstrs stay empty, and it is read from no catalogue).
+They are compiled in memory on first use with Babel, so an editable install and a wheel both
+work with nothing built beforehand.
 After changing a message in the code, refresh the template and the catalogues with::
 
     pybabel extract --no-location -w 100 --project valtti --copyright-holder valtti \
@@ -22,22 +23,29 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import get_decimal_symbol
 
 DOMAIN: Final = "valtti"
 LANGUAGES: Final = ("en", "fi")
+#: The language the messages are written in: its catalogue would give each one back as it is.
+SOURCE: Final = "en"
 
 _active: gettext.NullTranslations = gettext.NullTranslations()
-_language = "en"
+_language = SOURCE
 
 
 @cache
-def translations(language: str) -> gettext.GNUTranslations:
-    """The compiled catalogue of one of ``LANGUAGES``; ``ValueError`` for another."""
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of one of ``LANGUAGES`` (for ``SOURCE``, the messages as they
+    are: nothing to read or compile, which a command in English would otherwise spend tens of
+    milliseconds on at its start); ``ValueError`` for another."""
     if language not in LANGUAGES:
         raise ValueError(f"no catalogue for {language!r}: languages are {', '.join(LANGUAGES)}")
+    if language == SOURCE:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     po = resources.files("valtti") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     with po.open("rb") as source:
         catalog = read_po(source, locale=language, domain=DOMAIN)
