@@ -6,6 +6,7 @@ and is made when asked again."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from tests.web.crafted import ending_match, store_match
 from tests.web.serving import App
 
+from valtti.players.review import MARKS
 from valtti.web.bots import Bots
 from valtti.web.db.store import Store
 
@@ -36,6 +38,10 @@ def counting(monkeypatch: pytest.MonkeyPatch, fail: int = 0) -> list[str]:
 
     monkeypatch.setattr(Bots, "idle", counted)
     return calls
+
+
+def marks() -> list[dict[str, Any]]:
+    return [{"mark": mark, "loss": loss} for loss, mark in MARKS]
 
 
 def stored_review(db: str, table_id: str) -> str | None:
@@ -63,6 +69,11 @@ def test_a_review_made_once_is_served_from_the_store_after_a_restart(
     assert calls == ["review_json"]
     review = made.json()
     assert review["seats"] == ["N"] and len(review["deals"]) == len(match.deals)
+    assert review["marks"] == [
+        {"mark": "??", "loss": 0.2},
+        {"mark": "?", "loss": 0.08},
+        {"mark": "?!", "loss": 0.03},
+    ]
     assert stored_review(db, table_id) is not None
 
     again = App(db).start()
@@ -136,7 +147,9 @@ def test_a_match_a_person_played_is_reviewed_in_the_background_as_it_ends(
             time.sleep(0.2)
         assert calls == ["review_json"]
         served = app.http.get(f"/api/tables/{table_id}/review")
-        assert served.status_code == 200 and served.text == kept
+        assert served.status_code == 200
+        # The kept review, with the marks' thresholds a page's legend says.
+        assert served.json() == {**json.loads(kept), "marks": marks()}
         assert served.json()["seats"] == ["N"]
     finally:
         app.stop()
