@@ -199,15 +199,21 @@ def test_the_hint_leaves_the_trick_and_the_hand_in_sight(
     server = start_server(db)
     tab = room(viewport=viewport, locale={"en": "en-GB", "fi": "fi-FI"}[lang])
     page = open_seat(tab, server, table_id, "S", tokens["S"])
+    # South plays on to a turn with a choice of cards in a trick others have begun: cards in the
+    # middle that stay there while South thinks.
     while True:
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
-        legal = latest_state(tab)["observation"]["legal"]
-        if len(legal) > 1:
+        observation = latest_state(tab)["observation"]
+        legal = observation["legal"]
+        cards = [a for a in legal if len(a) == 2]
+        begun = (observation.get("current_trick") or {}).get("cards")
+        if len(cards) > 1 and begun and observation["phase"] != "answer":
             break
+        token = (cards or legal)[0]
         before = int(page.locator("body").get_attribute("data-seq") or "0")
-        page.click(f'#hand [data-card="{legal[0]}"]')
+        page.click(f'#hand [data-card="{token}"], [data-action="{token}"]')
         page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
-    expect(page.locator("#trick [data-played]").first).to_be_visible()
+    expect(page.locator("#trick [data-played]")).to_have_count(len(begun))
     assert page.evaluate("scrollY") == 0
     page.locator("#hint-btn").click()
     panel = page.locator("#hint")
