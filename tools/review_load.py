@@ -1,5 +1,5 @@
 """How much a finished match's review slows a computer player at another table of the same web
-server (issue 42): ``python tools/review_load.py [--player pimc:hard] [--turns 300] [--pairs 3]
+server (issue 42): ``python tools/review_load.py [--player pimc:hard] [--turns 120] [--pairs 3]
 [--cores 0,1] [--tree DIR]``.
 
 Each run starts a real ``valtti serve`` (one computer players' worker, no delay between moves,
@@ -9,10 +9,12 @@ which start playing as the server starts, and B, a finished 10-deal match of com
 alone (the heuristic player's, seeded). A spectator times each of A's turns as its state comes
 (the time from one public action to the next). In a run *with* the review, B's review (every
 seat's decisions, the heaviest there is) is asked for as the server starts and A's turns are
-timed until it is made (at most ``--turns``, and not past A's match); the run *without* it that
-follows times the same turns of A, with nothing else asked (the same seed: the same decisions,
-the same work). A pair is one of each. ``--tree`` runs the server of another checkout (its
-``src`` first on ``PYTHONPATH``): the code before a change.
+timed until it is made (at most ``--turns``, and not past A's match), with the CPU time the
+review's process had meanwhile (at the lowest priority it has only what play leaves: on a busy
+machine, little); the run *without* it that follows times the same turns of A, with nothing
+else asked (the same seed: the same decisions, the same work). A pair is one of each.
+``--tree`` runs the server of another checkout (its ``src`` first on ``PYTHONPATH``): the code
+before a change.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+import psutil
 from websockets.sync.client import connect
 
 from valtti.engine import Match, Seat, Variant
@@ -51,11 +54,12 @@ DEALS = 10
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One run: each of A's turns by its ``seq`` (seconds), and how long B's review took
-    (``None``: none was asked for)."""
+    """One run: each of A's turns by its ``seq`` (seconds); with the review, the CPU seconds its
+    process had while they were timed, and how long it took where it was made meanwhile."""
 
     turns: dict[int, float]
-    review_s: float | None
+    review_cpu: float | None = None
+    review_s: float | None = None
 
 
 def ten_deal_match(seed: int) -> tuple[Match, int]:
@@ -128,6 +132,21 @@ def serve(url: str, port: int, cores: str | None, tree: Path | None) -> subproce
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def idle_cpu(server: subprocess.Popen[bytes]) -> float:
+    """The CPU seconds of the server's processes at the lowest priority (``SCHED_IDLE``, else
+    niceness 19): the review's."""
+    total = 0.0
+    for child in psutil.Process(server.pid).children(recursive=True):
+        try:
+            idle = os.sched_getscheduler(child.pid) == os.SCHED_IDLE or child.nice() == 19
+            if idle:
+                times = child.cpu_times()
+                total += times.user + times.system
+        except (psutil.Error, OSError):
+            continue
+    return total
+
+
 def one_run(
     url: str, turns: int, review: bool, cores: str | None, tree: Path | None, last: int | None
 ) -> Run:
@@ -147,49 +166,55 @@ def one_run(
         began = time.monotonic()
 
         def ask() -> None:
-            answer = http.get("/api/tables/B/review")
-            answer.raise_for_status()
-            made.append(time.monotonic() - began)
+            try:
+                http.get("/api/tables/B/review").raise_for_status()
+                made.append(time.monotonic() - began)
+            except httpx.HTTPError:
+                pass  # the server stopped first
 
         if review:
             threading.Thread(target=ask, daemon=True).start()
         seen: dict[int, float] = {}
+        cpu = 0.0
         with connect(f"ws://127.0.0.1:{port}/api/tables/A/ws", open_timeout=30) as ws:
             while len(seen) < turns + SKIP and not (review and made):
                 frame = json.loads(ws.recv(timeout=120))
                 if frame.get("type") != "state":
                     continue
-                if frame["table"]["status"] != "playing" or (
-                    last is not None and frame["seq"] > last
-                ):
+                seq = frame["seq"]
+                if frame["table"]["status"] != "playing" or (last is not None and seq > last):
                     break
-                seen.setdefault(frame["seq"], time.monotonic())
-        while review and not made:
-            time.sleep(0.2)
+                seen.setdefault(seq, time.monotonic())
+                if review:
+                    cpu = max(cpu, idle_cpu(server))
         times = sorted(seen.items())
         per_turn = {
             seq: at - times[i - 1][1]
             for i, (seq, at) in enumerate(times)
             if i > SKIP and times[i - 1][0] == seq - 1
         }
-        return Run(per_turn, made[0] if review else None)
+        if not review:
+            return Run(per_turn)
+        return Run(per_turn, cpu, made[0] if made else None)
     finally:
         server.terminate()
-        server.wait(30)
+        server.wait(60)
         http.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--player", default="pimc:hard")
-    parser.add_argument("--turns", type=int, default=300)
+    parser.add_argument("--turns", type=int, default=120)
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cores", help="taskset's list of cores for the server, e.g. 0,1")
     parser.add_argument("--tree", type=Path, help="run the server of this checkout")
     args = parser.parse_args()
     b_match, b_seed = ten_deal_match(args.seed)
-    print(f"B: the heuristic player's match of seed {b_seed}, {len(b_match.deals)} deals")
+    print(
+        f"B: the heuristic player's match of seed {b_seed}, {len(b_match.deals)} deals", flush=True
+    )
     work = Path(tempfile.mkdtemp(prefix="review-load-"))
     template = work / "template.db"
     make_db(template, args.player, b_match)
@@ -206,23 +231,27 @@ def main() -> None:
                 runs[review] = one_run(
                     f"sqlite:///{db}", args.turns, review, args.cores, args.tree, last
                 )
+                run = runs[review]
                 print(
-                    f"pair {pair + 1}, review {review}: load {load:.2f}, "
-                    f"{len(runs[review].turns)} turns, review {runs[review].review_s}"
+                    f"pair {pair + 1}, {'with' if review else 'without'} the review: load"
+                    f" {load:.2f}, {len(run.turns)} turns; the review's CPU {run.review_cpu} s,"
+                    f" made in {run.review_s} s",
+                    flush=True,
                 )
             common = sorted(set(runs[True].turns) & set(runs[False].turns))
             without = [runs[False].turns[s] for s in common]
             with_review = [runs[True].turns[s] for s in common]
-            rows.append((len(common), without, with_review, runs[True].review_s))
+            rows.append((without, with_review))
             print(
                 f"pair {pair + 1}: {len(common)} turns, mean without {statistics.mean(without):.3f}"
                 f" s, with {statistics.mean(with_review):.3f} s: "
-                f"{100 * (sum(with_review) / sum(without) - 1):+.1f} %"
+                f"{100 * (sum(with_review) / sum(without) - 1):+.1f} %",
+                flush=True,
             )
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    every_without = [t for row in rows for t in row[1]]
-    every_with = [t for row in rows for t in row[2]]
+    every_without = [t for row in rows for t in row[0]]
+    every_with = [t for row in rows for t in row[1]]
     print(
         f"all: {len(every_with)} turns; without: mean {statistics.mean(every_without):.3f} s,"
         f" median {statistics.median(every_without):.3f} s; with the review: mean"
