@@ -25,6 +25,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any, Final, TypeVar
 
+import psutil
+
 from valtti.engine import Action, Match, Observation, Seat
 from valtti.players.explain import explain
 from valtti.players.review import review
@@ -88,13 +90,15 @@ def _watch(server: int) -> None:
 
 def _lowest_priority() -> None:
     """In an idle process: the CPU only when nothing else wants it (Linux's ``SCHED_IDLE``:
-    a computer player's decision takes a core from it at once), else at niceness 19. Both hold
-    for the calling thread and every thread it starts later (a solver's, BLAS's)."""
-    with contextlib.suppress(OSError):
-        os.nice(19)
+    a computer player's decision takes a core from it at once), and the lowest priority
+    besides (niceness 19; Windows' idle priority class). Both hold for the calling thread and
+    every thread it starts later (a solver's, BLAS's)."""
     if sys.platform == "linux":
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    lowest = psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19
+    with contextlib.suppress(OSError, psutil.Error):
+        psutil.Process().nice(lowest)
 
 
 def _idle_main(results: Connection, server: int, work: Callable[..., Any], args: Any) -> None:

@@ -219,12 +219,9 @@ function listed(d, costly) {
  * @param {ReviewDeal} deal */
 function listedDecisions(deal) {
   const costliest = new Map(deal.costliest.map((d) => [d.step, d]));
-  const marked = (deal.decisions ?? []).filter((d) => d.mark || costliest.has(d.step));
-  const steps = new Set(marked.map((d) => d.step));
-  const missing = deal.costliest.filter((d) => !steps.has(d.step)); // a review without `decisions`
-  return [...marked.map((d) => costliest.get(d.step) ?? d), ...missing]
-    .sort((a, b) => a.step - b.step)
-    .map((d) => listed(d, costliest.has(d.step)));
+  return deal.decisions
+    .filter((d) => d.mark || costliest.has(d.step))
+    .map((d) => listed(costliest.get(d.step) ?? d, costliest.has(d.step)));
 }
 
 /** The actions of deal `deal` in the replay. @param {number} deal */
@@ -267,7 +264,7 @@ function pointWords(d) {
 /** The deal's graph, where the review carries each decision's equity (a review kept from
  * before it did has none to draw). @param {ReviewDeal} deal */
 function graph(deal) {
-  if (deal.equity == null || (deal.decisions ?? []).some((d) => d.equity == null)) return null;
+  if (deal.equity == null || deal.decisions.some((d) => d.equity == null)) return null;
   return equityGraph(
     {
       deal: deal.deal,
@@ -353,7 +350,7 @@ function chosenDecision() {
   if (!deal) return null;
   return (
     deal.costliest.find((d) => d.step === chosen.step) ??
-    (deal.decisions ?? []).find((d) => d.step === chosen.step) ??
+    deal.decisions.find((d) => d.step === chosen.step) ??
     null
   );
 }
