@@ -123,7 +123,7 @@ def store_match(
     with ``seed`` (it deals the deals after ``match``'s and seeds every computer decision) and
     ``turn_seconds``; the table's id, each person's seat token, and the match."""
     match = match or crafted_match(declares, part)
-    people = people or {"N": "Aino"}
+    people = {"N": "Aino"} if people is None else people
     tokens = {seat: new_token() for seat in people}
     rows = [
         SeatRow(s, "human", people[str(s)], token_hash(tokens[str(s)]))

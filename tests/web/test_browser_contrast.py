@@ -2,9 +2,10 @@
 real browser (Playwright, Debian's Chromium), checked by axe-core (the devDependency of
 package.json, node_modules/axe-core): the lobby, the table in play (the felt's facts, the hand,
 the side panels, the open chat, a word explained), the hint's panel, the deal's end with an
-overshoot and a Porvoo, and the dialog of a marriage to name. Every rule of axe-core's wcag2a
-and wcag2aa tags is run, color-contrast among them (what it cannot decide, such as text over
-the felt's gradient, it leaves out).
+overshoot and a Porvoo, the dialog of a marriage to name, and a finished match's review beside
+its replay with a decision chosen (its graphs, marks, list and the board's marks). Every rule
+of axe-core's wcag2a and wcag2aa tags is run, color-contrast among them (what it cannot decide,
+such as text over the felt's gradient, it leaves out).
 
 axe-core is evaluated in the page through the browser's debugging protocol, as the pages'
 Content-Security-Policy (script-src 'self') rightly refuses an injected script tag; nothing is
@@ -139,6 +140,30 @@ def test_the_deal_end_with_an_overshoot_and_a_porvoo_has_enough_contrast(
         "title", words["term.overshoot"].format(target=10, overshoot=7)
     )
     assert contrast_failures(page, axe_source, "#deal-over") == []
+    assert contrast_failures(page, axe_source) == []
+    assert not tab.errors, tab.errors
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone-portrait"])
+def test_the_review_beside_the_replay_has_enough_contrast(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    axe_source: str,
+    viewport: str,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, _tokens, _ = store_match(db, [True, True, False])
+    server = start_server(db, options=["--next-deal-seconds", "600"])
+    tab = room(viewport)
+    page = tab.page
+    page.goto(f"{server.url}/t/{table_id}#replay")
+    page.click("#review-open")
+    expect(page.locator("#review")).to_be_visible(timeout=300_000)
+    page.locator("li.review-decision[data-mark] .review-go").first.click()
+    expect(page.locator("#review-moment")).to_be_visible()
+    expect(page.locator('[data-review="better"]')).to_have_count(1)
+    assert contrast_failures(page, axe_source, "#review") == []
     assert contrast_failures(page, axe_source) == []
     assert not tab.errors, tab.errors
 

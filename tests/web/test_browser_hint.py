@@ -1,9 +1,10 @@
 """The hint at the web table in a real browser (Playwright, Debian's Chromium), as a person
 uses it: on a phone, ask, read each move's value, share and reason (with the share of the deals
 examined that show it, unless all do), the deals the hint rests on and how close the top two
-are, see the best move marked, in English and in Finnish, play on; a forced move said to be
-one; a marriage's answer asked in its dialog ("would name"); a table made in the lobby without
-hints shows no button.
+are, see the best move marked, in English and in Finnish, play on; on a phone either way up the
+hint leaves the trick and the hand in sight (under the hand, the page scrolled no further), and
+the page goes back when it is closed; a forced move said to be one; a marriage's answer asked in
+its dialog ("would name"); a table made in the lobby without hints shows no button.
 
 Against the session's real ``valtti serve`` (computer players without delay).
 """
@@ -150,6 +151,95 @@ def test_a_hint_on_a_phone_in_english_and_in_finnish(
     page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
     expect(panel).to_be_hidden()
     expect(page.locator("[data-hinted]")).to_have_count(0)
+    assert not tab.errors, tab.errors
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)
+
+
+# The boxes [left, top, right, bottom] of the hint's panel, the trick and its cards, the hand
+# and its cards, and the top bar, and the window's size, read in one go.
+HINT_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const all = (s) => [...document.querySelectorAll(s)].map(box);
+  return {
+    hint: box(document.getElementById("hint")),
+    sheet: document.getElementById("hint").parentElement.id,
+    trick: box(document.getElementById("trick")),
+    played: all("#trick [data-played]"),
+    hand: box(document.getElementById("hand")),
+    cards: all("#hand [data-card]"),
+    bar: box(document.querySelector(".topbar")),
+    window: [innerWidth, innerHeight],
+    scroll: scrollY,
+  };
+}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_hint_leaves_the_trick_and_the_hand_in_sight(
+    tmp_path: Path,
+    start_server: Callable[..., Server],
+    room: Callable[..., Tab],  # noqa: F811
+    viewport: str,
+    lang: str,
+) -> None:
+    """On a phone the panel is under the hand (beside the felt on its side), never over the
+    trick or a card; the page scrolls only as far as keeps their tops under the top bar, and
+    back when the hint is closed. A wide screen keeps it floating over the felt, clear of
+    both."""
+    db = f"sqlite:///{tmp_path / 'valtti.db'}"
+    table_id, tokens = seeded_table(db, HINT_SEED, {"S": "Aino"}, "random")
+    server = start_server(db)
+    tab = room(viewport=viewport, locale={"en": "en-GB", "fi": "fi-FI"}[lang])
+    page = open_seat(tab, server, table_id, "S", tokens["S"])
+    # South plays on to a turn with a choice of cards in a trick others have begun: cards in the
+    # middle that stay there while South thinks.
+    while True:
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+        observation = latest_state(tab)["observation"]
+        legal = observation["legal"]
+        cards = [a for a in legal if len(a) == 2]
+        begun = (observation.get("current_trick") or {}).get("cards")
+        if len(cards) > 1 and begun and observation["phase"] != "answer":
+            break
+        token = (cards or legal)[0]
+        before = int(page.locator("body").get_attribute("data-seq") or "0")
+        page.click(f'#hand [data-card="{token}"], [data-action="{token}"]')
+        page.wait_for_function("(s) => Number(document.body.dataset.seq) > s", arg=before)
+    expect(page.locator("#trick [data-played]")).to_have_count(len(begun))
+    assert page.evaluate("scrollY") == 0
+    page.locator("#hint-btn").click()
+    panel = page.locator("#hint")
+    expect(panel).to_be_visible(timeout=HINT_WAIT)
+    expect(page.locator("#hint-moves li").first).to_be_visible()
+    seen = page.evaluate(HINT_BOXES)
+    width, height = seen["window"]
+    phone = viewport.startswith("phone")
+    assert seen["sheet"] == ("hint-sheet" if phone else "hint-box"), seen
+    assert seen["played"] and len(seen["cards"]) == len(latest_state(tab)["observation"]["hand"])
+    for part in [seen["trick"], seen["hand"], *seen["played"], *seen["cards"]]:
+        # In sight: under the top bar, inside the window; and not under the hint.
+        assert part[1] >= seen["bar"][3] - 1 and part[3] <= height + 1, (part, seen)
+        assert part[0] >= -1 and part[2] <= width + 1, (part, seen)
+        assert not _overlap(part, seen["hint"]), (part, seen)
+    hint = seen["hint"]
+    assert hint[1] >= seen["bar"][3] - 1 and hint[3] <= height + 1 and hint[2] <= width + 1, seen
+    # The best move is marked on a card in sight.
+    marked = page.locator('#hand [data-hinted="true"], #actions [data-hinted="true"]')
+    expect(marked).to_have_count(1)
+    expect(marked).to_be_in_viewport()
+    # Closed: the page is as it was, the panel gone.
+    page.locator("#hint-close").click()
+    expect(panel).to_be_hidden()
+    page.wait_for_function("() => scrollY === 0")
+    expect(page.locator("#hint-btn")).to_be_focused()
     assert not tab.errors, tab.errors
     expect(page.locator("#toasts .toast-error")).to_have_count(0)
 

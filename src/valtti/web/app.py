@@ -125,9 +125,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else await asyncio.to_thread(Store, db)
         bots = Bots(bot_workers)
-        rooms = Rooms(store, bots, bot_delay, next_deal_seconds, close_idle_after)
+        reviews = Reviews(store, bots)
+        rooms = Rooms(
+            store, bots, bot_delay, next_deal_seconds, close_idle_after, on_finished=reviews.begin
+        )
         app.state.rooms = rooms
-        app.state.reviews = Reviews(store, bots)
+        app.state.reviews = reviews
         sweep: asyncio.Task[None] | None = None
         try:
             await bots.warm_up()
@@ -143,6 +146,7 @@ def create_app(
             if sweep is not None:
                 sweep.cancel()
             rooms.close()
+            reviews.close()
             bots.close()
             store.close()
 

@@ -3,21 +3,29 @@
 The server's event loop only sends a seat's observation out and awaits the action, so a search
 player thinking for a second blocks no table. A decision is reproducible: the player is made
 afresh from its name and the seed the table gives for that seat and that point of the match.
+Work that must never slow play (a finished match's review) runs apart from the workers, in a
+process of its own at the lowest CPU priority (``Bots.idle``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any, Final, TypeVar
+
+import psutil
 
 from valtti.engine import Action, Match, Observation, Seat
 from valtti.players.explain import explain
@@ -80,6 +88,44 @@ def _watch(server: int) -> None:
     threading.Thread(target=watch, name="valtti-watch-server", daemon=True).start()
 
 
+def _lowest_priority() -> None:
+    """In an idle process: the CPU only when nothing else wants it (Linux's ``SCHED_IDLE``:
+    a computer player's decision takes a core from it at once), and the lowest priority
+    besides (niceness 19; Windows' idle priority class). Both hold for the calling thread and
+    every thread it starts later (a solver's, BLAS's)."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    lowest = psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19
+    with contextlib.suppress(OSError, psutil.Error):
+        psutil.Process().nice(lowest)
+
+
+def _idle_main(results: Connection, server: int, work: Callable[..., Any], args: Any) -> None:
+    """An idle process: ``work(*args)`` at the lowest priority, sent back as ``(True, value)``,
+    or ``(False, what failed)``."""
+    _lowest_priority()
+    _watch(server)
+    try:
+        outcome: tuple[bool, Any] = (True, work(*args))
+    except Exception as e:
+        outcome = (False, repr(e))
+    results.send(outcome)
+    results.close()
+
+
+def _outcome(results: Connection) -> tuple[bool, Any]:
+    """What an idle process sent back (a process that ended without a word failed), then the
+    pipe closed: here, in the thread that waits on it, which outlives a cancelled wait."""
+    try:
+        outcome: tuple[bool, Any] = results.recv()
+    except (EOFError, OSError):
+        outcome = (False, "the process ended without a result")
+    finally:
+        results.close()
+    return outcome
+
+
 def _warm() -> None:
     """Nothing: submitted once so that a worker has started and imported the players."""
 
@@ -99,7 +145,8 @@ def review_json(match: Match, seats: list[Seat] | None) -> str:
 
 
 class Bots:
-    """A pool of worker processes that make the computer players' decisions."""
+    """A pool of worker processes that make the computer players' decisions, and the idle
+    process for work that must not slow them (``idle``)."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
@@ -119,11 +166,14 @@ class Bots:
                     "valtti.players.review",
                 ]
             )
-            self._context: multiprocessing.context.BaseContext = context
+            self._context: ForkServerContext | SpawnContext = context
         else:
             self._context = multiprocessing.get_context("spawn")
         self._pool = self._new_pool()
         self._hint_slots = asyncio.Semaphore(HINT_SLOTS)
+        self._idle_turn = asyncio.Lock()
+        self._idle: multiprocessing.process.BaseProcess | None = None  #: the idle process
+        self._closed = False
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -153,10 +203,40 @@ class Bots:
                     job.exception()  # retrieved: nobody waits for it any more
                 raise
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a worker: other work than a decision or a hint (a finished match's
-        review, web/reviews.py)."""
-        return await self._run(work, *args)
+    async def idle(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` (a finished match's review, web/reviews.py) in a process of its own
+        at the lowest CPU priority (``SCHED_IDLE``), never in a computer player's worker: it
+        takes only the CPU that play leaves. One at a time; the process is ended by ``close``
+        or when this is cancelled. ``RuntimeError`` when the work failed or its process ended."""
+        async with self._idle_turn:
+            if self._closed:
+                raise RuntimeError("the computer players are closed")
+            results, sending = self._context.Pipe(duplex=False)
+            process = self._context.Process(
+                target=_idle_main,
+                args=(sending, os.getpid(), work, args),
+                name="valtti-idle",
+                daemon=True,
+            )
+            process.start()
+            sending.close()
+            self._idle = process
+            try:
+                done, value = await asyncio.to_thread(_outcome, results)
+            finally:
+                self._end_idle()
+            if not done:
+                raise RuntimeError(f"{work.__name__} failed: {value}")
+            result: T = value
+            return result
+
+    def _end_idle(self) -> None:
+        """End the idle process, if one runs (its result, if any, is not waited for)."""
+        process, self._idle = self._idle, None
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(WATCH_SECONDS)
 
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker; a broken pool is replaced once."""
@@ -172,4 +252,6 @@ class Bots:
             return await loop.run_in_executor(self._pool, work, *args)
 
     def close(self) -> None:
+        self._closed = True
+        self._end_idle()
         self._pool.shutdown(wait=True, cancel_futures=True)

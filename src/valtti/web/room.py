@@ -46,7 +46,8 @@ class Room:
     them (``seen.public_action_count()``, RULES.md 7.2). While a partner chooses (the ANSWER
     phase) every other seat and a spectator see the match before the ``ask-whole``
     (``Match.seen_by``), and each of their actions is answered as it would have been then.
-    ``on_idle`` is called with the room once it is finished and nobody watches it.
+    ``on_idle`` is called with the room once it is finished and nobody watches it,
+    ``on_finished`` once, as its match ends (its review is made then: web/reviews.py).
 
     ``row`` is the table as the store keeps it (``db.rows.TableRow``: id, variant, seed,
     status, turn time, hints, rematch), ``seats`` its seats' rows; ``table`` is the match's
@@ -63,6 +64,7 @@ class Room:
         bot_delay: float,
         on_idle: Callable[[Room], None],
         next_deal_seconds: float = 0.0,
+        on_finished: Callable[[Room], None] = lambda room: None,
     ) -> None:
         self.row: TableRow = stored.table  #: the table's row in the store
         self.seats: list[SeatRow] = list(stored.seats)
@@ -70,6 +72,7 @@ class Room:
         self.connections: set[Connection] = set()
         self._store = store
         self._on_idle = on_idle
+        self._on_finished = on_finished
         self._replay: str | None = None  #: the finished match's replay, once asked for
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False  #: the server is stopping: no new work
@@ -409,6 +412,7 @@ class Room:
         if self.table.match.is_over():
             await self._set_status("finished")
             self.waiting = Waiting("rematch", None)
+            self._on_finished(self)
             self._retire_if_idle()
         elif self.table.needs_deal and (self.match is None or self._deal_due()):
             # The first deal at once; each next one once the players are ready (or in time).

@@ -7,7 +7,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -58,6 +58,7 @@ class Rooms:
         bot_delay: float,
         next_deal_seconds: float = 0.0,
         close_idle_after: timedelta | None = CLOSE_IDLE_AFTER,
+        on_finished: Callable[[Room], None] = lambda room: None,
     ) -> None:
         self.store = store
         self.next_deal_seconds = next_deal_seconds
@@ -66,6 +67,8 @@ class Rooms:
         self.close_idle_after = close_idle_after
         self.bots = bots
         self.bot_delay = bot_delay
+        #: Called with a room as its match ends (its review is begun: web/reviews.py).
+        self.on_finished = on_finished
         self._rooms: dict[str, Room] = {}
         self._finished_rooms: OrderedDict[str, Room] = OrderedDict()
         self._loading = asyncio.Lock()
@@ -76,7 +79,13 @@ class Rooms:
 
     def _room(self, stored: StoredTable) -> Room:
         return Room(
-            stored, self.store, self.bots, self.bot_delay, self.retire, self.next_deal_seconds
+            stored,
+            self.store,
+            self.bots,
+            self.bot_delay,
+            self.retire,
+            self.next_deal_seconds,
+            self.on_finished,
         )
 
     async def resume(self) -> int:

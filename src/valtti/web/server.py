@@ -31,6 +31,9 @@ __all__ = ["EXIT_STARTUP", "ServerSettings", "SettingError", "StartupError", "ru
 EXIT_STARTUP = 3
 
 _TOKEN: Final = re.compile(r"((?:creator_)?token=)[^&\s\"']+")
+#: Seconds a stopping server lets the requests under way finish: one that waits for a review
+#: (made at the lowest priority, it may take minutes on a busy machine) is then cut off.
+STOP_SECONDS: Final = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,7 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
         ws_max_size=16 * MAX_MESSAGE,
         # Compressing each state frame (about 2 kB) would cost more CPU than the rest of a move.
         ws_per_message_deflate=False,
+        timeout_graceful_shutdown=STOP_SECONDS,
     )
     server = uvicorn.Server(config)
     try:

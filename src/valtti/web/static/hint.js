@@ -15,8 +15,13 @@
  *   #hint-btn          shown while you may ask (your turn, no action of yours on its way; a
  *                      forced move too: it is said to be one); data-busy="true" while the hint is on its way;
  *                      disabled (in its place) while the page's connection is lost
- *                      (it and #hint float at the felt's foot beside the hand, the panel over
- *                      the felt; in #answer-dialog while that is open)
+ *                      (it floats at the felt's foot beside the hand; it and #hint are in
+ *                      #answer-dialog while that is open)
+ *   #hint-sheet        where the panel goes where floating over the felt it would cover the
+ *                      trick or the hand (a phone either way up): under the hand (beside the felt
+ *                      on a phone on its side), the page scrolled as far as the trick and the
+ *                      hand stay in sight, the panel scrolling in what is left; body
+ *                      data-hint-sheet="true" while it is there
  *   #hint              the panel (hidden without a hint for this state); #hint-close;
  *                      #hint-worlds says over how many deals (all the possible ones, or
  *                      sampled) and how close the top two moves are (or that the move is
@@ -62,11 +67,19 @@ export function initHint(sender, pending, lost) {
   acting = pending;
   offline = lost;
   document.getElementById("hint-btn").addEventListener("click", ask);
+  window.addEventListener("resize", () => {
+    const panel = document.getElementById("hint");
+    if (panel.hidden) return;
+    // Over the felt or in the sheet, as the new size needs.
+    scrolledBy = 0;
+    place();
+  });
   document.getElementById("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
     const panel = document.getElementById("hint");
     const hadFocus = panel.contains(document.activeElement);
     panel.hidden = true;
+    leaveSheet();
     // The focus goes back to the button that opened it, not to the page.
     if (hadFocus) document.getElementById("hint-btn").focus();
   });
@@ -81,7 +94,7 @@ function ask() {
   if (!current || asked === current.seq || !mayAsk(current) || offline()) return;
   closedAt = null;
   if (hint && hint.seq === current.seq) {
-    drawPanel();
+    renderHint(current);
     return;
   }
   if (send({ type: MESSAGE.HINT, seq: current.seq })) {
@@ -280,10 +293,78 @@ export function renderHint(view) {
   const box = document.getElementById("hint-box");
   if (box.parentElement !== slot) slot.append(box);
   drawButton(view);
+  const panel = document.getElementById("hint");
+  const wasShown = !panel.hidden;
   const shown = mayAsk(view) && hint && hint.seq === view.seq && closedAt !== view.seq;
   if (shown) drawPanel();
   else {
-    document.getElementById("hint").hidden = true;
+    panel.hidden = true;
     for (const node of hinted()) delete node.dataset.hinted;
   }
+  if (dialog.open) home(box);
+  else if (!panel.hidden && !wasShown) place();
+  else if (panel.hidden && wasShown) leaveSheet();
+}
+
+/* ---------- where the panel is: over the felt, or in the sheet ---------- */
+
+/** How much this page scrolled to show the sheet (0: none). */
+let scrolledBy = 0;
+
+/** Put the panel in `parent`, unless it is there (moving it would drop a focus inside it).
+ * @param {HTMLElement} parent */
+function home(parent) {
+  const panel = document.getElementById("hint");
+  if (panel.parentElement !== parent) parent.append(panel);
+  document.body.dataset.hintSheet = String(parent.id === "hint-sheet");
+  if (parent.id !== "hint-sheet") panel.style.maxHeight = "";
+}
+
+/** Whether boxes `a` and `b` overlap. @param {DOMRect} a @param {DOMRect} b */
+function overlap(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/** The panel just shown: floating over the felt where it leaves the trick and the hand in
+ * sight (a wide screen), else in the sheet under the hand (or beside the felt). */
+function place() {
+  const panel = document.getElementById("hint");
+  home(document.getElementById("hint-box"));
+  const box = panel.getBoundingClientRect();
+  const covers = ["trick", "hand"].some((id) =>
+    overlap(box, document.getElementById(id).getBoundingClientRect()),
+  );
+  if (covers) {
+    home(document.getElementById("hint-sheet"));
+    fitSheet();
+  }
+}
+
+/** The sheet's panel as tall as the window leaves it once the page is scrolled as far as the
+ * trick and the hand stay in sight under the top bar, and the page scrolled so far as it
+ * needs to show it. Again on a resize. */
+function fitSheet() {
+  const panel = document.getElementById("hint");
+  if (panel.hidden || panel.parentElement?.id !== "hint-sheet") return;
+  const margin = 8;
+  const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+  const top = (/** @type {string} */ id) => document.getElementById(id).getBoundingClientRect().top;
+  // How much further the page may scroll: the trick and the hand keep their tops in sight.
+  const room = Math.max(0, Math.min(top("trick"), top("hand")) - bar - margin);
+  const panelTop = panel.getBoundingClientRect().top;
+  panel.style.maxHeight = `${Math.max(120, innerHeight - (panelTop - room) - margin)}px`;
+  const needed = panel.getBoundingClientRect().bottom + margin - innerHeight;
+  const by = Math.max(0, Math.min(room, needed));
+  if (by > 0) {
+    window.scrollBy({ top: by, behavior: "instant" });
+    scrolledBy += by;
+  }
+}
+
+/** The panel hidden: it goes back over the felt, and the page back to where it was. */
+function leaveSheet() {
+  if (document.getElementById("hint").parentElement?.id !== "hint-sheet") return;
+  home(document.getElementById("hint-box"));
+  if (scrolledBy) window.scrollBy({ top: -scrolledBy, behavior: "instant" });
+  scrolledBy = 0;
 }

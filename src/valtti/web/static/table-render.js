@@ -20,6 +20,7 @@ import { currentView, page, timedOutMoves, trickPlays } from "/static/table-stat
 import { timedOutText, who } from "/static/table-words.js";
 import { renderConnection, sendOrSay } from "/static/table-socket.js";
 import { renderReplayBar } from "/static/table-replay.js";
+import { renderReview } from "/static/table-review.js";
 import { renderSeats, renderTrick, renderTurn } from "/static/table-felt.js";
 import { renderActions, renderHand } from "/static/table-hand.js";
 import {
@@ -63,6 +64,7 @@ export function render() {
   renderSheet(view);
   renderLog(view);
   renderReplayBar(view);
+  renderReview(view);
   renderAbsence(view);
   renderEnds(view, sendOrSay, render);
   renderChat(view);

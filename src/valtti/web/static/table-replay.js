@@ -2,13 +2,12 @@
 /**
  * The replay of a finished match (GET /api/tables/{id}/replay): its steps, the place shown
  * (`page.replay`, table-state.js), playing it on a timer, and its bar (#replay-bar, the hooks
- * table.js lists).
+ * table.js lists; its Review button opens the review beside it, table-review.js).
  */
 
 import { t } from "/static/i18n.js";
 import { api, byId, el, errorText, toast } from "/static/common.js";
 import { explainDeal } from "/static/ends.js";
-import { addReviewButton } from "/static/table-review.js";
 import { page, render, replayView } from "/static/table-state.js";
 import { actionText, resultText, who } from "/static/table-words.js";
 
@@ -26,7 +25,6 @@ export async function startReplay() {
     const data = await api("GET", `/api/tables/${encodeURIComponent(page.id)}/replay`);
     if (!data.steps?.length) return;
     page.replay = { steps: data.steps, index: 0, timer: null };
-    addReviewButton();
     render();
   } catch (err) {
     toast(errorText(err.code), "error", err.code);
@@ -54,13 +52,14 @@ export function replayDeal(by) {
 
 /** The step where deal `deal` (from 1) begins; past the last deal, the last step.
  * @param {number} deal */
-function replayDealStart(deal) {
+export function replayDealStart(deal) {
   const steps = page.replay.steps;
   const found = steps.findIndex((step) => step.deal === deal);
   return found < 0 ? steps.length - 1 : found;
 }
 
-function stopReplayTimer() {
+/** Stop playing the steps on the timer (the place shown stays). */
+export function stopReplayTimer() {
   clearInterval(page.replay?.timer);
   if (page.replay) page.replay.timer = null;
 }

@@ -7,7 +7,7 @@
 import { has, t, tn } from "/static/i18n.js";
 import { el, seatName } from "/static/common.js";
 import { cardInline, cardText, parseCard, suitGlyph, suitIcon } from "/static/cards.js";
-import { teamName } from "/static/names.js";
+import { cardName, teamName } from "/static/names.js";
 import { TEAM_OF, parseToken, seatEntry } from "/static/table-state.js";
 
 /**
@@ -104,6 +104,16 @@ function actionWords(token) {
   if (a.kind === "ask-whole") return t("action.ask_whole");
   if (a.kind === "ask-half") return t("action.ask_half", { suit });
   return token;
+}
+
+/** A move in plain words (a card by its name): a screen reader's label, a tooltip.
+ * @param {string} token */
+export function moveText(token) {
+  if (parseCard(token)) return cardName(token);
+  const a = parseToken(token);
+  if (a.kind === "answer")
+    return t("action.answer", { suit: "", name: t(`suit.${a.suit}`) }).trim();
+  return actionWords(token);
 }
 
 /** A replay step's action by `actor`, in words.

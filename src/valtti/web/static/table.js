@@ -77,6 +77,7 @@
  *   a.rules-link       the rules page (/rules), in a new tab
  *   absence.js         the turn clock, stand-ins, #absent and the hand-over buttons (its hooks)
  *   hint.js            #hint-btn and the #hint panel (its hooks)
+ *   table-review.js    #review-open, the #review panel and #review-moment (its hooks)
  * Keyboard (keyboard.js): the hand is one tab stop; arrows, Home and End move among the legal
  * cards; Enter or Space plays. Cards move as motion.js draws them; names.js names seats, teams
  * and cards in the page's language (the hooks above keep N E S W and tokens).
@@ -92,6 +93,7 @@
  *   table-socket.js   the WebSocket: pings, reconnection, the status dot and the banner
  *   table-control.js  what a state or an error frame does, and a person's moves (act, sit down)
  *   table-replay.js   the replay controller and its bar
+ *   table-review.js   the review beside the replay (review-graph.js draws its graphs)
  *   table-render.js   the drawing, by table-felt.js (seats, trick, turn), table-hand.js (the
  *                     hand, actions, answer dialog) and table-panels.js (waiting, result, info,
  *                     score, sheet, log); table-words.js says the table in words
@@ -143,6 +145,7 @@ import {
   startReplay,
   toggleReplayPlay,
 } from "/static/table-replay.js";
+import { initReview } from "/static/table-review.js";
 import { cardAt, fitBarLine, layoutHand, showWhy } from "/static/table-hand.js";
 import { render } from "/static/table-render.js";
 import { tableName } from "/static/names.js";
@@ -286,6 +289,7 @@ async function main() {
   initKeyboard();
   initAbsence(send, takeSeatHere);
   initChat(sendOrSay);
+  initReview();
   initHint(
     send,
     () => page.pending,
