@@ -9,6 +9,7 @@ import math
 import os
 import re
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 from click.testing import CliRunner
@@ -40,7 +41,8 @@ def _run(tmp_path: Path, *extra: str) -> tuple[int, str]:
 
 
 def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
-    status, output = _run(tmp_path, "--players", "random,heuristic")
+    strengths = tmp_path / "strengths.json"
+    status, output = _run(tmp_path, "--players", "random,heuristic", "--strengths", str(strengths))
     assert status == 0, output
     state = json.loads((tmp_path / "state.json").read_text())
     assert state["players"] == ["random", "heuristic"] and state["runs"] == 1
@@ -58,7 +60,7 @@ def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
     assert int(row[2]) == round(100 * won / 2)
     assert float(row[1]) == pytest.approx(mean, abs=0.005)  # one pairing: its mean
     assert "| heuristic | 0 (the reference) | – |" in table
-    assert "Players: random, heuristic. Not on it (not yet played): learned" in table
+    assert "Players: random, heuristic. Not on it (not yet played): beginner, quick" in table
     assert "Every pairing is complete: 1 pairing of 2 deal pairs each." in table
     assert "Command: `valtti leaderboard --players random,heuristic --no-shipped" in table
     assert re.search(
@@ -66,6 +68,16 @@ def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
         r"[\d.]+ CPU hours\.",
         table,
     )
+    # The strengths the levels read: the table's figures, with its date and command.
+    written = json.loads(strengths.read_text())
+    assert written["reference"] == "heuristic" and written["date"] in table
+    assert written["command"] in table
+    assert written["players"] == [
+        {"player": "random", "points": round(mean, 3), "low": ANY, "high": ANY},
+        {"player": "heuristic", "points": 0.0, "low": None, "high": None},
+    ]
+    low, high = written["players"][0]["low"], written["players"][0]["high"]
+    assert f"[{low:+.2f}, {high:+.2f}]" in table
 
 
 def test_it_goes_on_from_its_state_and_plays_only_what_is_missing(tmp_path: Path) -> None:

@@ -695,10 +695,10 @@ def test_play_says_a_bad_variant_in_the_players_language(
 @pytest.mark.parametrize(
     ("lang", "option", "given", "says"),
     [
-        ("en", "--partner", "nobody", "unknown player 'nobody': known are external, heuristic"),
+        ("en", "--partner", "nobody", "unknown player 'nobody': known are beginner, external"),
         ("en", "--opponents", "search:ultra", "unknown search level 'ultra': levels are easy"),
         ("en", "--opponents", "random:3", "the random player has no levels"),
-        ("fi", "--partner", "nobody", "tuntematon pelaaja 'nobody': tunnetut ovat external"),
+        ("fi", "--partner", "nobody", "tuntematon pelaaja 'nobody': tunnetut ovat beginner"),
         ("fi", "--opponents", "search:ultra", "pelaajalla search ei ole tasoa 'ultra': tasot"),
         ("fi", "--opponents", "pimc:x", "pelaajalla pimc ei ole tasoa 'x': tasot ovat easy"),
         ("fi", "--opponents", "heuristic:x", "pelaajalla heuristic ei ole tasoja"),

@@ -9,13 +9,16 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
+from click.testing import CliRunner
 from rich.console import Console
 from rich.text import Text
 
 from helpers import hands_of
+from valtti.cli import main
 from valtti.engine import Action, Deal, Phase, Seat, Variant
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
+from valtti.players.shipped import LEVELS, strengths
 from valtti.terminal import drawing, glyphs, guide, i18n, layout, phrases
 from valtti.terminal.commands import Tricks, parse
 from valtti.terminal.game import start
@@ -475,7 +478,7 @@ def test_finnish_seat_letters_and_team_names() -> None:
 
 @pytest.mark.parametrize(
     ("language", "names"),
-    [("en", ("rules of thumb", "hard (PIMC)")), ("fi", ("nyrkkisäännöt", "vaikea (PIMC)"))],
+    [("en", ("club player", "hard (PIMC)")), ("fi", ("kerhopelaaja", "vaikea (PIMC)"))],
 )
 def test_the_table_names_computer_players_by_their_level(
     language: str, names: tuple[str, str]
@@ -499,6 +502,23 @@ def test_the_table_names_computer_players_by_their_level(
     assert "heuristic" not in shown and "pimc:" not in shown
     # A player the game does not offer by a level goes by the name it was given.
     assert phrases.player_text("learned:model.npz") == "learned:model.npz"
+
+
+def test_a_level_seats_the_program_behind_it_and_help_says_how_strong_each_is() -> None:
+    s = start(seed=2, partner="Beginner", opponents="expert", fast=True, console=console())
+    assert s.setup.players == {Seat.N: "beginner", Seat.E: "search:hard", Seat.W: "search:hard"}
+    shown = CliRunner().invoke(main, ["play", "--help"], terminal_width=100).output
+    measured = strengths()
+    said = " ".join(shown.split())
+    assert f"Levels (the leaderboard of {measured['heuristic'].date}):" in said
+    for level in LEVELS:
+        strength = measured[level.player]
+        how = (
+            "the reference"
+            if strength.low is None
+            else f"{strength.points:+.2f} game points a deal against club"
+        )
+        assert f"{level.name} ({level.player}): {how}" in said
 
 
 def test_a_bad_seat_in_a_record_names_the_file(tmp_path: object) -> None:

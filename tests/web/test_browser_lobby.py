@@ -27,6 +27,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
 from tests.web.test_store import play_and_store
 
 from valtti.engine import Match, Seat, Variant
+from valtti.players.shipped import LEVELS, strengths
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
 from valtti.web.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
@@ -240,7 +241,7 @@ def test_on_a_phone_the_list_of_tables_is_a_tap_away(
 
 
 def computer_name(texts: dict[str, str], seat: str, player: str) -> str:
-    """A computer player as the pages name it (names.js): "West · rules of thumb"."""
+    """A computer player as the pages name it (names.js): "West · club player"."""
     word = texts[f"seat.{seat}.name"]
     named = texts["player.named"].replace("{seat}", word[0].upper() + word[1:])
     return named.replace("{level}", texts[f"player.level.{player}"])
@@ -284,8 +285,12 @@ def test_computer_players_go_by_their_seat_and_level_with_their_name_in_a_toolti
                     expect(level).to_have_text(texts[f"player.level.{name}"])
                     whole = f"{computer_name(texts, seat, name)} ({name})"
                     expect(shown).to_have_attribute("title", whole)
-            # A person reads the level, never the program's name ("heuristic" says nothing).
-            visible = page.locator("body").inner_text()
+            # A person reads the level, never the program's name ("heuristic" says nothing),
+            # but as code where the lobby says how strong each level is and what plays it.
+            visible = page.evaluate(
+                """() => [...document.querySelectorAll('[translate="no"]')].reduce(
+                     (said, e) => said.replace(e.innerText, ""), document.body.innerText)"""
+            )
             assert not re.search(r"search:|pimc:|heuristic", visible), visible
             assert_in_language(page, lang)
     # On a phone the narrow seats keep the whole seat word and level, each on two lines at
@@ -323,6 +328,43 @@ def test_computer_players_go_by_their_seat_and_level_with_their_name_in_a_toolti
             picker = page.locator(f'select[data-seat-player="{seat}"]')
             assert picker.evaluate(fits), (lang, seat, picker.evaluate("s => s.clientWidth"))
     assert errors == []
+
+
+def test_the_lobby_offers_the_levels_weakest_first_and_says_how_strong_each_is(
+    server: Server,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    measured = strengths()
+    for width, height in ((390, 844), (1366, 768)):
+        page = new_context().new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#play-computer:not([disabled])")
+        for lang in ("en", "fi"):
+            page.select_option("#lang", lang)
+            texts = catalogue(lang)
+            groups = page.locator('select[data-seat-player="W"] optgroup')
+            expect(groups).to_have_count(2)
+            expect(groups.nth(0)).to_have_attribute("label", texts["lobby.levels"])
+            levels = groups.nth(0).locator("option")
+            expect(levels).to_have_text([texts[f"player.short.{lv.player}"] for lv in LEVELS])
+            note = page.locator("#levels-note")
+            note.scroll_into_view_if_needed()
+            said = note.inner_text()
+            assert measured["heuristic"].date in said
+            for level in LEVELS:
+                strength = measured[level.player]
+                assert f"({level.player})" in said
+                if strength.low is not None:
+                    points = f"{abs(strength.points):.2f}"
+                    assert (points if lang == "en" else points.replace(".", ",")) in said, said
+            # Weakest first, each stronger than the one before, as measured.
+            values = [measured[level.player].points for level in LEVELS]
+            assert values == sorted(values)
+            box = note.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert_in_language(page, lang)
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])

@@ -33,6 +33,7 @@ from websockets.exceptions import ConnectionClosed
 from valtti.engine import Action, RefusalCode
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
+from valtti.players.shipped import LEVELS, strengths
 from valtti.web.bots import PLAYERS
 
 #: A body's type, which the server requires (docs/WEB.md, "Security").
@@ -301,9 +302,24 @@ def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
     options = site.http.get("/api/options").json()
     assert options["variant"] == [{"name": n, "values": list(v)} for n, v in SWITCHES.items()]
     assert options["players"] == list(PLAYERS)
+    measured = strengths()
+    assert options["measured"] == measured["heuristic"].date
+    # The levels, weakest first, each a player offered, with the leaderboard's strength.
+    assert [(level["name"], level["player"]) for level in options["levels"]] == [
+        (level.name, level.player) for level in LEVELS
+    ]
+    for level in options["levels"]:
+        assert level["player"] in options["players"]
+        strength = measured[level["player"]]
+        assert (level["points"], level["low"], level["high"]) == (
+            strength.points,
+            strength.low,
+            strength.high,
+        )
     for lang in ("en", "fi"):
         catalogue = site.http.get(f"/static/i18n/{lang}.json").json()
         keys = [f"player.short.{p}" for p in options["players"]]
+        keys += [f"player.level.{p}" for p in options["players"]]
         keys += [f"refusal.{code}" for code in RefusalCode]  # the engine's refusals
         for switch in options["variant"]:
             keys.append(f"variant.{switch['name']}")

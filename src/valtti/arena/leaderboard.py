@@ -33,21 +33,10 @@ from valtti.arena.sequential import Sprt, Verdict
 from valtti.engine import Variant
 from valtti.players.registry import starts_program
 from valtti.players.sandbox import SANDBOX, Sandbox
+from valtti.players.shipped import SHIPPED
 from valtti.players.stats import mean_interval
 from valtti.table import fresh_seed
 
-#: Every player the project ships, as the leaderboard plays them.
-SHIPPED: Final = (
-    "random",
-    "heuristic",
-    "learned",
-    "search:easy",
-    "search:medium",
-    "search:hard",
-    "pimc:easy",
-    "pimc:medium",
-    "pimc:hard",
-)
 #: The evaluation set results are cited on (docs/RESEARCH.md).
 EVALUATION_SEED: Final = 2026
 #: The player the game points per deal are measured against, and rated 0.
@@ -63,11 +52,11 @@ SANITY: Final = ("quick", "heuristic")
 __all__ = [
     "EVALUATION_SEED",
     "REFERENCE",
-    "SHIPPED",
     "Board",
     "bot_log_of",
     "play_leaderboard",
     "report",
+    "strengths",
 ]
 
 
@@ -380,15 +369,7 @@ def report(board: Board, reference: str = REFERENCE) -> str:
     anchor = players.index(reference) if reference in players else 0
     reference = players[anchor]
     index = {p: i for i, p in enumerate(players)}
-    rated = margins(
-        len(players),
-        {
-            (index[a], index[b]): board.differences((a, b))
-            for (a, b) in board.pairs
-            if a in index and b in index
-        },
-        anchor,
-    )
+    rated = _rated(board, anchor)
     rows: list[tuple[float, str]] = []
     for i, player in enumerate(players):
         won = pairs = 0.0
@@ -471,6 +452,41 @@ def report(board: Board, reference: str = REFERENCE) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _rated(board: Board, anchor: int) -> list[Margin | None]:
+    """Each player's margin over the player ``anchor`` (its index), fitted to every pairing."""
+    index = {p: i for i, p in enumerate(board.players)}
+    return margins(
+        len(board.players),
+        {
+            (index[a], index[b]): board.differences((a, b))
+            for (a, b) in board.pairs
+            if a in index and b in index
+        },
+        anchor,
+    )
+
+
+def strengths(board: Board, reference: str = REFERENCE) -> str:
+    """The players' strengths as JSON (``players/data/strengths.json``, read by
+    ``players.shipped.strengths``): each rated player's game points a deal over ``reference``
+    and its 95 % interval (``null`` for the reference), the date and the command."""
+    if reference not in board.players:
+        raise ValueError(f"the strengths are over {reference}, who is not on the board")
+    anchor = board.players.index(reference)
+    rows = [
+        {
+            "player": player,
+            "points": round(r.value, 3),
+            "low": None if i == anchor else round(r.low, 3),
+            "high": None if i == anchor else round(r.high, 3),
+        }
+        for i, (player, r) in enumerate(zip(board.players, _rated(board, anchor), strict=True))
+        if r is not None
+    ]
+    data = {"reference": reference, "date": board.updated, "command": board.command}
+    return json.dumps({**data, "players": rows}, indent=1, ensure_ascii=False) + "\n"
 
 
 def _checks(board: Board, rated: Sequence[Margin | None], index: Mapping[str, int]) -> list[str]:

@@ -7,6 +7,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -25,6 +26,9 @@ from valtti.cli.common import (
     sandbox_options,
     sequential_options,
 )
+
+if TYPE_CHECKING:
+    from valtti.arena.leaderboard import Board
 
 
 def _arguments(ctx: click.Context) -> list[str]:
@@ -60,8 +64,8 @@ def _arguments(ctx: click.Context) -> list[str]:
     "--shipped/--no-shipped",
     default=True,
     show_default=True,
-    help="Rank every shipped player (random, heuristic, learned, search:easy|medium|hard, "
-    "pimc:easy|medium|hard) too.",
+    help="Rank every shipped player (random, beginner, heuristic, quick, learned, "
+    "search:easy|medium|hard, pimc:easy|medium|hard) too.",
 )
 @click.option(
     "--deals",
@@ -96,6 +100,13 @@ def _arguments(ctx: click.Context) -> list[str]:
     show_default=True,
     type=NonEmptyPath(dir_okay=False),
     help="Where the table is written (also when the run stops part-way).",
+)
+@click.option(
+    "--strengths",
+    "strengths_out",
+    type=NonEmptyPath(dir_okay=False),
+    help="Also write the players' strengths over --reference as JSON, as the levels offered "
+    "to people read them (src/valtti/players/data/strengths.json).",
 )
 @click.option(
     "--reference",
@@ -144,6 +155,7 @@ def leaderboard(
     variant_text: str,
     state: Path,
     out: Path,
+    strengths_out: Path | None,
     reference: str,
     workers: int | None,
     backend: str,
@@ -167,18 +179,19 @@ def leaderboard(
     in a sandbox of its own, on a secret seed unless one is given (docs/PROTOCOL.md, A fair
     arena).
     """
-    from valtti.arena.leaderboard import SHIPPED, Board, play_leaderboard, report
+    from valtti.arena.leaderboard import Board, play_leaderboard
     from valtti.arena.results import UNCONFINED
     from valtti.engine import Variant
     from valtti.players.registry import starts_program
+    from valtti.players.shipped import SHIPPED
 
     try:
         variant = Variant.parse(variant_text)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--variant") from None
     # Checked now, not after hours of play.
-    for path, option in ((out, "--out"), (state, "--state")):
-        if not path.resolve().parent.is_dir():
+    for path, option in ((out, "--out"), (state, "--state"), (strengths_out, "--strengths")):
+        if path is not None and not path.resolve().parent.is_dir():
             raise click.BadParameter(f"{path.parent} is no folder", param_hint=option)
     if seed is not None and seed_file is not None:
         raise click.UsageError("--seed or --seed-file, not both")
@@ -254,16 +267,28 @@ def leaderboard(
         if not state.exists():  # stopped before the first pairing was saved
             fail("leaderboard stopped by Ctrl-C before anything was played", EXIT_INTERRUPTED)
         board = Board.from_json(state.read_text(encoding="utf-8"))
-        out.write_text(report(board, reference), encoding="utf-8")
+        _write(board, reference, out, strengths_out)
         fail(
             f"leaderboard stopped by Ctrl-C: what was played is in {state} (the same command "
             f"goes on from it), the table so far in {out}",
             EXIT_INTERRUPTED,
         )
-    out.write_text(report(board, reference), encoding="utf-8")
+    _write(board, reference, out, strengths_out)
     click.echo(f"leaderboard of {len(board.players)} players written to {out}")
     if board.secret and board.seed_shown:
         click.echo(
             f"(its deals came from a secret seed, published now: --seed {board.seed} plays the "
             "same board again)"
         )
+
+
+def _write(board: Board, reference: str, out: Path, strengths_out: Path | None) -> None:
+    """The table to ``out``, and the strengths to ``strengths_out`` where asked for."""
+    from valtti.arena.leaderboard import report, strengths
+
+    out.write_text(report(board, reference), encoding="utf-8")
+    if strengths_out is not None:
+        try:
+            strengths_out.write_text(strengths(board, reference), encoding="utf-8")
+        except ValueError as e:
+            fail(f"no strengths written: {e}", 1)

@@ -8,13 +8,43 @@ from pathlib import Path
 import click
 
 from valtti.cli.common import VARIANT_HELP, fail, main, make_sandbox, sandbox_options
+from valtti.players.shipped import LEVELS, strengths
 
 
-@main.command()
+def _levels() -> str:
+    """The levels and how strong each is, from the leaderboard, for --help."""
+    measured = strengths()
+    said = []
+    for level in LEVELS:
+        strength = measured.get(level.player)
+        if strength is None:
+            how = "not measured"
+        elif strength.low is None or strength.high is None:
+            how = "the reference"
+        else:
+            how = (
+                f"{strength.points:+.2f} game points a deal against club "
+                f"[{strength.low:+.2f}, {strength.high:+.2f}]"
+            )
+        said.append(f"{level.name} ({level.player}): {how}")
+    date = next(iter(measured.values())).date if measured else "none"
+    return f"Levels (the leaderboard of {date}): " + "; ".join(said) + "."
+
+
+@main.command(epilog=_levels())
 # --seat and --seed are checked by the game, not by click, so that a bad one is told in --lang.
 @click.option("--seat", metavar="N|E|S|W", help="Your seat.  [default: S]")
-@click.option("--partner", metavar="PLAYER", help="e.g. search:hard  [default: heuristic]")
-@click.option("--opponents", metavar="PLAYER", help="e.g. random  [default: heuristic]")
+@click.option(
+    "--partner",
+    metavar="PLAYER",
+    help="A level (beginner, club, expert) or any player valtti arena takes, e.g. pimc:hard.  "
+    "[default: club]",
+)
+@click.option(
+    "--opponents",
+    metavar="PLAYER",
+    help="As --partner, e.g. expert or random.  [default: club]",
+)
 @click.option(
     "--seed", metavar="INTEGER", help="Seed of the cards and the players.  [default: new]"
 )

@@ -33,6 +33,14 @@ def _random(level: str | None, seed: int | None) -> Player:
     return RandomPlayer(seed)
 
 
+def _beginner(level: str | None, seed: int | None) -> Player:
+    from valtti.players.beginner import BeginnerPlayer
+
+    if level is not None:
+        raise PlayerSpecError(PlayerSpecFault.NO_LEVELS, "beginner")
+    return BeginnerPlayer(seed)
+
+
 def _external(command: str | None, seed: int | None, sandbox: Sandbox = SANDBOX) -> Player:
     from valtti.players.external import ExternalPlayer, bot_command
 
@@ -114,6 +122,7 @@ def release_python(spec: str) -> None:
 #: name → factory taking (level or None, seed); factories import their module when called.
 _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "random": _random,
+    "beginner": _beginner,
     "external": _external,
     "heuristic": _heuristic,
     "learned": _learned,

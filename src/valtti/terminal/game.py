@@ -22,6 +22,7 @@ from valtti.engine.record import Record
 from valtti.engine.variant import SwitchError
 from valtti.players import make_player
 from valtti.players.sandbox import SANDBOX, Sandbox
+from valtti.players.shipped import level_player
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
 from valtti.table import PlayerFault, fresh_seed
 from valtti.terminal import glyphs, i18n, records, saving, unfinished
@@ -104,6 +105,8 @@ def _setup(
         if s == you:
             continue
         chosen = partner if s == you.partner else opponents
+        if chosen:
+            chosen = level_player(chosen)  # "expert": the player behind the level
         spec = chosen or meta.player_at(s) or DEFAULT_PLAYER
         try:
             # A record is data from whoever wrote it: it never chooses a program to run.

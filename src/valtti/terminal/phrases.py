@@ -131,11 +131,12 @@ TEAM_NAMES: Final = (NC_("team", "NS"), NC_("team", "EW"))
 #: the name it was given.
 PLAYER_NAMES: Final[dict[str, str]] = {
     "random": NC_("player", "random"),
-    "heuristic": NC_("player", "rules of thumb"),
+    "beginner": NC_("player", "beginner"),
+    "heuristic": NC_("player", "club player"),
     "learned": NC_("player", "learned"),
     "search:easy": NC_("player", "easy"),
     "search:medium": NC_("player", "medium"),
-    "search:hard": NC_("player", "hard"),
+    "search:hard": NC_("player", "expert"),
     "pimc:easy": NC_("player", "easy (PIMC)"),
     "pimc:medium": NC_("player", "medium (PIMC)"),
     "pimc:hard": NC_("player", "hard (PIMC)"),
@@ -143,8 +144,9 @@ PLAYER_NAMES: Final[dict[str, str]] = {
 
 
 def player_text(spec: str) -> str:
-    """What a seat's computer player is called at the table: ``heuristic`` is "rules of
-    thumb", "nyrkkisäännöt"; a spec the game does not offer stays as it was given."""
+    """What a seat's computer player is called at the table: ``heuristic`` is "club player",
+    "kerhopelaaja" (its level, ``players.shipped.LEVELS``); a spec the game does not offer stays
+    as it was given."""
     name = PLAYER_NAMES.get(spec.strip().lower())
     return spec if name is None else pgettext("player", name)
 

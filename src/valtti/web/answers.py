@@ -28,12 +28,27 @@ class Switch(BaseModel):
     values: list[SwitchValue]
 
 
+class Level(BaseModel):
+    """A level offered to people: its name, the computer player behind it, and how strong the
+    leaderboard found it (game points a deal over ``heuristic``, the club level, with its 95 %
+    interval; ``None`` for the club level itself)."""
+
+    name: str
+    player: str
+    points: float | None
+    low: float | None
+    high: float | None
+
+
 class Options(BaseModel):
-    """``GET /api/options``: the engine's variant switches, and the computer players a seat
-    may be given."""
+    """``GET /api/options``: the engine's variant switches, the computer players a seat may be
+    given, and the levels among them (weakest first) with the date of the leaderboard that
+    measured them."""
 
     variant: list[Switch]
     players: list[str]
+    levels: list[Level]
+    measured: str
 
 
 class Reach(BaseModel):

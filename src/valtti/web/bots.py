@@ -30,6 +30,7 @@ import psutil
 from valtti.engine import Action, Match, Observation, Seat
 from valtti.players.explain import explain
 from valtti.players.review import review
+from valtti.players.shipped import OFFERED
 from valtti.table import decide_once
 
 T = TypeVar("T")
@@ -37,22 +38,12 @@ T = TypeVar("T")
 #: A hint's ``Hint.to_dict()``: ``moves`` and what they rest on.
 Moves = dict[str, Any]
 
-#: The computer players a table may seat, as the lobby offers them. A request naming one is
-#: from others, so it is also checked as such (``registry.untrusted_spec``: never ``external:``,
-#: which would run a program here). ``search:hard`` is the hard level people are offered:
-#: ``pimc:hard``, offered beside it, was not stronger over 200 duplicate matches
-#: (docs/MEASUREMENTS.md).
-PLAYERS: Final = (
-    "random",
-    "heuristic",
-    "learned",
-    "search:easy",
-    "search:medium",
-    "search:hard",
-    "pimc:hard",
-)
+#: The computer players a table may seat, as the lobby offers them (``players.shipped``). A
+#: request naming one is from others, so it is also checked as such
+#: (``registry.untrusted_spec``: never ``external:``, which would run a program here).
+PLAYERS: Final = OFFERED
 
-#: The level of the PIMC player whose view a hint gives (the lobby's "hard"), and at which a
+#: The level of the PIMC player whose view a hint gives, and at which a
 #: finished match's review values each decision.
 HINT_LEVEL: Final = "hard"
 #: Hints made at once on the whole server: a computer player's decision never waits in the

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from valtti.engine.variant import SWITCHES
-from valtti.web.answers import Options, Switch
+from valtti.players.shipped import LEVELS, strengths
+from valtti.web.answers import Level, Options, Switch
 from valtti.web.bots import PLAYERS
 from valtti.web.routing import Route
 
@@ -14,9 +15,24 @@ router = APIRouter(prefix="/api/options", tags=["options"], route_class=Route)
 
 @router.get("")
 async def table_options() -> Options:
-    """The engine's variant switches (RULES.md 8, the default value first) and the computer
-    players a seat may be given."""
+    """The engine's variant switches (RULES.md 8, the default value first), the computer
+    players a seat may be given, and the levels among them with their strengths."""
+    measured = strengths()
+    levels = []
+    for level in LEVELS:
+        strength = measured.get(level.player)
+        levels.append(
+            Level(
+                name=level.name,
+                player=level.player,
+                points=None if strength is None else strength.points,
+                low=None if strength is None else strength.low,
+                high=None if strength is None else strength.high,
+            )
+        )
     return Options(
         variant=[Switch(name=name, values=list(values)) for name, values in SWITCHES.items()],
         players=list(PLAYERS),
+        levels=levels,
+        measured=next(iter(measured.values())).date if measured else "",
     )

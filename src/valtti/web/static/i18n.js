@@ -7,6 +7,7 @@
  *   data-i18n-placeholder="key"   -> placeholder
  *   data-i18n-title="key"         -> title
  *   data-i18n-aria-label="key"    -> aria-label
+ *   data-i18n-label="key"         -> label (an optgroup's)
  * Scripts use t(key, params) for text and tn(key, params) when a parameter is an element
  * (a suit icon, a card). Placeholders are written {name}. Plurals: key_one / key_other.
  * The language switch is the <select id="lang">; the choice is kept in localStorage.
@@ -101,6 +102,7 @@ export function applyI18n(root = document) {
     ["placeholder", "i18nPlaceholder"],
     ["title", "i18nTitle"],
     ["aria-label", "i18nAriaLabel"],
+    ["label", "i18nLabel"],
   ]) {
     /** @type {NodeListOf<HTMLElement>} */
     const nodes = root.querySelectorAll(`[data-i18n-${attr}]`);

@@ -49,6 +49,10 @@ const choices = {
   variants: [],
   /** @type {string[]} */
   computerPlayers: [],
+  /** @type {Options["levels"]} the levels among them, weakest first */
+  levels: [],
+  /** @type {string} the date of the leaderboard that measured the levels */
+  measured: "",
 };
 
 const form = byId("create-form", HTMLFormElement);
@@ -72,6 +76,8 @@ export function typedNickname() {
 export function initForm(options) {
   choices.variants = options.variant;
   choices.computerPlayers = options.players;
+  choices.levels = options.levels;
+  choices.measured = options.measured;
   buildSeatRows();
   buildVariantRows();
   // Keep what was typed while the page was loading.
@@ -109,6 +115,9 @@ function sayDefaults() {
   document.getElementById("play-note").textContent = t("lobby.play.note", {
     level: t(`player.level.${DEFAULT_COMPUTER}`),
   });
+  document
+    .getElementById("levels-note")
+    .replaceChildren(...(choices.levels.length ? levelsNote() : []));
   const now = t("lobby.more.now", { variant: variantSummary(variantChanges()) });
   /** @type {HTMLSelectElement} */
   const bank = form.querySelector("[data-time-bank]");
@@ -150,6 +159,67 @@ export function variantSummary(variant) {
   return parts.length ? parts.join(t("lobby.separator")) : t("lobby.variant.default");
 }
 
+/** A seat's computer players: the levels, weakest first, then the other programs, each its
+ * own group; an option's title names the program. */
+function computerOptions() {
+  const levels = new Set(choices.levels.map((level) => level.player));
+  /** @param {string} player */
+  const option = (player) =>
+    el("option", {
+      value: player,
+      title: player,
+      "data-i18n": `player.short.${player}`,
+      text: t(`player.short.${player}`),
+    });
+  /** @param {string} key @param {string[]} players */
+  const group = (key, players) => {
+    const g = el("optgroup", { label: t(key) }, ...players.map(option));
+    g.dataset.i18nLabel = key;
+    return g;
+  };
+  return [
+    group(
+      "lobby.levels",
+      choices.levels.map((level) => level.player),
+    ),
+    group(
+      "lobby.programs",
+      choices.computerPlayers.filter((p) => !levels.has(p)),
+    ),
+  ];
+}
+
+/** The levels in words with how strong each is, from the leaderboard ("Beginner
+ * (beginner): 0.64 game points a deal below the club player"); each program's name is code,
+ * the same in every language. */
+function levelsNote() {
+  const mark = "\u0000";
+  const items = choices.levels.map((level) => {
+    const word = t(`player.level.${level.player}`);
+    const name = word.charAt(0).toLocaleUpperCase() + word.slice(1);
+    const points = level.points ?? 0;
+    const strength =
+      level.low == null || level.high == null
+        ? t("lobby.level.reference")
+        : t(points < 0 ? "lobby.level.below" : "lobby.level.above", {
+            points: formatPoints(Math.abs(points)),
+          });
+    const [before, after] = t("lobby.level", { name, player: mark, strength }).split(mark);
+    return [before, el("code", { translate: "no", text: level.player }), after];
+  });
+  const separator = t("lobby.separator");
+  const [head, tail] = t("lobby.levels.note", { levels: mark, date: choices.measured }).split(mark);
+  return [head, ...items.flatMap((item, i) => (i ? [separator, ...item] : item)), tail];
+}
+
+/** @param {number} points */
+function formatPoints(points) {
+  return points.toLocaleString(document.documentElement.lang || "en", {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+}
+
 /** A row per seat: "I sit here", or who sits there (open, or a computer player). */
 function buildSeatRows() {
   const rows = document.getElementById("seat-rows");
@@ -166,16 +236,7 @@ function buildSeatRows() {
     select.append(
       el("option", { value: "open", "data-i18n": "lobby.seat.open", text: t("lobby.seat.open") }),
     );
-    for (const p of choices.computerPlayers) {
-      select.append(
-        el("option", {
-          value: p,
-          title: p,
-          "data-i18n": `player.short.${p}`,
-          text: t(`player.short.${p}`),
-        }),
-      );
-    }
+    select.append(...computerOptions());
     select.value = DEFAULT_COMPUTER;
     const radio = el("input", {
       type: "radio",

@@ -321,4 +321,15 @@ export const FRAME = Object.freeze({
  * @typedef {object} Options GET /api/options
  * @property {{name: string, values: (string | number | boolean)[]}[]} variant default first
  * @property {string[]} players
+ * @property {Level[]} levels the levels offered to people, weakest first
+ * @property {string} measured the date of the leaderboard that measured them
+ */
+
+/**
+ * @typedef {object} Level a level offered to people ("beginner", "club", "expert")
+ * @property {string} name
+ * @property {string} player the computer player behind it
+ * @property {number | null} points game points a deal over the club level (heuristic)
+ * @property {number | null} low its 95 % interval (null for the club level)
+ * @property {number | null} high
  */

@@ -1,0 +1,57 @@
+"""The one list of shipped players and the levels people choose from: every front end reads it,
+and the strengths it ships are the leaderboard's (docs/LEADERBOARD.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from valtti.arena import leaderboard
+from valtti.players.registry import make_player
+from valtti.players.shipped import LEVELS, OFFERED, SHIPPED, level_player, strengths
+from valtti.terminal.phrases import PLAYER_NAMES
+from valtti.web import bots
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("spec", SHIPPED)
+def test_every_shipped_player_is_made_by_its_name(spec: str) -> None:
+    player = make_player(spec, 1)
+    try:
+        assert player.name.partition(":")[0] == spec.partition(":")[0]
+    finally:
+        player.close()
+
+
+def test_the_front_ends_read_the_one_list() -> None:
+    assert bots.PLAYERS is OFFERED and set(OFFERED) <= set(SHIPPED)
+    assert leaderboard.SHIPPED is SHIPPED  # it reads the list, it keeps no copy
+    assert set(OFFERED) <= set(PLAYER_NAMES)  # the terminal names each as the web does
+    assert {level.player for level in LEVELS} <= set(OFFERED)
+
+
+def test_a_level_is_named_for_people_and_played_by_its_program() -> None:
+    assert [level.name for level in LEVELS] == ["beginner", "club", "expert"]
+    assert level_player("Club") == "heuristic" and level_player(" expert ") == "search:hard"
+    assert level_player("pimc:hard") == "pimc:hard"  # not a level: as given
+
+
+def test_the_levels_strengths_are_the_leaderboards() -> None:
+    measured = strengths()
+    table = (ROOT / "docs" / "LEADERBOARD.md").read_text(encoding="utf-8")
+    assert next(iter(measured.values())).date in table
+    for level in LEVELS:
+        strength = measured[level.player]
+        row = re.search(rf"^\| {re.escape(level.player)} \| ([^|]+) \| ([^|]+) \|", table, re.M)
+        assert row is not None, level.player
+        if strength.low is None or strength.high is None:
+            assert row[1].strip() == "0 (the reference)"
+            continue
+        assert row[1].strip() == f"{strength.points:+.2f}"
+        assert row[2].strip() == f"[{strength.low:+.2f}, {strength.high:+.2f}]"
+    # Weakest first, as offered.
+    points = [measured[level.player].points for level in LEVELS]
+    assert points == sorted(points)
