@@ -68,9 +68,13 @@ def test_review_at_the_match_s_end_pages_the_whole_match(tmp_path: Path) -> None
     assert not any("EW" in line for line in first)
     assert len(first) <= ROWS - 1 and all(len(line) <= COLUMNS for line in first)
     assert first[-1].startswith("— more: PgDn or more · page 1 of ")
-    child.sendline("more")
-    last = drawn(child, BACK)
-    assert last[-1].startswith("— end · page ")
+    pages = int(first[-1].split(" of ")[1].split()[0])
+    for page in range(2, pages + 1):  # as many pages as the match's deals take
+        child.sendline("more")
+        last = drawn(child, BACK)
+        assert all(len(line) <= COLUMNS for line in last) and len(last) <= ROWS - 1
+        assert f"page {page} of {pages}" in last[-1]
+    assert pages >= 2 and last[-1].startswith("— end · page ")
     assert any(line.startswith("The match: lost on what each seat knew N 0") for line in last)
     child.sendline("review 2")
     child.expect_exact("Reviewing your decisions in deal 2…", timeout=10)
