@@ -1,9 +1,10 @@
 """The package's layers (docs/DESIGN.md): each imports only those below it, no circles.
 
 Every module of ``src/valtti`` is read with ``ast``, and every import counts, wherever it
-stands: one inside a function is a dependency all the same. Only imports under
-``if TYPE_CHECKING:`` are left out of the circle check, since they never run; they are still
-held to the order of the layers. A compiled module (Cython) is read by pattern: its ``.pyx``,
+stands: one inside a function is a dependency all the same, and so is one under
+``if TYPE_CHECKING:``, which never runs but still ties the two modules together: a circle through
+it is a circle (the two are one idea split in two files, or a type sits in the wrong one).
+A compiled module (Cython) is read by pattern: its ``.pyx``,
 its ``.pxd`` and every ``.pxi`` it includes, ``import`` and ``cimport`` alike; an included file
 belongs to the module that includes it, so it must lie in that module's own folder (a higher
 layer's code kept under ``engine/`` and included from above fails), and one that nothing
@@ -44,7 +45,7 @@ CYTHON = (".pyx", ".pxd")
 class Edge:
     source: str
     target: str
-    runs: bool  #: not only for the type checker
+    runs: bool  #: not only for the type checker (``TYPE_CHECKING``)
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -203,7 +204,7 @@ def stray_includes(root: Path) -> list[str]:
 
 
 def package_edges(edges: Iterable[Edge]) -> list[tuple[str, str]]:
-    return [(unit_of(e.source), unit_of(e.target)) for e in edges if e.runs]
+    return [(unit_of(e.source), unit_of(e.target)) for e in edges]
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +228,7 @@ def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None
 
 def test_no_module_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
-    assert circles(modules, [(e.source, e.target) for e in edges if e.runs]) == []
+    assert circles(modules, [(e.source, e.target) for e in edges]) == []
 
 
 def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
@@ -259,6 +260,10 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
             "engine/__init__.py": "",
             "engine/a.py": "def f():\n    from valtti.players import b\n",  # lazy, from above
             "engine/c.py": "from . import d\n",
+            # a circle only through an import for the type checker
+            "engine/t.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from valtti.engine import u\n",
+            "engine/u.py": "from valtti.engine.t import T\n",
             "engine/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
             "    from valtti.engine import c\nimport valtti.engine.e\n",
             "engine/e.pyx": "from libc.stdint cimport uint64_t\nfrom valtti.engine.c import X\n",
@@ -278,11 +283,12 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
         },
         tmp_path,
     )
-    module_edges = [(e.source, e.target) for e in edges if e.runs]
+    module_edges = [(e.source, e.target) for e in edges]
     assert circles(modules, module_edges) == [
         ["valtti.engine.a", "valtti.players.b"],
         ["valtti.engine.c", "valtti.engine.d", "valtti.engine.e"],
         ["valtti.engine.f", "valtti.players.g"],  # through the include's import
+        ["valtti.engine.t", "valtti.engine.u"],  # through an import for the type checker
     ]
     units = {unit_of(m) for m in modules}
     assert circles(units, package_edges(edges)) == [["valtti.engine", "valtti.players"]]
@@ -298,5 +304,7 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
         "valtti.players.g includes valtti/engine/_h.pxi: another folder",
         "valtti/engine/_unused.pxi: included by no module",
     ]
-    # The import only for the type checker makes no circle, but counts for the layers.
+    # The import only for the type checker is read as such, and counts all the same.
     assert Edge("valtti.engine.d", "valtti.engine.c", False) in edges
+    without = [(e.source, e.target) for e in edges if e.runs]
+    assert ["valtti.engine.t", "valtti.engine.u"] not in circles(modules, without)

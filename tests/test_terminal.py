@@ -401,7 +401,7 @@ def scripted(session: Session, lines: list[str], then: Policy | None = None) -> 
             raise EOFError
         return then(session, prompt)
 
-    session.read = read
+    session.drawing.read = read
     return prompts
 
 

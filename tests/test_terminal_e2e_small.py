@@ -394,7 +394,7 @@ def _both_locked(path: Path) -> Path:
         asks = [a for a in legal if a.kind in (ActionKind.ASK_HALF, ActionKind.ASK_WHOLE)]
         return str((asks or legal)[0])
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     return path
 

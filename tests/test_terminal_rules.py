@@ -60,7 +60,7 @@ def shown(
             return typed.pop(0)
         raise EOFError
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     return last
 
@@ -171,7 +171,7 @@ def test_the_rules_in_the_line_mode_are_lines() -> None:
             return typed.pop(0)
         raise EOFError
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     said = out.getvalue()
     assert isinstance(rulebook.answer("rules", Variant()), rulebook.Page)
