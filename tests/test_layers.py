@@ -28,12 +28,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("valtti",),  # the package itself: its name and version, nothing else
     ("valtti.engine",),
     ("valtti.players",),
+    ("valtti.coach",),  # a hint's reasons and a review of play, from the players' searches
     ("valtti.table",),
     ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research"),  # the front ends
     # The command line, which starts each front end, and the benchmark, which measures them.
     ("valtti.cli", "valtti.__main__", "valtti.bench"),
 )
-FRONT_ENDS = set(LAYERS[4])
+FRONT_ENDS = set(LAYERS[5])
 
 PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 PYX_INCLUDE = re.compile(r"^\s*include\s+[\"']([^\"']+)[\"']", re.M)

@@ -16,7 +16,7 @@ import pytest
 from tests.web.crafted import ending_match, store_match
 from tests.web.serving import App
 
-from valtti.players.review import MARKS
+from valtti.coach.review import MARKS
 from valtti.web.bots import Bots
 from valtti.web.db.store import Store
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from valtti.coach.explain import explain
 from valtti.engine import Deal, Match, Seat
-from valtti.players.explain import explain
 from valtti.terminal import guide, rulebook, saving
 from valtti.terminal.commands import (
     NO,

@@ -27,9 +27,9 @@ from typing import Any, Final, TypeVar
 
 import psutil
 
+from valtti.coach.explain import explain
+from valtti.coach.review import review
 from valtti.engine import Action, Match, Observation, Seat
-from valtti.players.explain import explain
-from valtti.players.review import review
 from valtti.table import decide_once
 
 T = TypeVar("T")
@@ -132,7 +132,7 @@ def _warm() -> None:
 
 def hint_moves(observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints):
-    ``players.reasons.Hint.to_dict()``, each legal action best first and the deals they rest on,
+    ``coach.reasons.Hint.to_dict()``, each legal action best first and the deals they rest on,
     from that seat's observation alone (seeded from the position itself, so the same position
     gives the same hint)."""
     return explain(observation, HINT_LEVEL).to_dict()
@@ -162,8 +162,8 @@ class Bots:
                     "valtti.players.heuristic",
                     "valtti.players.search",
                     "valtti.players.pimc",
-                    "valtti.players.explain",
-                    "valtti.players.review",
+                    "valtti.coach.explain",
+                    "valtti.coach.review",
                 ]
             )
             self._context: ForkServerContext | SpawnContext = context
