@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("valtti.players",),
     ("valtti.coach",),  # a hint's reasons and a review of play, from the players' searches
     ("valtti.table",),
-    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research"),  # the front ends
+    # the front ends; the load test, a client of the web server over the network
+    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research", "valtti.loadtest"),
     # The command line, which starts each front end, and the benchmark, which measures them.
     ("valtti.cli", "valtti.__main__", "valtti.bench"),
 )
@@ -215,7 +216,12 @@ def package() -> tuple[set[str], list[Edge]]:
 
 def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
-    for name in ("valtti.engine._deal", "valtti.table.driver", "valtti.web.room", "valtti.cli"):
+    for name in (
+        "valtti.engine._deal",
+        "valtti.table.driver",
+        "valtti.web.referee.room",
+        "valtti.cli",
+    ):
         assert name in modules
     pairs = {(e.source, e.target) for e in edges}
     assert ("valtti.engine.match", "valtti.engine._deal") in pairs  # a .py importing the .pyx
@@ -240,6 +246,36 @@ def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[
 def test_each_layer_imports_only_those_below_it(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
     assert wrong_way(modules, edges) == []
+
+
+#: The web's table referee, and what it may import of the web besides itself: the store.
+REFEREE = "valtti.web.referee"
+REFEREE_MAY_IMPORT = ("valtti.web.referee", "valtti.web.db")
+
+
+def http_in_the_referee(edges: Iterable[Edge]) -> list[str]:
+    """Every import from the web's table referee of the HTTP adapter around it (the app, its
+    routes, their dependencies and message models), as ``"a -> b"``."""
+
+    def within(module: str, unit: str) -> bool:
+        return module == unit or module.startswith(unit + ".")
+
+    return [
+        f"{e.source} -> {e.target}"
+        for e in edges
+        if within(e.source, REFEREE)
+        and within(e.target, "valtti.web")
+        and not any(within(e.target, unit) for unit in REFEREE_MAY_IMPORT)
+    ]
+
+
+def test_the_web_referee_knows_no_http(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    assert {"valtti.web.referee.room", "valtti.web.routes.websocket"} <= modules
+    assert http_in_the_referee(edges) == []
+    assert http_in_the_referee([Edge("valtti.web.referee.room", "valtti.web.deps", True)]) == [
+        "valtti.web.referee.room -> valtti.web.deps"
+    ]
 
 
 def test_each_compiled_module_includes_only_its_own_folders_files() -> None:

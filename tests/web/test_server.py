@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed
 from valtti.engine import Action, RefusalCode
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
-from valtti.web.bots import PLAYERS
+from valtti.web.referee.bots import PLAYERS
 
 #: A body's type, which the server requires (docs/WEB.md, "Security").
 JSON = {"Content-Type": "application/json"}

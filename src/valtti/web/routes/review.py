@@ -1,6 +1,6 @@
 """A finished match's review (docs/REVIEW.md): each person's decisions against the best on what
 their seat knew and with every hand open, each deal's costliest marked with the better move and
-its reason (``coach.review``), made once and kept with the match (``web.reviews``), with the
+its reason (``coach.review``), made once and kept with the match (``web.referee.reviews``), with the
 marks' thresholds (``coach.review.MARKS``) for a page's legend."""
 
 from __future__ import annotations

@@ -265,11 +265,11 @@ export async function takeSeat(id, seat, nickname) {
   saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
 }
 
-/** A nickname as the server accepts it (web/seats.py): 1–24 characters after trimming, no
+/** A nickname as the server accepts it (web/referee/seats.py): 1–24 characters after trimming, no
  * control, format (but the zero-width joiner) or line-breaking characters, and something to see.
  * @param {string} raw @returns {string | null} the catalogue key of what is wrong */
 export function nicknameProblem(raw) {
-  // trim() and the spaces Python's strip() adds (web/seats.py trim_nickname).
+  // trim() and the spaces Python's strip() adds (web/referee/seats.py trim_nickname).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the separators Python strips
   const name = raw.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
   if (!name) return "nickname.empty";

@@ -61,7 +61,7 @@ function formatCreated(created) {
 }
 
 /** Each person's time bank unless a table says otherwise: two turns' worth, at most two hours
- * (the server's web/turns.py). @param {number} seconds a turn */
+ * (the server's web/referee/turns.py). @param {number} seconds a turn */
 function usualBank(seconds) {
   return Math.min(2 * seconds, 7200);
 }

@@ -157,7 +157,7 @@ class Bots:
             # Each worker is forked from a server that has imported the players already.
             context.set_forkserver_preload(
                 [
-                    "valtti.web.bots",
+                    "valtti.web.referee.bots",
                     "valtti.table.driver",
                     "valtti.players.heuristic",
                     "valtti.players.search",
@@ -204,7 +204,7 @@ class Bots:
                 raise
 
     async def idle(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` (a finished match's review, web/reviews.py) in a process of its own
+        """``work(*args)`` (a finished match's review, referee/reviews.py) in a process of its own
         at the lowest CPU priority (``SCHED_IDLE``), never in a computer player's worker: it
         takes only the CPU that play leaves. One at a time; the process is ended by ``close``
         or when this is cancelled. ``RuntimeError`` when the work failed or its process ended."""
