@@ -54,7 +54,7 @@ export const FRAME = Object.freeze({
 /** @typedef {{NS: number, EW: number}} TeamFigures a figure per team */
 /** @typedef {{NS: boolean, EW: boolean}} TeamFlags */
 /**
- * @typedef {{target?: number, [name: string]: string | number | boolean}} VariantChanges
+ * @typedef {{target?: number, [name: string]: string | number | boolean | undefined}} VariantChanges
  * the variant switches that differ from the defaults: switch → value
  */
 
