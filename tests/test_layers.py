@@ -25,7 +25,8 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 #: Units (a subpackage, or a module at the top of the package) by layer, lowest first.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("valtti",),  # the package itself: its name and version, nothing else
+    # the package itself (its name and version) and its one catalogue of words (gettext)
+    ("valtti", "valtti.locale"),
     ("valtti.engine",),
     ("valtti.players",),
     ("valtti.coach",),  # a hint's reasons and a review of play, from the players' searches
