@@ -34,11 +34,18 @@ function keyOf(node) {
 function find(key) {
   if (key?.card) return document.querySelector(`#hand button[data-card="${key.card}"]`);
   if (key?.action) return document.querySelector(`[data-action="${CSS.escape(key.action)}"]`);
-  if (key?.id) return byId(key.id, HTMLButtonElement);
+  if (key?.id) return endButton(key.id);
   return null;
 }
 
-/** @param {HTMLButtonElement | null} node */
+/** The end button with id `id`, while it is drawn (the ends draw it only when it is there).
+ * @param {string} id @returns {HTMLButtonElement | null} */
+function endButton(id) {
+  const found = document.getElementById(id);
+  return found instanceof HTMLButtonElement ? found : null;
+}
+
+/** @param {HTMLButtonElement | null} node @returns {node is HTMLButtonElement} */
 function usable(node) {
   return !!node && !node.disabled && node.offsetParent !== null;
 }
@@ -51,7 +58,7 @@ function focusable() {
   const enabled = document.querySelectorAll("#actions [data-action]:not([disabled])");
   const cards = [...playable];
   const actions = [...enabled];
-  const ends = ENDS.map((id) => byId(id, HTMLButtonElement));
+  const ends = ENDS.map(endButton);
   return [...cards, ...actions, ...ends].filter(usable);
 }
 
