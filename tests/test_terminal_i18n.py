@@ -18,6 +18,8 @@ from valtti.web import words
 LOCALE = Path(i18n.__file__).resolve().parent.parent / "locale"
 SOURCES = Path(i18n.__file__).resolve().parent
 WEB_WORDS = Path(words.__file__).resolve()
+#: The rules for players, which the terminal and the web page both show.
+RULES = LOCALE / "rules.py"
 
 Key = tuple[str | None, str | tuple[str, ...]]
 
@@ -42,8 +44,9 @@ def test_the_template_holds_every_message_of_the_code() -> None:
     ]
     found += [
         (message, context)
+        for source in (WEB_WORDS, RULES)
         for _line, message, _comments, context in extract_from_file(
-            "python", WEB_WORDS, keywords=keywords
+            "python", source, keywords=keywords
         )
     ]
     for message, context in found:

@@ -5,11 +5,13 @@ both languages; a text the terminal and a page both say is one message, translat
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from valtti import locale
+from valtti.locale import rules
 from valtti.terminal import i18n
 from valtti.web import words
 
@@ -56,3 +58,18 @@ def test_a_word_not_translated_is_refused(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setitem(words.WORDS, "lobby.unknown", words.N_("A text nobody translated"))
     with pytest.raises(LookupError, match=r"fi: lobby\.unknown"):
         words.words("fi")
+
+
+def test_the_rules_page_draws_the_rules_sections() -> None:
+    """static/rules.js lays out the one rules text (valtti.locale.rules) as the terminal does:
+    the same sections, parts and lists, in the same order."""
+    script = (words.STATIC_I18N.parent / "rules.js").read_text("utf-8")
+    found = re.search(r"const SECTIONS = (\[.*?\n\]);", script, re.S)
+    assert found, "rules.js has no SECTIONS"
+    drawn = json.loads(re.sub(r",(\s*[\]\)])", r"\1", found[1]))
+
+    def laid_out(section: rules.Section) -> list[object]:
+        return [section.name, [list(p) if isinstance(p, tuple) else p for p in section.parts]]
+
+    assert drawn == [laid_out(section) for section in rules.SECTIONS]
+    assert {f"rules.{s.name}" for s in rules.SECTIONS} <= set(words.WORDS)

@@ -7,7 +7,8 @@ web pages' words (``valtti.web.words``). After changing a message, refresh the t
 catalogues with::
 
     pybabel extract --no-location -w 100 --project valtti --copyright-holder valtti \\
-        -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal src/valtti/web/words.py
+        -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal src/valtti/web/words.py \\
+        src/valtti/locale/rules.py
     pybabel update --ignore-obsolete --no-fuzzy-matching -w 100 -D valtti \\
         -i src/valtti/locale/valtti.pot -d src/valtti/locale
     python -m valtti.web.words
