@@ -23,9 +23,12 @@ import gettext
 import io
 from functools import cache
 from importlib import resources
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from babel.messages.catalog import Catalog
+if TYPE_CHECKING:
+    # Babel's catalogues only where a language other than the source is read: a command in
+    # English starts without them (tests/test_explain.py).
+    from babel.messages.catalog import Catalog
 
 DOMAIN: Final = "valtti"
 LANGUAGES: Final = ("en", "fi")
