@@ -13,16 +13,16 @@ from dataclasses import dataclass
 import pytest
 
 from hidden_hands import agrees, all_worlds
+from valtti.coach import explain as explain_module
+from valtti.coach.appraise import appraise, deals_for
+from valtti.coach.differences import Comparison, LineOutcome
+from valtti.coach.explain import CHANCE, explain, explain_worlds
+from valtti.coach.reasons import Explanation, ReasonCode
+from valtti.coach.review import review
 from valtti.engine import Action, Deal, DealResult, Match, Observation, Seat, Team, Variant
 from valtti.engine.solver import Solver
-from valtti.players import explain as explain_module
-from valtti.players.appraise import appraise, deals_for
-from valtti.players.differences import Comparison, LineOutcome
-from valtti.players.explain import CHANCE, explain, explain_worlds
 from valtti.players.likelihood import LearnedLikelihood
 from valtti.players.pimc import LEVELS, PimcPlayer, equity_value
-from valtti.players.reasons import Explanation, ReasonCode
-from valtti.players.review import review
 from valtti.players.sampler import Hands
 from valtti.terminal import hints
 

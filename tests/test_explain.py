@@ -1,5 +1,5 @@
 """Explanations: each legal action's value, its share of worlds where it is best, and the reason
-found by playing out the solver's lines (players.explain), in English and Finnish."""
+found by playing out the solver's lines (coach.explain), in English and Finnish."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from click.testing import CliRunner
 
 from valtti.cli import COMMANDS, main
 from valtti.cli import hint as hint_command
+from valtti.coach.explain import explain, explain_worlds
+from valtti.coach.reasons import Explanation, Reason, ReasonCode
 from valtti.engine import Action, Card, CardSet, Deal, Match, Observation, Seat, Suit, Variant
 from valtti.engine.record import Record
 from valtti.engine.solver import DealValue, Solver
 from valtti.players.equity import match_equity
-from valtti.players.explain import explain, explain_worlds
-from valtti.players.reasons import Explanation, Reason, ReasonCode
 from valtti.players.sampler import Hands
 from valtti.players.worlds import rebuild
 from valtti.terminal import hints, i18n
@@ -75,7 +75,7 @@ def position(case: tuple[list[str], list[str], str]) -> Deal:
 
 @dataclass(frozen=True)
 class OpenWorld:
-    """The one world where every hand is the real one (``players.explain.SolvedWorld``)."""
+    """The one world where every hand is the real one (``coach.explain.SolvedWorld``)."""
 
     hands: Hands
     weight: float
@@ -87,7 +87,7 @@ class OpenWorld:
 
 @dataclass(frozen=True)
 class Exact:
-    """The exact value of an action with every hand known (``players.explain.Estimate``)."""
+    """The exact value of an action with every hand known (``coach.explain.Estimate``)."""
 
     action: Action
     value: float
@@ -413,7 +413,7 @@ def test_the_hint_command_imports_only_what_a_hint_needs(tmp_path: Path, lang: s
     )
     said = json.loads(run.stdout.splitlines()[-1])
     modules = set(said["modules"])
-    assert "valtti.players.explain" in modules and "numpy" in modules
+    assert "valtti.coach.explain" in modules and "numpy" in modules
     assert not {m for m in modules if m.startswith(NOT_FOR_A_HINT)}, sorted(modules)
     assert ("babel.messages" in modules) is (lang == "fi")  # a catalogue only for Finnish
     if said["threads"] is not None:

@@ -43,7 +43,7 @@ def test_the_bench_times_every_trick_and_measures_the_early_error() -> None:
     assert [t.trick for t in times] == list(range(1, 10))
     assert all(t.positions == 1 and t.p95_ms <= t.max_ms for t in times)
     # Distinct deals, within the budget (48 at most): a deal the likelihood's resampling draws
-    # twice is valued once and weighs twice (players/appraise.py), so fewer than 16 may show.
+    # twice is valued once and weighs twice (coach/appraise.py), so fewer than 16 may show.
     assert all(0 <= t.exact <= t.positions and 1 <= t.deals <= 48 for t in times)
     error = bench.early_error(2, 4)
     assert error.positions == 2 and error.actions >= 4

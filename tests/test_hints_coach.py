@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from tests.test_explain import LAST_TRICK, Exact, OpenWorld, position
 
+from valtti.coach.appraise import PLAYOUT_CAP, SOLVED_FROM, early_values
+from valtti.coach.explain import explain, explain_worlds
+from valtti.coach.playout import play_to
+from valtti.coach.reasons import Explanation, Reason, ReasonCode
 from valtti.engine import Action, Card, Match, Phase, Seat, Suit, Variant
 from valtti.engine.record import Record
 from valtti.engine.seeds import position_seed
 from valtti.engine.solver import DealValue, Solver
-from valtti.players.appraise import PLAYOUT_CAP, SOLVED_FROM, early_values
 from valtti.players.equity import match_equity
-from valtti.players.explain import explain, explain_worlds
 from valtti.players.knowledge import infer
-from valtti.players.playout import play_to
-from valtti.players.reasons import Explanation, Reason, ReasonCode
 from valtti.players.sampler import Sampler
 from valtti.players.worlds import rebuild
 from valtti.terminal import hints, i18n

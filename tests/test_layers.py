@@ -1,9 +1,10 @@
 """The package's layers (docs/DESIGN.md): each imports only those below it, no circles.
 
 Every module of ``src/valtti`` is read with ``ast``, and every import counts, wherever it
-stands: one inside a function is a dependency all the same. Only imports under
-``if TYPE_CHECKING:`` are left out of the circle check, since they never run; they are still
-held to the order of the layers. A compiled module (Cython) is read by pattern: its ``.pyx``,
+stands: one inside a function is a dependency all the same, and so is one under
+``if TYPE_CHECKING:``, which never runs but still ties the two modules together: a circle through
+it is a circle (the two are one idea split in two files, or a type sits in the wrong one).
+A compiled module (Cython) is read by pattern: its ``.pyx``,
 its ``.pxd`` and every ``.pxi`` it includes, ``import`` and ``cimport`` alike; an included file
 belongs to the module that includes it, so it must lie in that module's own folder (a higher
 layer's code kept under ``engine/`` and included from above fails), and one that nothing
@@ -24,15 +25,18 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 #: Units (a subpackage, or a module at the top of the package) by layer, lowest first.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("valtti",),  # the package itself: its name and version, nothing else
+    # the package itself (its name and version) and its one catalogue of words (gettext)
+    ("valtti", "valtti.locale"),
     ("valtti.engine",),
     ("valtti.players",),
+    ("valtti.coach",),  # a hint's reasons and a review of play, from the players' searches
     ("valtti.table",),
-    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research"),  # the front ends
+    # the front ends; the load test, a client of the web server over the network
+    ("valtti.terminal", "valtti.web", "valtti.arena", "valtti.research", "valtti.loadtest"),
     # The command line, which starts each front end, and the benchmark, which measures them.
     ("valtti.cli", "valtti.__main__", "valtti.bench"),
 )
-FRONT_ENDS = set(LAYERS[4])
+FRONT_ENDS = set(LAYERS[5])
 
 PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 PYX_INCLUDE = re.compile(r"^\s*include\s+[\"']([^\"']+)[\"']", re.M)
@@ -44,7 +48,7 @@ CYTHON = (".pyx", ".pxd")
 class Edge:
     source: str
     target: str
-    runs: bool  #: not only for the type checker
+    runs: bool  #: not only for the type checker (``TYPE_CHECKING``)
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -203,7 +207,7 @@ def stray_includes(root: Path) -> list[str]:
 
 
 def package_edges(edges: Iterable[Edge]) -> list[tuple[str, str]]:
-    return [(unit_of(e.source), unit_of(e.target)) for e in edges if e.runs]
+    return [(unit_of(e.source), unit_of(e.target)) for e in edges]
 
 
 @pytest.fixture(scope="module")
@@ -213,7 +217,12 @@ def package() -> tuple[set[str], list[Edge]]:
 
 def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
-    for name in ("valtti.engine._deal", "valtti.table.driver", "valtti.web.room", "valtti.cli"):
+    for name in (
+        "valtti.engine._deal",
+        "valtti.table.driver",
+        "valtti.web.referee.room",
+        "valtti.cli",
+    ):
         assert name in modules
     pairs = {(e.source, e.target) for e in edges}
     assert ("valtti.engine.match", "valtti.engine._deal") in pairs  # a .py importing the .pyx
@@ -227,7 +236,7 @@ def test_the_whole_package_is_read(package: tuple[set[str], list[Edge]]) -> None
 
 def test_no_module_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
-    assert circles(modules, [(e.source, e.target) for e in edges if e.runs]) == []
+    assert circles(modules, [(e.source, e.target) for e in edges]) == []
 
 
 def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[Edge]]) -> None:
@@ -238,6 +247,36 @@ def test_no_package_imports_itself_round_a_circle(package: tuple[set[str], list[
 def test_each_layer_imports_only_those_below_it(package: tuple[set[str], list[Edge]]) -> None:
     modules, edges = package
     assert wrong_way(modules, edges) == []
+
+
+#: The web's table referee, and what it may import of the web besides itself: the store.
+REFEREE = "valtti.web.referee"
+REFEREE_MAY_IMPORT = ("valtti.web.referee", "valtti.web.db")
+
+
+def http_in_the_referee(edges: Iterable[Edge]) -> list[str]:
+    """Every import from the web's table referee of the HTTP adapter around it (the app, its
+    routes, their dependencies and message models), as ``"a -> b"``."""
+
+    def within(module: str, unit: str) -> bool:
+        return module == unit or module.startswith(unit + ".")
+
+    return [
+        f"{e.source} -> {e.target}"
+        for e in edges
+        if within(e.source, REFEREE)
+        and within(e.target, "valtti.web")
+        and not any(within(e.target, unit) for unit in REFEREE_MAY_IMPORT)
+    ]
+
+
+def test_the_web_referee_knows_no_http(package: tuple[set[str], list[Edge]]) -> None:
+    modules, edges = package
+    assert {"valtti.web.referee.room", "valtti.web.routes.websocket"} <= modules
+    assert http_in_the_referee(edges) == []
+    assert http_in_the_referee([Edge("valtti.web.referee.room", "valtti.web.deps", True)]) == [
+        "valtti.web.referee.room -> valtti.web.deps"
+    ]
 
 
 def test_each_compiled_module_includes_only_its_own_folders_files() -> None:
@@ -259,6 +298,10 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
             "engine/__init__.py": "",
             "engine/a.py": "def f():\n    from valtti.players import b\n",  # lazy, from above
             "engine/c.py": "from . import d\n",
+            # a circle only through an import for the type checker
+            "engine/t.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from valtti.engine import u\n",
+            "engine/u.py": "from valtti.engine.t import T\n",
             "engine/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
             "    from valtti.engine import c\nimport valtti.engine.e\n",
             "engine/e.pyx": "from libc.stdint cimport uint64_t\nfrom valtti.engine.c import X\n",
@@ -278,11 +321,12 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
         },
         tmp_path,
     )
-    module_edges = [(e.source, e.target) for e in edges if e.runs]
+    module_edges = [(e.source, e.target) for e in edges]
     assert circles(modules, module_edges) == [
         ["valtti.engine.a", "valtti.players.b"],
         ["valtti.engine.c", "valtti.engine.d", "valtti.engine.e"],
         ["valtti.engine.f", "valtti.players.g"],  # through the include's import
+        ["valtti.engine.t", "valtti.engine.u"],  # through an import for the type checker
     ]
     units = {unit_of(m) for m in modules}
     assert circles(units, package_edges(edges)) == [["valtti.engine", "valtti.players"]]
@@ -298,5 +342,7 @@ def test_the_checks_find_circles_and_imports_from_above(tmp_path: Path) -> None:
         "valtti.players.g includes valtti/engine/_h.pxi: another folder",
         "valtti/engine/_unused.pxi: included by no module",
     ]
-    # The import only for the type checker makes no circle, but counts for the layers.
+    # The import only for the type checker is read as such, and counts all the same.
     assert Edge("valtti.engine.d", "valtti.engine.c", False) in edges
+    without = [(e.source, e.target) for e in edges if e.runs]
+    assert ["valtti.engine.t", "valtti.engine.u"] not in circles(modules, without)

@@ -19,7 +19,7 @@ from valtti.players import make_player
 from valtti.players.registry import untrusted_spec
 from valtti.players.sandbox import NO_SANDBOX
 from valtti.players.spec import PlayerSpecError, PlayerSpecFault
-from valtti.web.bots import PLAYERS
+from valtti.web.referee.bots import PLAYERS
 
 
 def _record(path: Path, players: dict[str, str]) -> Path:

@@ -20,7 +20,6 @@ from valtti.engine import (
     CardSet,
     Deal,
     IllegalActionError,
-    Observation,
     Phase,
     Refusal,
     RefusalCode,
@@ -278,7 +277,7 @@ def test_the_refusals_of_a_hand_are_those_of_its_cards() -> None:
             assert refusals.cards == CardSet([r.action for r in expected if r.action is not None])
             for c in deal.hand(seat):
                 assert refusals.of(c) == deal.refusal(Action.play(c))
-            observation = Observation.of(deal, seat)
+            observation = deal.observation(seat)
             assert list(observation.refusals) == expected
             assert observation.to_dict()["refusals"] == [r.to_dict() for r in expected]
             assert pickle.loads(pickle.dumps(observation)) == observation

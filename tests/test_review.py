@@ -1,4 +1,4 @@
-"""The review of finished play (players/review.py, ``valtti review``, terminal/review.py): the
+"""The review of finished play (coach/review.py, ``valtti review``, terminal/review.py): the
 double-dummy loss of solver-best play is none, a planted blunder is marked first, the review is
 repeatable, its words fit 80 columns in English and Finnish, and the terminal's ``review``
 reviews the last finished deal alone."""
@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from valtti.cli import main
+from valtti.coach import review as review_module
+from valtti.coach.reasons import ReasonCode
+from valtti.coach.review import MatchReview, review
 from valtti.engine import Action, CardSet, Match, Seat, Variant
 from valtti.engine.record import Record
-from valtti.players import review as review_module
-from valtti.players.reasons import ReasonCode
-from valtti.players.review import MatchReview, review
 from valtti.terminal import i18n
 from valtti.terminal.commands import REVIEW, Review, parse
 from valtti.terminal.review import review_lines, review_reply

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 from rich.console import Console, RenderableType
 
 from valtti.cli import main
+from valtti.coach.reasons import Explanation, Reason, ReasonCode
+from valtti.coach.reasons import Hint as HintMoves
 from valtti.engine import (
     ACTIONS,
     Action,
@@ -35,8 +37,6 @@ from valtti.engine import (
     score_deal,
 )
 from valtti.engine.record import Record
-from valtti.players.reasons import Explanation, Reason, ReasonCode
-from valtti.players.reasons import Hint as HintMoves
 from valtti.terminal import guide, hints, i18n, phrases, saving
 from valtti.terminal.commands import (
     Empty,
@@ -401,7 +401,7 @@ def scripted(session: Session, lines: list[str], then: Policy | None = None) -> 
             raise EOFError
         return then(session, prompt)
 
-    session.read = read
+    session.drawing.read = read
     return prompts
 
 

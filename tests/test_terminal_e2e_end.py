@@ -56,7 +56,7 @@ def ten_deals(path: Path) -> Path:
         assert deal is not None
         return "" if prompt.startswith("Enter") else str(deal.legal_actions()[0])
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     assert len(s.match.deals) == 10 and s.match.is_over()
     last = s._previous_decision()

@@ -157,7 +157,7 @@ def thirteen_deals(tmp_path: Path) -> Path:
             raise EOFError
         return "" if prompt.startswith("Enter") else str(deal.legal_actions()[0])
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     return path
 

@@ -19,9 +19,9 @@ import pytest
 from tests.test_review import BLUNDER, BLUNDER_STEP, _match
 from tests.web.crafted import HANDS, _play, crafted_match
 
+from valtti.coach.review import review
 from valtti.engine import Seat
 from valtti.engine.record import Record
-from valtti.players.review import review
 from valtti.terminal.review import LEVELS
 
 #: A real terminal session: the full tier (CONTRIBUTING.md).

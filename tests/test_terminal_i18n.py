@@ -1,4 +1,5 @@
-"""The message catalogue: in step with the code, Finnish complete, placeholders kept."""
+"""The one catalogue of words (valtti.locale): in step with the code (the terminal's sources
+and the web pages' words), Finnish complete, placeholders kept."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 from valtti.engine import Action, Card
 from valtti.terminal import commands, i18n
+from valtti.web import words
 
 LOCALE = Path(i18n.__file__).resolve().parent.parent / "locale"
 SOURCES = Path(i18n.__file__).resolve().parent
+WEB_WORDS = Path(words.__file__).resolve()
+#: The rules for players, which the terminal and the web page both show.
+RULES = LOCALE / "rules.py"
 
 Key = tuple[str | None, str | tuple[str, ...]]
 
@@ -31,18 +36,32 @@ def _read(path: Path, locale: str | None = None) -> Catalog:
 def test_the_template_holds_every_message_of_the_code() -> None:
     keywords = {**DEFAULT_KEYWORDS, "NC_": ((1, "c"), 2)}
     in_code: set[Key] = set()
-    for _file, _line, message, _comments, context in extract_from_dir(SOURCES, keywords=keywords):
+    found = [
+        (message, context)
+        for _file, _line, message, _comments, context in extract_from_dir(
+            SOURCES, keywords=keywords
+        )
+    ]
+    found += [
+        (message, context)
+        for source in (WEB_WORDS, RULES)
+        for _line, message, _comments, context in extract_from_file(
+            "python", source, keywords=keywords
+        )
+    ]
+    for message, context in found:
         in_code.add((context, message if isinstance(message, str) else tuple(message)))
+    assert tuple(words.WORDS["suit.S"]) in in_code  # the web pages' words are read too
     template = _keys(_read(LOCALE / "valtti.pot"))
-    assert in_code - template == set(), "run pybabel extract (see valtti/terminal/i18n.py)"
-    assert template - in_code == set(), "run pybabel extract (see valtti/terminal/i18n.py)"
+    assert in_code - template == set(), "run pybabel extract (see valtti/locale)"
+    assert template - in_code == set(), "run pybabel extract (see valtti/locale)"
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_each_catalogue_follows_the_template(language: str) -> None:
     template = _keys(_read(LOCALE / "valtti.pot"))
     catalogue = _read(LOCALE / language / "LC_MESSAGES" / "valtti.po", language)
-    assert _keys(catalogue) == template, "run pybabel update (see valtti/terminal/i18n.py)"
+    assert _keys(catalogue) == template, "run pybabel update (see valtti/locale)"
 
 
 def _fields(text: str) -> set[str]:

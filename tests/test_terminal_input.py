@@ -60,7 +60,7 @@ def session(
         assert isinstance(line, str)
         return line
 
-    s.read = read
+    s.drawing.read = read
     return s, out, prompts
 
 
@@ -261,7 +261,7 @@ def test_leaving_does_not_promise_an_autosave_that_cannot_be_written(tmp_path: P
     )  # fmt: skip
     prompts: list[str] = []
     lines = ["qs", "quit", "y"]
-    s.read = lambda prompt: prompts.append(prompt) or lines.pop(0)  # type: ignore[func-returns-value]
+    s.drawing.read = lambda prompt: prompts.append(prompt) or lines.pop(0)  # type: ignore[func-returns-value]
     assert s.run() == 0
     assert prompts[-1] == "Leave the match? Play that is not saved is lost. (y/n) > "
     shown = " ".join(out.getvalue().split())
@@ -276,7 +276,9 @@ def test_a_new_match_keeps_the_one_in_progress(tmp_path: Path) -> None:
     kept = earlier.autosave.read_text()
     s, _out, _prompts = session(tmp_path, [first_legal])
     assert earlier.autosave.read_text() == kept and s.autosave != earlier.autosave
-    assert any("is kept without asking (valtti play --saves lists it)" in line for line in s.log)
+    assert any(
+        "is kept without asking (valtti play --saves lists it)" in line for line in s.drawing.log
+    )
     s.run()
     assert [k.path for k in Saves(tmp_path).scan().kept] == [s.autosave, earlier.autosave]
 

@@ -134,7 +134,7 @@ class Pager:
             return shown
 
         monkeypatch.setattr(drawing, "screen", drawn)
-        s.read = self
+        s.drawing.read = self
 
     def __call__(self, prompt: str) -> str:
         if not self.asked:
@@ -258,7 +258,7 @@ def test_the_last_trick_fits_whole(
 ) -> None:
     s = session(2)
     pager = Pager(s, monkeypatch, deal_over, "last")
-    s.read = lambda prompt: pager(prompt) if not pager.asked else _eof()
+    s.drawing.read = lambda prompt: pager(prompt) if not pager.asked else _eof()
     s.run()
     shown = pager.screens[-1]
     assert len(shown) <= 23 and "Trumps:" in shown[0]
@@ -272,14 +272,14 @@ def _eof() -> str:
 
 def test_more_with_nothing_shown_says_so(session: Callable[[int], Session]) -> None:
     s = session(2)
-    assert "There is no reply shown" in str(s._answer(More(), None))
+    assert "There is no reply shown" in str(s.replies.answer(More(), None))
 
 
 def test_more_in_the_line_mode_says_each_reply_is_whole(tmp_path: Path) -> None:
     con = Console(file=io.StringIO(), width=80, color_system=None)
     s = start(seed=2, partner="random", opponents="random", fast=True, console=con,
               language="en", saves=Saves(tmp_path), plain=True)  # fmt: skip
-    assert "tells each reply whole" in str(s._answer(More(), None))
+    assert "tells each reply whole" in str(s.replies.answer(More(), None))
 
 
 def test_the_score_marks_porvoo_and_overshoot() -> None:

@@ -14,10 +14,10 @@ from tests.test_review import BLUNDER, HANDS, _match
 from tests.web.crafted import crafted_match
 
 from valtti.cli import main
+from valtti.coach.review import MARKS, MatchReview, Reviewed, review
 from valtti.engine import Action, CardSet, Match, Seat, Team
 from valtti.engine.record import Record
 from valtti.players.equity import match_equity
-from valtti.players.review import MARKS, MatchReview, Reviewed, review
 from valtti.terminal import i18n
 from valtti.terminal.commands import REVIEW, InputError, Review, completions, parse
 from valtti.terminal.glyphs import plain

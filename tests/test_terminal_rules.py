@@ -16,6 +16,8 @@ import pytest
 from rich.console import Console
 
 from valtti.engine import DECK_POINTS, HALF_DECK_POINTS, Variant
+from valtti.locale.rules import SECTIONS
+from valtti.locale.rules import TEXTS as RULES
 from valtti.terminal import glyphs, i18n, rulebook
 from valtti.terminal.commands import TOPICS, Help, Topic, completions, parse, word
 from valtti.terminal.game import start
@@ -60,26 +62,34 @@ def shown(
             return typed.pop(0)
         raise EOFError
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     return last
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
 @pytest.mark.parametrize("variant", [None, "target=12"])
-def test_the_rules_fit_80_by_24_whole(lang: str, variant: str | None) -> None:
+def test_the_rules_are_the_rules_pages_text_read_to_the_end_at_80_by_24(
+    lang: str, variant: str | None
+) -> None:
+    """``help rules`` shows the web's rules page's text (valtti.locale.rules), in pages that fit
+    80×24, ``more`` turning them to the last."""
     i18n.use(lang)
-    screen = shown(lang, [f"{word('help')} {word('rules', 'topic')}"], variant)
-    assert len(screen) <= 24 and max(map(len, screen)) <= 80, "\n".join(screen)
-    text = "\n".join(screen)
-    assert "docs/RULES.md" in screen[0] and "more lines" not in text and "…" not in text
-    target = "12" if variant else "10"
-    assert re.search(rf"\b{target}\b.*\b7\b", text.replace("\n", " ")), text
-    assert "Porvoo" in text and "[6]" in text and f"{HALF_DECK_POINTS}" in text
-    assert screen[-1].startswith(("Enter: back to the table >", "Enter: takaisin pöytään >"))
+    command = f"{word('help')} {word('rules', 'topic')}"
+    screens = [shown(lang, [command, *[word("more")] * turns], variant) for turns in range(4)]
+    for screen in screens:
+        assert len(screen) <= 24 and max(map(len, screen)) <= 80, "\n".join(screen)
+        assert screen[-1].startswith(("Enter: back to the table >", "Enter: takaisin pöytään >"))
+    assert i18n._(RULES["rules.title"]) in screens[0][0]
+    text = " ".join(line.strip("│ ") for screen in screens for line in screen)
+    for section in SECTIONS:
+        assert i18n._(RULES[f"rules.{section.name}"]) in text, section.name
+    assert ("page 4 of 4" if lang == "en" else "sivu 4/4") in screens[-1][-2]
+    assert "docs/RULES.md" in text and "Porvoo" in text and f"{HALF_DECK_POINTS}" in text
     # The seats in the language's letters, as the table shows them (Finnish P I E L).
-    teams = {"en": "N and S against E and W", "fi": "P ja E vastaan I ja L"}[lang]
-    assert teams in text.replace("\n", " ").replace("│", " ").replace("  ", " "), text
+    assert {"en": "N, E, S, W", "fi": "P, I, E, L"}[lang] in text
+    switches = {"en": "This match: target 12.", "fi": "Tämä ottelu: tavoite 12."}[lang]
+    assert (switches in text) == (variant is not None)
 
 
 def test_enter_under_the_rules_goes_back_and_plays_nothing() -> None:
@@ -98,11 +108,12 @@ def test_a_command_under_the_rules_is_taken() -> None:
 
 
 def test_the_rules_tell_the_variant_in_play() -> None:
-    text = "\n".join(rulebook.rules_page(Variant(target=12)).plain.splitlines())
-    assert "exactly 12 wins; over 12 falls back to 7" in text
-    assert "This match: target 12. [8]" in text
+    text = " ".join(rulebook.rules_page(Variant(target=12)).plain.split())
+    assert "The target is exactly 10: a team that goes over falls back to 7." in text
+    assert "This match: target 12." in text
     anyone = rulebook.rules_page(Variant(whole_ask_after_trump="anyone")).plain
-    assert "(also after trumps)" in anyone
+    assert "This match: anyone may ask whole after trumps." in anyone
+    assert "This match:" not in rulebook.rules_page(Variant()).plain
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
@@ -171,12 +182,13 @@ def test_the_rules_in_the_line_mode_are_lines() -> None:
             return typed.pop(0)
         raise EOFError
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     said = out.getvalue()
     assert isinstance(rulebook.answer("rules", Variant()), rulebook.Page)
-    assert "The rules in short (docs/RULES.md)\n" in said and "╭" not in said
-    assert "  ask whole: your partner names" in said
+    assert "Rules of Marjapussi\n" in said and "╭" not in said
+    assert "\n1. Players, cards, points\n" in said
+    assert "  - Declare: show a marriage you hold yourself" in said
     assert "Enter: back to the table >\n" in said
 
 

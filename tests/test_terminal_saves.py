@@ -83,7 +83,7 @@ def begin(
             raise EOFError
         return remaining.pop(0)
 
-    s.read = read
+    s.drawing.read = read
     return s, out
 
 
@@ -102,7 +102,7 @@ def first_move(seed: int) -> str:
         moves.append(str(deal.legal_actions()[0]))
         return moves[0]
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     return moves[0]
 
@@ -143,7 +143,7 @@ def finished(path: Path) -> Record:
         return "" if deal is None or deal.is_over() else str(deal.legal_actions()[0])
 
     s, _out = begin(None, seed=3)
-    s.read = lambda prompt: move(s, prompt)
+    s.drawing.read = lambda prompt: move(s, prompt)
     s.run()
     record = Record.from_json(path.read_text())
     assert record.replay().is_over()
@@ -284,10 +284,12 @@ def _twenty(tmp_path: Path) -> tuple[Saves, list[Path]]:
 def test_at_most_twenty_are_kept_and_the_oldest_removed_is_told(tmp_path: Path) -> None:
     saves, paths = _twenty(tmp_path)
     s, _out = begin(saves.folder, [first_move(3)], seed=3, if_unfinished="keep")
-    assert not any("is removed" in line for line in s.log)  # not before the player has moved
+    assert not any(
+        "is removed" in line for line in s.drawing.log
+    )  # not before the player has moved
     s.run()
-    assert any("The oldest kept match, of " in line for line in s.log)
-    assert any(f"at most {SAVES_KEPT} are kept" in line for line in s.log)
+    assert any("The oldest kept match, of " in line for line in s.drawing.log)
+    assert any(f"at most {SAVES_KEPT} are kept" in line for line in s.drawing.log)
     now = [k.path for k in kept(saves.folder)]
     assert len(now) == SAVES_KEPT and now[0] == s.autosave and paths[0] not in now
     assert set(paths[1:]) <= set(now)
@@ -299,10 +301,10 @@ def test_a_session_left_before_a_move_is_thrown_away_and_removes_nothing(tmp_pat
     for lines in ([], ["quit", "y"]):
         s, out = begin(saves.folder, seed=3, if_unfinished="keep")
         read, prompts = answers(*lines)
-        s.read = read
+        s.drawing.read = read
         s.run()
         assert [k.path for k in kept(saves.folder)] == paths[::-1]
-        assert not any("is removed" in line for line in s.log)
+        assert not any("is removed" in line for line in s.drawing.log)
         assert out.getvalue().rstrip().endswith("Nothing is kept: you had made no move.")
     assert prompts[-1] == "Leave the match? You have made no move yet: it is not kept. (y/n) > "
 
@@ -402,7 +404,7 @@ def test_the_question_asks_again_until_answered_and_keeps(tmp_path: Path) -> Non
     assert said.endswith("Please answer r, k or d.\n")
     assert "An unfinished match is kept, last played 20" in said
     assert "  deal 1, trick 2/9, NS 0 – EW 0; you S; N E W: random\n" in said
-    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.log)
+    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.drawing.log)
     s.run()
     assert [k.path for k in kept(tmp_path)] == [s.autosave, earlier.autosave]
 
@@ -421,7 +423,7 @@ def test_resume_it_goes_on_with_the_kept_match_as_it_was(tmp_path: Path) -> None
     s, _out = begin(tmp_path, ask=answers("r")[0], seed=5, seat="N")  # for the new match
     assert s.setup.seed == 3 and str(s.you) == "S"
     assert deals(Record.of_match(s.match)) == deals(record)
-    assert any(line.startswith("Resumed the unfinished match of 20") for line in s.log)
+    assert any(line.startswith("Resumed the unfinished match of 20") for line in s.drawing.log)
     s.run()
     assert [k.path for k in kept(tmp_path)] == [s.autosave]  # the same match, not a copy
 
@@ -434,7 +436,7 @@ def test_discard_it_removes_only_the_newest(tmp_path: Path) -> None:
     s, out = begin(tmp_path, ask=read)
     assert "(1 more kept: valtti play --saves lists them)" in out.getvalue()
     assert not newer.autosave.exists() and older.autosave.exists()
-    assert any(line.endswith("is discarded.") for line in s.log)
+    assert any(line.endswith("is discarded.") for line in s.drawing.log)
 
 
 def test_the_question_in_finnish(tmp_path: Path) -> None:
@@ -448,10 +450,10 @@ def test_the_question_in_finnish(tmp_path: Path) -> None:
     assert "Kesken jäänyt ottelu on tallessa, pelattu viimeksi 20" in said
     assert "jako 1, tikki 2/9, PE 0 – IL 0; sinä E; P I L: satunnainen" in said
     s, _out = begin(tmp_path, ask=answers("j")[0], language="fi")
-    assert any(line.startswith("Jatketaan kesken jäänyttä ottelua") for line in s.log)
+    assert any(line.startswith("Jatketaan kesken jäänyttä ottelua") for line in s.drawing.log)
     s.run()  # left: another session may take it
     s, _out = begin(tmp_path, ask=answers("h")[0], language="fi")
-    assert any(line.endswith("hylätään.") for line in s.log)
+    assert any(line.endswith("hylätään.") for line in s.drawing.log)
 
 
 def test_the_end_of_input_at_the_question_starts_nothing(tmp_path: Path) -> None:
@@ -464,11 +466,11 @@ def test_the_end_of_input_at_the_question_starts_nothing(tmp_path: Path) -> None
 def test_yes_and_discard_ask_nothing(tmp_path: Path) -> None:
     earlier = leave(tmp_path, seed=3)
     s, _out = begin(tmp_path, [first_move(2)], ask=never, if_unfinished="keep")
-    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.log)
+    assert any(line.endswith("is kept (valtti play --saves lists it).") for line in s.drawing.log)
     s.run()
     assert len(kept(tmp_path)) == 2
     s, _out = begin(tmp_path, ask=never, if_unfinished="discard")
-    assert any(line.endswith("is discarded.") for line in s.log)
+    assert any(line.endswith("is discarded.") for line in s.drawing.log)
     assert earlier.autosave is not None and earlier.autosave.exists()  # only the newest went
     assert len(kept(tmp_path)) == 1
 
@@ -476,7 +478,7 @@ def test_yes_and_discard_ask_nothing(tmp_path: Path) -> None:
 def test_without_a_terminal_the_match_is_kept_and_said_in_one_line(tmp_path: Path) -> None:
     leave(tmp_path, seed=3)
     s, _out = begin(tmp_path)  # pytest's standard input is no terminal
-    told = [line for line in s.log if "not a terminal" in line]
+    told = [line for line in s.drawing.log if "not a terminal" in line]
     assert told == [
         f"The input is not a terminal: the unfinished match of {told[0].split(' of ')[1][:16]} "
         "is kept without asking (valtti play --saves lists it)."
@@ -552,7 +554,7 @@ def test_a_file_that_is_the_kept_match_asks_nothing(tmp_path: Path) -> None:
     s, _out = begin(folder, [first_move(2), f"save {tmp_path / 'm.json'}", "quit", "y"])
     s.run()
     resumed, _out = begin(folder, ask=never, resume=tmp_path / "m.json")
-    assert any(line == f"Resumed from {tmp_path / 'm.json'}." for line in resumed.log)
+    assert any(line == f"Resumed from {tmp_path / 'm.json'}." for line in resumed.drawing.log)
     resumed.run()
     assert [k.path for k in kept(folder)] == [resumed.autosave]
 
@@ -563,7 +565,7 @@ def test_resuming_a_finished_record_pushes_nothing_aside(tmp_path: Path, data_ho
     moved(2)
     before = {k.path: k.path.read_bytes() for k in kept(data_home)}
     s, _out = begin(data_home, ask=never, resume=record)
-    assert not any("kept" in line or "discarded" in line for line in s.log)
+    assert not any("kept" in line or "discarded" in line for line in s.drawing.log)
     s.run()
     said = play("--resume", str(record), input="\n")
     assert "The match is over" in said and "not a terminal" not in said
@@ -794,7 +796,7 @@ def test_saves_tells_a_deal_over_a_finished_match_and_one_open(data_home: Path) 
         assert deal is not None
         return str(deal.legal_actions()[0])
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     over = Saves(data_home).new_path(when=time.time() - 60)
     finished(over)

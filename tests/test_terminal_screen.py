@@ -78,7 +78,7 @@ def scripted(s: Session, lines: list[str]) -> list[str]:
             return lines.pop(0)
         raise EOFError
 
-    s.read = read
+    s.drawing.read = read
     return prompts
 
 
@@ -118,11 +118,11 @@ def test_at_80x24_the_header_stays_on_screen_under_every_reply(reply: str) -> No
     while deal.current_player != s.you or len(deal.history) < 9:
         deal.apply(deal.legal_actions()[0])
     # Log lines too long for one row (a kept autosave's path) take two rows, not one.
-    s.log[:0] = ["The match that was in progress is kept in " + "/very/long/path" * 6] * 2
-    note = s._answer(parse(reply, list(deal.hand(s.you))), deal)
+    s.drawing.log[:0] = ["The match that was in progress is kept in " + "/very/long/path" * 6] * 2
+    note = s.replies.answer(parse(reply, list(deal.hand(s.you))), deal)
     assert note is not None
     con = console()
-    shown = lines_of(con, layout.screen(con, s._view(), note))
+    shown = lines_of(con, layout.screen(con, s.drawing.view(), note))
     assert len(shown) <= 23  # the prompt's line stays free
     assert "Trumps:" in shown[0] and "Match: NS 0 – EW 0" in shown[0]
     assert "Rules: default" in shown[1]
@@ -156,7 +156,7 @@ def test_at_80x24_the_final_score_is_a_page_of_its_own_the_newest_deal_first(
             return replies.pop(0)
         return "" if prompt.startswith("Enter") else first_legal(s)
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     deals = len(s.match.deals)
     over, turned = at["more"], at["help"]
@@ -203,7 +203,7 @@ def test_at_80x24_the_log_shows_every_card_of_the_last_trick(
             checked += 1
         return "" if prompt.startswith("Enter") else first_legal(s)
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     assert checked >= 9  # each turn after the first trick, and the deal's end
 
@@ -213,17 +213,17 @@ def test_the_full_layout_where_it_fits_and_the_log_uses_the_height() -> None:
     deal = s.table.start_deal()
     for _ in range(20):
         deal.apply(deal.legal_actions()[0])
-        s.log.append(f"event {len(deal.history)}")
+        s.drawing.log.append(f"event {len(deal.history)}")
     tall = console(120, 60)
-    shown = lines_of(tall, layout.screen(tall, s._view()))
+    shown = lines_of(tall, layout.screen(tall, s.drawing.view()))
     assert shown[0].startswith("╭─ valtti")
     assert sum(line.startswith("│ event") for line in shown) == 20  # every line there is
     short = console(120, 40)
-    shown = lines_of(short, layout.screen(short, s._view()))
+    shown = lines_of(short, layout.screen(short, s.drawing.view()))
     logged = sum(line.startswith("│ event") for line in shown)
     assert 6 < logged < 20 and len(shown) <= 39
     narrow = console(60, 40)
-    assert not lines_of(narrow, layout.screen(narrow, s._view()))[0].startswith("╭─ valtti")
+    assert not lines_of(narrow, layout.screen(narrow, s.drawing.view()))[0].startswith("╭─ valtti")
 
 
 def test_a_reply_taller_than_the_screen_is_shown_in_pages() -> None:
@@ -231,11 +231,11 @@ def test_a_reply_taller_than_the_screen_is_shown_in_pages() -> None:
     s.table.start_deal()
     con = console(80, 16)
     note = "\n".join(f"line {n}" for n in range(40))
-    first = lines_of(con, layout.screen(con, s._view(), note))
+    first = lines_of(con, layout.screen(con, s.drawing.view(), note))
     assert len(first) <= 15 and "Trumps:" in first[0]
     assert any("— more: PgDn or more · page 1 of " in line for line in first), first
     con = console(80, 16)
-    last = lines_of(con, layout.screen(con, s._view(), note, page=-1))
+    last = lines_of(con, layout.screen(con, s.drawing.view(), note, page=-1))
     assert len(last) <= 15 and "Trumps:" in last[0]
     assert any("line 39" in line for line in last) and any("— end · page" in ln for ln in last)
 
@@ -250,7 +250,7 @@ def test_a_reply_in_pages_keeps_its_key(width: int) -> None:
     body = Text("\n".join(f"line {n}" for n in range(40)))
     for page in (0, -1):
         con = console(width, 20)
-        shown = lines_of(con, layout.screen(con, s._view(), Keyed(body, key), page=page))
+        shown = lines_of(con, layout.screen(con, s.drawing.view(), Keyed(body, key), page=page))
         assert len(shown) <= 19 and "Trumps:" in shown[0]
         assert any("page" in line for line in shown)
         said = " ".join(" ".join(line.strip("│╰─╯ ") for line in shown).split())
@@ -263,7 +263,7 @@ def test_a_tiny_terminal_never_says_zero_more_lines() -> None:
     s, _out = session()
     s.table.start_deal()
     con = console(20, 8)
-    shown = lines_of(con, layout.screen(con, s._view()))
+    shown = lines_of(con, layout.screen(con, s.drawing.view()))
     assert not any("more lines" in line for line in shown), shown
     assert "Deal 1" in shown[0]
 
@@ -275,7 +275,9 @@ def test_the_header_shows_the_variant_and_the_score_after_a_deal() -> None:
     while not deal.is_over():
         s.match.apply(deal.legal_actions()[0])
     con = console(120, 50)
-    shown = "\n".join(lines_of(con, layout.screen(con, s._view(), None, [s._summary()])))
+    shown = "\n".join(
+        lines_of(con, layout.screen(con, s.drawing.view(), None, [s.drawing.summary()]))
+    )
     ns, ew = s.match.score
     assert (ns, ew) != (0, 0)
     assert f"Match: NS {ns} – EW {ew} (to 12)" in shown
@@ -295,7 +297,7 @@ def test_a_long_variant_wraps_between_its_switches_and_is_shown_whole(
     s, _out = session(variant=LONG_VARIANT)
     s.table.start_deal()
     con = console(width, height)
-    shown = lines_of(con, layout.screen(con, s._view()))
+    shown = lines_of(con, layout.screen(con, s.drawing.view()))
     words = " ".join(" ".join(shown).replace("│", " ").split())
     for switch in Variant.parse(LONG_VARIANT).changes().items():
         assert SWITCH_WORDS[switch] in words, (switch, shown)  # whole: not cut off
@@ -357,7 +359,7 @@ def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None
             return first_legal(s)  # a forced move's hint has no columns: ask at a choice
         return moves.pop(0) if moves else "" if over else first_legal(s)
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     text = out.getvalue()
     assert "\x1b" not in text  # no clearing, no cursor moves
@@ -383,12 +385,12 @@ def test_the_line_mode_tells_each_event_once_without_frames_or_redraws() -> None
 def test_tricks_and_last_show_the_tricks_taken() -> None:
     s, _out = session()
     deal = s.table.start_deal()
-    assert "No trick has been taken yet" in str(s._tricks(last=False))
+    assert "No trick has been taken yet" in str(s.replies._tricks(last=False))
     while deal.tricks_played < 3 or deal.current_player != s.you:
         deal.apply(deal.legal_actions()[0])
     assert parse("tricks", []) == Tricks() and parse("last", []) == Tricks(last=True)
     con = console(100, 60)
-    every = "\n".join(lines_of(con, s._tricks(last=False)))
+    every = "\n".join(lines_of(con, s.replies._tricks(last=False)))
     assert "The tricks of deal 1" in every
     for trick in deal.tricks:
         row = next(line for line in every.splitlines() if line.split()[:1] == [str(trick.number)])
@@ -397,7 +399,7 @@ def test_tricks_and_last_show_the_tricks_taken() -> None:
             assert card.unicode() in row
         assert row.split()[-2:] == [str(trick.winner), str(trick.points)]
     con = console(100, 60)
-    last = lines_of(con, s._tricks(last=True))
+    last = lines_of(con, s.replies._tricks(last=True))
     assert last[0] == "The last trick" and len(last) == 3
     assert last[2].split()[0] == str(deal.tricks[-1].number)
 
@@ -408,7 +410,7 @@ def test_hint_lists_every_legal_move() -> None:
     while deal.current_player != s.you:
         deal.apply(deal.legal_actions()[0])
     con = console(80, 40)
-    said = "\n".join(lines_of(con, s._hint(deal)))
+    said = "\n".join(lines_of(con, s.replies._hint(deal)))
     legal = deal.legal_actions()
     assert f"your {len(legal)} legal move" in " ".join(said.split())
     for action in legal:
@@ -421,9 +423,9 @@ def test_at_80x24_the_hint_shows_every_move_with_its_reason() -> None:
     # S leads with at least seven legal moves.
     while deal.current_player != s.you or len(deal.legal_actions()) < 7:
         deal.apply(deal.legal_actions()[0])
-    note = s._hint(deal)
+    note = s.replies._hint(deal)
     con = console()
-    shown = lines_of(con, layout.screen(con, s._view(), note))
+    shown = lines_of(con, layout.screen(con, s.drawing.view(), note))
     assert len(shown) <= 23
     assert not any("more lines" in line for line in shown)
     text = " ".join(" ".join(shown).split())
@@ -567,7 +569,7 @@ def _played_match() -> Viewer:
             return ""
         return first_legal(s)
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     assert len(s.match.deals) >= 3
     return Viewer(s.match, Seat.S, {})
@@ -645,10 +647,10 @@ def test_each_draw_uses_the_size_the_terminal_has_now() -> None:
     con = Console(file=out, width=120, height=50, color_system=None, force_terminal=True)
     s = start(seed=2, partner="random", opponents="random", fast=True, console=con)
     s.table.start_deal()
-    s._draw()
+    s.drawing.draw()
     first = out.getvalue().split("\x1b[2J")[-1].splitlines()[0]
     assert first.endswith("╮") and len(first.removeprefix("\x1b[H")) == 120
     con.size = (80, 24)  # the window was made smaller
-    s._draw("help")
+    s.drawing.draw("help")
     shown = out.getvalue().split("\x1b[2J")[-1].removeprefix("\x1b[H").splitlines()
     assert "Trumps:" in shown[0] and len(shown) <= 23 and max(map(len, shown)) <= 80

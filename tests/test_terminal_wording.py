@@ -44,11 +44,11 @@ def test_a_deal_over_without_trumps_has_none_not_none_yet(tmp_path: Path, langua
     s = start(seed=2, partner="random", opponents="random", fast=True, console=con,
               language=language, saves=Saves(tmp_path))  # fmt: skip
     deal = s.table.start_deal()
-    yet = lines(80, 24, layout.screen(con, s._view()))[0]
+    yet = lines(80, 24, layout.screen(con, s.drawing.view()))[0]
     while not deal.is_over():
         deal.apply(deal.legal_actions()[0])
     assert deal.trump is None  # seed 2's first deal, played so: no marriage declared
-    over = lines(80, 24, layout.screen(con, s._view()))[0]
+    over = lines(80, 24, layout.screen(con, s.drawing.view()))[0]
     none_yet, none = ("none yet", "none") if language == "en" else ("ei vielä", "ei")
     assert none_yet in yet and none_yet not in over and f" {none} " in f"{over} ", over
 
@@ -60,7 +60,7 @@ def test_the_header_stays_one_line(tmp_path: Path, language: str, width: int) ->
     s = start(seed=2, partner="random", opponents="random", fast=True, console=con,
               language=language, saves=Saves(tmp_path))  # fmt: skip
     s.table.start_deal()
-    shown = lines(width, 20, layout.screen(con, s._view()))
+    shown = lines(width, 20, layout.screen(con, s.drawing.view()))
     target = "(to 10)" if language == "en" else "(tavoite 10)"
     assert target in shown[0] and shown[1].startswith("valtti"), shown[:3]
     if width == 80 and language == "en":
@@ -165,7 +165,7 @@ def test_the_replay_summary_writes_what_is_legal_as_the_hand_panel(tmp_path: Pat
             raise EOFError
         return str(deal.legal_actions()[0])
 
-    s.read = read
+    s.drawing.read = read
     s.run()
     out = CliRunner().invoke(main, ["replay", str(path), "--lang", "en"])
     last = out.output.splitlines()[-1]

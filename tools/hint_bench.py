@@ -6,7 +6,7 @@ spread a hint over several cores).
 
 Positions: random deals at random match scores, played on by random legal actions to each
 trick in turn, each seen by the seat to move where it has two or more legal actions. The hint
-is ``players.explain.explain(observation, "hard")`` timed on the wall clock and in this
+is ``coach.explain.explain(observation, "hard")`` timed on the wall clock and in this
 process's CPU time (run it alone on one core, or under ``nice`` on a shared machine and say so:
 there the CPU time is the fairer figure); ``exact`` counts the hints that rest on every
 possible deal (``Hint.exact``).
@@ -17,7 +17,7 @@ FILE`` in a process of its own, as a user runs it (without the thread settings a
 command sets its own), timed on the wall clock and in the child's CPU time, and by ``explain``
 in this process on the same positions; a command's start-up is its CPU less the hint's inside.
 
-The early evaluation (``players.appraise.early_values``: in tricks 1-2 each action's line played
+The early evaluation (``coach.appraise.early_values``: in tricks 1-2 each action's line played
 on by the quick player to the end of trick 3 and solved from there, a trick later where that
 solve would pass ``appraise.PLAYOUT_CAP``) is set against the exact
 double-dummy value of every legal action in the real deal of ``--errors`` positions of tricks
@@ -40,11 +40,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from valtti.coach.appraise import early_values
+from valtti.coach.explain import explain
 from valtti.engine import Deal, Match, Observation, Seat, Variant
 from valtti.engine.record import Record
 from valtti.engine.solver import Solver
-from valtti.players.appraise import early_values
-from valtti.players.explain import explain
 from valtti.players.pimc import equity_value
 
 

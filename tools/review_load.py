@@ -52,7 +52,7 @@ from valtti.engine import Match, Seat, Variant
 from valtti.table import decide_once
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.seats import new_token, token_hash
+from valtti.web.referee.seats import new_token, token_hash
 
 #: Turns of A left out at the start of each run (the worker's first decisions, the connection).
 SKIP = 4

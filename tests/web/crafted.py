@@ -19,7 +19,7 @@ from valtti.engine import CardSet, Match, Seat, Variant
 from valtti.engine.actions import ActionKind
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.seats import new_token, token_hash
+from valtti.web.referee.seats import new_token, token_hash
 
 HANDS = (
     CardSet.parse("AS AH AD AC TS TH TD KC QC"),  # N

@@ -32,7 +32,7 @@ from playwright.sync_api import (
 from tests.web.crafted import seeded_table
 from tests.web.serving import Server, hands_by_seq, stored_record
 
-from valtti.web.seats import nickname_fault, trim_nickname
+from valtti.web.referee.seats import nickname_fault, trim_nickname
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]

@@ -32,7 +32,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
 from tests.web.test_browser_room import BOTS, VIEWPORTS, room  # noqa: F401
 from tests.web.test_server_private import serve_choice
 
-from valtti.players.reasons import ReasonCode
+from valtti.coach.reasons import ReasonCode
 
 
 def latest_state(tab: Tab) -> dict[str, Any]:

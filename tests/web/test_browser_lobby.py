@@ -30,7 +30,7 @@ from valtti.engine import Match, Seat, Variant
 from valtti.players.shipped import LEVELS, strengths
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
+from valtti.web.referee.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
 
 WAITING = 2 * PAGE_SIZE + 3  # made over HTTP, besides the stored ones
 #: Most the lobby may be high with a full page of tables, at 1280 × 800 (the create panel

@@ -22,7 +22,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
 )
 from tests.web.test_browser_lobby import computer_name
 
-from valtti.web.rooms import PAGE_SIZE
+from valtti.web.referee.rooms import PAGE_SIZE
 
 COMPUTERS = ("N", "E", "W")
 

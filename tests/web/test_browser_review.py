@@ -29,8 +29,8 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
 from tests.web.test_browser_ends import WAIT_LONG, person  # noqa: F401
 from tests.web.test_browser_room import room  # noqa: F401
 
+from valtti.coach import review as review_module
 from valtti.engine import Seat
-from valtti.players import review as review_module
 from valtti.web.db.store import Store
 
 #: How long the review of a three-deal match may take on a loaded machine.

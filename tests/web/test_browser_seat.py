@@ -30,7 +30,7 @@ from tests.web.test_server_seat import HANDS
 from valtti.engine import CardSet, Seat, Variant
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.seats import token_hash
+from valtti.web.referee.seats import token_hash
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.serve]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from tests.web.serving import Server
 
-from valtti.web.loadfigures import Figures, latency
-from valtti.web.loadtest import _Client, _own_addresses, _Run, _Table, client_address
+from valtti.loadtest.figures import Figures, latency
+from valtti.loadtest.run import _Client, _own_addresses, _Run, _Table, client_address
 
 
 def test_percentiles_of_known_numbers() -> None:

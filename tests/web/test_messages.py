@@ -8,8 +8,8 @@ import json
 import pytest
 
 from valtti.engine import Seat
-from valtti.web.errors import RoomError
 from valtti.web.messages import ActionMessage, PingMessage, ReplaceMessage, read_message
+from valtti.web.referee.errors import RoomError
 
 
 def test_messages_are_read_into_their_models() -> None:

@@ -23,9 +23,9 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "valtti" / "web"
 STATIC = WEB / "static"
 PROTOCOL = STATIC / "protocol.js"
 
-#: Python modules of valtti.web that write no server frame: the load test is a client, and
-#: messages.py's ``"type"`` keys are JSON Schema's.
-NOT_THE_SERVER = {"loadtest.py", "loadfigures.py", "messages.py"}
+#: Python modules of valtti.web that write no server frame: messages.py's ``"type"`` keys are
+#: JSON Schema's.
+NOT_THE_SERVER = {"messages.py"}
 
 
 def js_object(name: str) -> dict[str, str]:

@@ -34,7 +34,7 @@ from valtti.engine import Action, RefusalCode
 from valtti.engine.record import Record
 from valtti.engine.variant import SWITCHES
 from valtti.players.shipped import LEVELS, strengths
-from valtti.web.bots import PLAYERS
+from valtti.web.referee.bots import PLAYERS
 
 #: A body's type, which the server requires (docs/WEB.md, "Security").
 JSON = {"Content-Type": "application/json"}

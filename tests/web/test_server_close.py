@@ -15,7 +15,7 @@ from tests.web.serving import ALL_OPEN, Server, Site
 from valtti.engine import Seat, Variant
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.rooms import MAX_IDS
+from valtti.web.referee.rooms import MAX_IDS
 
 AGAINST_COMPUTER = {"N": "heuristic", "E": "heuristic", "S": "open", "W": "heuristic"}
 

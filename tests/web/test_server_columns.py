@@ -1,5 +1,5 @@
 """The deals' columns a state frame carries are the engine's summary, to the byte, however
-they are built (valtti.web.frames.DealColumns keeps the scored deals' encoded)."""
+they are built (valtti.web.referee.frames.DealColumns keeps the scored deals' encoded)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from valtti.engine import Match, Seat, Variant
-from valtti.web.frames import DealColumns
+from valtti.web.referee.frames import DealColumns
 
 
 @pytest.mark.parametrize("seed", range(3))

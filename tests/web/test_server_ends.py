@@ -13,7 +13,7 @@ from tests.web.crafted import store_match
 from tests.web.serving import Player, Server, Table, stored_record
 from tests.web.test_server_absent import seat_of
 
-from valtti.web.chat import ADDRESS_RATE, HISTORY, RATE
+from valtti.web.referee.chat import ADDRESS_RATE, HISTORY, RATE
 
 Start = Callable[..., Server]
 WAIT_LONG = ["--next-deal-seconds", "600"]
@@ -123,7 +123,7 @@ def test_a_person_back_from_a_stand_in_is_waited_for_again(
 def test_stand_ins_are_ready_for_people_away_only() -> None:
     from valtti.engine import Seat
     from valtti.web.db.rows import SeatRow
-    from valtti.web.ends import Waiting
+    from valtti.web.referee.ends import Waiting
 
     def seats(stand_in_north: bool) -> list[SeatRow]:
         north = SeatRow(Seat.N, "human", "A", "h1", "heuristic" if stand_in_north else None)

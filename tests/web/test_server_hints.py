@@ -12,9 +12,9 @@ from typing import Any
 from tests.web.serving import ALL_OPEN, SEATS, Player, Server, Table
 from tests.web.test_server_private import serve_choice
 
+from valtti.coach.reasons import ReasonCode
 from valtti.engine import Match, Seat, Variant
-from valtti.players.reasons import ReasonCode
-from valtti.web.bots import hint_moves
+from valtti.web.referee.bots import hint_moves
 
 CODES = {str(code) for code in ReasonCode}
 

@@ -15,7 +15,7 @@ from tests.web.test_store import play_and_store
 from valtti.engine import Match, Seat, Variant
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
+from valtti.web.referee.rooms import IDLE_AFTER, LISTED_AFTER_FINISH, PAGE_SIZE
 
 OPEN = tuple(SeatRow(s, "open", None, None) for s in Seat)
 PEOPLE = tuple(SeatRow(s, "human", f"P{s}", f"{int(s)}" * 64) for s in Seat)

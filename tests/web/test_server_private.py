@@ -18,8 +18,8 @@ from tests.web.test_server import assert_no_hidden_cards, stored_match
 from valtti.engine import Match, Seat, Variant
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.presence import PRESENCE_SECONDS
-from valtti.web.seats import token_hash
+from valtti.web.referee.presence import PRESENCE_SECONDS
+from valtti.web.referee.seats import token_hash
 
 #: A deal (dealer N, dealt by random.Random(53)) where, after these actions, E wins a trick
 #: and may ask whole, and W holds the marriages of hearts and clubs: W chooses one.

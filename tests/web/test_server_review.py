@@ -16,9 +16,9 @@ import pytest
 from tests.web.crafted import ending_match, store_match
 from tests.web.serving import App
 
-from valtti.players.review import MARKS
-from valtti.web.bots import Bots
+from valtti.coach.review import MARKS
 from valtti.web.db.store import Store
+from valtti.web.referee.bots import Bots
 
 #: Seconds a review of a short match may take at the lowest priority on a loaded machine.
 MADE_WITHIN = 300.0

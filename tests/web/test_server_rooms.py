@@ -1,5 +1,6 @@
-"""The referee of a table (valtti.web.room) in this process, where its store and its computer
-players can be made to fail: it never stalls, and never differs from what its store holds."""
+"""The referee of a table (valtti.web.referee.room) in this process, where its store and its
+computer players can be made to fail: it never stalls, and never differs from what its store
+holds."""
 
 from __future__ import annotations
 
@@ -19,15 +20,15 @@ import pytest
 
 from valtti.engine import Action, Match, Observation, Seat, Variant
 from valtti.players.registry import make_player
-from valtti.web import computer as computer_module
-from valtti.web import connection as connection_module
-from valtti.web import rooms as rooms_module
 from valtti.web.app import create_app
-from valtti.web.connection import Connection
 from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
-from valtti.web.room import Room
-from valtti.web.rooms import Rooms
+from valtti.web.referee import computer as computer_module
+from valtti.web.referee import connection as connection_module
+from valtti.web.referee import rooms as rooms_module
+from valtti.web.referee.connection import Connection
+from valtti.web.referee.room import Room
+from valtti.web.referee.rooms import Rooms
 
 ALL_RANDOM = dict.fromkeys(Seat, "random")
 #: Seconds a test waits for the room to get somewhere.
@@ -119,7 +120,7 @@ def test_a_failing_computer_player_is_retried_then_replaced_by_random(
         assert bots.calls >= 3 * computer_module.BOT_FAILURES
         assert_as_stored(store, room)
 
-    with caplog.at_level(logging.WARNING, logger="valtti.web.computer"):
+    with caplog.at_level(logging.WARNING, logger="valtti.web.referee.computer"):
         run(test, store, bots)
     assert "the random player decides for" in caplog.text
 

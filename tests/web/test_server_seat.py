@@ -24,9 +24,9 @@ from valtti.engine.cards import CardSet
 from valtti.web.app import create_app
 from valtti.web.db.migrate import alembic_config
 from valtti.web.db.store import Store
-from valtti.web.frames import Frames
 from valtti.web.reach import home_url, moved_to
-from valtti.web.turns import BANK_TURNS, TurnClock, bank_for
+from valtti.web.referee.frames import Frames
+from valtti.web.referee.turns import BANK_TURNS, TurnClock, bank_for
 
 # -- the seat and its token -------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import pytest
 from tests.web.crafted import answered_match
 
 from valtti.engine import Action, CardSet, Match, Seat, Variant
-from valtti.web.frames import observations_json, replay_steps
+from valtti.web.referee.frames import observations_json, replay_steps
 
 
 def assert_views_are_observations(match: Match) -> None:

@@ -42,7 +42,7 @@ def hint(file: Path, level: str, as_json: bool, lang: str | None) -> None:
     """
     for name, threads in BLAS_THREADS.items():  # read when numpy is first imported, below
         os.environ.setdefault(name, threads)
-    from valtti.players.explain import explain
+    from valtti.coach.explain import explain
 
     match, _record = read_record(file, lang)
     seat = match.current_player

@@ -35,7 +35,7 @@ def loadtest(url: str | None, clients: int, seconds: float, seed: int, as_json: 
 
     Exit status 1 when there was any error, 2 when the test could not run.
     """
-    from valtti.web.loadtest import LoadTestError, run
+    from valtti.loadtest.run import LoadTestError, run
 
     if clients % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--clients")

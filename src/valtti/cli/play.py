@@ -163,7 +163,7 @@ def play(
         sys.exit(130)
     except EOFError:  # the end of input at the question: nothing started
         sys.exit(0)
-    with session.redrawn_on_resize():
+    with session.drawing.redrawn_on_resize():
         status = session.run()
     if status:
         sys.exit(status)

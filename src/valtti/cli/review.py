@@ -49,8 +49,8 @@ def review(
     """
     if ascii_only and as_json:
         raise click.UsageError("--ascii is for the review in words: JSON has no suit symbols")
+    from valtti.coach.review import review as review_match
     from valtti.engine import Seat
-    from valtti.players.review import review as review_match
 
     match, _record = read_record(file, lang)
     chosen = [Seat.parse(s.upper()) for s in seats] or None

@@ -857,8 +857,39 @@ cdef class Deal:
     def observation(self, seat):
         """What ``seat`` may know now (RULES.md 7), as an ``Observation``: of this deal alone,
         so without a match score and with ``deal_number`` ``None`` (see ``Match.observation``)."""
+        from dataclasses import replace
         from valtti.engine.observation import Observation
-        return Observation.of(self, seat_of(seat))
+        seat = seat_of(seat)
+        seen = self.seen_by(seat)
+        if seen is not self:
+            # The deal before the ask-whole (RULES.md 7.2), with nothing to do until it is
+            # answered: the seat that asked has asked.
+            return replace(seen.observation(seat), legal_actions=())
+        to_move = self.current_player
+        return Observation(
+            seat=seat,
+            hand=self.hand(seat),
+            variant=self.variant,
+            dealer=self.dealer,
+            forehand=self.forehand,
+            phase=self.phase,
+            current_player=to_move,
+            trump=self.trump,
+            trump_team=self.trump_team,
+            tricks=self.tricks,
+            current_trick=self.current_trick,
+            events=self.events,
+            locked=self.locked,
+            asker=self.asker,
+            hand_sizes=(
+                len(self.hand(0)), len(self.hand(1)), len(self.hand(2)), len(self.hand(3))
+            ),
+            result=self.result(),
+            legal_actions=tuple(self.legal_actions()) if to_move == seat else (),
+            history=self.public_history,
+            refusals=self.refusals(seat),
+            answer_steps=self.answer_steps,
+        )
 
     # -- identity, copying, pickling ----------------------------------------------------------
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from valtti.engine.actions import Action
 from valtti.engine.cards import Card, CardSet, Seat, Suit, Team
 from valtti.engine.refusal import Refusal
 from valtti.engine.variant import Variant
 from valtti.engine.views import DealResult, Event, Phase, Trick
-
-if TYPE_CHECKING:
-    from valtti.engine._deal import Deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,42 +54,6 @@ class Observation:
     #: (``Deal.of_observation``) must step through the same phases as the real one. Not in
     #: ``to_dict`` (docs/PROTOCOL.md): a bot meets it only as a forced ``answer`` to make.
     answer_steps: bool = False
-
-    @staticmethod
-    def of(deal: Deal, seat: Seat) -> Observation:
-        seen = deal.seen_by(seat)
-        if seen is not deal:
-            # The deal before the ask-whole (RULES.md 7.2), with nothing to do until it is
-            # answered: the seat that asked has asked.
-            return replace(Observation.of(seen, seat), legal_actions=())
-        to_move = deal.current_player
-        return Observation(
-            seat=seat,
-            hand=deal.hand(seat),
-            variant=deal.variant,
-            dealer=deal.dealer,
-            forehand=deal.forehand,
-            phase=deal.phase,
-            current_player=to_move,
-            trump=deal.trump,
-            trump_team=deal.trump_team,
-            tricks=deal.tricks,
-            current_trick=deal.current_trick,
-            events=deal.events,
-            locked=deal.locked,
-            asker=deal.asker,
-            hand_sizes=(
-                len(deal.hand(Seat.N)),
-                len(deal.hand(Seat.E)),
-                len(deal.hand(Seat.S)),
-                len(deal.hand(Seat.W)),
-            ),
-            result=deal.result(),
-            legal_actions=tuple(deal.legal_actions()) if to_move == seat else (),
-            history=deal.public_history,
-            refusals=deal.refusals(seat),
-            answer_steps=deal.answer_steps,
-        )
 
     def with_score(self, score: tuple[int, int]) -> Observation:
         return replace(self, score=score)

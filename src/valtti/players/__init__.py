@@ -1,8 +1,8 @@
 """Players: the interface and the computer players, from random to search-based.
 
 ``make_player`` and ``player_names`` (``registry``, which reaches every player and the sandbox
-of external ones) are imported when first asked for: a module of this package, such as the
-hint's ``explain``, is then imported without them.
+of external ones) are imported when first asked for: what needs only some players (the
+coach's hint, ``valtti.coach``) is then imported without the rest.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 """Type stub for the heuristic player's C (see _heuristic.pyx)."""
 
+from typing_extensions import disjoint_base
+
 from valtti.engine._deal import Deal
 from valtti.engine.observation import Observation
 
+@disjoint_base
 class Heuristic:
     """The heuristic player's decisions, as action numbers."""
 

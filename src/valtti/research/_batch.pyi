@@ -3,12 +3,15 @@
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from valtti.engine._deal import Deal
 from valtti.engine.cards import Seat
 from valtti.engine.variant import Variant
 
 BATCH_PLAYERS: dict[str, int]
 
+@disjoint_base
 class Tables:
     """``n`` learner tables stepped in C; arrays are numpy's."""
 

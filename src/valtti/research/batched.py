@@ -26,7 +26,7 @@ from valtti.research.episode import (
 )
 
 if TYPE_CHECKING:
-    from valtti.research.gymnasium import LearnerTable
+    from valtti.research.learnertable import LearnerTable
 
 __all__ = ["BATCH_PLAYERS", "BatchedTables", "action_numbers"]
 

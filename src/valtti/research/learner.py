@@ -21,7 +21,7 @@ from valtti.research.episode import OBSERVATION_SIZE
 from valtti.research.selfplay import Arrays
 
 if TYPE_CHECKING:
-    from valtti.research.train import TrainConfig
+    from valtti.research.config import TrainConfig
 
 #: What a run's state.npz is, as refusals say it.
 CHECKPOINT = "a training checkpoint"

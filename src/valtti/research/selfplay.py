@@ -27,7 +27,7 @@ from valtti.players.search import deal_value
 from valtti.research.episode import OBSERVATION_SIZE, Episode
 
 if TYPE_CHECKING:
-    from valtti.research.train import TrainConfig
+    from valtti.research.config import TrainConfig
 
 #: A network's weights as numpy arrays by name (``QNetwork.arrays()``: ``w0``, ``b0``, ...).
 Arrays = dict[str, npt.NDArray[Any]]

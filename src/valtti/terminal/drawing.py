@@ -1,7 +1,8 @@
 """How a ``valtti play`` session shows itself: the table fitted to the terminal, drawn again at
 a new size, or in the plain mode told a line at a time.
 
-``Drawing`` is the part of ``session.Session`` that draws; the session sets the state it reads.
+A ``session.Session`` has one ``Drawing``: it holds what is shown (the match, the log of
+events, the reply on the screen and its page) and how a line is read at the prompt.
 """
 
 from __future__ import annotations
@@ -24,35 +25,55 @@ from valtti.terminal.screen import View
 from valtti.terminal.sheets import deal_summary
 
 if TYPE_CHECKING:
-    from valtti.terminal.session import Setup
+    from valtti.terminal.setup import Setup
 
 
 class Drawing:
-    """The session's screens: the table and what is under it, or the plain mode's lines."""
+    """The session's screens: the table and what is under it, or the plain mode's lines.
 
-    console: Console
-    match: Match
-    setup: Setup
-    log: list[str]
-    plain: bool
-    style: str  #: the prompts' style ("" in the plain mode)
-    read: Callable[[str], str]
-    reader: LineReader
-    _told: int  #: how many log lines the plain mode has told
-    _turn_told: tuple[int, int] | None  #: the turn it last told (deal, action)
-    #: The last draw's reply and parts under the table, to draw again at a new size.
-    _shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None
-    _page: int  #: the page of the reply shown (``paging``)
+    ``read`` shows a prompt and returns a line; by default a ``LineReader`` (line editing,
+    history and ``completions`` at a terminal), whose Ctrl-L, PgUp/PgDn and Tab draw here.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        match: Match,
+        setup: Setup,
+        plain: bool,
+        read: Callable[[str], str] | None,
+        completions: Callable[[str], list[str]],
+    ) -> None:
+        self.console = console
+        self.match = match  #: the match shown (a take-back sets it back)
+        self.setup = setup
+        self.plain = plain
+        self.style = "" if plain else "bold"  #: the prompts' style
+        self.reader = LineReader(
+            console,
+            self.style,
+            completions,
+            redraw=None if plain else self.redraw,
+            turn=None if plain else self.turn,
+            offer=None if plain else self.offer,
+        )
+        self.read: Callable[[str], str] = read or self.reader
+        self.log: list[str] = []  #: the events told, a line each
+        self.told = 0  #: how many log lines the plain mode has told
+        self.turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
+        #: The last draw's reply and parts under the table, to draw again at a new size.
+        self.shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
+        self.page = 0  #: the page of the reply shown (``paging``)
 
     @property
     def you(self) -> Seat:
         return self.setup.you
 
-    def _line(self, prompt: str) -> str:
+    def line(self, prompt: str) -> str:
         """A prompt as it is shown: on a line of its own in the plain mode."""
         return prompt.rstrip() + "\n" if self.plain else prompt
 
-    def _view(self) -> View:
+    def view(self) -> View:
         deal = self.match.deal
         assert deal is not None
         observation = self.match.observation(self.you)
@@ -67,46 +88,46 @@ class Drawing:
             winning=deal.winning_card,
         )
 
-    def _draw(
+    def draw(
         self, note: RenderableType | Page | None = None, *more: RenderableType, prompt: str = ""
     ) -> None:
         """The table, then ``more`` (the deal's or the match's end), then the reply ``note``,
         fitted to the terminal's size as it is now with room for ``prompt`` under it; in the
         plain mode, only what is new."""
         if self.plain:
-            self._tell(note.plain if isinstance(note, Page) else note, *more)
+            self.tell(note.plain if isinstance(note, Page) else note, *more)
             return
-        if self._shown is None or note is not self._shown[0]:
-            self._page = 0  # a new reply starts at its first page
-        self._shown = (note, more)
+        if self.shown is None or note is not self.shown[0]:
+            self.page = 0  # a new reply starts at its first page
+        self.shown = (note, more)
         self.console.clear()
         if isinstance(note, Page):
-            self.console.print(page_screen(self.console, note.body, prompt, self._page))
+            self.console.print(page_screen(self.console, note.body, prompt, self.page))
         else:
-            view = self._view()
-            self.console.print(screen(self.console, view, note, more, prompt, self._page))
+            view = self.view()
+            self.console.print(screen(self.console, view, note, more, prompt, self.page))
 
-    def _redraw(self, prompt: str) -> None:
+    def redraw(self, prompt: str) -> None:
         """The screen drawn again as it was, for ``prompt`` (Ctrl-L)."""
-        if self._shown is not None:
-            note, more = self._shown
-            self._draw(note, *more, prompt=prompt)
+        if self.shown is not None:
+            note, more = self.shown
+            self.draw(note, *more, prompt=prompt)
 
-    def _turn(self, step: int, prompt: str) -> None:
+    def turn(self, step: int, prompt: str) -> None:
         """The reply shown turned by ``step`` pages (PgDn: 1, PgUp: -1), drawn for ``prompt``."""
-        self._page += step
-        self._redraw(prompt)
+        self.page += step
+        self.redraw(prompt)
 
-    def _offer(self, prompt: str, words: list[str]) -> None:
+    def offer(self, prompt: str, words: list[str]) -> None:
         """Tab's choices in the reply's place, for ``prompt``: the header stays in view. The
         reply shown before comes back at the next draw (Ctrl-L)."""
-        if self._shown is None or isinstance(self._shown[0], Page):
+        if self.shown is None or isinstance(self.shown[0], Page):
             more: tuple[RenderableType, ...] = ()
         else:
-            more = self._shown[1]
+            more = self.shown[1]
         choices = Text(_("Tab: {choices}").format(choices="   ".join(words)))
         self.console.clear()
-        self.console.print(screen(self.console, self._view(), choices, more, prompt))
+        self.console.print(screen(self.console, self.view(), choices, more, prompt))
 
     @contextmanager
     def redrawn_on_resize(self) -> Iterator[None]:
@@ -127,9 +148,9 @@ class Drawing:
 
         def resized(_signal: int, _frame: object) -> None:
             # Only while a prompt waits: never in the middle of a draw.
-            if waiting and self._shown is not None:
-                note, more = self._shown
-                self._draw(note, *more, prompt=waiting[-1])
+            if waiting and self.shown is not None:
+                note, more = self.shown
+                self.draw(note, *more, prompt=waiting[-1])
                 typed = self.reader.shown_line() if read is self.reader else ""
                 self.console.print(Text(waiting[-1], style=self.style), end="")
                 self.console.print(Text(typed), end="")
@@ -142,7 +163,7 @@ class Drawing:
             signal.signal(signal.SIGWINCH, previous)
             self.read = read
 
-    def _tell(self, note: RenderableType | None, *more: RenderableType) -> None:
+    def tell(self, note: RenderableType | None, *more: RenderableType) -> None:
         """The plain mode's draw: the new log lines, the state at a new turn, then the rest."""
 
         def print_(part: RenderableType) -> None:
@@ -150,22 +171,22 @@ class Drawing:
             # text is never markup: "help [a card or declaration]" keeps its brackets.
             self.console.print(part, soft_wrap=True, markup=False)
 
-        for line in self.log[self._told :]:
+        for line in self.log[self.told :]:
             print_(line)
-        self._told = len(self.log)
+        self.told = len(self.log)
         deal = self.match.deal
         if deal is not None and deal.current_player == self.you:
             turn = (len(self.match.deals), len(deal.history))
-            if turn != self._turn_told:
-                self._turn_told = turn
-                for line in turn_lines(self._view()):
+            if turn != self.turn_told:
+                self.turn_told = turn
+                for line in turn_lines(self.view()):
                     print_(line)
         for part in more:
             print_(part.plain if isinstance(part, Fitted) else part)
         if note is not None:
             print_(note.plain if isinstance(note, Fitted) else note)
 
-    def _summary(self) -> Fitted:
+    def summary(self) -> Fitted:
         match = self.match
         deal = match.deal
         assert deal is not None and deal.is_over()

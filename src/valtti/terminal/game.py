@@ -30,13 +30,8 @@ from valtti.terminal.i18n import N_, _
 from valtti.terminal.lineinput import LineReader
 from valtti.terminal.phrases import seat_text
 from valtti.terminal.saving import Kept
-from valtti.terminal.session import (
-    DEFAULT_PLAYER,
-    EXIT_PLAYER_FAULT,
-    Session,
-    Setup,
-    takebacks_of,
-)
+from valtti.terminal.session import DEFAULT_PLAYER, EXIT_PLAYER_FAULT, Session, takebacks_of
+from valtti.terminal.setup import Setup
 from valtti.terminal.unfinished import Choice
 
 EXIT_MALFORMED: Final = records.EXIT_MALFORMED
@@ -288,7 +283,7 @@ def start(
             setup = _setup(None, RecordMeta(), seat, partner, opponents, None, sandbox)
         session = Session(setup.table(variant=rules), setup, out, fast=fast, plain=plain)
         session.slot = saves.new() if saves is not None else None
-    session.log[:0] = log
+    session.drawing.log[:0] = log
     return session
 
 

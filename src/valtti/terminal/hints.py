@@ -1,5 +1,5 @@
 """The hint in the player's words: each legal move's value, its share of the worlds where it is
-best and the main reason (``players.explain``), translated.
+best and the main reason (``coach.explain``), translated.
 
 A ``Reason`` is a code with arguments; ``REASONS`` gives each code's catalogue message,
 addressed to the player to move. ``valtti hint`` and the terminal's ``hint`` share these lines.
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from valtti.coach.explain import Explanation, Hint, Reason, ReasonCode
 from valtti.engine import ActionKind, Seat
-from valtti.players.explain import Explanation, Hint, Reason, ReasonCode
 from valtti.terminal.commands import action_words
 from valtti.terminal.i18n import N_, _, decimal, ngettext, percent
 from valtti.terminal.phrases import seat_text

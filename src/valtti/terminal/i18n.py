@@ -1,58 +1,34 @@
-"""The message catalogue: every player-facing text of the terminal game, in English and Finnish.
-
-Standard gettext with Babel. The sources are ``valtti/locale/<lang>/LC_MESSAGES/valtti.po``
-(English is the source language: its msgstrs stay empty, and it is read from no catalogue).
-They are compiled in memory on first use with Babel, so an editable install and a wheel both
-work with nothing built beforehand.
-After changing a message in the code, refresh the template and the catalogues with::
-
-    pybabel extract --no-location -w 100 --project valtti --copyright-holder valtti \
-        -k NC_:1c,2 -o src/valtti/locale/valtti.pot src/valtti/terminal
-    pybabel update --ignore-obsolete -w 100 -D valtti -i src/valtti/locale/valtti.pot \
-        -d src/valtti/locale
-
-and translate what is new in ``fi``; ``tests/test_terminal_i18n.py`` fails until that is done.
+"""The terminal's words: every player-facing text of the terminal game, in English and Finnish,
+from the one catalogue of words (``valtti.locale``, where its docstring says how to refresh it
+after changing a message).
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 import os
-from functools import cache
-from importlib import resources
-from typing import Final
 
 from babel.numbers import get_decimal_symbol
 
-DOMAIN: Final = "valtti"
-LANGUAGES: Final = ("en", "fi")
-#: The language the messages are written in: its catalogue would give each one back as it is.
-SOURCE: Final = "en"
+from valtti.locale import LANGUAGES, N_, NC_, SOURCE, translations
+
+__all__ = [
+    "LANGUAGES",
+    "NC_",
+    "N_",
+    "SOURCE",
+    "_",
+    "decimal",
+    "default_language",
+    "ngettext",
+    "percent",
+    "pgettext",
+    "translations",
+    "use",
+]
 
 _active: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE
-
-
-@cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The compiled catalogue of one of ``LANGUAGES`` (for ``SOURCE``, the messages as they
-    are: nothing to read or compile, which a command in English would otherwise spend tens of
-    milliseconds on at its start); ``ValueError`` for another."""
-    if language not in LANGUAGES:
-        raise ValueError(f"no catalogue for {language!r}: languages are {', '.join(LANGUAGES)}")
-    if language == SOURCE:
-        return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    po = resources.files("valtti") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with po.open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
 
 
 def use(language: str) -> None:
@@ -100,13 +76,3 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """A message whose translation depends on where it is used (e.g. a command word)."""
     return _active.pgettext(context, message)
-
-
-def N_(message: str) -> str:
-    """Mark a message for the catalogue where it is defined; translate it with ``_`` where used."""
-    return message
-
-
-def NC_(context: str, message: str) -> str:
-    """``N_`` for a message to be translated with ``pgettext(context, message)`` where used."""
-    return message

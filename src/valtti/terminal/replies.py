@@ -1,21 +1,21 @@
 """The replies to a ``valtti play`` command that is not a move: help, the rules, a hint, the
 score, the tricks, saving to a file; and the yes-or-no questions.
 
-``Replies`` is the part of ``session.Session`` that answers; the session sets the state it reads.
+A ``session.Session`` has one ``Replies``, which reads the match and the screen from its
+``Drawing`` and has the match's record made by the session (``record``).
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from valtti.engine import Deal
-from valtti.engine.record import Record
-from valtti.players.explain import explain
-from valtti.table import Table
+from valtti.coach.explain import explain
+from valtti.engine import Deal, Match, Seat
 from valtti.terminal import guide, rulebook, saving
 from valtti.terminal.commands import (
     NO,
@@ -49,14 +49,22 @@ from valtti.terminal.sheets import (
 )
 
 
-class Replies(Drawing):
+class Replies:
     """The session's answers to the commands that are not moves, and its questions."""
 
-    table: Table
-    takebacks: int
-    resumed: Record | None
+    def __init__(self, drawing: Drawing, record: Callable[[], str]) -> None:
+        self.drawing = drawing
+        self.record = record  #: the match's record as a save writes it
 
-    def _answer(self, command: Command, deal: Deal | None) -> RenderableType | Page | None:
+    @property
+    def match(self) -> Match:
+        return self.drawing.match
+
+    @property
+    def you(self) -> Seat:
+        return self.drawing.you
+
+    def answer(self, command: Command, deal: Deal | None) -> RenderableType | Page | None:
         """The reply to a command that is not a move; ``deal`` is the one waiting for the player."""
         match command:
             case Help(None):
@@ -86,16 +94,16 @@ class Replies(Drawing):
     def _reviewing(self, line: str) -> None:
         """Said under the prompt while a review is made: until it is drawn the screen would
         otherwise stand still for up to a minute."""
-        self.console.print(Text(line))
+        self.drawing.console.print(Text(line))
 
     def _more(self) -> RenderableType | Page:
         """The reply shown, turned to its next page (``paging``)."""
-        shown = None if self._shown is None else self._shown[0]
-        if self.plain:
+        shown = None if self.drawing.shown is None else self.drawing.shown[0]
+        if self.drawing.plain:
             return _("The line mode tells each reply whole: there are no pages to turn.")
         if shown is None:
             return _("There is no reply shown to turn the pages of.")
-        self._page += 1
+        self.drawing.page += 1
         return shown
 
     def _hint(self, deal: Deal | None) -> RenderableType:
@@ -137,7 +145,7 @@ class Replies(Drawing):
     def _score(self) -> RenderableType | Page:
         match = self.match
         if match.is_over():
-            return self._final_score()
+            return self.final_score()
         finished = [(d.dealer, d.trump) for d in match.deals if d.is_over()]
         # The team names are in the message: the Finnish one calls them PE and IL.
         line = _("Match score: NS {ns}, EW {ew}; the target is exactly {target}.").format(
@@ -146,11 +154,13 @@ class Replies(Drawing):
         if not finished:  # no deal scored yet: no empty sheet
             return Text(line + " " + _("No deal has been scored yet."))
         # The newest deal on top: it is what the player asks after, and in view at once.
-        table = match_table(finished, match.deal_scores, framed=not self.plain, newest_first=True)
-        titles = match_table([], [], framed=not self.plain)
+        table = match_table(
+            finished, match.deal_scores, framed=not self.drawing.plain, newest_first=True
+        )
+        titles = match_table([], [], framed=not self.drawing.plain)
         return Headed(Group(Text(line), table), Group(Text(line), titles))
 
-    def _final_score(self) -> Page:
+    def final_score(self) -> Page:
         """The match's end, a page of its own: who won, how the last deal was scored, and
         every deal, the newest first (``sheets.final_score``)."""
         match = self.match
@@ -171,16 +181,11 @@ class Replies(Drawing):
         plain, _head = final_score(result, last, deals, match.deal_scores, framed=False)
         return Page(Headed(body, head), plain)
 
-    def _record(self) -> str:
-        meta = self.setup.meta(self.takebacks)
-        record = Record.of_match(self.match, meta=meta, kept=self.resumed)
-        return record.to_json() + "\n"
-
     def _save(self, path: Path) -> str:
         try:
             if saving.is_file_there(path) and not self._replace(path):
                 return _("Not saved: {path} is kept as it was.").format(path=path)
-            saving.write_atomic(path, self._record())
+            saving.write_atomic(path, self.record())
         except saving.NotRegularFileError:
             return _("Not saved: {path} is not a file.").format(path=path)
         except (OSError, ValueError) as e:  # ValueError: a NUL in the name
@@ -195,16 +200,16 @@ class Replies(Drawing):
     def _replace(self, path: Path) -> bool:
         """Whether the player agrees to replace the file at ``path`` (the end of input: no)."""
         try:
-            return self._yes(_("{path} exists. Replace it? (y/n) > ").format(path=path))
+            return self.yes(_("{path} exists. Replace it? (y/n) > ").format(path=path))
         except (EOFError, KeyboardInterrupt):
             return False
 
-    def _yes(self, question: str) -> bool:
+    def yes(self, question: str) -> bool:
         """Yes or no to ``question``, asked again until the answer is one of them."""
         yes, no = word(YES).lower(), word(NO).lower()
         prompt = question
         while True:
-            answer = self.read(self._line(prompt)).strip().lower()
+            answer = self.drawing.read(self.drawing.line(prompt)).strip().lower()
             if answer in ("y", "yes", yes, yes[:1]):
                 return True
             if answer in ("n", "no", no, no[:1]):

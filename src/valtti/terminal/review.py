@@ -1,4 +1,4 @@
-"""A review in the player's words (``players.review``): a legend of the marks and the unit, then
+"""A review in the player's words (``coach.review``): a legend of the marks and the unit, then
 for each deal a line of the match equity over its decisions with their marks under it, what each
 reviewed team lost, its costliest decisions with the better move and its reason, and, in full,
 every decision.
@@ -17,9 +17,9 @@ from typing import Final
 
 from rich.text import Text
 
+from valtti.coach.review import MARKS, DealReview, MatchReview, Reviewed, review
 from valtti.engine import Match, Seat, Team
 from valtti.players.equity import match_equity
-from valtti.players.review import MARKS, DealReview, MatchReview, Reviewed, review
 from valtti.terminal.commands import action_words
 from valtti.terminal.hints import reason_words
 from valtti.terminal.i18n import _, decimal, ngettext

@@ -1,9 +1,10 @@
 """``help rules``, ``help cards`` and ``help TERM``: the rules of docs/RULES.md in the game.
 
-The rules are one page that fits 80×24 in English and Finnish, each paragraph closed by the
-sections of docs/RULES.md it sums up; the cards and each of the game's words are a reply under
-the table. Every number is the engine's (``RANK_POINTS``, ``DECK_POINTS``…) or the match's
-variant's (the target and the score after overshooting it).
+The rules are the text of the web's rules page (``valtti.locale.rules``, the one rules text for
+players), a page of its own in pages where the terminal is too small, with the switches of the
+match in play and how the moves are typed. The cards and each of the game's words are a reply
+under the table; their numbers are the engine's (``RANK_POINTS``, ``DECK_POINTS``…) or the
+match's variant's (the target and the score after overshooting it).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.padding import Padding
 from rich.text import Text
 
 from valtti.engine import (
@@ -25,6 +26,8 @@ from valtti.engine import (
     Variant,
 )
 from valtti.engine.cards import RANK_POINTS
+from valtti.locale.rules import SECTIONS
+from valtti.locale.rules import TEXTS as RULES
 from valtti.terminal.commands import TOPICS, command_words, word
 from valtti.terminal.i18n import _
 from valtti.terminal.screen import SWITCH_WORDS, Keyed, note_panel
@@ -64,65 +67,31 @@ def _numbers(variant: Variant) -> dict[str, object]:
     }
 
 
-def _whole_rule(variant: Variant) -> str:
-    if variant.whole_ask_after_trump == "not_trump_team":
-        return _("not once your team has made trumps")
-    if variant.whole_ask_after_trump == "nobody":
-        return _("not once there are trumps")
-    return _("also after trumps")
+def _rule(key: str) -> str:
+    """A text of the rules (``valtti.locale.rules``) in the active language."""
+    return _(RULES[key])
 
 
-def rules_lines(variant: Variant) -> list[str | tuple[str, str]]:
-    """The rules in short, a paragraph a line (the screen wraps them); a move and what it is
-    as a pair."""
-    n = _numbers(variant)
-    lines: list[str | tuple[str, str]] = [
-        _(
-            "Four players, N and S against E and W; 36 cards ({ranks} in each suit, from high "
-            "to low), nine each. The forehand, left of the dealer, leads trick 1 and deals the "
-            "next deal. A deal starts without trumps. [1, 2]"
-        ).format(**n),
-        _(
-            "Follow suit and beat the trick's best card if you can, even your partner's (once "
-            "the trick is trumped, any card of the suit); else play a trump, a higher one if "
-            "you can; else any card. [3]"
-        ),
-        _(
-            "A marriage is the K and Q of a suit. Who wins one of tricks 1–8 may make one move "
-            "before leading [4.2]:"
-        ),
-        (
-            _("{declare} S").format(**n),
-            _("K and Q of S in your own hand"),
-        ),
-        (
-            _("{ask} {whole}").format(**n),
-            _("your partner names a K+Q or says no; you are locked ({when})").format(
-                when=_whole_rule(variant)
-            ),
-        ),
-        (
-            _("{ask} {half} S").format(**n),
-            _("you hold K or Q of S; your partner says if they hold the other; both locked"),
-        ),
-        _(
-            "Locked: your own K+Q are broken for the deal [4.3]. The first marriage makes "
-            "trumps, +{trump}; later ones are little trumps, +{little} [4.4]."
-        ).format(**n),
-        _(
-            "A deal: the last trick (the 9th) +1; the victory, over {halfdeck} of the {deck} "
-            "card points, +1. [5]"
-        ).format(**n),
-        _(
-            "The match: the points are added up; exactly {target} wins; over {target} falls "
-            "back to {overshoot}; a team with no trick in a deal goes to Porvoo: 0. [6]"
-        ).format(**n),
-    ]
+def rules_parts(variant: Variant) -> list[tuple[str, str]]:
+    """The rules for players (``valtti.locale.rules``: the web's rules page's text), each part
+    with how it is shown: ``"title"``, ``"heading"``, ``"text"`` or ``"item"`` (of a list);
+    then the switches of ``variant`` that differ from the basic rules, how the moves are typed,
+    and where the full rules are."""
+    parts = [("title", _rule("rules.title")), ("text", _rule("rules.intro"))]
+    for section in SECTIONS:
+        parts.append(("heading", _rule(f"rules.{section.name}")))
+        for part in section.parts:
+            names = part if isinstance(part, tuple) else (part,)
+            kind = "item" if isinstance(part, tuple) else "text"
+            parts.extend((kind, _rule(f"rules.{section.name}.{name}")) for name in names)
     changes = variant.changes()
     if changes:
         switches = ", ".join(_(SWITCH_WORDS[change]) for change in changes.items())
-        lines.append(_("This match: {switches}. [8]").format(switches=switches))
-    return lines
+        parts.append(("text", _("This match: {switches}.").format(switches=switches)))
+    typed = _("The moves as typed: {declare} S, {ask} {whole}, {ask} {half} S (S a suit).")
+    parts.append(("text", typed.format(**command_words())))
+    parts.append(("text", _rule("rules.full")))
+    return parts
 
 
 def more_text() -> str:
@@ -133,26 +102,25 @@ def more_text() -> str:
 
 
 def rules_page(variant: Variant) -> Page:
-    """``help rules``: a page of its own, in a frame titled with the document it sums up."""
-    lines = rules_lines(variant)
-    title = _("The rules in short (docs/RULES.md)")
-    parts: list[RenderableType] = []
-    moves: Table | None = None  # the moves, in columns
-    for line in lines:
-        if isinstance(line, str):
-            parts.append(Text(line))
-            moves = None
-            continue
-        if moves is None:
-            moves = Table.grid(padding=(0, 1))
-            moves.add_column(no_wrap=True)
-            moves.add_column()
-            parts.append(moves)
-        moves.add_row("  " + line[0], line[1])
-    told = [line if isinstance(line, str) else f"  {line[0]}: {line[1]}" for line in lines]
+    """``help rules``: a page of its own (in pages where the terminal is too small for it
+    whole), in a frame titled as the web's rules page is."""
+    parts = rules_parts(variant)
+    title = parts[0][1]
+    shown: list[RenderableType] = []
+    for kind, text in parts[1:]:
+        if kind == "heading":
+            shown.append(Text("\n" + text, style="bold"))
+        elif kind == "item":
+            shown.append(Padding(Text("- " + text), (0, 0, 0, 2)))
+        else:
+            shown.append(Text(text))
+    told = [
+        ("\n" + text if kind == "heading" else f"  - {text}" if kind == "item" else text)
+        for kind, text in parts[1:]
+    ]
     more = more_text()
     # Where the frame's bottom edge is too short for where to read further, it goes inside.
-    body = note_panel(Keyed(Group(*parts), more, title=title))
+    body = note_panel(Keyed(Group(*shown), more, title=title))
     return Page(body, "\n".join([title, *told, more]))
 
 

@@ -9,8 +9,9 @@ the folder of saves from the start), in a save of the session's own in the folde
 (``saving``), which the session holds locked until it ends; a finished match stays there until
 the player leaves it, and leaving asks first.
 
-The session's screens are ``drawing.Drawing``, its replies to commands ``replies.Replies``; a
-session is started (options, a resumed record, a kept match) by ``game.start``.
+A session has its screens (``drawing.Drawing``) and its replies to the commands that are not
+moves (``replies.Replies``); its seats and seed are a ``setup.Setup``. A session is started
+(options, a resumed record, a kept match) by ``game.start``.
 """
 
 from __future__ import annotations
@@ -19,20 +20,17 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat, Variant
+from valtti.engine import Action, ActionKind, Deal, Match, Phase, Seat
 from valtti.engine.meta import RecordMeta
 from valtti.engine.record import Record
-from valtti.players.registry import starts_program
-from valtti.players.sandbox import SANDBOX, Sandbox
-from valtti.table import Computer, PlayerFault, Table, derive_seed
+from valtti.table import PlayerFault, Table
 from valtti.terminal import records, saving, unfinished
 from valtti.terminal.commands import (
     SAVE,
@@ -47,13 +45,14 @@ from valtti.terminal.commands import (
     parse,
     word,
 )
+from valtti.terminal.drawing import Drawing
 from valtti.terminal.i18n import _
-from valtti.terminal.lineinput import LineReader, file_names
+from valtti.terminal.lineinput import file_names
 from valtti.terminal.phrases import deal_start_text, legal_text, news, reason_text, seat_text
 from valtti.terminal.replies import Replies
 from valtti.terminal.rulebook import Page
+from valtti.terminal.setup import Setup
 
-PROGRAM: Final = "valtti play"
 DEFAULT_PLAYER: Final = "heuristic"
 #: Seconds each computer move stays on the screen (none with ``--fast``).
 MOVE_PAUSE: Final = 1.0
@@ -79,42 +78,7 @@ class Ended(Exception):
         self.signal = signal
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """Who sits where and the match seed, kept in a record's ``meta``; and where a program
-    among the players runs (not kept: the host's choice)."""
-
-    you: Seat
-    players: Mapping[Seat, str]  #: the computer seats' player specs (``make_player``)
-    seed: int
-    sandbox: Sandbox = SANDBOX
-
-    def meta(self, takebacks: int = 0) -> dict[str, Any]:
-        """The record's ``meta`` (``RecordMeta``), with the number of take-backs if there were
-        any (a match with take-backs is not played straight)."""
-        return RecordMeta(
-            program=PROGRAM,
-            seat=self.you,
-            seed=self.seed,
-            players={str(s): spec for s, spec in sorted(self.players.items())},
-            takebacks=takebacks or None,
-        ).to_dict()
-
-    def table(self, match: Match | None = None, variant: Variant | None = None) -> Table:
-        """The seats, and the person, whose moves the session applies. The project's players
-        are made fresh for each decision, seeded by the position (nothing to restore on a resume
-        or a take-back); an external program is started once for the table (docs/PROTOCOL.md),
-        when it sits down, and stopped when it closes."""
-        seats = {
-            seat: Computer(spec, derive_seed(self.seed, "player", str(seat)))
-            if starts_program(spec)
-            else Computer(spec)
-            for seat, spec in self.players.items()
-        }
-        return Table(seats, self.seed, match, variant=variant, sandbox=self.sandbox)
-
-
-class Session(Replies):
+class Session:
     """The match loop: draws the table, reads the player's input, moves the computer seats.
 
     ``read`` shows a prompt and returns a line (``EOFError`` at the end of input,
@@ -143,28 +107,12 @@ class Session(Replies):
         resumed: Record | None = None,
     ) -> None:
         self.table = table
-        self.match = table.match
         self.setup = setup
         self.console = console
-        self.style = "" if plain else "bold"
-        self.reader = LineReader(
-            console,
-            self.style,
-            self._completions,
-            redraw=None if plain else self._redraw,
-            turn=None if plain else self._turn,
-            offer=None if plain else self._offer,
-        )
-        self.read: Callable[[str], str] = read or self.reader
+        self.drawing = Drawing(console, table.match, setup, plain, read, self._completions)
+        self.replies = Replies(self.drawing, self._record)
         self.pause = pause
         self.fast = fast
-        self.plain = plain
-        self.log: list[str] = []
-        self._told = 0  #: how many log lines the plain mode has told
-        self._turn_told: tuple[int, int] | None = None  #: the turn it last told (deal, action)
-        #: The last draw's reply and parts under the table, to draw again at a new size.
-        self._shown: tuple[RenderableType | Page | None, tuple[RenderableType, ...]] | None = None
-        self._page = 0  #: the page of the reply shown
         self.slot = slot
         #: Whether the match is worth its save: kept already, or the player has decided.
         self.keeping = False
@@ -176,6 +124,15 @@ class Session(Replies):
         #: The log's length at each of the player's decisions (deal index, actions before).
         self._log_at: dict[tuple[int, int], int] = {}
         self._deals_seen = 0  #: the deals whose end the player has seen and gone on from
+
+    @property
+    def match(self) -> Match:
+        """The match played (the one shown: a take-back sets it back)."""
+        return self.drawing.match
+
+    @property
+    def you(self) -> Seat:
+        return self.setup.you
 
     @property
     def autosave(self) -> Path | None:
@@ -264,18 +221,18 @@ class Session(Replies):
 
     def _start_deal(self) -> None:
         deal = self.table.start_deal()
-        self.log.append(deal_start_text(len(self.match.deals), deal.dealer, deal.forehand))
+        self.drawing.log.append(deal_start_text(len(self.match.deals), deal.dealer, deal.forehand))
 
     def _apply(self, action: Action) -> None:
         before = self.match.observation(self.you)
         self.table.apply(action)
-        self.log.extend(news(before, self.match.observation(self.you)))
+        self.drawing.log.extend(news(before, self.match.observation(self.you)))
         self._keep()
 
     def _computer_turn(self) -> None:
         self._apply(self.table.decide())
         if not self.fast:
-            self._draw()
+            self.drawing.draw()
             self.pause(MOVE_PAUSE)
 
     def _your_turn(self, deal: Deal) -> bool:
@@ -283,8 +240,8 @@ class Session(Replies):
         note: RenderableType | Page | None = None
         while True:
             prompt = self._back() if isinstance(note, Page) else self._prompt(deal)
-            self._draw(note, prompt=prompt)
-            line = self.read(prompt)
+            self.drawing.draw(note, prompt=prompt)
+            line = self.drawing.read(prompt)
             try:
                 answering = deal.phase is Phase.ANSWER
                 command = parse(line, list(deal.hand(self.you)), answering, deal.legal_actions())
@@ -304,7 +261,9 @@ class Session(Replies):
                 case Play(action):
                     refusal = deal.refusal(action)
                     if refusal is None:
-                        self._log_at[len(self.match.deals) - 1, len(deal.history)] = len(self.log)
+                        self._log_at[len(self.match.deals) - 1, len(deal.history)] = len(
+                            self.drawing.log
+                        )
                         self.keeping = True  # a decision: the match is worth its save
                         self._apply(action)
                         return True
@@ -322,7 +281,7 @@ class Session(Replies):
                     if note is None:
                         return True
                 case _:
-                    note = self._answer(command, deal)
+                    note = self.replies.answer(command, deal)
 
     def _misread(self, misread: MisreadError, deal: Deal) -> str:
         """A line not understood whose nearest reading is a move that is not legal: why not,
@@ -357,14 +316,14 @@ class Session(Replies):
             card = only.card
             assert card is not None
             text = _("[Enter plays {card}]").format(card=card.unicode()) + " " + text
-        return self._line(f"{text} > ")
+        return self.drawing.line(f"{text} > ")
 
     def _back(self, final: bool = False) -> str:
         """The prompt under a reply or a page (``help rules``): Enter goes back to the table
         (to the final score with ``final``), a command is taken."""
         if final:
-            return self._line(_("Enter: back to the final score > "))
-        return self._line(_("Enter: back to the table > "))
+            return self.drawing.line(_("Enter: back to the final score > "))
+        return self.drawing.line(_("Enter: back to the table > "))
 
     def _confirm_leave(self) -> bool:
         """Whether the player means to leave (the end of input says yes)."""
@@ -373,7 +332,7 @@ class Session(Replies):
         self._keep()
         try:
             if self._autosaved and self.match.is_over():
-                return self._yes(
+                return self.replies.yes(
                     _(
                         "Leave? The finished match is then removed from the saves: save FILE "
                         "keeps its record. (y/n) > "
@@ -381,12 +340,12 @@ class Session(Replies):
                 )
             if self._autosaved:
                 kept = _("Leave the match? It is kept: valtti play --resume goes on. (y/n) > ")
-                return self._yes(kept)
+                return self.replies.yes(kept)
             if self._thrown_away():
-                return self._yes(
+                return self.replies.yes(
                     _("Leave the match? You have made no move yet: it is not kept. (y/n) > ")
                 )
-            return self._yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
+            return self.replies.yes(_("Leave the match? Play that is not saved is lost. (y/n) > "))
         except EOFError:
             return True
 
@@ -395,6 +354,12 @@ class Session(Replies):
         return self.slot is not None and not self.keeping and not self._autosave_failed
 
     # -- keeping the match ----------------------------------------------------------------------
+
+    def _record(self) -> str:
+        """The match as a record's text, as a save writes it."""
+        meta = self.setup.meta(self.takebacks)
+        record = Record.of_match(self.match, meta=meta, kept=self.resumed)
+        return record.to_json() + "\n"
 
     def _keep(self) -> None:
         """Write the match to its save as it is now, a finished one too (it stays until the
@@ -407,7 +372,7 @@ class Session(Replies):
         except (OSError, saving.InUseError) as e:
             if not self._autosave_failed:
                 error = getattr(e, "strerror", None) or e
-                self.log.append(
+                self.drawing.log.append(
                     _("Could not write the autosave {path}: {error}").format(
                         path=self.autosave, error=error
                     )
@@ -417,7 +382,7 @@ class Session(Replies):
         else:
             self._autosaved = True
             self._autosave_failed = False
-            self.log.extend(unfinished.removed_text(removed, self.slot.saves.limit))
+            self.drawing.log.extend(unfinished.removed_text(removed, self.slot.saves.limit))
 
     def _left(self, asked: bool = False) -> None:
         """Keep the match the player leaves in its save, and tell where it is; a finished
@@ -502,7 +467,7 @@ class Session(Replies):
         if found is None:
             return _("There is nothing to take back: you have not moved yet in this match.")
         self.table.close()
-        self.match = self.match.after(*found)
+        self.drawing.match = self.match.after(*found)
         self.table = self.setup.table(self.match)
         self.table.sit_down()  # external programs start afresh at the position (PROTOCOL.md)
         self.takebacks += 1
@@ -510,10 +475,10 @@ class Session(Replies):
         told = self._log_at.get(found)
         self._log_at = {at: n for at, n in self._log_at.items() if at < found}
         if told is not None:
-            del self.log[told:]
-            self._told = min(self._told, told)
-        self._turn_told = None
-        self.log.append(
+            del self.drawing.log[told:]
+            self.drawing.told = min(self.drawing.told, told)
+        self.drawing.turn_told = None
+        self.drawing.log.append(
             _("Taken back to your previous decision (take-back {n} in this match).").format(
                 n=self.takebacks
             )
@@ -533,13 +498,13 @@ class Session(Replies):
 
     def _deal_over(self) -> Ending:
         """Show how the deal was scored until the player goes on, leaves or takes back."""
-        prompt = self._line(_("Enter: next deal · score · save FILE · quit > "))
-        return self._until_enter(prompt, self._summary())
+        prompt = self.drawing.line(_("Enter: next deal · score · save FILE · quit > "))
+        return self._until_enter(prompt, self.drawing.summary())
 
     def _match_over(self) -> Ending:
         """Show the final score, a page of its own, until the player leaves or takes back."""
-        prompt = self._line(_("The match is over: review · save FILE · Enter: leave > "))
-        return self._until_enter(prompt, base=self._final_score())
+        prompt = self.drawing.line(_("The match is over: review · save FILE · Enter: leave > "))
+        return self._until_enter(prompt, base=self.replies.final_score())
 
     def _until_enter(self, prompt: str, *shown: RenderableType, base: Page | None = None) -> Ending:
         """Show ``shown`` under the table, or the page ``base`` in its place (the match's end),
@@ -548,9 +513,9 @@ class Session(Replies):
         note: RenderableType | Page | None = None
         while True:
             asked = prompt if note is None else self._back(base is not None)
-            self._draw(base if note is None else note, *shown, prompt=asked)
+            self.drawing.draw(base if note is None else note, *shown, prompt=asked)
             try:
-                command = parse(self.read(asked), [])
+                command = parse(self.drawing.read(asked), [])
             except InputError as e:
                 note = str(e)
                 continue
@@ -568,7 +533,7 @@ class Session(Replies):
                     if note is None:
                         return "undone"
                 case _:
-                    note = self._answer(command, None)
+                    note = self.replies.answer(command, None)
 
     # -- a match another valtti play has open ---------------------------------------------------
 
@@ -579,12 +544,12 @@ class Session(Replies):
         watching = self.watching
         assert watching is not None
         note: RenderableType | Page | None = None
-        prompt = self._line(_("Read-only · Enter: as it is now · quit > "))
+        prompt = self.drawing.line(_("Read-only · Enter: as it is now · quit > "))
         while True:
             asked = self._back() if isinstance(note, Page) else prompt
-            self._draw(note, prompt=asked)
+            self.drawing.draw(note, prompt=asked)
             try:
-                line = self.read(asked)
+                line = self.drawing.read(asked)
             except (EOFError, KeyboardInterrupt, Ended):
                 return 0
             deal = self.match.deal
@@ -609,7 +574,7 @@ class Session(Replies):
                         "resume it once that one has left it, or play on from a copy of it."
                     ).format(open=unfinished.open_text(saving.holder(watching) or 0))
                 case _:
-                    note = self._answer(command, deal)
+                    note = self.replies.answer(command, deal)
 
     def _look_again(self) -> str | None:
         """Read the match watched again: as it is now, what happened since in the log; what
@@ -625,14 +590,16 @@ class Session(Replies):
             return str(e)
         before, after = self.match.observation(self.you), match.observation(self.you)
         if len(match.deals) == len(self.match.deals):
-            self.log.extend(news(before, after))
+            self.drawing.log.extend(news(before, after))
         else:
             deal = match.deal
             assert deal is not None
-            self.log.append(deal_start_text(len(match.deals), deal.dealer, deal.forehand))
-            self.log.extend(news(match.after(len(match.deals) - 1, 0).observation(self.you), after))
+            self.drawing.log.append(deal_start_text(len(match.deals), deal.dealer, deal.forehand))
+            self.drawing.log.extend(
+                news(match.after(len(match.deals) - 1, 0).observation(self.you), after)
+            )
         # What a save from here writes: the match as it is there, its take-backs too.
-        self.match, self.resumed, self.takebacks = match, record, takebacks_of(record)
+        self.drawing.match, self.resumed, self.takebacks = match, record, takebacks_of(record)
         if saving.holder(self.watching) is None:
             return _(
                 "The other valtti play has left this match: quit, then valtti play --resume "

@@ -28,15 +28,15 @@ from starlette.routing import Match
 from starlette.types import Scope
 
 from valtti.web.answers import Reach
-from valtti.web.bots import Bots
-from valtti.web.chat import Limits
 from valtti.web.db.store import Store
 from valtti.web.deps import ClientLimits
-from valtti.web.ends import NEXT_DEAL_SECONDS
-from valtti.web.errors import RoomError
 from valtti.web.messages import refusal
-from valtti.web.reviews import Reviews
-from valtti.web.rooms import CLOSE_IDLE_AFTER, Rooms
+from valtti.web.referee.bots import Bots
+from valtti.web.referee.chat import Limits
+from valtti.web.referee.ends import NEXT_DEAL_SECONDS
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.reviews import Reviews
+from valtti.web.referee.rooms import CLOSE_IDLE_AFTER, Rooms
 from valtti.web.routes import ROUTERS
 from valtti.web.routes.pages import STATIC, not_found_page
 from valtti.web.routing import MAX_BODY

@@ -16,12 +16,12 @@ from starlette.requests import HTTPConnection
 
 from valtti.engine import Seat
 from valtti.web.answers import Reach
-from valtti.web.chat import Limits as ChatLimits
-from valtti.web.errors import RoomError
 from valtti.web.messages import NewTable, SeatName, TakeSeat
-from valtti.web.reviews import Reviews
-from valtti.web.room import Room
-from valtti.web.rooms import Rooms
+from valtti.web.referee.chat import Limits as ChatLimits
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.reviews import Reviews
+from valtti.web.referee.room import Room
+from valtti.web.referee.rooms import Rooms
 from valtti.web.security import PerMinute, client_of
 
 

@@ -28,11 +28,16 @@ from pydantic_core import PydanticCustomError
 from valtti.engine import Seat, Variant
 from valtti.players.registry import untrusted_spec
 from valtti.players.spec import PlayerSpecError
-from valtti.web.bots import PLAYERS
-from valtti.web.chat import EMOTES, MAX_TEXT
-from valtti.web.errors import RoomError
-from valtti.web.seats import NICKNAME_MAX, TABLE_NAME_MAX, nickname_fault, trim_nickname
-from valtti.web.turns import DEFAULT_TURN_SECONDS, MAX_BANK_SECONDS, MAX_TURN_SECONDS, bank_for
+from valtti.web.referee.bots import PLAYERS
+from valtti.web.referee.chat import EMOTES, MAX_TEXT
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.seats import NICKNAME_MAX, TABLE_NAME_MAX, nickname_fault, trim_nickname
+from valtti.web.referee.turns import (
+    DEFAULT_TURN_SECONDS,
+    MAX_BANK_SECONDS,
+    MAX_TURN_SECONDS,
+    bank_for,
+)
 
 T = TypeVar("T")
 

@@ -29,7 +29,7 @@ class SeatRow:
     name: str | None  #: the nickname, or the computer player's name ("search:medium")
     token_hash: str | None  #: sha256 hex of the seat token, people only
     #: The computer player standing in for the person while they are away (``heuristic``), or
-    #: ``None`` while the person plays the seat; people only (web/turns.py).
+    #: ``None`` while the person plays the seat; people only (web/referee/turns.py).
     stand_in: str | None = None
 
 

@@ -133,6 +133,6 @@ reviews_table = Table(
     metadata,
     Column("table_id", String(64), primary_key=True),
     Column("made", UTCDateTime(), nullable=False),
-    Column("review", Text, nullable=False),  # JSON: players.review.MatchReview.to_dict()
+    Column("review", Text, nullable=False),  # JSON: coach.review.MatchReview.to_dict()
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from valtti.engine.variant import SWITCHES
 from valtti.players.shipped import LEVELS, strengths
 from valtti.web.answers import Level, Options, Switch
-from valtti.web.bots import PLAYERS
+from valtti.web.referee.bots import PLAYERS
 from valtti.web.routing import Route
 
 router = APIRouter(prefix="/api/options", tags=["options"], route_class=Route)

@@ -1,7 +1,7 @@
 """A finished match's review (docs/REVIEW.md): each person's decisions against the best on what
 their seat knew and with every hand open, each deal's costliest marked with the better move and
-its reason (``players.review``), made once and kept with the match (``web.reviews``), with the
-marks' thresholds (``players.review.MARKS``) for a page's legend."""
+its reason (``coach.review``), made once and kept with the match (``web.referee.reviews``), with the
+marks' thresholds (``coach.review.MARKS``) for a page's legend."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from valtti.players.review import MARKS
+from valtti.coach.review import MARKS
 from valtti.web.answers import refusals
 from valtti.web.deps import FinishedRoom, ReviewsDep
 from valtti.web.routing import BodyLimitedRoute
@@ -29,7 +29,7 @@ class Mark(BaseModel):
 
 
 class MatchReview(BaseModel):
-    """``GET /api/tables/{id}/review``: ``players.review.MatchReview.to_dict()``, and the
+    """``GET /api/tables/{id}/review``: ``coach.review.MatchReview.to_dict()``, and the
     ``marks`` a decision's ``mark`` is given by, largest first. ``unsolved``: the decisions not
     solved with every hand open within the review's budget (absent, so 0, in reviews kept from
     before the budget)."""

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Query, Request
 from valtti.web.answers import CreatedTable, TableList, TableSummary, letter, refusals
 from valtti.web.db.rows import ListedStatus
 from valtti.web.deps import AdmittedTable, RoomsDep, TableRoom
-from valtti.web.errors import RoomError
 from valtti.web.messages import CloseTable
-from valtti.web.rooms import MAX_IDS, TABLE_ID
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.rooms import MAX_IDS, TABLE_ID
 from valtti.web.routing import BodyLimitedRoute
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimitedRoute)

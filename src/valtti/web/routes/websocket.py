@@ -12,10 +12,7 @@ from typing import Final
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from valtti.web.chat import Limits
-from valtti.web.connection import CLOSE_POLICY, THROTTLES, Connection
 from valtti.web.deps import LimitsDep, RoomsDep
-from valtti.web.errors import RoomError
 from valtti.web.messages import (
     ActionMessage,
     BackMessage,
@@ -27,8 +24,11 @@ from valtti.web.messages import (
     StandInMessage,
     read_message,
 )
-from valtti.web.room import Room
-from valtti.web.rooms import Rooms
+from valtti.web.referee.chat import Limits
+from valtti.web.referee.connection import CLOSE_POLICY, THROTTLES, Connection
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.room import Room
+from valtti.web.referee.rooms import Rooms
 from valtti.web.security import client_of
 
 #: The largest message a client may send (docs/WEB.md).

@@ -29,7 +29,7 @@
  */
 
 import { t } from "/static/i18n.js";
-import { el, tableKeys, toast } from "/static/common.js";
+import { byId, el, tableKeys, toast } from "/static/common.js";
 import { MESSAGE } from "/static/protocol.js";
 import { ended, page } from "/static/table-state.js";
 
@@ -58,19 +58,17 @@ let sender = () => false;
  * seat here again ("This is my seat"). @param {Send} send @param {() => void} takeHere */
 export function initAbsence(send, takeHere) {
   sender = send;
-  document.getElementById("take-back").addEventListener("click", () => {
+  byId("take-back").addEventListener("click", () => {
     if (!sender({ type: MESSAGE.BACK })) toast(t("error.offline"), "error", "offline");
   });
-  document.getElementById("take-here").addEventListener("click", takeHere);
+  byId("take-here").addEventListener("click", takeHere);
   window.addEventListener("resize", keepClear);
 }
 
 /** Let the panels under the top bar keep clear of the one that gives a person their seat back:
  * --recovery-bottom is where the one shown ends (0 when none is). */
 function keepClear() {
-  const shown = ["absent", "elsewhere"]
-    .map((id) => document.getElementById(id))
-    .find((panel) => !panel.hidden);
+  const shown = ["absent", "elsewhere"].map((id) => byId(id)).find((panel) => !panel.hidden);
   const bottom = shown ? Math.ceil(shown.getBoundingClientRect().bottom) : 0;
   document.documentElement.style.setProperty("--recovery-bottom", `${bottom}px`);
 }
@@ -82,13 +80,13 @@ export function noteState(message) {
   const until = c ? performance.now() + c.left * 1000 : 0;
   const bankUntil = c ? until + (c.bank ?? 0) * 1000 : 0;
   clock = c ? { seat: c.seat, seconds: c.seconds, until, bankUntil, stopped: null } : null;
-  clearInterval(ticker);
+  clearInterval(ticker ?? undefined);
   ticker = clock ? setInterval(tick, TICK_MS) : null;
 }
 
 /** The connection is lost: the clock stops where it is (nothing says the time ran out). */
 export function stopClock() {
-  clearInterval(ticker);
+  clearInterval(ticker ?? undefined);
   ticker = null;
   if (clock && clock.stopped === null) clock.stopped = secondsLeft();
 }
@@ -136,7 +134,7 @@ function tick() {
     node.classList.toggle("low", !!time && isLow(time));
   }
   showLeft(time);
-  if (time && time.left === 0 && time.bank === 0) clearInterval(ticker);
+  if (time && time.left === 0 && time.bank === 0) clearInterval(ticker ?? undefined);
 }
 
 /** @param {Left | null} time */
@@ -220,11 +218,11 @@ export function seatAbsence(view, seat, entry) {
 export function renderAbsence(view) {
   const mine = view.you ? (view.table?.seats ?? []).find((s) => s.seat === view.you) : null;
   const away = !view.replay && !!mine?.stand_in && !ended(view);
-  document.getElementById("absent").hidden = !away;
+  byId("absent").hidden = !away;
   document.body.dataset.standIn = String(away);
   // Moved to another page or device: this page holds the key, so its person may play here.
   const elsewhere = !view.replay && page.connection.elsewhere && !!tableKeys(page.id).token;
-  document.getElementById("elsewhere").hidden = !elsewhere;
+  byId("elsewhere").hidden = !elsewhere;
   document.body.dataset.elsewhere = String(elsewhere);
   keepClear();
   showLeft(secondsLeft());

@@ -11,7 +11,7 @@
  */
 
 import { onLangChange, t } from "/static/i18n.js";
-import { el } from "/static/common.js";
+import { byId, el } from "/static/common.js";
 
 /**
  * @import { Seat, Observation, Trick } from "/static/protocol.js"
@@ -52,18 +52,19 @@ export function chime() {
   const Context = audioContext();
   if (!Context) return;
   audio ??= new Context();
-  if (audio.state === "suspended") audio.resume();
-  const start = audio.currentTime + 0.01;
+  const context = audio;
+  if (context.state === "suspended") context.resume();
+  const start = context.currentTime + 0.01;
   [660, 880].forEach((freq, i) => {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
+    const osc = context.createOscillator();
+    const gain = context.createGain();
     const at = start + i * 0.14;
     osc.type = "sine";
     osc.frequency.value = freq;
     gain.gain.setValueAtTime(0.0001, at);
     gain.gain.exponentialRampToValueAtTime(0.18, at + 0.02);
     gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.22);
-    osc.connect(gain).connect(audio.destination);
+    osc.connect(gain).connect(context.destination);
     osc.start(at);
     osc.stop(at + 0.25);
   });
@@ -73,9 +74,9 @@ export function chime() {
  * from playing). @param {string} text @param {boolean} [urgent] */
 export function announce(text, urgent = false) {
   if (!text) return;
-  const box = document.getElementById(urgent ? "alerter" : "announcer");
+  const box = byId(urgent ? "alerter" : "announcer");
   box.append(el("p", {}, text));
-  while (box.childElementCount > KEEP) box.firstElementChild.remove();
+  while (box.childElementCount > KEEP) box.firstElementChild?.remove();
 }
 
 /** @typedef {(trick: Trick) => {seat: Seat, card: string}[]} Order a trick's plays in order */
@@ -112,7 +113,12 @@ export function alertView(view, words, order, turnLine) {
   if (heard.deal !== view.deal || plays.length < heard.plays) {
     // The deal's last plays may reach the page only as the next deal's last trick.
     const missing = 36 - heard.plays;
-    if (view.deal === heard.deal + 1 && view.lastTrick?.number === 9 && missing <= 4)
+    if (
+      heard.deal !== null &&
+      view.deal === heard.deal + 1 &&
+      view.lastTrick?.number === 9 &&
+      missing <= 4
+    )
       order(view.lastTrick)
         .slice(4 - missing)
         .forEach(say);
@@ -139,8 +145,8 @@ export function initAlerts() {
   );
   // What was said in the other language is stale: say the turn again in the new one.
   onLangChange(() => {
-    document.getElementById("announcer").replaceChildren();
-    document.getElementById("alerter").replaceChildren();
+    byId("announcer").replaceChildren();
+    byId("alerter").replaceChildren();
   });
   const button = el("button", {
     type: "button",

@@ -65,7 +65,7 @@ let unsent = [];
 /** @returns {string[]} */
 function muted() {
   try {
-    const list = JSON.parse(localStorage.getItem(MUTED_KEY));
+    const list = JSON.parse(localStorage.getItem(MUTED_KEY) ?? "[]");
     return Array.isArray(list) ? list : [];
   } catch {
     return [];
@@ -79,7 +79,8 @@ function setMuted(key, on) {
   localStorage.setItem(MUTED_KEY, JSON.stringify(list));
 }
 
-/** Who a mute names: the seat and its nickname. @param {Seat | null} seat @param {string} name */
+/** Who a mute names: the seat and its nickname.
+ * @param {Seat | null} seat @param {string | null} name */
 function muteKey(seat, name) {
   return `${seat}:${name}`;
 }
@@ -120,11 +121,11 @@ function item(m) {
 let unread = 0;
 
 function isOpen() {
-  return !document.getElementById("chat").hidden;
+  return !byId("chat").hidden;
 }
 
 function drawUnread() {
-  const badge = document.getElementById("chat-unread");
+  const badge = byId("chat-unread");
   badge.hidden = unread === 0;
   badge.dataset.count = String(unread);
   badge.textContent = unread > 9 ? "9+" : String(unread);
@@ -133,19 +134,19 @@ function drawUnread() {
 
 /** Open or fold the chat; opening reads what came meanwhile. @param {boolean} open */
 function setOpen(open) {
-  document.getElementById("chat").hidden = !open;
-  document.getElementById("chat-toggle").setAttribute("aria-expanded", String(open));
+  byId("chat").hidden = !open;
+  byId("chat-toggle").setAttribute("aria-expanded", String(open));
   document.body.dataset.chat = open ? "open" : "folded";
   if (open) {
     unread = 0;
-    const log = document.getElementById("chat-log");
+    const log = byId("chat-log");
     log.scrollTop = log.scrollHeight;
   }
   drawUnread();
 }
 
 function drawLog() {
-  const log = document.getElementById("chat-log");
+  const log = byId("chat-log");
   const hidden = new Set(muted());
   log.replaceChildren(...messages.filter((m) => shown(m, hidden)).map(item));
   log.scrollTop = log.scrollHeight;
@@ -154,16 +155,16 @@ function drawLog() {
 /** Add one message to the log: the log is a live region, and a screen reader reads what is
  * added, so the messages already there are kept, not drawn again. @param {ChatFrame} m */
 function addToLog(m) {
-  const log = document.getElementById("chat-log");
+  const log = byId("chat-log");
   const hidden = new Set(muted());
   if (shown(m, hidden)) log.append(item(m));
   const kept = messages.filter((n) => shown(n, hidden)).length; // the oldest may have gone
-  while (log.childElementCount > kept) log.firstElementChild.remove();
+  while (log.childElementCount > kept) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
 }
 
 function drawMutes() {
-  const box = document.getElementById("chat-mutes");
+  const box = byId("chat-mutes");
   const hidden = new Set(muted());
   const people = (view?.table?.seats ?? []).filter(
     (s) => s.kind === "human" && s.seat !== view?.you,
@@ -200,18 +201,18 @@ function emoteButtons() {
  * @param {Send} send */
 export function initChat(send) {
   sender = send;
-  const form = document.getElementById("chat-form");
+  const form = byId("chat-form");
   const input = byId("chat-input", HTMLInputElement);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text || !sender({ type: MESSAGE.CHAT, text })) return; // unsent: the text stays typed
+    if (!text || !sender?.({ type: MESSAGE.CHAT, text })) return; // unsent: the text stays typed
     unsent.push(text);
     input.value = "";
   });
-  document.getElementById("chat-toggle").addEventListener("click", () => setOpen(!isOpen()));
+  byId("chat-toggle").addEventListener("click", () => setOpen(!isOpen()));
   setOpen(window.matchMedia(ROOMY).matches);
-  const emotes = document.getElementById("chat-emotes");
+  const emotes = byId("chat-emotes");
   for (const name of EMOTES) {
     emotes.append(
       el(
@@ -221,7 +222,7 @@ export function initChat(send) {
           class: "small",
           dataset: { emote: name },
           onclick: () => {
-            if (sender({ type: MESSAGE.CHAT, emote: name })) unsent.push(null);
+            if (sender?.({ type: MESSAGE.CHAT, emote: name })) unsent.push(null);
           },
         },
         "",
@@ -229,7 +230,7 @@ export function initChat(send) {
     );
   }
   const drawEmotes = () => {
-    for (const b of emoteButtons()) b.replaceChildren(emoteNode(b.dataset.emote));
+    for (const b of emoteButtons()) b.replaceChildren(emoteNode(b.dataset.emote ?? ""));
   };
   onLangChange(() => {
     drawEmotes();
@@ -251,7 +252,7 @@ export function chatRefused() {
 
 /** A chat message said at the table. @param {ChatFrame} message */
 export function onChat(message) {
-  const sent = message.emote ? null : message.text;
+  const sent = message.emote ? null : (message.text ?? null);
   const mine = message.seat === view?.you ? unsent.indexOf(sent) : -1;
   if (mine >= 0) unsent.splice(mine, 1);
   messages.push(message);
@@ -278,9 +279,9 @@ export function renderChat(current) {
   view = current;
   if (!sameSeat) drawLog(); // your own seat's messages are never muted
   const seated = Boolean(current.you);
-  document.getElementById("chat-form").hidden = !seated;
-  document.getElementById("chat-emotes").hidden = !seated;
-  document.getElementById("chat-watching").hidden = seated;
+  byId("chat-form").hidden = !seated;
+  byId("chat-emotes").hidden = !seated;
+  byId("chat-watching").hidden = seated;
   // While the connection is lost nothing can be sent (table-socket.js marks the page stale).
   const lost = document.body.dataset.stale === "true";
   byId("chat-send", HTMLButtonElement).disabled = lost;

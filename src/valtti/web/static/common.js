@@ -49,14 +49,18 @@ export function el(tag, attrs = {}, ...children) {
 
 /**
  * The page's element with id `id`, as the kind of element its markup makes it: `type` (e.g.
- * HTMLInputElement) is for the type check only, and nothing is checked as the page runs.
- * @template {HTMLElement} T
+ * HTMLInputElement; HTMLElement when left out) is for the type check only. The page's markup
+ * has every element its script asks for: one missing is a fault of the page, thrown here
+ * rather than as a null read further on.
+ * @template {HTMLElement} [T=HTMLElement]
  * @param {string} id
- * @param {new () => T} _type
+ * @param {new () => T} [_type]
  * @returns {T}
  */
 export function byId(id, _type) {
-  return /** @type {T} */ (document.getElementById(id));
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no element #${id}`);
+  return /** @type {T} */ (found);
 }
 
 /** An element with a catalogue string that is redrawn on a language change (data-i18n).
@@ -109,6 +113,27 @@ export function errorText(code) {
   return has(`error.${code}`) ? t(`error.${code}`) : t("error.other", { code });
 }
 
+/** Tell in a toast why a call of the API failed (`api`'s ApiError, by its code).
+ * @param {unknown} err */
+export function toastFailure(err) {
+  const { code } = /** @type {ApiError} */ (err);
+  toast(errorText(code), "error", code);
+}
+
+/**
+ * The first element under `root` that `selector` matches, as the kind of element the markup
+ * makes it (`type`, for the type check only). The markup has every element the script asks
+ * for: one missing is a fault of the page, thrown here.
+ * @template {Element} [T=HTMLElement]
+ * @param {ParentNode} root @param {string} selector @param {new () => T} [_type]
+ * @returns {T}
+ */
+export function one(root, selector, _type) {
+  const found = root.querySelector(selector);
+  if (found === null) throw new Error(`the page has no ${selector}`);
+  return /** @type {T} */ (found);
+}
+
 /** Show a brief message at the bottom of the page (#toasts, in the page's markup, over an open
  * modal dialog too: placeToasts); kind "error" (what the person tried did not happen: a
  * refused action, no connection), said to a screen reader at once (its role="alert" region),
@@ -116,7 +141,7 @@ export function errorText(code) {
  * @param {string} text @param {"error" | "info"} [kind] @param {string} [code] */
 export function toast(text, kind = "error", code = "") {
   placeToasts();
-  const box = document.getElementById("toasts");
+  const box = byId("toasts");
   // The same message again replaces the one showing instead of piling up over the page.
   /** @type {NodeListOf<HTMLElement>} */
   const shown = box.querySelectorAll(".toast");
@@ -124,7 +149,7 @@ export function toast(text, kind = "error", code = "") {
     if (code && old.dataset.code === code && old.textContent === text) old.remove();
   }
   const item = el("div", { class: `toast toast-${kind}`, dataset: { code } }, text);
-  box.querySelector(kind === "error" ? '[role="alert"]' : '[role="status"]').append(item);
+  one(box, kind === "error" ? '[role="alert"]' : '[role="status"]').append(item);
   setTimeout(() => item.classList.add("toast-leaving"), 3200);
   setTimeout(() => item.remove(), 3700);
 }
@@ -166,7 +191,7 @@ for (const type of ["toggle", "close"]) {
  * @param {string} id @returns {TableKeys} */
 export function tableKeys(id) {
   try {
-    return JSON.parse(localStorage.getItem(`valtti:table:${id}`)) ?? {};
+    return JSON.parse(localStorage.getItem(`valtti:table:${id}`) ?? "null") ?? {};
   } catch {
     return {};
   }
@@ -221,8 +246,8 @@ export function confirmDialog(text, ok) {
       resolve(yes);
     };
     dialog.addEventListener("cancel", () => done(false));
-    dialog.querySelector('[data-confirm="no"]').addEventListener("click", () => done(false));
-    dialog.querySelector('[data-confirm="yes"]').addEventListener("click", () => done(true));
+    one(dialog, '[data-confirm="no"]').addEventListener("click", () => done(false));
+    one(dialog, '[data-confirm="yes"]').addEventListener("click", () => done(true));
     dialog.showModal();
   });
 }
@@ -240,7 +265,7 @@ export async function closeTable(id, name) {
     await api("POST", `/api/tables/${encodeURIComponent(id)}/close`, { creator_token: creator });
     return true;
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
     return false;
   }
 }
@@ -265,11 +290,11 @@ export async function takeSeat(id, seat, nickname) {
   saveTableKeys(id, { token: got.token, seat: got.seat ?? seat });
 }
 
-/** A nickname as the server accepts it (web/seats.py): 1–24 characters after trimming, no
+/** A nickname as the server accepts it (web/referee/seats.py): 1–24 characters after trimming, no
  * control, format (but the zero-width joiner) or line-breaking characters, and something to see.
  * @param {string} raw @returns {string | null} the catalogue key of what is wrong */
 export function nicknameProblem(raw) {
-  // trim() and the spaces Python's strip() adds (web/seats.py trim_nickname).
+  // trim() and the spaces Python's strip() adds (web/referee/seats.py trim_nickname).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the separators Python strips
   const name = raw.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
   if (!name) return "nickname.empty";
@@ -357,11 +382,11 @@ export async function shareBase() {
 export async function showShareLink(id, input, warningId) {
   const { base, onlyHere } = await shareBase();
   input.value = tableLink(id, base);
-  document.getElementById(warningId).hidden = !onlyHere;
+  byId(warningId).hidden = !onlyHere;
 }
 
 /** Show the element with id `warningId` only when nobody but this computer could open this
  * server's links. @param {string} warningId */
 export async function showLoopbackWarning(warningId) {
-  document.getElementById(warningId).hidden = !(await shareBase()).onlyHere;
+  byId(warningId).hidden = !(await shareBase()).onlyHere;
 }

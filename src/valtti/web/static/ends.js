@@ -20,7 +20,7 @@
 
 import { t } from "/static/i18n.js";
 import { announce } from "/static/alerts.js";
-import { el, seatName } from "/static/common.js";
+import { byId, el, seatName } from "/static/common.js";
 import { suitGlyph } from "/static/cards.js";
 import { seatLetter, teamName } from "/static/names.js";
 import { MESSAGE } from "/static/protocol.js";
@@ -160,14 +160,14 @@ export function nextDealAfterWait() {
  * @param {View} view @param {Send} send @param {() => void} redraw
  */
 export function renderEnds(view, send, redraw) {
-  const box = document.getElementById("deal-over");
+  const box = byId("deal-over");
   const between = view.replay ? null : view.between;
   const target = view.table?.variant?.target ?? 10;
   const deals = view.deals ?? [];
   const over = view.obs?.phase === "over";
   const lastDeal = over ? view.deal : (view.deal ?? 1) - 1;
-  clearInterval(countdown);
-  clearTimeout(shownTimer);
+  clearInterval(countdown ?? undefined);
+  clearTimeout(shownTimer ?? undefined);
   const showing = !view.replay && lastDeal >= 1 && deals[lastDeal - 1]?.porvoo;
   const waiting = between?.for === "deal";
   if (showing && (waiting || Date.now() < shownUntil) && !ended(view)) {
@@ -176,7 +176,7 @@ export function renderEnds(view, send, redraw) {
       const mine = view.you && between.ready.includes(view.you);
       const next = el("p", { id: "next-deal", class: "next-deal" }, "");
       const tick = () => {
-        next.textContent = t("ends.next_in", { s: seconds(between.at) });
+        next.textContent = t("ends.next_in", { s: seconds(between.at ?? Date.now()) });
       };
       tick();
       countdown = setInterval(tick, 1000);
@@ -208,14 +208,14 @@ export function renderEnds(view, send, redraw) {
   } else {
     box.hidden = true;
   }
-  renderRematch(view, between, deals, target, send);
+  renderRematch(view, between ?? null, deals, target, send);
 }
 
 /** @param {View} view @param {Between | null} between @param {DealSummary[]} deals
  * @param {number} target @param {Send} send */
 function renderRematch(view, between, deals, target, send) {
-  const final = document.getElementById("final-deal");
-  const controls = document.getElementById("rematch");
+  const final = byId("final-deal");
+  const controls = byId("rematch");
   const finished = view.table?.status === "finished" && !view.replay;
   final.replaceChildren(finished && deals.length ? explainDeal(deals, deals.length, target) : "");
   controls.replaceChildren();
@@ -265,13 +265,13 @@ function explainedText(node) {
 export function announceEnds(view) {
   if (view.replay || !view.table) return;
   const finished = view.table.status === "finished";
-  const box = document.getElementById(finished ? "result" : "deal-over");
+  const box = byId(finished ? "result" : "deal-over");
   /** @type {HTMLElement | null} */
   const explained = box.querySelector(".deal-explained");
   if (box.hidden || !explained) return;
   const key = `${view.table.id}:${finished ? "match" : explained.dataset.deal}`;
   if (key === said) return;
   said = key;
-  const result = finished ? document.getElementById("result-text").textContent : "";
+  const result = finished ? byId("result-text").textContent : "";
   announce([explainedText(explained), result].filter(Boolean).join(". "));
 }

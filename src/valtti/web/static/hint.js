@@ -66,22 +66,22 @@ export function initHint(sender, pending, lost) {
   send = sender;
   acting = pending;
   offline = lost;
-  document.getElementById("hint-btn").addEventListener("click", ask);
+  byId("hint-btn").addEventListener("click", ask);
   window.addEventListener("resize", () => {
-    const panel = document.getElementById("hint");
+    const panel = byId("hint");
     if (panel.hidden) return;
     // Over the felt or in the sheet, as the new size needs.
     scrolledBy = 0;
     place();
   });
-  document.getElementById("hint-close").addEventListener("click", () => {
+  byId("hint-close").addEventListener("click", () => {
     closedAt = hint?.seq ?? null;
-    const panel = document.getElementById("hint");
+    const panel = byId("hint");
     const hadFocus = panel.contains(document.activeElement);
     panel.hidden = true;
     leaveSheet();
     // The focus goes back to the button that opened it, not to the page.
-    if (hadFocus) document.getElementById("hint-btn").focus();
+    if (hadFocus) byId("hint-btn").focus();
   });
 }
 
@@ -97,7 +97,7 @@ function ask() {
     renderHint(current);
     return;
   }
-  if (send({ type: MESSAGE.HINT, seq: current.seq })) {
+  if (send?.({ type: MESSAGE.HINT, seq: current.seq })) {
     asked = current.seq;
     drawButton(current);
   } else toast(t("error.offline"), "error", "offline");
@@ -142,7 +142,7 @@ function mayAsk(view) {
 
 /** @param {View} view */
 function drawButton(view) {
-  const button = document.getElementById("hint-btn");
+  const button = byId("hint-btn");
   button.hidden = !mayAsk(view);
   const busy = asked === view.seq;
   button.dataset.busy = String(busy);
@@ -208,8 +208,8 @@ function basis(frame, plain) {
 
 /** The panel: the hint's moves, best first. */
 function drawPanel() {
-  const panel = document.getElementById("hint");
-  const list = document.getElementById("hint-moves");
+  const panel = byId("hint");
+  const list = byId("hint-moves");
   const moves = hint?.moves ?? [];
   const value = new Intl.NumberFormat(currentLang(), {
     signDisplay: "exceptZero",
@@ -252,11 +252,10 @@ function drawPanel() {
       ),
     ),
   );
-  document.getElementById("hint-heading").replaceChildren(moves.length ? heading(moves[0]) : "");
-  document.getElementById("hint-worlds").textContent =
-    hint && moves.length ? basis(hint, plain) : "";
+  byId("hint-heading").replaceChildren(moves.length ? heading(moves[0]) : "");
+  byId("hint-worlds").textContent = hint && moves.length ? basis(hint, plain) : "";
   // A forced move's columns hold nothing to explain.
-  document.getElementById("hint-key").hidden = !moves[0]?.worlds;
+  byId("hint-key").hidden = !moves[0]?.worlds;
   panel.hidden = !moves.length;
   labelCards(panel);
   markBest(moves);
@@ -289,11 +288,11 @@ export function renderHint(view) {
   current = view;
   // A modal answer dialog leaves the rest of the page inert: the hint goes into it meanwhile.
   const dialog = byId("answer-dialog", HTMLDialogElement);
-  const slot = document.getElementById(dialog.open ? "answer-hint-slot" : "hint-slot");
-  const box = document.getElementById("hint-box");
+  const slot = byId(dialog.open ? "answer-hint-slot" : "hint-slot");
+  const box = byId("hint-box");
   if (box.parentElement !== slot) slot.append(box);
   drawButton(view);
-  const panel = document.getElementById("hint");
+  const panel = byId("hint");
   const wasShown = !panel.hidden;
   const shown = mayAsk(view) && hint && hint.seq === view.seq && closedAt !== view.seq;
   if (shown) drawPanel();
@@ -314,7 +313,7 @@ let scrolledBy = 0;
 /** Put the panel in `parent`, unless it is there (moving it would drop a focus inside it).
  * @param {HTMLElement} parent */
 function home(parent) {
-  const panel = document.getElementById("hint");
+  const panel = byId("hint");
   if (panel.parentElement !== parent) parent.append(panel);
   document.body.dataset.hintSheet = String(parent.id === "hint-sheet");
   if (parent.id !== "hint-sheet") panel.style.maxHeight = "";
@@ -328,14 +327,12 @@ function overlap(a, b) {
 /** The panel just shown: floating over the felt where it leaves the trick and the hand in
  * sight (a wide screen), else in the sheet under the hand (or beside the felt). */
 function place() {
-  const panel = document.getElementById("hint");
-  home(document.getElementById("hint-box"));
+  const panel = byId("hint");
+  home(byId("hint-box"));
   const box = panel.getBoundingClientRect();
-  const covers = ["trick", "hand"].some((id) =>
-    overlap(box, document.getElementById(id).getBoundingClientRect()),
-  );
+  const covers = ["trick", "hand"].some((id) => overlap(box, byId(id).getBoundingClientRect()));
   if (covers) {
-    home(document.getElementById("hint-sheet"));
+    home(byId("hint-sheet"));
     fitSheet();
   }
 }
@@ -344,11 +341,11 @@ function place() {
  * trick and the hand stay in sight under the top bar, and the page scrolled so far as it
  * needs to show it. Again on a resize. */
 function fitSheet() {
-  const panel = document.getElementById("hint");
+  const panel = byId("hint");
   if (panel.hidden || panel.parentElement?.id !== "hint-sheet") return;
   const margin = 8;
   const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
-  const top = (/** @type {string} */ id) => document.getElementById(id).getBoundingClientRect().top;
+  const top = (/** @type {string} */ id) => byId(id).getBoundingClientRect().top;
   // How much further the page may scroll: the trick and the hand keep their tops in sight.
   const room = Math.max(0, Math.min(top("trick"), top("hand")) - bar - margin);
   const panelTop = panel.getBoundingClientRect().top;
@@ -363,8 +360,8 @@ function fitSheet() {
 
 /** The panel hidden: it goes back over the felt, and the page back to where it was. */
 function leaveSheet() {
-  if (document.getElementById("hint").parentElement?.id !== "hint-sheet") return;
-  home(document.getElementById("hint-box"));
+  if (byId("hint").parentElement?.id !== "hint-sheet") return;
+  home(byId("hint-box"));
   if (scrolledBy) window.scrollBy({ top: -scrolledBy, behavior: "instant" });
   scrolledBy = 0;
 }

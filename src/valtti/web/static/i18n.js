@@ -29,7 +29,7 @@ export function currentLang() {
 
 function initialLang() {
   const saved = localStorage.getItem(STORAGE_KEY);
-  if (LANGS.includes(saved)) return saved;
+  if (saved !== null && LANGS.includes(saved)) return saved;
   const wanted = navigator.languages?.length ? navigator.languages : [navigator.language || "en"];
   for (const w of wanted) {
     const base = String(w).toLowerCase().slice(0, 2);
@@ -77,7 +77,7 @@ export function tn(key, params = {}) {
     frag.append(text.slice(last, m.index));
     last = m.index + m[0].length;
     const value = params[m[1]];
-    const glued = /^[^\s{]*/.exec(text.slice(last))[0];
+    const glued = /^[^\s{]*/.exec(text.slice(last))?.[0] ?? "";
     if (value instanceof Element && glued) {
       // Keep punctuation right after an icon on its line: "♦: no" must not break after ♦.
       const span = document.createElement("span");
@@ -97,7 +97,7 @@ export function tn(key, params = {}) {
 export function applyI18n(root = document) {
   /** @type {NodeListOf<HTMLElement>} */
   const texts = root.querySelectorAll("[data-i18n]");
-  for (const node of texts) node.textContent = t(node.dataset.i18n);
+  for (const node of texts) node.textContent = t(node.dataset.i18n ?? "");
   for (const [attr, data] of [
     ["placeholder", "i18nPlaceholder"],
     ["title", "i18nTitle"],
@@ -107,7 +107,7 @@ export function applyI18n(root = document) {
     /** @type {NodeListOf<HTMLElement>} */
     const nodes = root.querySelectorAll(`[data-i18n-${attr}]`);
     for (const node of nodes) {
-      node.setAttribute(attr, t(node.dataset[data]));
+      node.setAttribute(attr, t(node.dataset[data] ?? ""));
     }
   }
 }

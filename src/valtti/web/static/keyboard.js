@@ -25,7 +25,7 @@ let lastKey = null;
 function keyOf(node) {
   if (node?.dataset?.card) return { card: node.dataset.card };
   if (node?.dataset?.action) return { action: node.dataset.action };
-  if (ENDS.includes(node?.id)) return { id: node.id };
+  if (node && ENDS.includes(node.id)) return { id: node.id };
   return null;
 }
 
@@ -34,11 +34,18 @@ function keyOf(node) {
 function find(key) {
   if (key?.card) return document.querySelector(`#hand button[data-card="${key.card}"]`);
   if (key?.action) return document.querySelector(`[data-action="${CSS.escape(key.action)}"]`);
-  if (key?.id) return byId(key.id, HTMLButtonElement);
+  if (key?.id) return endButton(key.id);
   return null;
 }
 
-/** @param {HTMLButtonElement | null} node */
+/** The end button with id `id`, while it is drawn (the ends draw it only when it is there).
+ * @param {string} id @returns {HTMLButtonElement | null} */
+function endButton(id) {
+  const found = document.getElementById(id);
+  return found instanceof HTMLButtonElement ? found : null;
+}
+
+/** @param {HTMLButtonElement | null} node @returns {node is HTMLButtonElement} */
 function usable(node) {
   return !!node && !node.disabled && node.offsetParent !== null;
 }
@@ -51,7 +58,7 @@ function focusable() {
   const enabled = document.querySelectorAll("#actions [data-action]:not([disabled])");
   const cards = [...playable];
   const actions = [...enabled];
-  const ends = ENDS.map((id) => byId(id, HTMLButtonElement));
+  const ends = ENDS.map(endButton);
   return [...cards, ...actions, ...ends].filter(usable);
 }
 
@@ -63,7 +70,7 @@ function rove() {
   const current = cards.find((c) => c === document.activeElement && !c.disabled);
   const stop = current ?? cards.find((c) => !c.disabled);
   for (const c of cards) c.tabIndex = c === stop ? 0 : -1;
-  const hand = document.getElementById("hand");
+  const hand = byId("hand");
   hand.tabIndex = stop ? -1 : 0;
 }
 
@@ -75,7 +82,7 @@ export function holdFocus() {
   // Not the dialog itself: it takes no focus of its own (with a tabindex it hands it on to
   // its first button, the one about to be disabled).
   const inDialog = active.closest("#answer-dialog");
-  const holder = document.getElementById(inDialog ? "answer-text" : "hand");
+  const holder = byId(inDialog ? "answer-text" : "hand");
   if (holder !== active) holder.focus({ preventScroll: true });
 }
 
@@ -95,7 +102,7 @@ export function keepFocus() {
       /** @type {NodeListOf<HTMLButtonElement>} */
       const buttons = document.querySelectorAll("#answer-dialog [data-action]");
       const answers = [...buttons].filter(usable);
-      (answers.includes(again) ? again : answers[0])?.focus({ preventScroll: true });
+      (again && answers.includes(again) ? again : answers[0])?.focus({ preventScroll: true });
     }
     return;
   }
@@ -103,7 +110,7 @@ export function keepFocus() {
   const again = find(lastKey);
   const target = usable(again) ? again : focusable()[0];
   if (target) target.focus({ preventScroll: true });
-  else document.getElementById("hand").focus({ preventScroll: true });
+  else byId("hand").focus({ preventScroll: true });
   rove();
 }
 
@@ -127,7 +134,7 @@ function move(event) {
 }
 
 export function initKeyboard() {
-  const hand = document.getElementById("hand");
+  const hand = byId("hand");
   hand.setAttribute("role", "group"); // its aria-label, "Your hand", names the cards' group
   hand.addEventListener("keydown", move);
   document.addEventListener("focusin", (event) => {

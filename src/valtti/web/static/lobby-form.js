@@ -12,13 +12,13 @@ import {
   api,
   byId,
   el,
-  errorText,
   i18nEl,
   nicknameProblem,
+  one,
+  savedNickname,
   saveNickname,
   saveTableKeys,
-  savedNickname,
-  toast,
+  toastFailure,
 } from "/static/common.js";
 
 /** @import { Options, Seat, VariantChanges } from "/static/protocol.js" */
@@ -112,38 +112,33 @@ function sayDefaults() {
   nameField().placeholder = nickname
     ? t("lobby.name.default", { name: nickname })
     : t("lobby.name.placeholder");
-  document.getElementById("play-note").textContent = t("lobby.play.note", {
+  byId("play-note").textContent = t("lobby.play.note", {
     level: t(`player.level.${DEFAULT_COMPUTER}`),
   });
   document
     .getElementById("levels-note")
     .replaceChildren(...(choices.levels.length ? levelsNote() : []));
   const now = t("lobby.more.now", { variant: variantSummary(variantChanges()) });
-  /** @type {HTMLSelectElement} */
-  const bank = form.querySelector("[data-time-bank]");
+  const bank = one(form, "[data-time-bank]", HTMLSelectElement);
   // A time bank chosen under "More options" is said beside it while they are folded.
   const banked =
     bank.value && !bank.disabled
       ? t("lobby.more.bank", { bank: bank.selectedOptions[0]?.textContent ?? "" })
       : "";
-  document.getElementById("variants-now").textContent = banked
-    ? `${now}${t("lobby.separator")}${banked}`
-    : now;
+  byId("variants-now").textContent = banked ? `${now}${t("lobby.separator")}${banked}` : now;
 }
 
 /** A table with no time for a turn has no time bank: its choice is off then. */
 function syncBank() {
-  /** @type {HTMLSelectElement} */
-  const turn = form.querySelector("[data-turn-seconds]");
-  /** @type {HTMLSelectElement} */
-  const bank = form.querySelector("[data-time-bank]");
+  const turn = one(form, "[data-turn-seconds]", HTMLSelectElement);
+  const bank = one(form, "[data-time-bank]", HTMLSelectElement);
   bank.disabled = turn.value === "0";
 }
 
 /** Say what is wrong with the nickname beside its field, or nothing (null); it goes once the
  * person types. @param {string | null} problem a catalogue key */
 function showProblem(problem) {
-  const said = document.getElementById("nickname-problem");
+  const said = byId("nickname-problem");
   said.hidden = !problem;
   said.textContent = problem ? t(problem) : "";
   nicknameField().toggleAttribute("aria-invalid", Boolean(problem));
@@ -222,7 +217,7 @@ function formatPoints(points) {
 
 /** A row per seat: "I sit here", or who sits there (open, or a computer player). */
 function buildSeatRows() {
-  const rows = document.getElementById("seat-rows");
+  const rows = byId("seat-rows");
   rows.replaceChildren();
   for (const seat of SEATS) {
     // Each seat's controls are named by the seat in words ("north"): four radios all called
@@ -281,12 +276,12 @@ function syncSeatRows() {
   for (const row of rows) {
     const taken = row.dataset.seat === mine;
     row.classList.toggle("mine", taken);
-    row.querySelector("select").disabled = taken;
+    one(row, "select", HTMLSelectElement).disabled = taken;
   }
 }
 
 function buildVariantRows() {
-  const rows = document.getElementById("variant-rows");
+  const rows = byId("variant-rows");
   rows.replaceChildren();
   for (const v of choices.variants) {
     const select = el("select", { name: `variant-${v.name}`, "data-variant": v.name });
@@ -307,8 +302,7 @@ function variantChanges() {
   /** @type {VariantChanges} */
   const changes = {};
   for (const v of choices.variants) {
-    /** @type {HTMLSelectElement} */
-    const select = form.querySelector(`[data-variant="${v.name}"]`);
+    const select = one(form, `[data-variant="${v.name}"]`, HTMLSelectElement);
     const text = select.value;
     const value = v.values.find((x) => String(x) === text);
     if (value !== v.values[0]) changes[v.name] = value;
@@ -322,14 +316,11 @@ function formSeating() {
   /** @type {Partial<Record<Seat, string>>} */
   const seats = {};
   for (const s of SEATS) {
-    /** @type {HTMLSelectElement} */
-    const player = form.querySelector(`[data-seat-player="${s}"]`);
+    const player = one(form, `[data-seat-player="${s}"]`, HTMLSelectElement);
     seats[s] = s === seat ? "open" : player.value;
   }
-  /** @type {HTMLSelectElement} */
-  const turnSeconds = form.querySelector("[data-turn-seconds]");
-  /** @type {HTMLSelectElement} */
-  const bank = form.querySelector("[data-time-bank]");
+  const turnSeconds = one(form, "[data-turn-seconds]", HTMLSelectElement);
+  const bank = one(form, "[data-time-bank]", HTMLSelectElement);
   const turn = Number(turnSeconds.value);
   // "Two turns' worth" is the server's own default: it is not sent.
   const banked = turn && bank.value !== "" ? { time_bank_seconds: Number(bank.value) } : {};
@@ -361,8 +352,7 @@ async function make(seating, button) {
       return;
     }
   }
-  /** @type {HTMLInputElement} */
-  const hints = form.querySelector("[data-hints]");
+  const hints = one(form, "[data-hints]", HTMLInputElement);
   const typedName = nameField().value.trim();
   const name = typedName || (nickname ? t("lobby.name.default", { name: nickname }) : null);
   button.disabled = true;
@@ -382,7 +372,7 @@ async function make(seating, button) {
     });
     location.assign(`/t/${encodeURIComponent(made.id)}`);
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
     button.disabled = false;
   }
 }

@@ -14,14 +14,15 @@ import {
   byId,
   closeTable,
   el,
-  errorText,
   myTables,
   nicknameProblem,
+  one,
   savedNickname,
   seatTitle,
   tableKeys,
   takeSeat,
   toast,
+  toastFailure,
 } from "/static/common.js";
 import { typedNickname, variantSummary } from "/static/lobby-form.js";
 import { seatName, tableName } from "/static/names.js";
@@ -61,7 +62,7 @@ function formatCreated(created) {
 }
 
 /** Each person's time bank unless a table says otherwise: two turns' worth, at most two hours
- * (the server's web/turns.py). @param {number} seconds a turn */
+ * (the server's web/referee/turns.py). @param {number} seconds a turn */
 function usualBank(seconds) {
   return Math.min(2 * seconds, 7200);
 }
@@ -86,12 +87,12 @@ function clockSummary(seconds, bank) {
 
 /** Draw the page of the list the server answered, the filters and the pager. */
 export function renderTables() {
-  const mine = document.getElementById("my-tables");
+  const mine = byId("my-tables");
   mine.replaceChildren(...listing.mine.map(tableItem));
-  document.getElementById("mine").hidden = !listing.mine.length;
-  const list = document.getElementById("tables");
+  byId("mine").hidden = !listing.mine.length;
+  const list = byId("tables");
   list.replaceChildren();
-  const empty = document.getElementById("tables-empty");
+  const empty = byId("tables-empty");
   empty.hidden = listing.tables.length > 0;
   empty.textContent = t(listing.filter === "all" ? "lobby.tables.empty" : "lobby.tables.none");
   for (const table of listing.tables) list.append(tableItem(table));
@@ -100,8 +101,8 @@ export function renderTables() {
   for (const button of filters) {
     button.setAttribute("aria-pressed", String(button.dataset.filter === listing.filter));
   }
-  document.getElementById("pager").hidden = listing.pages <= 1;
-  document.getElementById("page-info").textContent = t("lobby.page", {
+  byId("pager").hidden = listing.pages <= 1;
+  byId("page-info").textContent = t("lobby.page", {
     page: listing.page,
     pages: listing.pages,
   });
@@ -111,7 +112,7 @@ export function renderTables() {
 
 /** The list's filters (all, waiting, playing, finished) and the pager's buttons. */
 export function buildFilters() {
-  const box = document.getElementById("filters");
+  const box = byId("filters");
   box.replaceChildren();
   for (const name of FILTERS) {
     box.append(
@@ -126,8 +127,8 @@ export function buildFilters() {
       }),
     );
   }
-  document.getElementById("page-prev").addEventListener("click", () => turnPage(-1));
-  document.getElementById("page-next").addEventListener("click", () => turnPage(1));
+  byId("page-prev").addEventListener("click", () => turnPage(-1));
+  byId("page-next").addEventListener("click", () => turnPage(1));
   // Back and forward (and the address the page was opened at) say which list to show.
   addEventListener("popstate", () => {
     readAddress();
@@ -141,7 +142,7 @@ export function buildFilters() {
 function readAddress() {
   const query = new URLSearchParams(location.search);
   const status = query.get("status");
-  listing.filter = FILTERS.includes(status) ? status : "all";
+  listing.filter = status !== null && FILTERS.includes(status) ? status : "all";
   const page = Number(query.get("page"));
   listing.page = Number.isInteger(page) && page >= 1 ? page : 1;
 }
@@ -328,7 +329,7 @@ export async function refreshTables() {
     listing.pages = data.pages ?? 1;
     renderTables();
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
   }
 }
 
@@ -336,11 +337,10 @@ export async function refreshTables() {
 function openJoin(id, seat) {
   listing.joining = { id, seat };
   const dialog = byId("join-dialog", HTMLDialogElement);
-  document.getElementById("join-title").textContent = t("lobby.join.title", {
+  byId("join-title").textContent = t("lobby.join.title", {
     seat: t(`seat.${seat}`),
   });
-  /** @type {HTMLInputElement} */
-  const input = dialog.querySelector('input[name="join-nickname"]');
+  const input = one(dialog, 'input[name="join-nickname"]', HTMLInputElement);
   input.value = typedNickname() || savedNickname();
   dialog.showModal();
   input.focus();
@@ -351,8 +351,7 @@ async function join(event) {
   event.preventDefault();
   if (!listing.joining) return;
   const dialog = byId("join-dialog", HTMLDialogElement);
-  /** @type {HTMLInputElement} */
-  const input = dialog.querySelector('input[name="join-nickname"]');
+  const input = one(dialog, 'input[name="join-nickname"]', HTMLInputElement);
   const problem = nicknameProblem(input.value);
   if (problem) {
     toast(t(problem), "error", problem);
@@ -365,7 +364,7 @@ async function join(event) {
     await takeSeat(id, seat, nickname);
     location.assign(`/t/${encodeURIComponent(id)}`);
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
     dialog.close();
     listing.joining = null;
     refreshTables();
@@ -375,7 +374,7 @@ async function join(event) {
 /** Wire the join dialog's buttons. */
 export function initJoin() {
   byId("join-form", HTMLFormElement).addEventListener("submit", join);
-  document.getElementById("join-cancel").addEventListener("click", () => {
+  byId("join-cancel").addEventListener("click", () => {
     listing.joining = null;
     byId("join-dialog", HTMLDialogElement).close();
   });

@@ -52,7 +52,7 @@
  */
 
 import { initI18n, onLangChange } from "/static/i18n.js";
-import { showLoopbackWarning, tableOptions } from "/static/common.js";
+import { byId, showLoopbackWarning, tableOptions } from "/static/common.js";
 import { initForm } from "/static/lobby-form.js";
 import { buildFilters, initJoin, refreshTables, renderTables } from "/static/lobby-list.js";
 
@@ -62,7 +62,7 @@ async function main() {
   const [, options] = await Promise.all([initI18n(), tableOptions()]);
   initForm(options);
   initJoin();
-  document.getElementById("refresh").addEventListener("click", refreshTables);
+  byId("refresh").addEventListener("click", refreshTables);
   buildFilters();
   showLoopbackWarning("reach-warning");
   onLangChange(renderTables);

@@ -1,4 +1,5 @@
 // @ts-check
+import { byId } from "/static/common.js";
 /**
  * Cards that move: a played card slides from its player (your own card: from its place in your
  * hand) into the trick, and a completed trick slides to its winner as it is cleared. Web
@@ -20,7 +21,7 @@
 /**
  * @typedef {object} Shot where the cards were before a redraw
  * @property {Map<string, Box>} hand your hand's cards by token
- * @property {{card: string, rect: Box, node: SVGElement}[]} played the trick's cards
+ * @property {{card: string, rect: Box, node: SVGElement | null}[]} played the trick's cards
  * @property {boolean} complete the trick was complete
  * @property {string | null} winner its winner's seat
  * @property {Box} felt where the felt was
@@ -66,12 +67,12 @@ export function snapshot() {
   const hand = new Map();
   /** @type {NodeListOf<HTMLButtonElement>} */
   const cards = document.querySelectorAll("#hand button[data-card]");
-  for (const b of cards) hand.set(b.dataset.card, b.getBoundingClientRect());
-  const box = document.getElementById("trick");
+  for (const b of cards) hand.set(b.dataset.card ?? "", b.getBoundingClientRect());
+  const box = byId("trick");
   /** @type {NodeListOf<HTMLElement>} */
   const plays = box.querySelectorAll("[data-played]");
   const played = [...plays].map((p) => ({
-    card: p.dataset.played,
+    card: p.dataset.played ?? "",
     rect: p.getBoundingClientRect(),
     node: p.querySelector("svg"),
   }));
@@ -79,7 +80,7 @@ export function snapshot() {
   /** @type {HTMLElement | null} */
   const won = box.querySelector('[data-winner="true"]');
   const winner = won?.dataset.by ?? null;
-  const felt = document.getElementById("felt").getBoundingClientRect();
+  const felt = byId("felt").getBoundingClientRect();
   return { hand, played, complete, winner, felt, drawn: last };
 }
 
@@ -90,7 +91,7 @@ function follows(shot, now) {
   const before = shot.drawn;
   if (!before || before.replay !== now.replay) return false;
   if (now.replay && Math.abs((now.step ?? 0) - (before.step ?? 0)) !== 1) return false;
-  const felt = document.getElementById("felt").getBoundingClientRect();
+  const felt = byId("felt").getBoundingClientRect();
   return Math.abs(felt.left - shot.felt.left) < 1 && Math.abs(felt.top - shot.felt.top) < 1;
 }
 
@@ -111,9 +112,10 @@ export function animate(shot, drawn) {
   /** @type {NodeListOf<HTMLElement>} */
   const shown = document.querySelectorAll("#trick [data-played]");
   for (const p of shown) {
-    if (before.has(p.dataset.played)) continue;
+    const card = p.dataset.played ?? "";
+    if (before.has(card)) continue;
     const node = p.querySelector("svg");
-    const from = shot.hand.get(p.dataset.played) ?? cardAt(seatRect(p.dataset.by), node);
+    const from = shot.hand.get(card) ?? cardAt(seatRect(p.dataset.by ?? ""), node);
     if (!from || !node) continue;
     const frames = [{ transform: offset(from, p.getBoundingClientRect()) }, { transform: "none" }];
     node.animate(frames, { duration: PLAY_MS, easing: "ease-out" });
@@ -124,6 +126,7 @@ export function animate(shot, drawn) {
   if (!target || !gone.length) return;
   // The cleared trick's cards, drawn over the page for the moment they take to reach the winner.
   for (const p of gone) {
+    if (!p.node) continue;
     const ghost = /** @type {SVGElement} */ (p.node.cloneNode(true));
     ghost.removeAttribute("data-token");
     ghost.setAttribute("aria-hidden", "true");

@@ -90,7 +90,7 @@ export function labelCards(root = document) {
   /** @type {NodeListOf<SVGElement>} */
   const faces = root.querySelectorAll("svg.card-face[data-token]");
   for (const face of faces) {
-    face.setAttribute("aria-label", cardName(face.dataset.token));
+    face.setAttribute("aria-label", cardName(face.dataset.token ?? ""));
   }
   /** @type {NodeListOf<SVGElement>} */
   const icons = root.querySelectorAll("svg.suit[data-suit]");
@@ -101,12 +101,12 @@ export function labelCards(root = document) {
   const inlines = root.querySelectorAll(".card-inline[data-token]");
   for (const inline of inlines) {
     inline.setAttribute("role", "img");
-    inline.setAttribute("aria-label", cardName(inline.dataset.token));
+    inline.setAttribute("aria-label", cardName(inline.dataset.token ?? ""));
   }
   /** @type {NodeListOf<HTMLButtonElement>} */
   const buttons = root.querySelectorAll("button[data-card]");
   for (const button of buttons) {
-    button.setAttribute("aria-label", cardName(button.dataset.card));
+    button.setAttribute("aria-label", cardName(button.dataset.card ?? ""));
     button.querySelector("svg")?.setAttribute("aria-hidden", "true");
   }
 }

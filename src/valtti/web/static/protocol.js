@@ -6,7 +6,9 @@
  *
  * The constants are the server's own: tests/web/test_protocol_js.py reads this file and checks
  * them against valtti.web (each CLOSE_* code, each client message's type in messages.py, each
- * frame's type written by the server).
+ * frame's type written by the server). The types' fields are too: tests/web/
+ * test_protocol_fields.py holds each message and HTTP answer typedef to its Pydantic model
+ * (messages.py, answers.py), and each frame of a real game, nested types and all, to its typedef.
  */
 
 /** The codes a table's WebSocket is closed with. */
@@ -52,7 +54,7 @@ export const FRAME = Object.freeze({
 /** @typedef {{NS: number, EW: number}} TeamFigures a figure per team */
 /** @typedef {{NS: boolean, EW: boolean}} TeamFlags */
 /**
- * @typedef {{target?: number, [name: string]: string | number | boolean}} VariantChanges
+ * @typedef {{target?: number, [name: string]: string | number | boolean | undefined}} VariantChanges
  * the variant switches that differ from the defaults: switch → value
  */
 

@@ -7,7 +7,7 @@
  */
 
 import { initI18n } from "/static/i18n.js";
-import { el, i18nEl } from "/static/common.js";
+import { byId, el, i18nEl } from "/static/common.js";
 
 const SECTIONS = [
   ["s1", ["p1", "p2", "p3"]],
@@ -20,7 +20,7 @@ const SECTIONS = [
 ];
 
 function draw() {
-  const box = document.getElementById("rules-sections");
+  const box = byId("rules-sections");
   box.replaceChildren();
   for (const [name, parts] of SECTIONS) {
     const section = el(

@@ -9,10 +9,12 @@ import { t } from "/static/i18n.js";
 import {
   errorText,
   nicknameProblem,
+  one,
   saveTableKeys,
   tableKeys,
   takeSeat,
   toast,
+  toastFailure,
 } from "/static/common.js";
 import { holdFocus } from "/static/keyboard.js";
 import { noteState } from "/static/absence.js";
@@ -42,9 +44,9 @@ export function onState(message) {
     const key = (/** @type {StateFrame} */ s) =>
       s.last_trick ? `${s.deal}:${s.last_trick.number}` : null;
     const newKey = key(message);
-    if (newKey && newKey !== key(previous)) {
+    if (newKey && message.last_trick && newKey !== key(previous)) {
       page.hold = { trick: message.last_trick, until: Date.now() + HOLD_TRICK_MS };
-      clearTimeout(page.holdTimer);
+      clearTimeout(page.holdTimer ?? undefined);
       page.holdTimer = setTimeout(() => {
         page.hold = null;
         render();
@@ -125,8 +127,9 @@ export function onError(message) {
   page.pending = false;
   hintRefused();
   if (message.code === "chat_throttled" || message.code === "bad_chat") chatRefused();
-  const refused = message.code === "illegal" && message.refusal && page.state;
-  const text = refused ? refusalText(currentView(), message.refusal) : errorText(message.code);
+  const view = currentView();
+  const refusal = message.code === "illegal" && page.state ? message.refusal : undefined;
+  const text = refusal && view ? refusalText(view, refusal) : errorText(message.code);
   toast(text, "error", message.code ?? "");
   render();
 }
@@ -134,7 +137,8 @@ export function onError(message) {
 /** Play action `token` for your seat (a card, a declaration, a question, an answer).
  * @param {string} token */
 export function act(token) {
-  if (page.pending || !page.state || stale(currentView())) return;
+  const view = currentView();
+  if (page.pending || !page.state || !view || stale(view)) return;
   if (send({ type: MESSAGE.ACTION, action: token, seq: page.state.seq })) {
     page.pending = true;
     holdFocus();
@@ -150,15 +154,14 @@ export function act(token) {
  * @param {Seat} seat @param {string} player */
 export function replaceSeat(seat, player) {
   const creator = tableKeys(page.id).creator_token;
-  if (!send({ type: MESSAGE.REPLACE, seat, player, creator_token: creator })) {
+  if (!send({ type: MESSAGE.REPLACE, seat, player, creator_token: creator ?? "" })) {
     toast(t("error.offline"), "error", "offline");
   }
 }
 
 /** Take `seat` under the nickname typed in #take-field, and play it. @param {Seat} seat */
 export async function sitDown(seat) {
-  /** @type {HTMLInputElement} */
-  const input = document.querySelector('#take-field input[name="nickname"]');
+  const input = one(document, '#take-field input[name="nickname"]', HTMLInputElement);
   const problem = nicknameProblem(input.value);
   if (problem) {
     toast(t(problem), "error", problem);
@@ -172,6 +175,6 @@ export async function sitDown(seat) {
     page.connection.elsewhere = false;
     reconnectNow();
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
   }
 }

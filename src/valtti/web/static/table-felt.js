@@ -5,7 +5,7 @@
  */
 
 import { t } from "/static/i18n.js";
-import { el, seatName, tableKeys } from "/static/common.js";
+import { byId, el, one, seatName, tableKeys } from "/static/common.js";
 import { card, cardBack, sortHand } from "/static/cards.js";
 import { computerLevel, seatTitle, seatWord } from "/static/names.js";
 import { seatAbsence } from "/static/absence.js";
@@ -33,8 +33,7 @@ export function renderSeats(view) {
   const bottom = view.you ?? "S";
   const pos = positions(bottom);
   for (const seat of SEATS) {
-    /** @type {HTMLElement} */
-    const section = document.querySelector(`.felt .seat[data-pos="${pos[seat]}"]`);
+    const section = one(document, `.felt .seat[data-pos="${pos[seat]}"]`);
     renderSeat(section, seat, view, pos[seat] === "bottom");
   }
 }
@@ -173,7 +172,7 @@ export function shownTrick(view) {
 
 /** @param {View} view */
 export function renderTrick(view) {
-  const box = document.getElementById("trick");
+  const box = byId("trick");
   box.replaceChildren();
   const trick = shownTrick(view);
   if (!trick) return;
@@ -198,7 +197,7 @@ export function renderTrick(view) {
 
 /** @param {View} view */
 export function renderTurn(view) {
-  const line = document.getElementById("turn");
+  const line = byId("turn");
   const obs = view.obs;
   const status = view.table?.status;
   let text = "";

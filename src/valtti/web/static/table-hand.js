@@ -22,8 +22,8 @@ const TERM_OF = { "ask-whole": "ask_whole", "ask-half": "ask_half" };
 /** The action buttons (#actions) and the answer dialog. @param {View} view */
 export function renderActions(view) {
   const legal = myLegal(view);
-  const box = document.getElementById("actions");
-  const buttons = document.getElementById("action-buttons");
+  const box = byId("actions");
+  const buttons = byId("action-buttons");
   buttons.replaceChildren();
   const words = legal.filter((tok) => {
     const kind = parseToken(tok).kind;
@@ -62,18 +62,16 @@ export function renderActions(view) {
     // First in the bar: Shift+Tab from the hand reaches the last action, as before.
     buttons.prepend(termTip([...terms], names.join(", ")));
   }
-  const hint = document.getElementById("window-hint");
+  const hint = byId("window-hint");
   hint.textContent = futile.length ? t("action.futile.whole") : t("table.window.hint");
   hint.classList.toggle("futile", futile.length > 0);
-  document.getElementById("futile-note").textContent = futile.length
-    ? t("action.futile.whole")
-    : "";
+  byId("futile-note").textContent = futile.length ? t("action.futile.whole") : "";
   box.hidden = words.length === 0;
   fitBarLine();
 
   const answers = legal.filter((tok) => parseToken(tok).kind === "answer");
   const dialog = byId("answer-dialog", HTMLDialogElement);
-  const answerBox = document.getElementById("answer-buttons");
+  const answerBox = byId("answer-buttons");
   answerBox.replaceChildren();
   for (const token of answers) {
     answerBox.append(
@@ -90,12 +88,12 @@ export function renderActions(view) {
       ),
     );
   }
-  const offline = document.getElementById("answer-offline");
+  const offline = byId("answer-offline");
   offline.hidden = !stale(view);
   offline.textContent = stale(view) ? t("connection.why") : "";
   if (answers.length) {
-    document.getElementById("answer-text").textContent = t("table.answer.text", {
-      name: who(view, view.obs.asker),
+    byId("answer-text").textContent = t("table.answer.text", {
+      name: who(view, view.obs?.asker ?? null),
     });
     if (!dialog.open) dialog.showModal();
   } else if (dialog.open) dialog.close();
@@ -121,20 +119,21 @@ function whyNot(view, token) {
  * sentence is none. Where the line says that a question cannot succeed and is not shown,
  * #futile-note under the hand says it. Call after drawing the bar, and on a resize. */
 export function fitBarLine() {
-  const hint = document.getElementById("window-hint");
+  const hint = byId("window-hint");
   hint.classList.remove("cut");
   const shown = getComputedStyle(hint).display !== "none";
   const cut = shown && hint.scrollHeight > hint.clientHeight + 1;
   hint.classList.toggle("cut", cut);
-  const note = document.getElementById("futile-note");
+  const note = byId("futile-note");
   note.hidden = !note.textContent || (shown && !cut);
 }
 
 /** Show in #hand-why why `token` (a card of the hand, or null: nothing) may not be played.
  * @param {string | null} token */
 export function showWhy(token) {
-  const line = document.getElementById("hand-why");
-  const text = token && page.state && !page.replay ? whyNot(currentView(), token) : null;
+  const line = byId("hand-why");
+  const view = currentView();
+  const text = token && view && page.state && !page.replay ? whyNot(view, token) : null;
   page.whyCard = text ? token : null;
   line.hidden = !text;
   line.textContent = text ?? "";
@@ -159,16 +158,16 @@ export function cardAt(event) {
 
 /** Your hand (a replay: the bottom seat's), every card a button. @param {View} view */
 export function renderHand(view) {
-  const area = document.getElementById("hand-area");
-  const hand = document.getElementById("hand");
+  const area = byId("hand-area");
+  const hand = byId("hand");
   const seat = view.replay ? (view.you ?? "S") : view.you;
   const tokens =
     !view.obs || !seat ? [] : view.replay ? (view.hands?.[seat] ?? []) : (view.obs.hand ?? []);
   area.hidden = !seat || !view.obs;
   // Said where the hand would be: on a phone the top bar has no room for "watching".
-  document.getElementById("watching-note").hidden = Boolean(seat) || !view.obs;
+  byId("watching-note").hidden = Boolean(seat) || !view.obs;
   hand.replaceChildren();
-  const reasons = document.getElementById("hand-reasons");
+  const reasons = byId("hand-reasons");
   reasons.replaceChildren();
   const legal = new Set(myLegal(view));
   const myTurn =
@@ -199,7 +198,7 @@ export function renderHand(view) {
 
 /** Overlap the hand's cards to fit the width, in two rows when one would be too tight to tap. */
 export function layoutHand() {
-  const hand = document.getElementById("hand");
+  const hand = byId("hand");
   /** @type {NodeListOf<HTMLButtonElement>} */
   const buttons = hand.querySelectorAll(".card-btn");
   const cards = [...buttons];

@@ -26,32 +26,32 @@ import {
 /** While the table waits for players: the share link, and taking a seat. @param {View} view */
 export function renderWaiting(view) {
   const waiting = !view.replay && view.table?.status === "waiting";
-  document.getElementById("waiting").hidden = !waiting;
+  byId("waiting").hidden = !waiting;
   showShareLink(page.id, byId("share-link", HTMLInputElement), "share-warning");
   const canTake = !view.you && (view.table?.seats ?? []).some((s) => s.kind === "open");
-  document.getElementById("take-field").hidden = !(waiting && canTake);
+  byId("take-field").hidden = !(waiting && canTake);
   // Its creator may close a table nobody came to (the lobby's "Close" does it at any time).
-  document.getElementById("close-table").hidden = !(waiting && tableKeys(page.id).creator_token);
+  byId("close-table").hidden = !(waiting && tableKeys(page.id).creator_token);
 }
 
 /** The match's result, or why the table was closed before its end. @param {View} view */
 export function renderResult(view) {
-  const box = document.getElementById("result");
+  const box = byId("result");
   const closed = view.table?.status === "closed";
   box.hidden = !ended(view) || view.replay;
   // A closed table's match is not over: no rematch, replay or record (they would show every
   // hand), only the way back.
   for (const id of ["rematch", "replay-btn", "record-link"]) {
-    document.getElementById(id).hidden = closed;
+    byId(id).hidden = closed;
   }
-  document.getElementById("lobby-link").hidden = !closed;
+  byId("lobby-link").hidden = !closed;
   if (box.hidden) return;
   if (closed) {
     const text = t(view.table.closed === "idle" ? "table.closed.idle" : "table.closed.creator");
-    document.getElementById("result-text").textContent = text;
+    byId("result-text").textContent = text;
     return;
   }
-  document.getElementById("result-text").textContent = resultText(view);
+  byId("result-text").textContent = resultText(view);
   const link = byId("record-link", HTMLAnchorElement);
   link.href = `/api/tables/${encodeURIComponent(page.id)}/record`;
   link.setAttribute("download", `valtti-${page.id}.json`);
@@ -60,7 +60,7 @@ export function renderResult(view) {
 /** The deal's facts: trumps, dealer, locks, events and the last trick. @param {View} view */
 export function renderInfo(view) {
   const obs = view.obs;
-  const trumps = document.getElementById("trumps");
+  const trumps = byId("trumps");
   trumps.replaceChildren();
   trumps.dataset.trump = obs?.trump ?? "";
   if (obs?.trump) {
@@ -69,22 +69,18 @@ export function renderInfo(view) {
     trumps.append(icon, " ", t(`suit.${obs.trump}`));
   } else trumps.append(t("table.trumps.none"));
   // The same on the felt, where it is in sight at every size.
-  const onFelt = document.getElementById("felt-trumps");
+  const onFelt = byId("felt-trumps");
   onFelt.dataset.trump = trumps.dataset.trump;
   onFelt.replaceChildren(...[...trumps.childNodes].map((n) => n.cloneNode(true)));
 
-  document.getElementById("deal-label").textContent = view.deal
-    ? t("table.deal", { n: view.deal })
-    : "";
-  document.getElementById("dealer-label").textContent = obs
-    ? t("table.dealer", { name: who(view, obs.dealer) })
-    : "";
+  byId("deal-label").textContent = view.deal ? t("table.deal", { n: view.deal }) : "";
+  byId("dealer-label").textContent = obs ? t("table.dealer", { name: who(view, obs.dealer) }) : "";
   const locked = obs?.locked ?? [];
-  document.getElementById("locks").textContent = locked.length
+  byId("locks").textContent = locked.length
     ? locked.map((s) => who(view, s)).join(", ")
     : t("table.nobody");
 
-  const events = document.getElementById("events");
+  const events = byId("events");
   events.replaceChildren();
   for (const e of obs?.events ?? []) {
     events.append(
@@ -99,7 +95,7 @@ export function renderInfo(view) {
   button.disabled = !view.lastTrick;
   button.textContent = t(open ? "table.last_trick.hide" : "table.last_trick.show");
   button.setAttribute("aria-expanded", String(open && !!view.lastTrick));
-  const box = document.getElementById("last-trick");
+  const box = byId("last-trick");
   box.hidden = !(open && view.lastTrick);
   box.replaceChildren();
   if (view.lastTrick) {
@@ -131,36 +127,36 @@ function matchScore(view) {
 /** The match score and the deal's three columns. @param {View} view */
 export function renderScore(view) {
   const score = matchScore(view);
-  const box = document.getElementById("score");
+  const box = byId("score");
   box.dataset.ns = String(score.NS);
   box.dataset.ew = String(score.EW);
   const target = view.table?.variant?.target ?? 10;
-  document.getElementById("match-score").textContent = t("table.match_score", {
+  byId("match-score").textContent = t("table.match_score", {
     ns: score.NS,
     ew: score.EW,
     target,
   });
   const obs = view.obs;
   // The match and the deal in a line on the felt, in sight at every size.
-  const onFelt = document.getElementById("felt-score");
+  const onFelt = byId("felt-score");
   const label = (/** @type {string} */ key) => el("span", { class: "felt-label" }, t(key));
   onFelt.replaceChildren(
     label("table.felt.match"),
     " ",
     t("table.felt.score", { ns: score.NS, ew: score.EW, target }),
   );
-  onFelt.title = document.getElementById("match-score").textContent;
+  onFelt.title = byId("match-score").textContent;
   onFelt.dataset.ns = String(score.NS);
   onFelt.dataset.ew = String(score.EW);
   const deal = obs?.game_points ?? { NS: 0, EW: 0 };
-  const points = document.getElementById("felt-points");
+  const points = byId("felt-points");
   points.replaceChildren(
     label("table.felt.this_deal"),
     " ",
     t("table.felt.deal", { ns: deal.NS ?? 0, ew: deal.EW ?? 0 }),
   );
   points.hidden = !obs;
-  const body = document.getElementById("columns");
+  const body = byId("columns");
   body.replaceChildren();
   for (const team of /** @type {const} */ (["NS", "EW"])) {
     const mine = view.you && TEAM_OF[view.you] === team;
@@ -184,7 +180,7 @@ function pair(figures) {
 
 /** The score sheet: a row per deal. @param {View} view */
 export function renderSheet(view) {
-  const body = document.getElementById("sheet");
+  const body = byId("sheet");
   body.replaceChildren();
   view.deals.forEach((d, i) => {
     const trump = el("span", {}, d.trump ? suitIcon(d.trump) : t("table.sheet.no_trumps"));
@@ -215,7 +211,7 @@ export function renderSheet(view) {
 
 /** The deal's plays, tricks and events in words. @param {View} view */
 export function renderLog(view) {
-  const log = document.getElementById("log");
+  const log = byId("log");
   log.replaceChildren();
   const obs = view.obs;
   if (!obs) return;

@@ -16,7 +16,7 @@ import { announceEnds, renderEnds } from "/static/ends.js";
 import { renderChat } from "/static/chat.js";
 import { explainTerms } from "/static/terms.js";
 import { renderHint } from "/static/hint.js";
-import { currentView, page, timedOutMoves, trickPlays } from "/static/table-state.js";
+import { currentView, page, shownReplay, timedOutMoves, trickPlays } from "/static/table-state.js";
 import { timedOutText, who } from "/static/table-words.js";
 import { renderConnection, sendOrSay } from "/static/table-socket.js";
 import { renderReplayBar } from "/static/table-replay.js";
@@ -31,6 +31,7 @@ import {
   renderSheet,
   renderWaiting,
 } from "/static/table-panels.js";
+import { byId } from "/static/common.js";
 
 /** Draw the page from the view it shows now (nothing but the banner before the first state). */
 export function render() {
@@ -45,7 +46,7 @@ export function render() {
   document.body.dataset.seq = String(view.seq ?? "");
   document.body.dataset.replay = String(view.replay);
   // The table by its readable name (as the lobby lists it); its id in the tooltip.
-  const label = document.getElementById("table-label");
+  const label = byId("table-label");
   const name = view.table ? tableName(view.table) : t("lobby.table.id", { id: page.id });
   label.textContent = view.you
     ? t("table.label.seated", { name, seat: t(`seat.${view.you}`) })
@@ -70,9 +71,9 @@ export function render() {
   renderChat(view);
   labelCards(document.body);
   explainTerms(document.body, view);
-  animate(shot, { replay: view.replay, step: view.replay ? page.replay.index : null });
+  animate(shot, { replay: view.replay, step: view.replay ? shownReplay().index : null });
   keepFocus();
-  const turnLine = document.getElementById("turn").textContent;
+  const turnLine = byId("turn").textContent;
   const stood = new Map(timedOutMoves(view).map((m) => [m.token, m]));
   /** A play in words; one a computer player made for a person out of time says so.
    * @param {{seat: Seat, card: string}} play */

@@ -6,9 +6,9 @@
  */
 
 import { t } from "/static/i18n.js";
-import { api, byId, el, errorText, toast } from "/static/common.js";
+import { api, byId, el, toastFailure } from "/static/common.js";
 import { explainDeal } from "/static/ends.js";
-import { page, render, replayView } from "/static/table-state.js";
+import { page, render, replayView, shownReplay } from "/static/table-state.js";
 import { actionText, resultText, who } from "/static/table-words.js";
 
 /**
@@ -27,7 +27,7 @@ export async function startReplay() {
     page.replay = { steps: data.steps, index: 0, timer: null };
     render();
   } catch (err) {
-    toast(errorText(err.code), "error", err.code);
+    toastFailure(err);
   }
 }
 
@@ -42,7 +42,7 @@ export function replayGo(index) {
 
 /** Move `by` steps. @param {number} by */
 export function replayStep(by) {
-  replayGo(page.replay.index + by);
+  replayGo(shownReplay().index + by);
 }
 
 /** Go to the start of the deal `by` deals from the one shown. @param {number} by */
@@ -53,14 +53,14 @@ export function replayDeal(by) {
 /** The step where deal `deal` (from 1) begins; past the last deal, the last step.
  * @param {number} deal */
 export function replayDealStart(deal) {
-  const steps = page.replay.steps;
+  const steps = shownReplay().steps;
   const found = steps.findIndex((step) => step.deal === deal);
   return found < 0 ? steps.length - 1 : found;
 }
 
 /** Stop playing the steps on the timer (the place shown stays). */
 export function stopReplayTimer() {
-  clearInterval(page.replay?.timer);
+  clearInterval(page.replay?.timer ?? undefined);
   if (page.replay) page.replay.timer = null;
 }
 
@@ -86,17 +86,15 @@ export function exitReplay() {
 /** The replay's bar: where it is, its buttons, the step's action and a deal's end.
  * @param {View} view */
 export function renderReplayBar(view) {
-  const bar = document.getElementById("replay-bar");
+  const bar = byId("replay-bar");
   bar.hidden = !view.replay;
   if (!view.replay) return;
-  const replay = page.replay;
-  document.getElementById("replay-step").textContent = t("replay.step", {
+  const replay = shownReplay();
+  byId("replay-step").textContent = t("replay.step", {
     n: replay.index + 1,
     total: replay.steps.length,
   });
-  document.getElementById("replay-play").textContent = t(
-    replay.timer ? "replay.pause" : "replay.play",
-  );
+  byId("replay-play").textContent = t(replay.timer ? "replay.pause" : "replay.play");
   const last = replay.steps.length - 1;
   const deal = view.deal ?? 1;
   const focused = document.activeElement;
@@ -114,9 +112,9 @@ export function renderReplayBar(view) {
   // A focused button that is disabled drops the focus to the page: hand it to the way back
   // (at the last step) or on (at the first).
   if (focused instanceof HTMLButtonElement && focused.disabled && focused.closest("#replay-bar")) {
-    document.getElementById(replay.index === last ? "replay-prev" : "replay-next").focus();
+    byId(replay.index === last ? "replay-prev" : "replay-next").focus();
   }
-  const end = document.getElementById("replay-end");
+  const end = byId("replay-end");
   const over = view.obs?.phase === "over" && view.deals.length >= deal;
   end.hidden = !over;
   end.replaceChildren();
@@ -128,7 +126,7 @@ export function renderReplayBar(view) {
       end.append(el("p", { id: "replay-result", class: "result-text" }, resultText(view)));
     }
   }
-  const action = document.getElementById("replay-action");
+  const action = byId("replay-action");
   action.replaceChildren();
   if (view.action) action.append(actionText(view, view.action, view.actor));
   else

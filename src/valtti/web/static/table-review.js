@@ -32,13 +32,13 @@
  *   #review-match       the match's line
  */
 
-import { api, el, errorText, toast } from "/static/common.js";
+import { api, byId, el, toastFailure } from "/static/common.js";
 import { announce } from "/static/alerts.js";
 import { reasonWords } from "/static/hint.js";
 import { currentLang, t, tn } from "/static/i18n.js";
 import { seatLetter, seatTitle, teamName } from "/static/names.js";
 import { equityGraph, showPlace } from "/static/review-graph.js";
-import { TEAM_OF, page, render, seatEntry } from "/static/table-state.js";
+import { page, render, seatEntry, shownReplay, TEAM_OF } from "/static/table-state.js";
 import { replayDealStart, replayGo, stopReplayTimer } from "/static/table-replay.js";
 import { moveLabel, moveText } from "/static/table-words.js";
 
@@ -71,9 +71,15 @@ const review = {
   drawnIn: "",
 };
 
+/** The review, asked for only once it came. @returns {MatchReviewData} */
+function reviewData() {
+  if (review.data === null) throw new Error("the review has not come");
+  return review.data;
+}
+
 /** Wire #review-open (table.js, once). */
 export function initReview() {
-  document.getElementById("review-open").addEventListener("click", () => void toggle());
+  byId("review-open").addEventListener("click", () => void toggle());
 }
 
 async function toggle() {
@@ -89,7 +95,7 @@ async function toggle() {
     try {
       review.data = await api("GET", `/api/tables/${encodeURIComponent(page.id)}/review`);
     } catch (err) {
-      toast(errorText(err.code), "error", err.code);
+      toastFailure(err);
       return;
     } finally {
       review.busy = false;
@@ -98,14 +104,14 @@ async function toggle() {
   }
   review.open = true;
   render();
-  const panel = document.getElementById("review");
+  const panel = byId("review");
   panel.focus({ preventScroll: true });
   // Under the board (one column): brought into sight from its heading.
   if (narrow()) panel.scrollIntoView({ block: "start" });
 }
 
 function drawButton() {
-  const button = document.getElementById("review-open");
+  const button = byId("review-open");
   button.dataset.busy = String(review.busy);
   button.setAttribute("aria-busy", String(review.busy));
   button.setAttribute("aria-expanded", String(review.open && !!page.replay));
@@ -232,7 +238,7 @@ function dealActions(deal) {
 /** NS's match equity as deal `deal` ended: as the next began, or by the match's result.
  * @param {ReviewDeal} deal */
 function endEquity(deal) {
-  const next = review.data.deals.find((d) => d.deal === deal.deal + 1);
+  const next = reviewData().deals.find((d) => d.deal === deal.deal + 1);
   if (next) return next.equity ?? null;
   const winner = page.state?.table?.winner;
   return winner === "NS" ? 1 : winner === "EW" ? -1 : winner === "draw" ? 0 : null;
@@ -286,7 +292,7 @@ function graph(deal) {
 
 /** What the graph and the marks mean. */
 function legend() {
-  const marks = review.data.marks ?? [];
+  const marks = reviewData().marks ?? [];
   return el(
     "div",
     { id: "review-legend", class: "review-legend" },
@@ -314,8 +320,8 @@ function legend() {
 
 /** The panel's content, in the page's language. */
 function drawPanel() {
-  const data = review.data;
-  const panel = document.getElementById("review");
+  const data = reviewData();
+  const panel = byId("review");
   panel.replaceChildren(
     el("h2", {}, t("review.title")),
     legend(),
@@ -389,7 +395,7 @@ function atChosen() {
  * cards (the bottom seat's hand, or the mover's open hand on the felt), and said over the hand.
  * @param {View} view */
 function drawMoment(view) {
-  const box = document.getElementById("review-moment");
+  const box = byId("review-moment");
   for (const node of document.querySelectorAll("[data-review]")) {
     node.removeAttribute("data-review");
   }
@@ -429,7 +435,7 @@ function drawMoment(view) {
             `li.review-decision[data-deal="${d.deal}"][data-step="${d.step}"] .review-go`,
           );
           if (item instanceof HTMLElement) item.focus();
-          else document.getElementById("review").focus();
+          else byId("review").focus();
         },
       },
       t("review.back"),
@@ -441,7 +447,7 @@ function drawMoment(view) {
  * while it is open, where the board is on each deal's graph, the decision chosen, and the
  * moment on the board. @param {View} view */
 export function renderReview(view) {
-  const panel = document.getElementById("review");
+  const panel = byId("review");
   const shown = view.replay && review.open && !!review.data;
   panel.hidden = !shown;
   document.body.dataset.reviewOpen = String(shown);
@@ -449,7 +455,7 @@ export function renderReview(view) {
   if (!view.replay) review.chosen = null;
   if (shown && review.drawnIn !== currentLang()) drawPanel();
   if (shown) {
-    const place = page.replay.index - replayDealStart(view.deal);
+    const place = shownReplay().index - replayDealStart(view.deal);
     for (const figure of panel.querySelectorAll("figure.equity-graph")) {
       const deal = Number(/** @type {HTMLElement} */ (figure).dataset.deal);
       const chosen = review.chosen?.deal === deal ? review.chosen.step : null;

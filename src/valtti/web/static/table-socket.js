@@ -7,7 +7,7 @@
  */
 
 import { t } from "/static/i18n.js";
-import { saveTableKeys, tableKeys, toast } from "/static/common.js";
+import { byId, saveTableKeys, tableKeys, toast } from "/static/common.js";
 import { announce } from "/static/alerts.js";
 import { stopClock } from "/static/absence.js";
 import { resetHint } from "/static/hint.js";
@@ -53,7 +53,7 @@ export function initSocket(given) {
 /** The banner on the felt: the connection lost, or back a moment; hidden otherwise. */
 export function renderConnection() {
   const { lost, backTimer } = page.connection;
-  const banner = document.getElementById("connection");
+  const banner = byId("connection");
   const shown = lost ? "lost" : backTimer ? "back" : "";
   banner.hidden = !shown;
   banner.dataset.connection = shown;
@@ -66,7 +66,7 @@ function connectionLost() {
   const connection = page.connection;
   if (connection.lost || connection.leaving) return;
   connection.lost = true;
-  clearTimeout(connection.backTimer);
+  clearTimeout(connection.backTimer ?? undefined);
   connection.backTimer = null;
   page.whyCard = null;
   stopClock();
@@ -89,7 +89,7 @@ export function connectionBack() {
 
 /** The status dot. @param {"connected" | "connecting" | "disconnected"} kind */
 export function setStatus(kind) {
-  const dot = document.getElementById("status");
+  const dot = byId("status");
   dot.dataset.state = kind;
   dot.dataset.i18nTitle = `status.${kind}`;
   dot.dataset.i18nAriaLabel = `status.${kind}`;
@@ -107,7 +107,7 @@ function socketUrl(token) {
 /** Open a connection to the table shown (`page.id`). */
 export function connect() {
   const connection = page.connection;
-  clearTimeout(connection.reconnectTimer);
+  clearTimeout(connection.reconnectTimer ?? undefined);
   if (connection.stopped) return;
   setStatus("connecting");
   resetHint();
@@ -125,12 +125,12 @@ export function connect() {
   socket.onopen = () => {
     connection.backoff = FIRST_BACKOFF_MS;
     setStatus("connected");
-    clearInterval(connection.pingTimer);
+    clearInterval(connection.pingTimer ?? undefined);
     connection.pingTimer = setInterval(ping, PING_MS);
     connection.probe = ping;
   };
   socket.onmessage = (event) => {
-    clearTimeout(silence);
+    clearTimeout(silence ?? undefined);
     silence = null;
     /** @type {Frame} */
     let frame;
@@ -154,10 +154,10 @@ export function connect() {
     else if (frame.type === FRAME.SEAT_ELSEWHERE) handlers.seat_elsewhere(frame);
   };
   socket.onclose = (event) => {
-    clearTimeout(silence);
+    clearTimeout(silence ?? undefined);
     if (connection.socket !== socket) return; // replaced by a newer connection
     if (event.code === CLOSE.NO_TABLE) {
-      clearInterval(connection.pingTimer);
+      clearInterval(connection.pingTimer ?? undefined);
       setStatus("disconnected");
       page.pending = false;
       connection.stopped = true;
@@ -196,10 +196,10 @@ function dropped(socket) {
 
 function reconnectLater() {
   const connection = page.connection;
-  clearInterval(connection.pingTimer);
+  clearInterval(connection.pingTimer ?? undefined);
   setStatus("disconnected");
   page.pending = false;
-  clearTimeout(connection.reconnectTimer);
+  clearTimeout(connection.reconnectTimer ?? undefined);
   connection.reconnectTimer = setTimeout(connect, connection.backoff);
   connection.backoff = Math.min(connection.backoff * 2, LAST_BACKOFF_MS);
 }
@@ -237,7 +237,7 @@ export function sendOrSay(message) {
 
 /** @param {string} text */
 function showNotice(text) {
-  const box = document.getElementById("notice");
+  const box = byId("notice");
   box.textContent = text;
   box.hidden = false;
 }

@@ -119,6 +119,7 @@ export function drawWith(draw) {
 /** The live state's view (the page has a state). @returns {View} */
 export function liveView() {
   const state = page.state;
+  if (state === null) throw new Error("no state has come yet");
   return {
     table: state.table,
     you: state.you ?? null,
@@ -134,14 +135,22 @@ export function liveView() {
   };
 }
 
-/** The replay's view of its step (a replay is shown). @returns {View} */
+/** The replay shown, asked for only while one is. @returns {Replay} */
+export function shownReplay() {
+  if (page.replay === null) throw new Error("no replay is shown");
+  return page.replay;
+}
+
+/** The replay's view of its step (a replay is shown, opened from the table's state).
+ * @returns {View} */
 export function replayView() {
-  const replay = page.replay;
+  const replay = shownReplay();
+  if (page.state === null) throw new Error("a replay is opened from the table's state");
   const step = replay.steps[replay.index];
   const obs = step.observation;
   const tricks = obs?.tricks ?? [];
   return {
-    table: page.state?.table,
+    table: page.state.table,
     you: null,
     seq: step.seq,
     deal: step.deal,
@@ -217,7 +226,7 @@ export function timedOutMoves(view) {
   obs.history.forEach((token, index) => {
     const card = !!parseCard(token);
     const at = card ? null : event++;
-    const seat = card ? playedBy.get(token) : events[at]?.seat;
+    const seat = at === null ? playedBy.get(token) : events[at]?.seat;
     if (seat && view.timedOut.includes(index)) moves.push({ index, token, seat, event: at });
   });
   return moves;

@@ -62,7 +62,7 @@ export function actionLabel(token) {
   if (a.kind === "declare") return tn("action.declare", { suit: icon });
   if (a.kind === "ask-whole") return tn("action.ask_whole");
   if (a.kind === "ask-half") return tn("action.ask_half", { suit: icon });
-  if (a.kind === "answer") {
+  if (a.kind === "answer" && icon) {
     icon.setAttribute("aria-hidden", "true"); // the suit's name follows it
     return tn("action.answer", { suit: icon, name: t(`suit.${a.suit}`) });
   }

@@ -105,8 +105,9 @@ import {
   byId,
   closeTable,
   copyText,
-  saveTableKeys,
+  one,
   savedNickname,
+  saveTableKeys,
   shareBase,
   showShareLink,
   tableKeys,
@@ -183,7 +184,7 @@ function keepSeatLink() {
 /** Show this page's person their seat link in the share dialog (none for a spectator). */
 async function showSeatLink() {
   const token = tableKeys(page.id).token;
-  const box = document.getElementById("seat-link-box");
+  const box = byId("seat-link-box");
   box.hidden = !token;
   if (!token) return;
   const { base } = await shareBase();
@@ -192,41 +193,36 @@ async function showSeatLink() {
 }
 
 function wire() {
-  document.getElementById("last-trick-btn").addEventListener("click", () => {
+  byId("last-trick-btn").addEventListener("click", () => {
     page.lastTrickOpen = !page.lastTrickOpen;
     render();
   });
-  document.getElementById("answer-dialog").addEventListener("cancel", (e) => e.preventDefault());
-  document.getElementById("copy-link").addEventListener("click", () => copyLink("share-link"));
+  byId("answer-dialog").addEventListener("cancel", (e) => e.preventDefault());
+  byId("copy-link").addEventListener("click", () => copyLink("share-link"));
   const shareDialog = byId("share-dialog", HTMLDialogElement);
-  document.getElementById("share-btn").addEventListener("click", () => {
+  byId("share-btn").addEventListener("click", () => {
     const link = byId("share-dialog-link", HTMLInputElement);
     showShareLink(page.id, link, "share-dialog-warning");
     showSeatLink();
     shareDialog.showModal();
   });
-  document.getElementById("seat-link-copy").addEventListener("click", () => copyLink("seat-link"));
-  document
-    .getElementById("share-dialog-copy")
-    .addEventListener("click", () => copyLink("share-dialog-link"));
-  document
-    .getElementById("share-dialog-close")
-    .addEventListener("click", () => shareDialog.close());
-  document.getElementById("replay-btn").addEventListener("click", startReplay);
-  document.getElementById("close-table").addEventListener("click", async () => {
+  byId("seat-link-copy").addEventListener("click", () => copyLink("seat-link"));
+  byId("share-dialog-copy").addEventListener("click", () => copyLink("share-dialog-link"));
+  byId("share-dialog-close").addEventListener("click", () => shareDialog.close());
+  byId("replay-btn").addEventListener("click", startReplay);
+  byId("close-table").addEventListener("click", async () => {
     const table = page.state?.table;
     if (table && (await closeTable(page.id, tableName(table)))) render();
   });
-  document.getElementById("replay-first").addEventListener("click", () => replayGo(0));
-  document.getElementById("replay-prev").addEventListener("click", () => replayStep(-1));
-  document.getElementById("replay-next").addEventListener("click", () => replayStep(1));
-  document.getElementById("replay-prev-deal").addEventListener("click", () => replayDeal(-1));
-  document.getElementById("replay-next-deal").addEventListener("click", () => replayDeal(1));
-  document.getElementById("replay-play").addEventListener("click", toggleReplayPlay);
-  document.getElementById("replay-exit").addEventListener("click", exitReplay);
+  byId("replay-first").addEventListener("click", () => replayGo(0));
+  byId("replay-prev").addEventListener("click", () => replayStep(-1));
+  byId("replay-next").addEventListener("click", () => replayStep(1));
+  byId("replay-prev-deal").addEventListener("click", () => replayDeal(-1));
+  byId("replay-next-deal").addEventListener("click", () => replayDeal(1));
+  byId("replay-play").addEventListener("click", toggleReplayPlay);
+  byId("replay-exit").addEventListener("click", exitReplay);
   // Keep what was typed while the page was loading.
-  /** @type {HTMLInputElement} */
-  const nickname = document.querySelector('#take-field input[name="nickname"]');
+  const nickname = one(document, '#take-field input[name="nickname"]', HTMLInputElement);
   nickname.value ||= savedNickname();
   nickname.addEventListener("input", () => {
     if (nickname.value.trim()) dropNicknameToasts();
@@ -241,14 +237,14 @@ function wire() {
     const take = (s) => document.querySelector(`button[data-take="${s}"]`);
     const open = SEATS.filter((s) => take(s));
     if (open.length === 1) sitDown(open[0]);
-    else if (open.length) take(open[0]).focus();
+    else if (open.length) take(open[0])?.focus();
   });
   // Why a card may not be played: on hover with a mouse, on a tap or a click with anything.
-  const hand = document.getElementById("hand");
+  const hand = byId("hand");
   hand.addEventListener("pointerover", (e) => {
-    if (e.pointerType === "mouse") showWhy(cardAt(e));
+    if (e.pointerType === "mouse") showWhy(cardAt(e) ?? null);
   });
-  hand.addEventListener("pointerup", (e) => showWhy(cardAt(e)));
+  hand.addEventListener("pointerup", (e) => showWhy(cardAt(e) ?? null));
   hand.addEventListener("pointerleave", (e) => {
     if (e.pointerType === "mouse") showWhy(null);
   });

@@ -18,7 +18,7 @@
  */
 
 import { t } from "/static/i18n.js";
-import { el } from "/static/common.js";
+import { byId, el } from "/static/common.js";
 
 /** @import { View } from "/static/table-state.js" */
 
@@ -84,7 +84,7 @@ export function explainTerms(root, view) {
   /** @type {NodeListOf<HTMLElement>} */
   const words = root.querySelectorAll("[data-term]");
   for (const node of words) {
-    node.title = termText(node.dataset.term);
+    node.title = termText(node.dataset.term ?? "");
     if (node.closest("button, a, select, input, label")) continue;
     node.setAttribute("role", "button");
     node.tabIndex = 0;
@@ -97,7 +97,7 @@ export function explainTerms(root, view) {
 let shownFor = null;
 
 function hide() {
-  const pop = document.getElementById("term-pop");
+  const pop = byId("term-pop");
   pop.hidden = true;
   pop.dataset.shows = "";
   shownFor?.setAttribute("aria-expanded", "false");
@@ -107,7 +107,7 @@ function hide() {
 /** Show the explanation of `source`'s words next to it. @param {HTMLElement} source */
 function show(source) {
   const terms = (source.dataset.termTip ?? source.dataset.term ?? "").split(" ");
-  const pop = document.getElementById("term-pop");
+  const pop = byId("term-pop");
   // (The pop-up's own attribute is not data-term: it is no word to explain.)
   pop.replaceChildren(...terms.map((term) => el("p", {}, termText(term))));
   for (const section of new Set(terms.map((term) => SECTION[term]).filter(Boolean))) {

@@ -12,7 +12,7 @@ from typing import Any, Final
 from valtti.engine import Action, Observation, Seat
 from valtti.engine.views import Phase
 from valtti.table import Table, decide_once
-from valtti.web.bots import Bots
+from valtti.web.referee.bots import Bots
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 move on what the seat knew then, and against the best with every hand open; the costliest
 decisions of each deal with the better move and its reason; what each team lost.
 
-On what the seat knew: the hint's evaluation of the seat's observation (``players.appraise``,
+On what the seat knew: the hint's evaluation of the seat's observation (``coach.appraise``,
 repeatable: the same record gives the same review). With every hand open: the exact
 double-dummy value of each legal action in the real deal (the engine's ``Solver``), solved
 within ``OPEN_HAND_POSITIONS`` positions a decision, so that a review of a match takes about a
@@ -22,13 +22,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any, Final, overload
 
+from valtti.coach.appraise import Appraisal, appraise, deals_for
+from valtti.coach.explain import NEGLIGIBLE, explain_worlds, within_chance
+from valtti.coach.reasons import Reason
 from valtti.engine import Action, Deal, Match, Observation, Seat, Team
 from valtti.engine.solver import Solver
-from valtti.players.appraise import Appraisal, appraise, deals_for
 from valtti.players.equity import match_equity
-from valtti.players.explain import NEGLIGIBLE, explain_worlds, within_chance
 from valtti.players.pimc import ActionEstimate
-from valtti.players.reasons import Reason
 
 __all__ = [
     "COSTLIEST",

@@ -14,7 +14,7 @@ In each deal every legal action is valued for the mover's team in match equity
 (``pimc.equity_value``): from trick 3 on by the exact double-dummy solver, each solve within
 ``NODE_CAP`` positions; in tricks 1 and 2, where a whole deal can take the solver seconds, the
 line after the action is played on to the end of trick 3 by the heuristic player's rules of thumb
-(``players.playout``) and solved exactly from there where that takes at most ``PLAYOUT_CAP``
+(``coach.playout``) and solved exactly from there where that takes at most ``PLAYOUT_CAP``
 positions, else played on a trick more and solved from there, and so on (its error against
 exact solves is in docs/MEASUREMENTS.md). A solve that would pass ``NODE_CAP`` is valued the
 early way too, from the end of the trick being played.
@@ -27,13 +27,13 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from valtti.coach.playout import play_to
 from valtti.engine import Action, Deal, Observation
 from valtti.engine.seeds import position_seed
 from valtti.engine.solver import DealValue, Solver
 from valtti.players.knowledge import infer
 from valtti.players.likelihood import LearnedLikelihood
 from valtti.players.pimc import equity_value
-from valtti.players.playout import play_to
 from valtti.players.sampler import Hands, Sampler
 from valtti.players.worlds import rebuild
 

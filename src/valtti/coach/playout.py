@@ -1,5 +1,5 @@
 """A fast rule-based playout: how a hint finishes the first tricks of a line cheaply before the
-exact solver takes over (``players.appraise``).
+exact solver takes over (``coach.appraise``).
 
 Every seat plays as the heuristic player (its C, ``players._heuristic``: a few microseconds a
 decision), each from what it may know alone, its hand and the public record: the hidden cards

@@ -1,7 +1,7 @@
 """Why a move is good: each legal action's value, the share of worlds where it is best, and the
 main reason, found by playing out the principal lines of the double-dummy solver.
 
-A hint values every legal action across sampled deals (``players.appraise``: the PIMC
+A hint values every legal action across sampled deals (``coach.appraise``: the PIMC
 player's way, within a budget of solver work and from a seed derived from the position, so the
 same position gives the same hint anywhere). To say *why*, the action is set against the best
 alternative (the best action against the best one worth less, every other action against the
@@ -18,9 +18,9 @@ equal, as far as the deals can tell: neither gets a decisive reason. Facts about
 itself come from the engine: which marriages a question's locks break (``marriage_suits``
 before and after), what a declaration scores.
 
-What a hint says is ``players.reasons`` (a ``Reason``: a ``ReasonCode`` with its arguments,
+What a hint says is ``coach.reasons`` (a ``Reason``: a ``ReasonCode`` with its arguments,
 English in ``str()``, each front end's words in its catalogue); how two finished lines differ,
-and what each difference is worth, is ``players.differences``.
+and what each difference is worth, is ``coach.differences``.
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
-from valtti.engine import Action, Deal, Observation, Seat
-from valtti.engine.solver import DealValue
-from valtti.players.appraise import Appraisal, appraise, deals_for
-from valtti.players.differences import (
+from valtti.coach.appraise import Appraisal, appraise, deals_for
+from valtti.coach.differences import (
     Args,
     Comparison,
     Difference,
@@ -41,8 +39,10 @@ from valtti.players.differences import (
     LineOutcome,
     play_line,
 )
+from valtti.coach.reasons import Explanation, Hint, Reason, ReasonCode
+from valtti.engine import Action, Deal, Observation, Seat
+from valtti.engine.solver import DealValue
 from valtti.players.pimc import ActionEstimate
-from valtti.players.reasons import Explanation, Hint, Reason, ReasonCode
 
 # Explanation, Hint, Reason and ReasonCode are read from here too (terminal.hints).
 __all__ = [
@@ -286,7 +286,7 @@ def explain(observation: Observation, level: str = "hard") -> Hint:
     where it is best and the main reason with the share of the deals that show it; and what
     they rest on.
 
-    The deals and values are ``players.appraise``'s at ``level``'s budget for the trick
+    The deals and values are ``coach.appraise``'s at ``level``'s budget for the trick
     (``appraise.DEALS``; every possible deal where there are no more), the reasons
     ``explain_worlds``'s: all counted in solver work and seeded from the position, so the
     same position gives the same hint on any machine and under any load. A value is the

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from valtti.engine import Deal, Match, Refusal, Seat
 from valtti.web.db.rows import TableStatus
-from valtti.web.errors import RoomError
+from valtti.web.referee.errors import RoomError
 
 
 def deal_in_play(status: TableStatus, match: Match | None) -> Deal:

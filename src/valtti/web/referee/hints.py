@@ -15,9 +15,9 @@ import logging
 from collections.abc import Callable
 
 from valtti.engine import Observation
-from valtti.web.bots import Bots, Moves
-from valtti.web.connection import Connection
-from valtti.web.errors import RoomError
+from valtti.web.referee.bots import Bots, Moves
+from valtti.web.referee.connection import Connection
+from valtti.web.referee.errors import RoomError
 
 log = logging.getLogger(__name__)
 

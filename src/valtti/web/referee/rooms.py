@@ -13,11 +13,11 @@ from typing import Any, Final
 
 from valtti.engine import Seat, Variant
 from valtti.table import first_dealer, fresh_seed
-from valtti.web.bots import Bots
 from valtti.web.db.rows import Listed, ListedStatus, SeatRow, StoredTable, TableRow
 from valtti.web.db.store import Store
-from valtti.web.room import Room
-from valtti.web.seats import new_token, token_hash
+from valtti.web.referee.bots import Bots
+from valtti.web.referee.room import Room
+from valtti.web.referee.seats import new_token, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class Rooms:
         self.close_idle_after = close_idle_after
         self.bots = bots
         self.bot_delay = bot_delay
-        #: Called with a room as its match ends (its review is begun: web/reviews.py).
+        #: Called with a room as its match ends (its review is begun: web/referee/reviews.py).
         self.on_finished = on_finished
         self._rooms: dict[str, Room] = {}
         self._finished_rooms: OrderedDict[str, Room] = OrderedDict()

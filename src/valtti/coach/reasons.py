@@ -4,7 +4,7 @@ its ``Hint`` (the moves, and the deals they rest on).
 
 A ``Reason`` is data, like the engine's ``Refusal``: ``str()`` is English, and front ends
 translate the code (``terminal.hints``). Which reason a move has is found by playing lines out
-(``players.explain``).
+(``coach.explain``).
 """
 
 from __future__ import annotations

@@ -20,21 +20,29 @@ from valtti.engine import Action, ActionKind, Match, Refusal, RefusalCode, Seat
 from valtti.engine.record import Record
 from valtti.engine.views import Phase
 from valtti.table import Table
-from valtti.web import computer
-from valtti.web.bots import Bots
-from valtti.web.chat import Chat
-from valtti.web.checks import deal_in_play, illegal, seen_in_play
-from valtti.web.computer import Computers
-from valtti.web.connection import Connection, move_seat
 from valtti.web.db.rows import ClosedBy, SeatRow, StoredTable, TableRow, TableStatus
 from valtti.web.db.store import Store
-from valtti.web.ends import Waiting, rematch_of
-from valtti.web.errors import RoomError, WriteFailed
-from valtti.web.frames import Frames, match_record, replay_steps, table_summary
-from valtti.web.hints import Hints
-from valtti.web.presence import Presence
-from valtti.web.seats import is_token_of, new_token, seat_of, token_hash
-from valtti.web.turns import STAND_IN, Stood, Turn, TurnClock, is_person, occupant, timed_turn
+from valtti.web.referee import computer
+from valtti.web.referee.bots import Bots
+from valtti.web.referee.chat import Chat
+from valtti.web.referee.checks import deal_in_play, illegal, seen_in_play
+from valtti.web.referee.computer import Computers
+from valtti.web.referee.connection import Connection, move_seat
+from valtti.web.referee.ends import Waiting, rematch_of
+from valtti.web.referee.errors import RoomError, WriteFailed
+from valtti.web.referee.frames import Frames, match_record, replay_steps, table_summary
+from valtti.web.referee.hints import Hints
+from valtti.web.referee.presence import Presence
+from valtti.web.referee.seats import is_token_of, new_token, seat_of, token_hash
+from valtti.web.referee.turns import (
+    STAND_IN,
+    Stood,
+    Turn,
+    TurnClock,
+    is_person,
+    occupant,
+    timed_turn,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +55,13 @@ class Room:
     phase) every other seat and a spectator see the match before the ``ask-whole``
     (``Match.seen_by``), and each of their actions is answered as it would have been then.
     ``on_idle`` is called with the room once it is finished and nobody watches it,
-    ``on_finished`` once, as its match ends (its review is made then: web/reviews.py).
+    ``on_finished`` once, as its match ends (its review is made then: web/referee/reviews.py).
 
     ``row`` is the table as the store keeps it (``db.rows.TableRow``: id, variant, seed,
     status, turn time, hints, rematch), ``seats`` its seats' rows; ``table`` is the match's
     seat driver (``valtti.table.Table``): it says who is to move, deals, and gives each
     decision its seed; the room decides who decides (a person's socket, a computer player, a
-    person's stand-in: web/turns.py) and when.
+    person's stand-in: web/referee/turns.py) and when.
     """
 
     def __init__(

@@ -1,6 +1,6 @@
 """What differs between two finished lines of play, and what each difference is worth.
 
-A hint (``players.explain``) plays an action and its alternative to the deal's end along the
+A hint (``coach.explain``) plays an action and its alternative to the deal's end along the
 solver's principal line in one world; this module sets the two finished deals side by side: the
 last trick and whose card took it, the victory point, each team's marriages, Porvoo, the target
 reached or overshot. A match-level difference accounts for the whole value gap of the world;
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from valtti.coach.reasons import ReasonCode
 from valtti.engine import (
     Action,
     ActionKind,
@@ -29,7 +30,6 @@ from valtti.engine import (
 from valtti.engine.match import Outcome
 from valtti.engine.solver import MAX_GAME_POINTS, DealValue
 from valtti.engine.views import DealResult
-from valtti.players.reasons import ReasonCode
 
 #: A principal line: the actions both teams play from a position to the deal's end.
 Line = Callable[[Deal], Sequence[Action]]

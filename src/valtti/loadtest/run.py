@@ -56,7 +56,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from valtti.web.loadfigures import Chat, Figures, latency
+from valtti.loadtest.figures import Chat, Figures, latency
 
 SEATS = ("N", "E", "S", "W")
 

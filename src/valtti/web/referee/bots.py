@@ -27,9 +27,9 @@ from typing import Any, Final, TypeVar
 
 import psutil
 
+from valtti.coach.explain import explain
+from valtti.coach.review import review
 from valtti.engine import Action, Match, Observation, Seat
-from valtti.players.explain import explain
-from valtti.players.review import review
 from valtti.players.shipped import OFFERED
 from valtti.table import decide_once
 
@@ -123,7 +123,7 @@ def _warm() -> None:
 
 def hint_moves(observation: Observation) -> Moves:
     """The hint for the seat to move in ``observation`` (docs/WEB.md, Hints):
-    ``players.reasons.Hint.to_dict()``, each legal action best first and the deals they rest on,
+    ``coach.reasons.Hint.to_dict()``, each legal action best first and the deals they rest on,
     from that seat's observation alone (seeded from the position itself, so the same position
     gives the same hint)."""
     return explain(observation, HINT_LEVEL).to_dict()
@@ -148,13 +148,13 @@ class Bots:
             # Each worker is forked from a server that has imported the players already.
             context.set_forkserver_preload(
                 [
-                    "valtti.web.bots",
+                    "valtti.web.referee.bots",
                     "valtti.table.driver",
                     "valtti.players.heuristic",
                     "valtti.players.search",
                     "valtti.players.pimc",
-                    "valtti.players.explain",
-                    "valtti.players.review",
+                    "valtti.coach.explain",
+                    "valtti.coach.review",
                 ]
             )
             self._context: ForkServerContext | SpawnContext = context
@@ -195,7 +195,7 @@ class Bots:
                 raise
 
     async def idle(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` (a finished match's review, web/reviews.py) in a process of its own
+        """``work(*args)`` (a finished match's review, referee/reviews.py) in a process of its own
         at the lowest CPU priority (``SCHED_IDLE``), never in a computer player's worker: it
         takes only the CPU that play leaves. One at a time; the process is ended by ``close``
         or when this is cancelled. ``RuntimeError`` when the work failed or its process ended."""

@@ -17,9 +17,9 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from valtti.web.connection import Connection
 from valtti.web.db.rows import SeatRow
-from valtti.web.errors import RoomError
+from valtti.web.referee.connection import Connection
+from valtti.web.referee.errors import RoomError
 
 #: The quick emotes, by name; each page says them in its own language.
 EMOTES: Final = ("good", "thanks", "oops", "wow", "hurry")

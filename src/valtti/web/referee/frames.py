@@ -101,7 +101,7 @@ class Frames:
     ) -> dict[Seat | None, str]:
         """Each viewer's state frame, with the count of the public actions it may know of
         (``seq``: the engine's ``public_action_count`` of the match it sees); ``clock``: the
-        turn clock's JSON, the same for every viewer (web/turns.py); ``between``: who is ready
+        turn clock's JSON, the same for every viewer (referee/turns.py); ``between``: who is ready
         for the next deal or a rematch, as JSON (``ends.Waiting``); ``timed_out``: the deal's
         public actions a stand-in made for a person out of time, as JSON (``turns.Stood``)."""
         head = (

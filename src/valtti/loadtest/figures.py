@@ -1,4 +1,4 @@
-"""What a load test (``valtti loadtest``, web/loadtest.py) measured: the latency of actions and
+"""What a load test (``valtti loadtest``, loadtest/run.py) measured: the latency of actions and
 chat messages as percentiles, the errors and the CPU spent, as a report or as JSON."""
 
 from __future__ import annotations

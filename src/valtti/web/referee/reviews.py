@@ -16,10 +16,10 @@ from typing import Final
 from sqlalchemy.exc import SQLAlchemyError
 
 from valtti.engine import Match, Seat
-from valtti.web.bots import Bots, review_json
 from valtti.web.db.store import Store
-from valtti.web.errors import RoomError
-from valtti.web.room import Room
+from valtti.web.referee.bots import Bots, review_json
+from valtti.web.referee.errors import RoomError
+from valtti.web.referee.room import Room
 
 #: Finished matches whose review is kept in memory too (or waits to be made).
 KEPT: Final = 64
