@@ -12,7 +12,7 @@ from valtti.arena import leaderboard
 from valtti.players.registry import make_player
 from valtti.players.shipped import LEVELS, OFFERED, SHIPPED, level_player, strengths
 from valtti.terminal.phrases import PLAYER_NAMES
-from valtti.web import bots
+from valtti.web.referee import bots
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -115,9 +115,7 @@ function sayDefaults() {
   byId("play-note").textContent = t("lobby.play.note", {
     level: t(`player.level.${DEFAULT_COMPUTER}`),
   });
-  document
-    .getElementById("levels-note")
-    .replaceChildren(...(choices.levels.length ? levelsNote() : []));
+  byId("levels-note").replaceChildren(...(choices.levels.length ? levelsNote() : []));
   const now = t("lobby.more.now", { variant: variantSummary(variantChanges()) });
   const bank = one(form, "[data-time-bank]", HTMLSelectElement);
   // A time bank chosen under "More options" is said beside it while they are folded.
