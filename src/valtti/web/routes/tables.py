@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from valtti.web.answers import CreatedTable, TableList, TableSummary, letter, refusals
+from valtti.web.club.deps import ClubPlayer, seat_member
 from valtti.web.db.rows import ListedStatus
 from valtti.web.deps import AdmittedTable, RoomsDep, TableRoom
 from valtti.web.errors import RoomError
@@ -41,10 +42,17 @@ def table_ids(text: str) -> list[str]:
     return found
 
 
-@router.post("", status_code=201, responses=refusals(400, 413, 429))
-async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -> CreatedTable:
-    """A new table; the creator may take a seat at once (``seat``, with ``nickname``)."""
+@router.post("", status_code=201, responses=refusals(400, 401, 403, 413, 429))
+async def create_table(
+    request: Request, rooms: RoomsDep, player: ClubPlayer, body: AdmittedTable
+) -> CreatedTable:
+    """A new table; the creator may take a seat at once (``seat``, with ``nickname``). In club
+    mode only a member may (``401 not_signed_in``), seated under their member's name; the
+    answer then has the key to give guests (``guest_link``)."""
     creator = body.creator
+    member = player.member
+    if creator is not None and member is not None:
+        creator = (creator[0], member.name)
     room, creator_token, token = await rooms.create(
         body.variant,
         body.seats,
@@ -55,12 +63,16 @@ async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -
         body.name,
         body.in_lobby,
     )
+    if creator is not None and member is not None:
+        await seat_member(player, room.id, creator[0])
+    guest = None if player.club is None else player.club.guest_key(room.id)
     return CreatedTable(
         id=room.id,
         link=f"{request.base_url}t/{room.id}",
         token=token,
         creator_token=creator_token,
         seat=None if creator is None else letter(creator[0]),
+        guest_link=None if guest is None else f"{request.base_url}t/{room.id}?guest={guest}",
     )
 
 
