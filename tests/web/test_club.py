@@ -7,13 +7,16 @@ limited, disabling a member, and who may create, join and watch a table.
 from __future__ import annotations
 
 import datetime as dt
+import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select, text, update
 from starlette.testclient import TestClient
-from tests.web.serving import App
+from tests.web.club_helpers import play_people
+from tests.web.serving import App, stored_record
 
 from valtti.web.club.accounts import SESSION_COOKIE, AccountSettings
 from valtti.web.db.schema import members_table, sessions_table
@@ -325,3 +328,46 @@ def test_the_command_line_makes_an_administrator(tmp_path: Path) -> None:
     finally:
         store.close()
     assert tuple(row) == ("Kalle", 1)
+
+
+@pytest.mark.slow
+def test_a_finished_match_rates_its_members_and_is_in_their_records(club: App) -> None:
+    csrf = set_up(club)
+    made = club.http.post(
+        "/api/tables",
+        json={
+            "seats": {"N": "open", "E": "heuristic", "S": "random", "W": "heuristic"},
+            "seat": "N",
+            "nickname": "x",
+            "turn_seconds": None,
+        },
+        headers={"X-CSRF-Token": csrf},
+    ).json()
+    me = club.http.get("/api/club/me").json()["member"]
+    player = club.socket(made["id"], made["token"])
+    play_people({"N": player}, random.Random(3))
+    player.close()
+    record = stored_record(club.db_url, made["id"])
+    match = record.replay()
+    assert match.is_over()
+
+    def rated() -> bool:
+        return bool(club.http.get(f"/api/club/members/{me['id']}").json()["history"])
+
+    deadline = time.monotonic() + 60
+    while not rated():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    page = club.http.get(f"/api/club/members/{me['id']}").json()
+    (step,) = page["history"]
+    assert step["source"] == f"table:{made['id']}"
+    won = match.winner is not None and int(match.winner) == 0
+    if not match.is_draw:
+        assert (step["after"] > step["before"]) == won
+    assert page["tables"] == [{"id": made["id"], "seat": "N"}]
+    records = club.http.get(f"/api/club/members/{me['id']}/records")
+    assert "attachment" in records.headers["content-disposition"]
+    (kept,) = records.json()
+    assert kept["meta"]["table"] == made["id"]
+    lobby = club.http.get("/api/club/members").json()
+    assert lobby[0]["rating"] == page["member"]["rating"] != 0.0
