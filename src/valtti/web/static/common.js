@@ -66,6 +66,26 @@ export function i18nEl(tag, key, attrs = {}) {
   return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
 }
 
+/** The signed-in member's CSRF token in club mode (GET /api/club/me), sent with each change. */
+let csrfToken = "";
+
+/** Use `token` as the CSRF token of every request that changes something. @param {string} token */
+export function useCsrf(token) {
+  csrfToken = token || "";
+}
+
+/** The key a member gave a guest in the page's address (?guest=KEY), or "". */
+export function guestKey() {
+  return new URLSearchParams(location.search).get("guest") || "";
+}
+
+/** `path` with the page's guest key as ?guest=, when it has one. @param {string} path */
+export function withGuest(path) {
+  const key = guestKey();
+  if (!key) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}guest=${encodeURIComponent(key)}`;
+}
+
 /** Call the JSON API; a failure throws an Error with .code and .status from the server, or
  * .code "offline" when no answer came from it (the server, the network or, behind a reverse
  * proxy, the server behind it is down).
@@ -78,6 +98,8 @@ export async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  // Club mode: a change is made only with the session's CSRF token (docs/HOSTING.md).
+  if (csrfToken && method !== "GET") init.headers["X-CSRF-Token"] = csrfToken;
   let res;
   try {
     res = await fetch(path, init);
@@ -258,7 +280,7 @@ export function saveNickname(name) {
 /** Take `seat` at table `id` under `nickname` and keep its token; rejects with the API error.
  * @param {string} id @param {Seat} seat @param {string} nickname */
 export async function takeSeat(id, seat, nickname) {
-  const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
+  const got = await api("POST", withGuest(`/api/tables/${encodeURIComponent(id)}/seats/${seat}`), {
     nickname,
   });
   saveNickname(nickname);

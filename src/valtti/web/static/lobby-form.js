@@ -68,14 +68,23 @@ export function typedNickname() {
   return nicknameField().value.trim();
 }
 
-/** Build the form from the server's options and let it be sent. @param {Options} options */
-export function initForm(options) {
+/** Build the form from the server's options and let it be sent; in club mode (`me`) a member
+ * plays under their name, and a visitor is told to sign in (#club-notice).
+ * @param {Options} options @param {import("/static/club-bar.js").Me} [me] */
+export function initForm(options, me) {
   choices.variants = options.variant;
   choices.computerPlayers = options.players;
   buildSeatRows();
   buildVariantRows();
   // Keep what was typed while the page was loading.
   nicknameField().value ||= savedNickname();
+  if (me?.member) {
+    // Club mode: a member plays under their member's name.
+    nicknameField().value = me.member.name;
+    nicknameField().readOnly = true;
+  } else if (me?.club) {
+    document.getElementById("club-notice").hidden = false;
+  }
   nicknameField().addEventListener("input", () => {
     showProblem(null);
     sayDefaults();

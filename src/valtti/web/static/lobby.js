@@ -52,6 +52,7 @@
  */
 
 import { initI18n, onLangChange } from "/static/i18n.js";
+import { showClubBar } from "/static/club-bar.js";
 import { showLoopbackWarning, tableOptions } from "/static/common.js";
 import { initForm } from "/static/lobby-form.js";
 import { buildFilters, initJoin, refreshTables, renderTables } from "/static/lobby-list.js";
@@ -59,8 +60,8 @@ import { buildFilters, initJoin, refreshTables, renderTables } from "/static/lob
 const REFRESH_MS = 3000;
 
 async function main() {
-  const [, options] = await Promise.all([initI18n(), tableOptions()]);
-  initForm(options);
+  const [, options, me] = await Promise.all([initI18n(), tableOptions(), showClubBar()]);
+  initForm(options, me);
   initJoin();
   document.getElementById("refresh").addEventListener("click", refreshTables);
   buildFilters();

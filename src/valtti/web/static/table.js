@@ -101,6 +101,7 @@
  */
 
 import { initI18n, onLangChange, t } from "/static/i18n.js";
+import { showClubBar } from "/static/club-bar.js";
 import {
   byId,
   closeTable,
@@ -272,7 +273,7 @@ function wire() {
 }
 
 async function main() {
-  const [, options] = await Promise.all([initI18n(), tableOptions()]);
+  const [, options] = await Promise.all([initI18n(), tableOptions(), showClubBar()]);
   page.computerPlayers = options.players;
   drawWith(render);
   initSocket({
