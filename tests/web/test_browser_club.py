@@ -229,3 +229,67 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
     expect(bertta_page.locator("#matches li")).to_have_count(2)
     bertta_page.set_viewport_size(DESKTOP)
     shoot(bertta_page, "club-member")
+
+
+def test_a_member_signs_up_and_in_with_a_passkey(
+    tmp_path: Path,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    # WebAuthn takes a host name, never an address: the browser opens the server as localhost
+    # (its public URL, so that the server's one address is that name).
+    server = Server(f"sqlite:///{tmp_path / 'valtti.db'}", options=["--club"])
+    url = f"http://localhost:{server.port}"
+    server.options += ["--public-url", url]
+    server.start()
+    try:
+        passkey_ceremonies(server, url, new_context)
+    finally:
+        server.stop()
+
+
+def passkey_ceremonies(
+    server: Server,
+    url: str,
+    new_context: Callable[..., BrowserContext],  # noqa: F811
+) -> None:
+    csrf = server.http.post("/api/club/setup", json={"name": "Anna", "password": PASSWORD}).json()[
+        "csrf"
+    ]
+    invitation = server.http.post(
+        "/api/club/invitations", json={}, headers={"X-CSRF-Token": csrf}
+    ).json()["token"]
+    context = new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    made = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    page.goto(f"{url}/club?invitation={invitation}")
+    page.fill("#signup-form input[name=name]", "Bertta")
+    page.click("#passkey-signup")
+    expect(page.locator("#account-name")).to_have_text("Bertta")
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": made["authenticatorId"]})
+    assert [c["isResidentCredential"] for c in held["credentials"]] == [True]
+    page.click("#signout")
+    expect(page.locator("#signin-form")).to_be_visible()
+    page.click("#passkey-signin")
+    expect(page.locator("#account-name")).to_have_text("Bertta")
+    # No password was ever set: a password sign-in with any is refused.
+    refused = server.http.post("/api/club/signin", json={"name": "Bertta", "password": PASSWORD})
+    assert refused.status_code == 401
+    # The passkey on this authenticator is the member's already: it is not made twice.
+    page.click("#passkey-add")
+    expect(page.locator('#toasts .toast[data-code="passkey_cancelled"]')).to_be_visible()
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": made["authenticatorId"]})
+    assert len(held["credentials"]) == 1

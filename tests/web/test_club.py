@@ -371,3 +371,26 @@ def test_a_finished_match_rates_its_members_and_is_in_their_records(club: App) -
     assert kept["meta"]["table"] == made["id"]
     lobby = club.http.get("/api/club/members").json()
     assert lobby[0]["rating"] == page["member"]["rating"] != 0.0
+
+
+def test_a_forged_passkey_answer_is_refused_and_counted(club: App) -> None:
+    set_up(club)
+    browser = client(club)
+    for _ in range(20):
+        options = browser.post("/api/club/passkeys/signin/options", json={}).json()
+        assert options["options"]["rpId"] == "127.0.0.1" and options["options"]["challenge"]
+        forged = browser.post(
+            "/api/club/passkeys/signin",
+            json={
+                "ceremony": options["ceremony"],
+                "credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}},
+            },
+        )
+        assert forged.status_code == 400 and forged.json()["error"] == "bad_passkey"
+    # A ceremony is used once, and the address has failed too often now.
+    again = browser.post(
+        "/api/club/passkeys/signin", json={"ceremony": options["ceremony"], "credential": {}}
+    )
+    assert again.status_code == 429
+    password = browser.post("/api/club/signin", json={"name": "Anna", "password": PASSWORD})
+    assert password.status_code == 429

@@ -32,6 +32,7 @@ from valtti.web.bots import Bots
 from valtti.web.chat import Limits
 from valtti.web.club.accounts import AccountSettings
 from valtti.web.club.nights import Nights
+from valtti.web.club.passkeys import Passkeys
 from valtti.web.club.service import Club
 from valtti.web.db.store import Store
 from valtti.web.deps import ClientLimits
@@ -69,6 +70,7 @@ _STATUS: Final = {
     "reserved": 403,
     "name_taken": 409,
     "set_up": 409,
+    "bad_passkey": 400,
 }
 
 log = logging.getLogger(__name__)
@@ -156,6 +158,7 @@ def create_app(
             app.state.club = Club(store, club)
             await app.state.club.start()
             app.state.nights = nights = Nights(store, rooms, app.state.club)
+            app.state.passkeys = Passkeys(app.state.club)
         sweep: asyncio.Task[None] | None = None
         try:
             await bots.warm_up()
@@ -195,6 +198,7 @@ def create_app(
     app.state.home = home
     app.state.club = None  #: the ``Club`` in club mode, once started
     app.state.nights = None  #: its club nights
+    app.state.passkeys = None  #: its members' passkeys
     app.add_middleware(Guard, policy=policy, routed=lambda scope: _takes(app, scope))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _answer_refusals(app)

@@ -122,19 +122,23 @@ class Accounts:
     async def add(
         self,
         name: str,
-        password: str,
+        password: str | None,
         *,
         admin: bool = False,
         invitation: str | None = None,
         first: bool = False,
+        handle: str | None = None,
     ) -> Member:
         """A new member (``first``: only while the club has none, as its administrator);
-        ``invitation``: the token of an open invitation, used up by it."""
+        ``invitation``: the token of an open invitation, used up by it; ``password``
+        ``None``: one who signs in with passkeys (``handle``: their WebAuthn user handle)."""
         name = member_name(name)
-        fault = password_fault(password)
-        if fault is not None:
-            raise RoomError("bad_password", fault)
-        hashed = await asyncio.to_thread(hash_password, password)
+        hashed = None
+        if password is not None:
+            fault = password_fault(password)
+            if fault is not None:
+                raise RoomError("bad_password", fault)
+            hashed = await asyncio.to_thread(hash_password, password)
         if first and await asyncio.to_thread(self.store.count) > 0:
             raise RoomError("set_up", "the club has its administrator already: sign in")
         try:
@@ -143,7 +147,7 @@ class Accounts:
                     name,
                     hashed,
                     NEW_RATING,
-                    secrets.token_urlsafe(32),
+                    handle or secrets.token_urlsafe(32),
                     admin=admin or first,
                     invitation=None if invitation is None else token_hash(invitation),
                     now=datetime.now(UTC),
@@ -173,13 +177,7 @@ class Accounts:
         once the name or the address failed too often lately, ``bad_sign_in`` otherwise
         (the same answer for an unknown name, a wrong password and a disabled member)."""
         key = f"name:{name.strip().casefold()}"
-        wait = max(self._by_name.blocked(key), self._by_address.blocked(address))
-        if wait > 0:
-            raise RoomError(
-                "too_many",
-                "too many failed sign-ins: wait a while and try again",
-                retry_after=int(wait) + 1,
-            )
+        _refuse_for(max(self._by_name.blocked(key), self._by_address.blocked(address)))
         found = await asyncio.to_thread(self.store.member_by_name, name.strip())
         member, hashed = (None, None) if found is None else found
         ok = await asyncio.to_thread(_verify, hashed, password)
@@ -193,6 +191,14 @@ class Accounts:
             new = await asyncio.to_thread(hash_password, password)
             await asyncio.to_thread(self.store.set_password, member.id, new, "")
         return member
+
+    def refuse_if_blocked(self, address: str) -> None:
+        """``too_many`` while the address has failed to sign in too often lately."""
+        _refuse_for(self._by_address.blocked(address))
+
+    def failed(self, address: str) -> None:
+        """Count a failed sign-in from the address (a passkey's: no name)."""
+        self._by_address.fail(address)
 
     async def open_session(self, member: Member) -> Session:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
@@ -217,10 +223,20 @@ class Accounts:
         if fault is not None:
             raise RoomError("bad_password", fault)
         hashed = await asyncio.to_thread(self.store.password_hash, member.id)
-        if not await asyncio.to_thread(_verify, hashed, old):
+        # A member who has only passkeys sets a first password without one.
+        if hashed is not None and not await asyncio.to_thread(_verify, hashed, old):
             raise RoomError("bad_sign_in", "the current password is not right")
         new_hash = await asyncio.to_thread(hash_password, new)
         await asyncio.to_thread(self.store.set_password, member.id, new_hash, token_hash(session))
+
+
+def _refuse_for(wait: float) -> None:
+    if wait > 0:
+        raise RoomError(
+            "too_many",
+            "too many failed sign-ins: wait a while and try again",
+            retry_after=int(wait) + 1,
+        )
 
 
 def _verify(hashed: str | None, password: str) -> bool:

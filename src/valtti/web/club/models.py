@@ -159,3 +159,26 @@ class NewNight(BaseModel):
         if len(set(self.members)) != len(self.members):
             raise ValueError("a member is named twice")
         return self
+
+
+class PasskeyOptions(BaseModel):
+    """A passkey ceremony's first step: its key, and the WebAuthn options for the browser
+    (``PublicKeyCredential.parseCreationOptionsFromJSON`` or ``…RequestOptionsFromJSON``)."""
+
+    ceremony: str
+    options: dict[str, Any]
+
+
+class PasskeySignUp(BaseModel):
+    """``POST /api/club/passkeys/signup/options``: the invitation and the new member's name."""
+
+    invitation: Text
+    name: Text
+
+
+class PasskeyAnswer(BaseModel):
+    """A passkey ceremony's second step: its key, and the browser's credential as JSON
+    (``PublicKeyCredential.toJSON()``)."""
+
+    ceremony: Text
+    credential: dict[str, Any]

@@ -3,7 +3,8 @@ table's page, the rules), ``options`` (``/api/options``), ``server`` (``/api/ser
 ``tables`` (``/api/tables``: the list, a new table, a summary), ``seats`` (taking a seat),
 ``records`` (a finished match's record and replay), ``review`` (a finished match's review),
 ``websocket`` (a table's WebSocket), and in club mode ``club`` (``/api/club``: accounts,
-members, settings) and ``nights`` (``/api/club/nights``: club nights). ``create_app``
+members, settings), ``nights`` (``/api/club/nights``: club nights) and ``passkeys``
+(``/api/club/passkeys``: members' passkeys). ``create_app``
 includes each of ``ROUTERS``."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from valtti.web.routes import (
     nights,
     options,
     pages,
+    passkeys,
     records,
     review,
     seats,
@@ -36,4 +38,5 @@ ROUTERS: Final[tuple[APIRouter, ...]] = (
     websocket.router,
     club.router,
     nights.router,
+    passkeys.router,
 )

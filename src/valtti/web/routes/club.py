@@ -48,7 +48,8 @@ def _secure(request: Request) -> bool:
     return request.url.scheme == "https" or public.startswith("https://")
 
 
-def _signed_in(request: Request, response: Response, session: Session, member: Member) -> Me:
+def signed_in_answer(request: Request, response: Response, session: Session, member: Member) -> Me:
+    """The answer of a sign-in (or sign-up): the member, and the session's cookie set."""
     response.set_cookie(
         SESSION_COOKIE,
         session.token,
@@ -76,7 +77,7 @@ async def me(club: MaybeClub, visitor: VisitorDep) -> Me:
 async def set_up(request: Request, response: Response, club: ClubDep, body: SignUp) -> Me:
     """The club's first member, its administrator, signed in; ``409 set_up`` once it has one."""
     member = await club.accounts.add(body.name, body.password, first=True)
-    return _signed_in(request, response, await club.accounts.open_session(member), member)
+    return signed_in_answer(request, response, await club.accounts.open_session(member), member)
 
 
 @router.post("/signup", response_model=Me, responses=refusals(400, 404, 409))
@@ -85,7 +86,7 @@ async def sign_up(request: Request, response: Response, club: ClubDep, body: Sig
     if body.invitation is None:
         raise RoomError("bad_invitation", "signing up needs an invitation's link")
     member = await club.accounts.add(body.name, body.password, invitation=body.invitation)
-    return _signed_in(request, response, await club.accounts.open_session(member), member)
+    return signed_in_answer(request, response, await club.accounts.open_session(member), member)
 
 
 @router.get("/invitations/{token}", response_model=InvitationState, responses=refusals(404))
@@ -99,7 +100,7 @@ async def sign_in(request: Request, response: Response, club: ClubDep, body: Sig
     """Sign in with a name and a password; ``401 bad_sign_in``, or ``429 too_many`` after
     too many failures of the name or from the address (``Retry-After``)."""
     member = await club.accounts.sign_in(body.name, body.password, client_of(request.scope))
-    return _signed_in(request, response, await club.accounts.open_session(member), member)
+    return signed_in_answer(request, response, await club.accounts.open_session(member), member)
 
 
 @router.post("/signout", response_model=Me)

@@ -10,6 +10,8 @@
  *   #account           signed in: #account-name, #account-rating, #signout, #password-form
  *   #admin             administrators: #invite, #invite-link (the new link), #watchers
  *   #member-list       li[data-member="{id}"] .name, .rating; button[data-disable] (admin)
+ *   #passkey-signin, #passkey-signup (with the form's name), #passkey-add: passkeys, where
+ *                      the browser has them (else hidden)
  *   #night-list        li > a[data-night="{id}"]
  *   #night-form        input[name=name|tables|rounds|deals], select[name=movement|computer],
  *                      #night-players input[data-player="{id}"] (checked in the list's order)
@@ -19,6 +21,7 @@
 import { initI18n, onLangChange, t } from "/static/i18n.js";
 import { api, byId, el, errorText, tableOptions, toast } from "/static/common.js";
 import { clubMe, forgetMe, showClubBar } from "/static/club-bar.js";
+import { makePasskey, passkeysWork, usePasskey } from "/static/passkeys.js";
 
 /** @typedef {import("/static/club-bar.js").Member} Member */
 
@@ -45,6 +48,23 @@ function onSubmit(id, request, done) {
     } catch (err) {
       toast(errorText(err.code), "error", err.code);
     }
+  });
+}
+
+/** A button that runs a passkey ceremony, then `done`; a refusal or a cancel is said.
+ * @param {string} id @param {() => Promise<unknown>} ceremony @param {() => unknown} done */
+function passkeyButton(id, ceremony, done) {
+  byId(id, HTMLButtonElement).addEventListener("click", async () => {
+    try {
+      await ceremony();
+    } catch (err) {
+      // The browser's own refusals (the person cancelled, no passkey here) are DOMExceptions,
+      // whose codes are numbers: the server's are words.
+      const code = typeof err.code === "string" ? err.code : "passkey_cancelled";
+      toast(errorText(code), "error", code);
+      return;
+    }
+    await done();
   });
 }
 
@@ -200,6 +220,26 @@ async function main() {
       ];
     },
     (night) => location.assign(`/club/nights/${night.id}`),
+  );
+  for (const id of ["passkey-signin", "passkey-signup", "passkey-add"]) {
+    byId(id, HTMLButtonElement).hidden = !passkeysWork();
+  }
+  const invitation = new URLSearchParams(location.search).get("invitation");
+  passkeyButton("passkey-signin", usePasskey, signedIn);
+  passkeyButton(
+    "passkey-signup",
+    () =>
+      makePasskey(
+        "/api/club/passkeys/signup/options",
+        { invitation, name: fields(byId("signup-form", HTMLFormElement)).name },
+        "/api/club/passkeys/signup",
+      ),
+    signedIn,
+  );
+  passkeyButton(
+    "passkey-add",
+    () => makePasskey("/api/club/passkeys/register/options", {}, "/api/club/passkeys/register"),
+    () => toast(t("club.passkey.added"), "info"),
   );
   byId("signout", HTMLButtonElement).addEventListener("click", async () => {
     await api("POST", "/api/club/signout", {});
