@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,24 @@ def test_an_administrator_invites_two_members_and_a_visitor_may_not_play(
     expect(visitor.locator("body")).to_contain_text(en["table.not_watcher"])
     listed = server.http.get("/api/tables").json()["total"]
     assert listed == 0  # a game against the computer is not listed; the visitor made none
+
+    # A member's table with an open seat: its share link lets one guest in.
+    admin.goto(server.url + "/")
+    admin.wait_for_selector('select[data-variant="target"]', state="attached")
+    admin.check('input[data-seat-choice="N"]')
+    for seat, who in (("E", "open"), ("S", "heuristic"), ("W", "heuristic")):
+        admin.select_option(f'select[data-seat-player="{seat}"]', who)
+    admin.click("#create")
+    admin.wait_for_url("**/t/*")
+    share = admin.locator("#share-link")
+    expect(share).to_have_value(re.compile(r"/t/[\w-]+\?guest=[\w-]+$"))
+    guest = new_context().new_page()
+    guest.goto(share.input_value())
+    expect(guest.locator("body")).to_have_attribute("data-status", "waiting")
+    guest.fill('#waiting input[name="nickname"]', "Vieras")
+    guest.click('button[data-take="E"]')
+    expect(guest.locator("body")).to_have_attribute("data-you", "E")
+    expect(admin.locator('.felt [data-seat="E"] .name')).to_have_text("Vieras")
 
 
 def create_night(page: Page, url: str, members: list[str]) -> str:

@@ -35,9 +35,12 @@ def admin(name: str, db_url: str | None, password: str) -> None:
     from valtti.web.db.club import ClubStore
     from valtti.web.db.store import Store
     from valtti.web.errors import RoomError
-    from valtti.web.server import database_url
+    from valtti.web.server import SettingError, database_url
 
-    url, shown = database_url(db_url)
+    try:
+        url, shown = database_url(db_url)
+    except SettingError as e:
+        raise click.BadParameter(str(e), param_hint="--db") from None
     store = Store(url)
     try:
         clubs = ClubStore(store)

@@ -14,6 +14,7 @@ import { has, t } from "/static/i18n.js";
  * @property {string | null} [token] the seat's token
  * @property {Seat | null} [seat]
  * @property {string} [creator_token]
+ * @property {string | null} [guest] club mode: the key a guest takes a seat with (?guest=)
  * @property {number} [at] when this browser last kept something for it (ms since 1970)
  * @property {{token: string | null, seat: Seat | null} | null} [held] what was held before a
  *   seat link's token, until the server accepts the new one (a refused link gives it back)
@@ -378,7 +379,9 @@ export async function shareBase() {
  * @param {string} id @param {HTMLInputElement} input @param {string} warningId */
 export async function showShareLink(id, input, warningId) {
   const { base, onlyHere } = await shareBase();
-  input.value = tableLink(id, base);
+  // Club mode: the creator's link lets a guest in (the key is the table's, never a member's).
+  const guest = tableKeys(id).guest || guestKey();
+  input.value = tableLink(id, base) + (guest ? `?guest=${encodeURIComponent(guest)}` : "");
   document.getElementById(warningId).hidden = !onlyHere;
 }
 

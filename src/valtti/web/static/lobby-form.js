@@ -327,6 +327,7 @@ async function make(seating, button) {
       token: made.token ?? null,
       seat: made.seat ?? null,
       creator_token: made.creator_token,
+      guest: made.guest_link ? new URL(made.guest_link).searchParams.get("guest") : null,
     });
     location.assign(`/t/${encodeURIComponent(made.id)}`);
   } catch (err) {
