@@ -21,6 +21,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.web.club_helpers import PASSWORD, play_people
 from tests.web.serving import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
+    assert_in_language,
     browser,
     catalogue,
     new_context,
@@ -109,6 +110,18 @@ def test_an_administrator_invites_two_members_and_a_visitor_may_not_play(
 
     admin.reload()
     expect(admin.locator("#member-list li")).to_have_count(3)
+    # A Finnish browser gets the club's page in Finnish, signed in or not, at a phone's size.
+    fi = catalogue("fi")
+    finn = new_context(locale="fi-FI").new_page()
+    finn.set_viewport_size(PHONE)
+    finn.goto(server.url + "/club")
+    expect(finn.locator("#signin h1")).to_have_text(fi["club.signin.heading"])
+    assert_in_language(finn, "fi")
+    no_overflow(finn)
+    fill_account(finn, "#signin-form", "Bertta")
+    expect(finn.locator("#account-name")).to_have_text("Bertta")
+    assert_in_language(finn, "fi")
+    no_overflow(finn)
     admin.set_viewport_size(DESKTOP)
     shoot(admin, "club-admin")
 
@@ -246,6 +259,12 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
     expect(row).to_have_count(1)
     assert row.locator(".before").inner_text() != row.locator(".after").inner_text()
     expect(bertta_page.locator("#matches li")).to_have_count(2)
+    # The lobby shows the club's ratings, the night's changes in them.
+    bertta_page.goto(server.url + "/")
+    rating = bertta_page.locator(f'#rating-list li[data-member="{bertta["id"]}"] .rating')
+    expect(rating).to_have_text(str(bertta["rating"]))
+    assert bertta["rating"] != 0.0
+    expect(bertta_page.locator("#rating-list li")).to_have_count(2)
     bertta_page.set_viewport_size(DESKTOP)
     shoot(bertta_page, "club-member")
 

@@ -157,6 +157,10 @@ def test_a_club_night_plays_the_same_deals_and_keeps_them_until_every_table_has(
             for what in ("record", "replay", "review"):
                 kept = http.get(f"/api/tables/{theirs['id']}/{what}")
                 assert kept.status_code in (401, 409), (what, kept.text)
+        summary = visitor.get(f"/api/tables/{theirs['id']}")
+        assert summary.status_code == 409  # its score would tell of the deals
+        own = club.http.get(f"/api/tables?ids={theirs['id']},{ours['id']}").json()["tables"]
+        assert [t["id"] for t in own] == []  # ours too: the round is in play
         with club.http.websocket_connect(f"ws://127.0.0.1:8000/api/tables/{theirs['id']}/ws") as ws:
             assert ws.receive()["code"] == 4403  # no spectator, member or not
         standings = club.http.get(f"/api/club/nights/{night['id']}")

@@ -21,6 +21,7 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimite
 
 @router.get("", response_model=TableList, responses=refusals(400))
 async def list_tables(
+    request: Request,
     rooms: RoomsDep,
     status: ListedStatus | None = None,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
@@ -31,7 +32,12 @@ async def list_tables(
     creator left out of the list (a game against the computer) and a closed one are not in
     it. ``ids`` (comma-separated, at most ``rooms.MAX_IDS``): these tables instead, listed or
     not, in the same order on one page (a person's own, which their browser knows)."""
-    return await rooms.listing(status, page, None if ids is None else table_ids(ids))
+    wanted = None if ids is None else table_ids(ids)
+    nights = request.app.state.nights
+    if wanted is not None and nights is not None:
+        # A club night's table whose round others still play says nothing of its score.
+        wanted = [i for i in wanted if not await nights.embargoed(i)]
+    return await rooms.listing(status, page, wanted)
 
 
 def table_ids(text: str) -> list[str]:
@@ -76,8 +82,13 @@ async def create_table(
     )
 
 
-@router.get("/{table_id}", response_model=TableSummary, responses=refusals(404))
-async def table_summary(room: TableRoom) -> dict[str, Any]:
+@router.get("/{table_id}", response_model=TableSummary, responses=refusals(404, 409))
+async def table_summary(request: Request, room: TableRoom) -> dict[str, Any]:
+    """The table's summary; ``409 not_finished`` for a club night's table while other tables
+    of its round still play its deals (its score would tell of them)."""
+    nights = request.app.state.nights
+    if nights is not None and await nights.embargoed(room.id):
+        raise RoomError("not_finished", "other tables of the club night still play these deals")
     return room.summary()
 
 
