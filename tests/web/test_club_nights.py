@@ -259,3 +259,25 @@ def test_a_kill_in_the_middle_of_a_round_loses_nothing(
     until(lambda: again.http.get(f"/api/club/nights/{night['id']}").json()["status"] == "finished")
     final = again.http.get(f"/api/club/nights/{night['id']}").json()
     assert len(final["deals"]) == 4  # two deals in each of two rounds, every one compared
+
+
+def test_a_night_of_changing_partners_scores_each_player(club: App) -> None:
+    csrf = set_up(club.http)
+    anna = club.http.get("/api/club/me").json()["member"]["id"]
+    night = new_night(club, csrf, [anna], movement="individuals", rounds=1)
+    seat = club.http.post(
+        f"/api/club/nights/{night['id']}/seat", json={}, headers={"X-CSRF-Token": csrf}
+    ).json()
+    assert seat["seat"] == "N"  # slot 0 stays at North of table 1
+    play_people({"N": club.socket(seat["table"], seat["token"])}, random.Random(5))
+    until(lambda: club.http.get(f"/api/club/nights/{night['id']}").json()["status"] == "finished")
+    final = club.http.get(f"/api/club/nights/{night['id']}").json()
+    assert len(final["standings"]) == 8  # every player an entrant of their own
+    assert [row["names"] for row in final["standings"] if row["members"]] == [["Anna"]]
+    # Partners share a deal's matchpoints: N with S, E with W, at each table.
+    by_entrant = {row["entrant"]: row["matchpoints"] for row in final["standings"]}
+    for table in final["tables"]:
+        s = table["seats"]
+        assert by_entrant[s["N"]] == by_entrant[s["S"]]
+        assert by_entrant[s["E"]] == by_entrant[s["W"]]
+        assert by_entrant[s["N"]] + by_entrant[s["E"]] == 2
