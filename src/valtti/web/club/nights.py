@@ -26,7 +26,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from valtti.engine import Seat
+from valtti.engine import Seat, Variant
 from valtti.table import first_dealer, fresh_seed
 from valtti.web.club.duplicate import (
     ScoredDeal,
@@ -101,8 +101,6 @@ class Nights:
 
     def _round_tables(self, night: NightRow, round_: int) -> list[NewRoundTable]:
         """Round ``round_``'s tables, unstored: one fresh seed for all of them."""
-        from valtti.engine import Variant
-
         s = night.settings
         seed = fresh_seed()
         out = []
