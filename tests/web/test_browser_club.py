@@ -229,6 +229,13 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
             table_id, seat, token = take_my_seat(page, server.url, night_id)
             seats[seat] = token
         play_people({s: server.socket(table_id, t) for s, t in seats.items()}, rng)
+        # The table's page leads back to the night, and opens the replay once the round is
+        # over at every table.
+        anna_page.goto(f"{server.url}/t/{table_id}")
+        back = anna_page.locator("#night-link")
+        expect(back).to_have_attribute("href", f"/club/nights/{night_id}")
+        expect(anna_page.locator("#replay-btn")).to_be_visible()
+        expect(anna_page.locator("#night-wait")).to_be_hidden()
     watcher = anna_page
     watcher.goto(f"{server.url}/club/nights/{night_id}")
     expect(watcher.locator("body")).to_have_attribute("data-status", "finished", timeout=60_000)

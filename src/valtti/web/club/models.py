@@ -107,6 +107,15 @@ class NightSeat(BaseModel):
     seat: Literal["N", "E", "S", "W"]
 
 
+class TableNight(BaseModel):
+    """``GET /api/club/nights/table/{id}``: the night and round of a table, and whether every
+    table of the round has finished."""
+
+    night: str
+    round: int
+    released: bool
+
+
 class RatingStep(BaseModel):
     """One change of a member's rating, and what made it (``table:ID`` or ``night:ID``)."""
 

@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection
 
 from valtti.web.answers import letter, refusals
 from valtti.web.club.deps import ActingMember, ClubDep, VisitorDep
-from valtti.web.club.models import NewNight, NightSeat
+from valtti.web.club.models import NewNight, NightSeat, TableNight
 from valtti.web.club.nights import Nights
 from valtti.web.errors import RoomError
 from valtti.web.routing import BodyLimitedRoute
@@ -87,3 +87,15 @@ async def take_night_seat(nights: NightsDep, member: ActingMember, night_id: str
     room, seat = found
     token = await room.join(seat, member.name)
     return NightSeat(table=room.id, token=token, seat=letter(seat))
+
+
+@router.get(
+    "/table/{table_id}", response_model=TableNight, dependencies=[Watching], responses=refusals(404)
+)
+async def night_of_table(nights: NightsDep, table_id: str) -> TableNight:
+    """The club night a table is part of (its page links back to it), and whether its round
+    is over everywhere (its replay and record then open); ``404`` for a table of none."""
+    found = await asyncio.to_thread(nights.store.round_of, table_id)
+    if found is None:
+        raise RoomError("not_found", f"table {table_id!r} is no club night's")
+    return TableNight(night=found[0], round=found[1], released=not await nights.embargoed(table_id))

@@ -55,6 +55,8 @@
  *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
  *                      select[data-replace-player="E"]
  *   #result            a finished match: #result-text, #replay-btn, a#record-link (download);
+ *                      a club night's table: a#night-link back to the night, and #night-wait
+ *                      while the round's other tables play (replay and record hidden until then);
  *                      a closed table (body[data-status="closed"]): #result-text says why,
  *                      a#lobby-link leads back
  *   #close-table       in #waiting, for the table's creator: close it (asking first,
