@@ -27,6 +27,10 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     new_context,
     playwright,
 )
+from tests.web.test_browser_contrast import (  # noqa: F401  (a fixture used by name)
+    axe_source,
+    contrast_failures,
+)
 from tests.web.test_club_nights import by_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.serve]
@@ -73,6 +77,7 @@ def test_an_administrator_invites_two_members_and_a_visitor_may_not_play(
     tmp_path: Path,
     start_server: Callable[..., Server],
     new_context: Callable[..., BrowserContext],  # noqa: F811
+    axe_source: str,  # noqa: F811
 ) -> None:
     server = start_club(tmp_path, start_server)
     en = catalogue("en")
@@ -124,6 +129,8 @@ def test_an_administrator_invites_two_members_and_a_visitor_may_not_play(
     no_overflow(finn)
     admin.set_viewport_size(DESKTOP)
     shoot(admin, "club-admin")
+    admin.click("#night-new summary")  # the night's form open too
+    assert contrast_failures(admin, axe_source) == []  # WCAG 2 A/AA, by axe-core
 
     # A table of Anna's, and a visitor who is no member.
     admin.goto(server.url + "/")
@@ -204,6 +211,7 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
     tmp_path: Path,
     start_server: Callable[..., Server],
     new_context: Callable[..., BrowserContext],  # noqa: F811
+    axe_source: str,  # noqa: F811
 ) -> None:
     server = start_club(tmp_path, start_server)
     answer = server.http.post("/api/club/setup", json={"name": "Anna", "password": PASSWORD})
@@ -259,6 +267,7 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
         watcher.set_viewport_size(size)
         no_overflow(watcher)
         shoot(watcher, name)
+        assert contrast_failures(watcher, axe_source) == []
     # The ratings changed, and the member's page shows the night behind the change.
     bertta = next(m for m in server.http.get("/api/club/members").json() if m["name"] == "Bertta")
     bertta_page.goto(f"{server.url}/club/members/{bertta['id']}")
@@ -266,14 +275,15 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
     expect(row).to_have_count(1)
     assert row.locator(".before").inner_text() != row.locator(".after").inner_text()
     expect(bertta_page.locator("#matches li")).to_have_count(2)
+    bertta_page.set_viewport_size(DESKTOP)
+    shoot(bertta_page, "club-member")
+    assert contrast_failures(bertta_page, axe_source) == []
     # The lobby shows the club's ratings, the night's changes in them.
     bertta_page.goto(server.url + "/")
     rating = bertta_page.locator(f'#rating-list li[data-member="{bertta["id"]}"] .rating')
     expect(rating).to_have_text(str(bertta["rating"]))
     assert bertta["rating"] != 0.0
     expect(bertta_page.locator("#rating-list li")).to_have_count(2)
-    bertta_page.set_viewport_size(DESKTOP)
-    shoot(bertta_page, "club-member")
 
 
 def test_a_member_signs_up_and_in_with_a_passkey(

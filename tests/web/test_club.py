@@ -364,7 +364,8 @@ def test_a_finished_match_rates_its_members_and_is_in_their_records(club: App) -
     won = match.winner is not None and int(match.winner) == 0
     if not match.is_draw:
         assert (step["after"] > step["before"]) == won
-    assert page["tables"] == [{"id": made["id"], "seat": "N"}]
+    (played,) = page["tables"]
+    assert (played["id"], played["seat"]) == (made["id"], "N") and played["finished"]
     records = club.http.get(f"/api/club/members/{me['id']}/records")
     assert "attachment" in records.headers["content-disposition"]
     (kept,) = records.json()

@@ -125,13 +125,22 @@ class RatingStep(BaseModel):
     after: float
 
 
+class PlayedAnswer(BaseModel):
+    """A finished match a member played: the table, their seat, its name, when it ended."""
+
+    id: str
+    seat: Literal["N", "E", "S", "W"]
+    name: str | None
+    finished: str | None
+
+
 class MemberPage(BaseModel):
     """``GET /api/club/members/{id}``: a member, their rating's history, and the finished
-    matches they played (``tables``: id, seat)."""
+    matches they played, newest first."""
 
     member: MemberAnswer
     history: list[RatingStep]
-    tables: list[dict[str, Any]]
+    tables: list[PlayedAnswer]
 
 
 MAX_TABLES = 8

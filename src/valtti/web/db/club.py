@@ -62,6 +62,16 @@ class Passkey:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedTable:
+    """A finished table a member sat at: its id, the seat, its name, when it ended."""
+
+    table_id: str
+    seat: Seat
+    name: str | None
+    finished: dt.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class RatingChange:
     """One change of a member's rating, by a match (``table:ID``) or a night (``night:ID``)."""
 
@@ -374,14 +384,14 @@ class ClubStore:
                 )
             }
 
-    def member_tables(self, member_id: int, limit: int = 200) -> list[tuple[str, Seat]]:
-        """The finished tables the member sat at (and the seat), newest first."""
+    def member_tables(self, member_id: int, limit: int = 200) -> list[PlayedTable]:
+        """The finished tables the member sat at, newest first."""
         m, t = member_seats_table.c, tables_table.c
         with self.store.snapshot() as connection:
             return [
-                (r.table_id, Seat.parse(r.seat))
+                PlayedTable(r.table_id, Seat.parse(r.seat), r.name, r.finished)
                 for r in connection.execute(
-                    select(m.table_id, m.seat)
+                    select(m.table_id, m.seat, t.name, t.finished)
                     .join(tables_table, t.id == m.table_id)
                     .where(m.member_id == member_id, t.status == "finished")
                     .order_by(t.created.desc(), t.id.desc())

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from valtti.web.answers import refusals
+from valtti.web.answers import letter, refusals
 from valtti.web.club.accounts import SESSION_COOKIE, Session
 from valtti.web.club.deps import ActingAdmin, ActingMember, ClubDep, MaybeClub, SignedIn, VisitorDep
 from valtti.web.club.models import (
@@ -27,12 +26,13 @@ from valtti.web.club.models import (
     MemberPage,
     MemberStatus,
     PasswordChange,
+    PlayedAnswer,
     RatingStep,
     SignIn,
     SignUp,
 )
 from valtti.web.club.ratings import shown
-from valtti.web.db.club import Member
+from valtti.web.db.club import Member, PlayedTable
 from valtti.web.errors import RoomError
 from valtti.web.frames import match_record
 from valtti.web.routing import BodyLimitedRoute
@@ -194,16 +194,24 @@ async def member_page(
             )
             for h in history
         ],
-        tables=[{"id": table_id, "seat": str(seat)} for table_id, seat in tables],
+        tables=[
+            PlayedAnswer(
+                id=t.table_id,
+                seat=letter(t.seat),
+                name=t.name,
+                finished=None if t.finished is None else t.finished.isoformat(),
+            )
+            for t in tables
+        ],
     )
 
 
-async def _released_tables(request: Request, club: ClubDep, member_id: int) -> list[Any]:
+async def _released_tables(request: Request, club: ClubDep, member_id: int) -> list[PlayedTable]:
     """The member's finished tables whose records anyone may see: not a club night's table
     whose round other tables are still playing (web/club/nights.py)."""
     nights = request.app.state.nights
     tables = await asyncio.to_thread(club.store.member_tables, member_id)
-    return [t for t in tables if not await nights.embargoed(t[0])]
+    return [t for t in tables if not await nights.embargoed(t.table_id)]
 
 
 @router.get("/members/{member_id}/records", responses=refusals(403, 404))
@@ -214,8 +222,8 @@ async def member_records(
     attachment), newest first."""
     member = await _member(club, member_id)
     records = []
-    for table_id, _seat in await _released_tables(request, club, member_id):
-        stored = await asyncio.to_thread(request.app.state.rooms.store.load, table_id)
+    for played in await _released_tables(request, club, member_id):
+        stored = await asyncio.to_thread(request.app.state.rooms.store.load, played.table_id)
         if stored is not None and stored.record is not None:
             match = stored.record.replay()
             records.append(match_record(stored.table, stored.seats, match).to_dict())

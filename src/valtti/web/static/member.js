@@ -56,7 +56,11 @@ function draw() {
         el(
           "a",
           { href: `/t/${table.id}`, dataset: { table: table.id } },
-          t("member.match", { seat: table.seat, id: table.id }),
+          t("member.match", {
+            name: table.name || table.id,
+            when: table.finished ? when.format(new Date(table.finished)) : "",
+            seat: table.seat,
+          }),
         ),
       ),
     ),
