@@ -19,6 +19,7 @@ from tests.web.club_helpers import play_people
 from tests.web.serving import App, stored_record
 
 from valtti.web.club.accounts import SESSION_COOKIE, AccountSettings
+from valtti.web.db.club import ClubStore, Passkey
 from valtti.web.db.schema import members_table, sessions_table
 from valtti.web.db.store import Store
 
@@ -395,3 +396,37 @@ def test_a_forged_passkey_answer_is_refused_and_counted(club: App) -> None:
     assert again.status_code == 429
     password = browser.post("/api/club/signin", json={"name": "Anna", "password": PASSWORD})
     assert password.status_code == 429
+
+
+def test_a_malformed_answer_for_a_members_passkey_is_refused(club: App) -> None:
+    set_up(club)
+    store = Store(club.db_url)
+    try:
+        clubs = ClubStore(store)
+        anna = clubs.member_by_name("Anna")
+        assert anna is not None
+        key = Passkey("Y3JlZGVudGlhbA", anna[0].id, "cHVibGljIGtleQ", 0)
+        clubs.add_passkey(key, dt.datetime.now(dt.UTC))
+    finally:
+        store.close()
+    browser = client(club)
+    for credential in (
+        {"id": key.credential_id, "rawId": key.credential_id, "response": {}},
+        {
+            "id": key.credential_id,
+            "rawId": key.credential_id,
+            "type": "public-key",
+            "response": {
+                "clientDataJSON": "e30",
+                "authenticatorData": "AAAA",
+                "signature": "AAAA",
+            },
+        },
+        {"rawId": ["not", "text"]},
+    ):
+        options = browser.post("/api/club/passkeys/signin/options", json={}).json()
+        answer = browser.post(
+            "/api/club/passkeys/signin",
+            json={"ceremony": options["ceremony"], "credential": credential},
+        )
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_passkey", answer.text

@@ -28,7 +28,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
+from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -192,8 +192,8 @@ class Passkeys:
                     credential_public_key=base64url_to_bytes(found.public_key),
                     credential_current_sign_count=found.sign_count,
                 )
-            except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
-                verified = None
+            except (WebAuthnException, ValueError, KeyError, TypeError):
+                verified = None  # a malformed answer is a wrong one
             if verified is not None:
                 await asyncio.to_thread(
                     self.club.store.set_sign_count, found.credential_id, verified.new_sign_count
@@ -224,7 +224,7 @@ def _verified(
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
         )
-    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as e:
+    except (WebAuthnException, ValueError, KeyError, TypeError) as e:
         raise RoomError("bad_passkey", f"the passkey could not be checked: {e}") from None
     return Passkey(
         bytes_to_base64url(verified.credential_id),
