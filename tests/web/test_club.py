@@ -430,3 +430,18 @@ def test_a_malformed_answer_for_a_members_passkey_is_refused(club: App) -> None:
             json={"ceremony": options["ceremony"], "credential": credential},
         )
         assert answer.status_code == 400 and answer.json()["error"] == "bad_passkey", answer.text
+
+
+def test_names_and_ids_no_member_or_night_could_have_are_refused_plainly(club: App) -> None:
+    set_up(club)
+    browser = client(club)
+    nul = browser.post("/api/club/signin", json={"name": "An\u0000na", "password": PASSWORD})
+    assert nul.status_code == 401 and nul.json()["error"] == "bad_sign_in"
+    for path in ("/api/club/nights/a%00b", "/api/club/nights/table/a%00b"):
+        assert club.http.get(path).status_code == 404, path
+    options = browser.post("/api/club/passkeys/signin/options", json={}).json()
+    odd = browser.post(
+        "/api/club/passkeys/signin",
+        json={"ceremony": options["ceremony"], "credential": {"rawId": "a\u0000b"}},
+    )
+    assert odd.status_code == 400

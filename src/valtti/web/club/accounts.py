@@ -178,7 +178,10 @@ class Accounts:
         (the same answer for an unknown name, a wrong password and a disabled member)."""
         key = f"name:{name.strip().casefold()}"
         _refuse_for(max(self._by_name.blocked(key), self._by_address.blocked(address)))
-        found = await asyncio.to_thread(self.store.member_by_name, name.strip())
+        # A name no member could have is not asked of the store (PostgreSQL refuses a NUL).
+        trimmed = trim_nickname(name)
+        named = nickname_fault(trimmed, MEMBER_NAME_MAX) is None
+        found = await asyncio.to_thread(self.store.member_by_name, trimmed) if named else None
         member, hashed = (None, None) if found is None else found
         ok = await asyncio.to_thread(_verify, hashed, password)
         if member is None or not ok or member.disabled:

@@ -46,7 +46,7 @@ from valtti.web.db.rows import SeatRow, TableRow
 from valtti.web.db.store import Store
 from valtti.web.errors import RoomError
 from valtti.web.room import Room
-from valtti.web.rooms import Rooms
+from valtti.web.rooms import TABLE_ID, Rooms
 from valtti.web.seats import new_token, token_hash
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class Nights:
 
     async def _after(self, room: Room) -> None:
         try:
-            found = await asyncio.to_thread(self.store.round_of, room.id)
+            found = await self.round_of(room.id)
             if found is None:
                 await self.club.rate_table(room)
             else:
@@ -180,10 +180,16 @@ class Nights:
 
     # -- what may be seen ----------------------------------------------------------------------
 
+    async def round_of(self, table_id: str) -> tuple[str, int] | None:
+        """The night and round of the table, or ``None`` (also for what is no table id)."""
+        if not TABLE_ID.fullmatch(table_id):
+            return None
+        return await asyncio.to_thread(self.store.round_of, table_id)
+
     async def embargoed(self, table_id: str) -> bool:
         """Whether the table is a night's whose round other tables are still playing: its
         deals are then kept from everyone but its players."""
-        found = await asyncio.to_thread(self.store.round_of, table_id)
+        found = await self.round_of(table_id)
         if found is None:
             return False
         return bool(await asyncio.to_thread(self.store.unfinished, *found))
@@ -191,7 +197,11 @@ class Nights:
     # -- standings -----------------------------------------------------------------------------
 
     async def night(self, night_id: str) -> NightRow:
-        night = await asyncio.to_thread(self.store.night, night_id)
+        """The night ``night_id``; ``not_found`` when there is none (or it is no night id,
+        which is never asked of the store: PostgreSQL cannot compare a NUL)."""
+        night = None
+        if TABLE_ID.fullmatch(night_id):
+            night = await asyncio.to_thread(self.store.night, night_id)
         if night is None:
             raise RoomError("not_found", f"no club night {night_id!r}")
         return night

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ CEREMONY_SECONDS: Final = 300.0
 #: Ceremonies waiting at once, at most (the oldest are dropped).
 MAX_CEREMONIES: Final = 10_000
 RP_NAME: Final = "Valtti"
+#: What a credential's id can be (base64url, as stored): anything else is asked of no store.
+CREDENTIAL_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,512}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +183,9 @@ class Passkeys:
         accounts.refuse_if_blocked(address)
         ceremony = self._take(key, "signin")
         raw = credential.get("rawId") or credential.get("id")
-        found = await asyncio.to_thread(self.club.store.passkey, str(raw)) if raw else None
+        found = None
+        if isinstance(raw, str) and CREDENTIAL_ID.fullmatch(raw):
+            found = await asyncio.to_thread(self.club.store.passkey, raw)
         member = None
         if found is not None:
             try:

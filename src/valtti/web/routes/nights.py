@@ -95,7 +95,7 @@ async def take_night_seat(nights: NightsDep, member: ActingMember, night_id: str
 async def night_of_table(nights: NightsDep, table_id: str) -> TableNight:
     """The club night a table is part of (its page links back to it), and whether its round
     is over everywhere (its replay and record then open); ``404`` for a table of none."""
-    found = await asyncio.to_thread(nights.store.round_of, table_id)
+    found = await nights.round_of(table_id)
     if found is None:
         raise RoomError("not_found", f"table {table_id!r} is no club night's")
     return TableNight(night=found[0], round=found[1], released=not await nights.embargoed(table_id))
