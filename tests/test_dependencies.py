@@ -17,13 +17,15 @@ PACKAGE = ROOT / "src" / "valtti"
 #: only in ``valtti.research``, by the benchmark where installed, and by the Ray backends.
 OPTIONAL = {"gymnasium", "pettingzoo", "pyspiel", "open_spiel", "torch", "ray"}
 #: Modules that come with a declared distribution as part of it: FastAPI is Starlette and
-#: Pydantic; uvicorn is h11, and ``uvicorn[standard]`` brings uvloop where it runs.
+#: Pydantic; uvicorn is h11, and ``uvicorn[standard]`` brings uvloop where it runs;
+#: argon2-cffi's module is ``argon2``.
 PART_OF = {
     "starlette": "fastapi",
     "pydantic": "fastapi",
     "pydantic_core": "fastapi",
     "h11": "uvicorn",
     "uvloop": "uvicorn",
+    "argon2": "argon2_cffi",  # argon2-cffi's module
 }
 
 

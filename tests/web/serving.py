@@ -30,6 +30,7 @@ from valtti.engine.actions import ActionKind
 from valtti.engine.record import Record
 from valtti.web import reach
 from valtti.web.app import create_app
+from valtti.web.club.accounts import AccountSettings
 from valtti.web.db.store import Store
 from valtti.web.security import Policy
 
@@ -221,6 +222,7 @@ class App(Site):
         bot_delay: float = 0.0,
         tables_per_minute: int = 0,
         next_deal_seconds: float = 0.0,
+        club: AccountSettings | None = None,
     ) -> None:
         self.db_url = db_url
         #: Where the client says it is: nothing listens there.
@@ -233,6 +235,7 @@ class App(Site):
             tables_per_minute=tables_per_minute,
             policy=policy,
             next_deal_seconds=next_deal_seconds,
+            club=club,
         )
         self.http = TestClient(application, base_url=self.url)
         self.sockets: list[_TestSocket] = []  #: every WebSocket opened, closed by ``stop``

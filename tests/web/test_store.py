@@ -109,7 +109,7 @@ def test_migrations_create_the_schema_and_reopen_is_idempotent(database_url: str
     assert names >= SCHEMA_TABLES | {"alembic_version"}
     with first.engine.connect() as connection:
         head = ScriptDirectory.from_config(alembic_config(connection)).get_current_head()
-        assert MigrationContext.configure(connection).get_current_revision() == head == "0009"
+        assert MigrationContext.configure(connection).get_current_revision() == head == "0010"
     first.create_table(table_row(), SEATS)
     first.close()
 

@@ -192,6 +192,7 @@ def read_record(file: Path, lang: str | None) -> tuple[Match, Record]:
 COMMANDS: Final = (
     "arena",
     "bench",
+    "club",
     "hint",
     "leaderboard",
     "loadtest",

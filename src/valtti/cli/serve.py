@@ -120,6 +120,21 @@ DEFAULT = ServerSettings()
     "(alone: 127.0.0.1,::1).  "
     "[default: never]",
 )
+@click.option(
+    "--club",
+    is_flag=True,
+    help="Club mode (docs/HOSTING.md): members sign in, and only they and the guests they "
+    "invite create and join tables; club nights and ratings. The first to open the server "
+    "makes the administrator's account (or: valtti club admin NAME).",
+)
+@click.option(
+    "--session-hours",
+    metavar="HOURS",
+    default=DEFAULT.session_hours,
+    show_default=True,
+    type=Hours(MAX_IDLE_HOURS),
+    help="Hours a member stays signed in (club mode).",
+)
 def serve(**options: Any) -> None:
     """Run the web tables (docs/WEB.md): a lobby to create and join tables, play in the browser.
 

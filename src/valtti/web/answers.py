@@ -134,6 +134,8 @@ class CreatedTable(BaseModel):
     token: str | None  #: the creator's seat token, when they took a seat
     creator_token: str
     seat: SeatLetter | None
+    #: In club mode: the link a member gives a guest, who may take a seat with it.
+    guest_link: str | None = None
 
 
 class TakenSeat(BaseModel):
@@ -199,9 +201,10 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 _REFUSED = {
     400: "Refused: a malformed request (bad_request, or the field's own code)",
-    403: "Only the table's creator may (not_creator)",
+    401: "Club mode: sign in as a member first (not_signed_in, bad_sign_in)",
+    403: "Not yours to do (not_creator; club mode: bad_csrf, not_admin, reserved)",
     404: "No such table (not_found)",
-    409: "Refused: taken, not_finished, finished or closed",
+    409: "Refused: taken, not_finished, finished or closed (club mode: name_taken, set_up)",
     413: "The body is over 16 KiB (too_large)",
     429: "Too many from one client address (too_many)",
     503: "Not made this time; asking again tries again (review_failed)",

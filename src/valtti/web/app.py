@@ -28,6 +28,10 @@ from starlette.routing import Match
 from starlette.types import Scope
 
 from valtti.web.answers import Reach
+from valtti.web.club.accounts import AccountSettings
+from valtti.web.club.nights import Nights
+from valtti.web.club.passkeys import Passkeys
+from valtti.web.club.service import Club
 from valtti.web.db.store import Store
 from valtti.web.deps import ClientLimits
 from valtti.web.messages import refusal
@@ -36,6 +40,7 @@ from valtti.web.referee.chat import Limits
 from valtti.web.referee.ends import NEXT_DEAL_SECONDS
 from valtti.web.referee.errors import RoomError
 from valtti.web.referee.reviews import Reviews
+from valtti.web.referee.room import Room
 from valtti.web.referee.rooms import CLOSE_IDLE_AFTER, Rooms
 from valtti.web.routes import ROUTERS
 from valtti.web.routes.pages import STATIC, not_found_page
@@ -58,6 +63,14 @@ _STATUS: Final = {
     "bad_method": 405,
     "too_large": 413,
     "too_many": 429,
+    "not_signed_in": 401,
+    "bad_sign_in": 401,
+    "bad_csrf": 403,
+    "not_admin": 403,
+    "reserved": 403,
+    "name_taken": 409,
+    "set_up": 409,
+    "bad_passkey": 400,
 }
 
 log = logging.getLogger(__name__)
@@ -104,6 +117,7 @@ def create_app(
     home: str | None = None,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
     close_idle_after: timedelta | None = CLOSE_IDLE_AFTER,
+    club: AccountSettings | None = None,
 ) -> FastAPI:
     """The application over the database at the URL ``db`` (opened on start), or over the
     open ``Store`` ``db``; either is closed on shutdown.
@@ -118,6 +132,8 @@ def create_app(
     deal's end waits for the people to say ready (0: the next deal at once);
     ``close_idle_after`` how long an unfinished table may have nobody connected before it is
     closed (``None``: never), looked at on start and then now and then (``Rooms.sweep``).
+    ``club``: club mode (docs/HOSTING.md, "A club") with these account settings; ``None``: the
+    server as anyone may use it.
     """
     policy = policy or Policy()
 
@@ -126,15 +142,29 @@ def create_app(
         store = db if isinstance(db, Store) else await asyncio.to_thread(Store, db)
         bots = Bots(bot_workers)
         reviews = Reviews(store, bots)
+        nights: Nights | None = None
+
+        def finished(room: Room) -> None:
+            reviews.begin(room)
+            if nights is not None:
+                nights.finished(room)
+
         rooms = Rooms(
-            store, bots, bot_delay, next_deal_seconds, close_idle_after, on_finished=reviews.begin
+            store, bots, bot_delay, next_deal_seconds, close_idle_after, on_finished=finished
         )
         app.state.rooms = rooms
         app.state.reviews = reviews
+        if club is not None:
+            app.state.club = Club(store, club)
+            await app.state.club.start()
+            app.state.nights = nights = Nights(store, rooms, app.state.club)
+            app.state.passkeys = Passkeys(app.state.club)
         sweep: asyncio.Task[None] | None = None
         try:
             await bots.warm_up()
             resumed = await rooms.resume()
+            if nights is not None:
+                await nights.resume()
             if resumed:
                 log.info("resumed %d unfinished tables", resumed)
             closed = await rooms.close_idle()
@@ -166,6 +196,9 @@ def create_app(
     )
     app.state.reach = Reach(public_url=policy.public_url, lan_urls=list(lan_urls))
     app.state.home = home
+    app.state.club = None  #: the ``Club`` in club mode, once started
+    app.state.nights = None  #: its club nights
+    app.state.passkeys = None  #: its members' passkeys
     app.add_middleware(Guard, policy=policy, routed=lambda scope: _takes(app, scope))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _answer_refusals(app)

@@ -74,11 +74,17 @@ async def existing_room(rooms: RoomsDep, table_id: str) -> Room:
 TableRoom = Annotated[Room, Depends(existing_room)]
 
 
-async def finished_room(room: TableRoom) -> Room:
+async def finished_room(connection: HTTPConnection, room: TableRoom) -> Room:
     """The table ``table_id`` once its match is over; ``RoomError("not_finished")`` (409)
-    before: its record holds every hand."""
+    before: its record holds every hand. So too while it is a club night's table whose round
+    other tables are still playing (web/club/nights.py): the same cards are in play there."""
     if room.status != "finished":
         raise RoomError("not_finished", "the match is not over: its record holds every hand")
+    nights = connection.app.state.nights
+    if nights is not None and await nights.embargoed(room.id):
+        raise RoomError(
+            "not_finished", "other tables of the club night still play these deals: wait for them"
+        )
     return room
 
 

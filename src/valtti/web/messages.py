@@ -82,6 +82,10 @@ def _player(value: object) -> str:
     return name
 
 
+#: A computer player the lobby offers, for other requests' models (a club night's).
+player_name = _player
+
+
 def _written_name(value: object, code: str, what: str, most: int = NICKNAME_MAX) -> str:
     """A name as a nickname is written (``seats.nickname_fault``), ``what`` of at most
     ``most`` characters; refused with ``code``."""

@@ -63,6 +63,11 @@ class ServerSettings:
     #: the proxy addresses or networks whose forwarded headers are believed, comma-separated;
     #: ``None``: never
     trust_proxy: str | None = None
+    #: club mode (docs/HOSTING.md, "A club"): members sign in, and only they (and their
+    #: guests) create and join tables
+    club: bool = False
+    #: hours a member's session lasts after signing in (club mode)
+    session_hours: float = 24.0 * 14
 
 
 class SettingError(ValueError):
@@ -87,6 +92,7 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
 
     from valtti.web import reach
     from valtti.web.app import create_app
+    from valtti.web.club.accounts import AccountSettings
     from valtti.web.routes.websocket import MAX_MESSAGE
     from valtti.web.security import MAX_HEAD, Policy, public_origin
     from valtti.web.slowclients import SlowClientGuard, SocketLimits, raise_file_limit
@@ -131,6 +137,7 @@ def run_server(settings: ServerSettings, say: Callable[[str], None] = print) -> 
         home=reach.home_url(host, port, lan, public_url, s.trust_proxy is not None),
         next_deal_seconds=s.next_deal_seconds,
         close_idle_after=timedelta(hours=s.close_idle_hours) if s.close_idle_hours else None,
+        club=AccountSettings(session_hours=s.session_hours) if s.club else None,
     )
     config = uvicorn.Config(
         app,

@@ -691,6 +691,148 @@ WORDS: Final[dict[str, Word]] = {
         "Deal {n}, trick {trick}, before {seat} played {played}; {best} was better."
     ),
     "review.back": N_("Back to the review"),
+    "club.signin.link": N_("Sign in"),
+    "club.lobby.members_only": N_(
+        "This server is a club's: only its members, and the guests they invite, create and "
+        "join tables."
+    ),
+    "table.not_watcher": N_(
+        "Only the club's members may watch this table (or, at a club night, nobody until "
+        "every table of the round has played its deals)."
+    ),
+    "status.closed": N_("Closed"),
+    "club.title": N_("Valtti — the club"),
+    "club.not_club": N_(
+        "This server is not a club's: anyone with a link plays here. Go to the lobby to play."
+    ),
+    "club.setup.heading": N_("Set up the club"),
+    "club.setup.intro": N_(
+        "Nobody has an account yet: the first account is the club's administrator, who "
+        "invites the members."
+    ),
+    "club.name": N_("Name"),
+    "club.password": N_("Password (at least 8 characters)"),
+    "club.setup.submit": N_("Create the administrator's account"),
+    "club.signup.heading": N_("Join the club"),
+    "club.signup.closed": N_(
+        "This invitation has been used or has expired: ask the club for a new one."
+    ),
+    "club.signup.submit": N_("Join"),
+    "club.signin.heading": NC_("club.signin.heading", "Sign in"),
+    "club.signin.submit": N_("Sign in"),
+    "club.rating": N_("Rating:"),
+    "club.my_page": N_("My matches and rating"),
+    "club.signout": N_("Sign out"),
+    "club.password.change": N_("Change the password"),
+    "club.password.current": N_("Current password"),
+    "club.password.new": N_("New password"),
+    "club.password.submit": N_("Change the password"),
+    "club.password.changed": N_("The password is changed: your other devices are signed out."),
+    "club.admin.heading": N_("Running the club"),
+    "club.invite": N_("New invitation link"),
+    "club.invite.link": N_("Invitation link"),
+    "club.invite.hint": N_("Give it to one person: it signs one member up and lasts a week."),
+    "club.watchers": N_("Who may watch tables"),
+    "club.watchers.members": N_("Members and their guests"),
+    "club.watchers.anyone": N_("Anyone with the link"),
+    "club.watchers.saved": N_("Saved."),
+    "club.members.heading": N_("Members"),
+    "club.member.disabled": N_("disabled"),
+    "club.member.disable": N_("Disable"),
+    "club.member.enable": N_("Enable"),
+    "club.nights.heading": N_("Club nights"),
+    "club.night.new": N_("New club night"),
+    "club.night.name": N_("Name of the night"),
+    "club.night.tables": NC_("club.night.tables", "Tables"),
+    "club.night.rounds": N_("Rounds"),
+    "club.night.deals": N_("Deals a round"),
+    "club.night.movement": N_("Partners"),
+    "club.night.movement.pairs": N_("Fixed pairs"),
+    "club.night.movement.individuals": N_("Changing partners"),
+    "club.night.computer": N_("Computer player for empty seats"),
+    "club.night.players": N_("Who plays"),
+    "club.night.players.hint": N_(
+        "With fixed pairs, each two ticked in the list's order are a pair. Computer players "
+        "take the other seats."
+    ),
+    "club.night.start": N_("Start the night"),
+    "club.night.status.playing": N_("being played"),
+    "club.night.status.finished": N_("finished"),
+    "night.title": N_("Club night"),
+    "night.my_seat": N_("Take my seat"),
+    "night.csv": N_("Results (CSV)"),
+    "night.json": N_("Results (JSON)"),
+    "night.print": N_("Print"),
+    "night.standings": N_("Standings"),
+    "night.scoring": N_(
+        "Each deal is compared with the other tables that played the same cards: "
+        "North–South's game points minus East–West's; 2 matchpoints for a better result, 1 "
+        "for the same. A deal counts once every table has played it."
+    ),
+    "night.place": N_("Place"),
+    "night.names": N_("Players"),
+    "night.percent": NC_("night.percent", "Score"),
+    "night.matchpoints": N_("Matchpoints"),
+    "night.game_points": NC_("night.game_points", "Game points"),
+    "night.tables": N_("Tables"),
+    "night.deals": N_("Deals compared"),
+    "night.deals.none": N_("No deal has been played at every table yet."),
+    "night.round": N_("Round"),
+    "night.deal": N_("Deal"),
+    "night.table": NC_("night.table", "Table"),
+    "night.ns": N_("NS"),
+    "night.ew": N_("EW"),
+    "night.mp": N_("Matchpoints NS – EW"),
+    "night.finished": N_("The night is over: final results."),
+    "night.playing": N_("Round {round} of {rounds} is being played."),
+    "night.settings": N_(
+        "Tables: {tables} · rounds: {rounds} · deals a round: {deals} · {movement} · empty "
+        "seats: {computer}"
+    ),
+    "night.table_of_round": N_("Round {round}, table {number}"),
+    "member.title": N_("Member"),
+    "member.rating.hint": N_(
+        "The rating is OpenSkill's cautious estimate (mean − 3 × uncertainty): it rises as "
+        "you play and win. Computer players count at fixed strengths."
+    ),
+    "member.mu": N_("(mean {mu}, uncertainty {sigma})"),
+    "member.records": N_("Download my records"),
+    "member.history": N_("Rating history"),
+    "member.history.none": N_("No rated match yet."),
+    "member.when": N_("When"),
+    "member.what": N_("What"),
+    "member.before": N_("Before"),
+    "member.after": N_("After"),
+    "member.source.night": N_("a club night"),
+    "member.source.table": N_("a match"),
+    "member.matches": N_("Matches"),
+    "member.matches.none": N_("No finished match yet."),
+    "member.match": N_("{name}, {when} (seat {seat})"),
+    "error.not_signed_in": N_("Sign in as a member of the club first."),
+    "error.bad_sign_in": N_("That name and password are not a member's."),
+    "error.bad_csrf": N_("The page is out of date: reload it and try again."),
+    "error.not_admin": N_("Only the club's administrators can do that."),
+    "error.reserved": N_("That seat is another member's at this club night."),
+    "error.name_taken": N_("A member already has that name."),
+    "error.set_up": N_("The club already has its administrator: sign in."),
+    "error.bad_invitation": N_("This invitation has been used or has expired."),
+    "error.bad_password": N_("A password is 8 to 256 characters."),
+    "error.bad_member": N_("Someone ticked cannot play (disabled?)."),
+    "club.passkey.signin": N_("Sign in with a passkey"),
+    "club.passkey.signup": N_("Join with a passkey instead"),
+    "club.passkey.add": N_("Add a passkey"),
+    "club.passkey.added": N_("The passkey is added: sign in with it next time."),
+    "error.bad_passkey": N_(
+        "That passkey could not be used here: try again, or sign in with the password."
+    ),
+    "error.passkey_cancelled": N_("No passkey was used."),
+    "club.ratings.heading": N_("The club's ratings"),
+    "club.ratings.more": N_("All members and club nights"),
+    "table.to_night": N_("Back to the club night"),
+    "table.night_wait": N_(
+        "The other tables of the round are still playing these deals: the replay and the "
+        "record open once they have finished."
+    ),
 }
 
 

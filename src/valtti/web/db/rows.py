@@ -59,6 +59,9 @@ class TableRow:
     listed: bool = True
     #: Why the table was closed (status ``closed``), else ``None``.
     closed: ClosedBy | None = None
+    #: The match ends after this many deals even if no team is on the target (a club night's
+    #: round, docs/HOSTING.md); ``None``: only as the rules end it.
+    deal_limit: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,16 +158,31 @@ class Store:
         with self._read_lock, self._reading_engine.connect() as connection:
             yield connection
 
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A write transaction on the database, committed on leaving (rolled back on an
+        exception), for the stores of other resources over the same database (db/club.py)."""
+        with self._writing() as connection:
+            yield connection
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A connection whose queries all see one snapshot of the database."""
+        with self._reading() as connection:
+            yield connection
+
     def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
         """Store a new table with its four seats.
 
         ``ValueError`` unless each seat is given once and ``table.created`` has a time zone.
         """
         with self._writing() as connection:
-            self._insert_table(connection, table, seats)
+            self.insert_table(connection, table, seats)
 
     @staticmethod
-    def _insert_table(connection: Connection, table: TableRow, seats: Sequence[SeatRow]) -> None:
+    def insert_table(connection: Connection, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """Insert ``table`` and its seats in the transaction of ``connection`` (``transaction``);
+        ``ValueError`` as ``create_table``."""
         if sorted(s.seat for s in seats) != list(Seat):
             raise ValueError(f"a table needs each of N, E, S, W once, not {seats!r}")
         if table.created.utcoffset() is None:
@@ -189,6 +204,7 @@ class Store:
                 "next_id": table.next_id,
                 "listed": table.listed,
                 "closed": table.closed,
+                "deal_limit": table.deal_limit,
             },
         )
         connection.execute(insert(seats_table), [_seat_values(table.id, s) for s in seats])
@@ -209,7 +225,7 @@ class Store:
             )
             if result.rowcount != 1:
                 raise KeyError(finished_id)
-            self._insert_table(connection, table, seats)
+            self.insert_table(connection, table, seats)
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace who sits at ``seat.seat`` (``KeyError`` for an unknown table)."""
@@ -505,6 +521,7 @@ def _gather(
             next_id=row.next_id,
             listed=row.listed,
             closed=row.closed,
+            deal_limit=row.deal_limit,
         )
         record = Record(variant, deals[row.id]) if deals[row.id] else None
         seated = _four(sorted(seats[row.id], key=lambda s: s.seat))

@@ -109,7 +109,7 @@ class Room:
         self.next_deal_seconds = next_deal_seconds
         #: Between deals, or after a match that has no rematch yet: who is ready (ends.py).
         self.waiting: Waiting | None = None
-        if self.status == "finished" and self.row.next_id is None:
+        if self.status == "finished" and self.row.next_id is None and self.row.deal_limit is None:
             self.waiting = Waiting("rematch", None)
         self.chat = Chat()  #: the table's recent chat (chat.py)
         self._hints = Hints(bots)
@@ -417,15 +417,28 @@ class Room:
                 return
         if self.status != "playing":
             return
-        if self.table.match.is_over():
+        if self._over():
             await self._set_status("finished")
-            self.waiting = Waiting("rematch", None)
+            # A club night's round has no rematch: the night seats the next round.
+            self.waiting = Waiting("rematch", None) if self.row.deal_limit is None else None
             self._on_finished(self)
             self._retire_if_idle()
         elif self.table.needs_deal and (self.match is None or self._deal_due()):
             # The first deal at once; each next one once the players are ready (or in time).
             await self._start_deal()
             self.waiting = None
+
+    def _over(self) -> bool:
+        """Whether the match is over: by the rules, or its last deal of ``row.deal_limit``
+        played."""
+        match = self.table.match
+        limit = self.row.deal_limit
+        if match.is_over():
+            return True
+        deal = match.deal
+        return (
+            limit is not None and len(match.deals) >= limit and deal is not None and deal.is_over()
+        )
 
     def _deal_due(self) -> bool:
         """Whether the next deal is dealt now: at once without a pause; else once every

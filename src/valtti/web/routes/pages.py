@@ -46,6 +46,24 @@ async def rules_page(request: Request) -> FileResponse | RedirectResponse:
     return _page(request, "rules.html")
 
 
+@router.get("/club", response_model=None)
+async def club_page(request: Request) -> FileResponse | RedirectResponse:
+    """Club mode's page: set up, sign up, sign in, the account, members and invitations."""
+    return _page(request, "club.html")
+
+
+@router.get("/club/nights/{night_id}", response_model=None)
+async def night_page(request: Request, night_id: str) -> FileResponse | RedirectResponse:
+    """A club night's standings, live while it is played and printable once it is over."""
+    return _page(request, "night.html")
+
+
+@router.get("/club/members/{member_id}", response_model=None)
+async def member_page(request: Request, member_id: int) -> FileResponse | RedirectResponse:
+    """A member's rating, its history and their matches."""
+    return _page(request, "member.html")
+
+
 def not_found_page() -> FileResponse:
     """404 outside /api/: a heading, a line and a link to the lobby (docs/WEB.md)."""
     return FileResponse(STATIC / "notfound.html", status_code=404)

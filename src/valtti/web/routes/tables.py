@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from valtti.web.answers import CreatedTable, TableList, TableSummary, letter, refusals
+from valtti.web.club.deps import ClubPlayer, seat_member
 from valtti.web.db.rows import ListedStatus
 from valtti.web.deps import AdmittedTable, RoomsDep, TableRoom
 from valtti.web.messages import CloseTable
@@ -20,6 +21,7 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimite
 
 @router.get("", response_model=TableList, responses=refusals(400))
 async def list_tables(
+    request: Request,
     rooms: RoomsDep,
     status: ListedStatus | None = None,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
@@ -30,7 +32,12 @@ async def list_tables(
     creator left out of the list (a game against the computer) and a closed one are not in
     it. ``ids`` (comma-separated, at most ``rooms.MAX_IDS``): these tables instead, listed or
     not, in the same order on one page (a person's own, which their browser knows)."""
-    return await rooms.listing(status, page, None if ids is None else table_ids(ids))
+    wanted = None if ids is None else table_ids(ids)
+    nights = request.app.state.nights
+    if wanted is not None and nights is not None:
+        # A club night's table whose round others still play says nothing of its score.
+        wanted = [i for i in wanted if not await nights.embargoed(i)]
+    return await rooms.listing(status, page, wanted)
 
 
 def table_ids(text: str) -> list[str]:
@@ -41,10 +48,17 @@ def table_ids(text: str) -> list[str]:
     return found
 
 
-@router.post("", status_code=201, responses=refusals(400, 413, 429))
-async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -> CreatedTable:
-    """A new table; the creator may take a seat at once (``seat``, with ``nickname``)."""
+@router.post("", status_code=201, responses=refusals(400, 401, 403, 413, 429))
+async def create_table(
+    request: Request, rooms: RoomsDep, player: ClubPlayer, body: AdmittedTable
+) -> CreatedTable:
+    """A new table; the creator may take a seat at once (``seat``, with ``nickname``). In club
+    mode only a member may (``401 not_signed_in``), seated under their member's name; the
+    answer then has the key to give guests (``guest_link``)."""
     creator = body.creator
+    member = player.member
+    if creator is not None and member is not None:
+        creator = (creator[0], member.name)
     room, creator_token, token = await rooms.create(
         body.variant,
         body.seats,
@@ -55,17 +69,26 @@ async def create_table(request: Request, rooms: RoomsDep, body: AdmittedTable) -
         body.name,
         body.in_lobby,
     )
+    if creator is not None and member is not None:
+        await seat_member(player, room.id, creator[0])
+    guest = None if player.club is None else player.club.guest_key(room.id)
     return CreatedTable(
         id=room.id,
         link=f"{request.base_url}t/{room.id}",
         token=token,
         creator_token=creator_token,
         seat=None if creator is None else letter(creator[0]),
+        guest_link=None if guest is None else f"{request.base_url}t/{room.id}?guest={guest}",
     )
 
 
-@router.get("/{table_id}", response_model=TableSummary, responses=refusals(404))
-async def table_summary(room: TableRoom) -> dict[str, Any]:
+@router.get("/{table_id}", response_model=TableSummary, responses=refusals(404, 409))
+async def table_summary(request: Request, room: TableRoom) -> dict[str, Any]:
+    """The table's summary; ``409 not_finished`` for a club night's table while other tables
+    of its round still play its deals (its score would tell of them)."""
+    nights = request.app.state.nights
+    if nights is not None and await nights.embargoed(room.id):
+        raise RoomError("not_finished", "other tables of the club night still play these deals")
     return room.summary()
 
 

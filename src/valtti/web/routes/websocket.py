@@ -12,6 +12,8 @@ from typing import Final
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from valtti.web.club.deps import MaybeClub, Visitor, VisitorDep
+from valtti.web.club.service import Club
 from valtti.web.deps import LimitsDep, RoomsDep
 from valtti.web.messages import (
     ActionMessage,
@@ -36,6 +38,8 @@ MAX_MESSAGE: Final = 4096
 #: Close codes for an unknown table and an unknown token.
 CLOSE_NO_TABLE: Final = 4404
 CLOSE_BAD_TOKEN: Final = 4401
+#: Close code for a spectator who may not watch (club mode, docs/HOSTING.md).
+CLOSE_NOT_WATCHER: Final = 4403
 _PONG: Final = '{"type":"pong"}'
 
 router = APIRouter(prefix="/api/tables")
@@ -47,12 +51,18 @@ async def table_socket(
     table_id: str,
     rooms: RoomsDep,
     limits: LimitsDep,
+    club: MaybeClub,
+    visitor: VisitorDep,
     token: str | None = None,
+    guest: str | None = None,
 ) -> None:
     await websocket.accept()
     room = await rooms.get(table_id)
     if room is None:
         await websocket.close(CLOSE_NO_TABLE)
+        return
+    if not token and not await _may_watch(websocket, room, club, visitor, guest):
+        await websocket.close(CLOSE_NOT_WATCHER)
         return
     connection = Connection()
     try:
@@ -62,6 +72,21 @@ async def table_socket(
         return
     sender = _Sender(rooms, limits.chats, client_of(websocket.scope))
     await _play(websocket, room, connection, sender)
+
+
+async def _may_watch(
+    websocket: WebSocket, room: Room, club: Club | None, visitor: Visitor, guest: str | None
+) -> bool:
+    """Whether a spectator may watch the table: never a club night's table while other
+    tables of its round play the same deals; in club mode, members and the table's guests
+    only unless the club lets anyone watch."""
+    if club is None:
+        return True
+    if await websocket.app.state.nights.embargoed(room.id):
+        return False
+    if visitor.member is not None or club.is_guest_key(room.id, guest):
+        return True
+    return await club.watchers() == "anyone"
 
 
 class _Sender:

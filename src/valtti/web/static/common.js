@@ -14,6 +14,7 @@ import { has, t } from "/static/i18n.js";
  * @property {string | null} [token] the seat's token
  * @property {Seat | null} [seat]
  * @property {string} [creator_token]
+ * @property {string | null} [guest] club mode: the key a guest takes a seat with (?guest=)
  * @property {number} [at] when this browser last kept something for it (ms since 1970)
  * @property {{token: string | null, seat: Seat | null} | null} [held] what was held before a
  *   seat link's token, until the server accepts the new one (a refused link gives it back)
@@ -70,6 +71,26 @@ export function i18nEl(tag, key, attrs = {}) {
   return el(tag, { ...attrs, "data-i18n": key, text: t(key) });
 }
 
+/** The signed-in member's CSRF token in club mode (GET /api/club/me), sent with each change. */
+let csrfToken = "";
+
+/** Use `token` as the CSRF token of every request that changes something. @param {string} token */
+export function useCsrf(token) {
+  csrfToken = token || "";
+}
+
+/** The key a member gave a guest in the page's address (?guest=KEY), or "". */
+export function guestKey() {
+  return new URLSearchParams(location.search).get("guest") || "";
+}
+
+/** `path` with the page's guest key as ?guest=, when it has one. @param {string} path */
+export function withGuest(path) {
+  const key = guestKey();
+  if (!key) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}guest=${encodeURIComponent(key)}`;
+}
+
 /** Call the JSON API; a failure throws an Error with .code and .status from the server, or
  * .code "offline" when no answer came from it (the server, the network or, behind a reverse
  * proxy, the server behind it is down).
@@ -82,6 +103,8 @@ export async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  // Club mode: a change is made only with the session's CSRF token (docs/HOSTING.md).
+  if (csrfToken && method !== "GET") init.headers["X-CSRF-Token"] = csrfToken;
   let res;
   try {
     res = await fetch(path, init);
@@ -283,7 +306,7 @@ export function saveNickname(name) {
 /** Take `seat` at table `id` under `nickname` and keep its token; rejects with the API error.
  * @param {string} id @param {Seat} seat @param {string} nickname */
 export async function takeSeat(id, seat, nickname) {
-  const got = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, {
+  const got = await api("POST", withGuest(`/api/tables/${encodeURIComponent(id)}/seats/${seat}`), {
     nickname,
   });
   saveNickname(nickname);
@@ -381,7 +404,9 @@ export async function shareBase() {
  * @param {string} id @param {HTMLInputElement} input @param {string} warningId */
 export async function showShareLink(id, input, warningId) {
   const { base, onlyHere } = await shareBase();
-  input.value = tableLink(id, base);
+  // Club mode: the creator's link lets a guest in (the key is the table's, never a member's).
+  const guest = tableKeys(id).guest || guestKey();
+  input.value = tableLink(id, base) + (guest ? `?guest=${encodeURIComponent(guest)}` : "");
   byId(warningId).hidden = !onlyHere;
 }
 

@@ -72,8 +72,10 @@ export function typedNickname() {
   return nicknameField().value.trim();
 }
 
-/** Build the form from the server's options and let it be sent. @param {Options} options */
-export function initForm(options) {
+/** Build the form from the server's options and let it be sent; in club mode (`me`) a member
+ * plays under their name, and a visitor is told to sign in (#club-notice).
+ * @param {Options} options @param {import("/static/club-bar.js").Me} [me] */
+export function initForm(options, me) {
   choices.variants = options.variant;
   choices.computerPlayers = options.players;
   choices.levels = options.levels;
@@ -82,6 +84,13 @@ export function initForm(options) {
   buildVariantRows();
   // Keep what was typed while the page was loading.
   nicknameField().value ||= savedNickname();
+  if (me?.member) {
+    // Club mode: a member plays under their member's name.
+    nicknameField().value = me.member.name;
+    nicknameField().readOnly = true;
+  } else if (me?.club) {
+    byId("club-notice").hidden = false;
+  }
   nicknameField().addEventListener("input", () => {
     showProblem(null);
     sayDefaults();
@@ -367,6 +376,7 @@ async function make(seating, button) {
       token: made.token ?? null,
       seat: made.seat ?? null,
       creator_token: made.creator_token,
+      guest: made.guest_link ? new URL(made.guest_link).searchParams.get("guest") : null,
     });
     location.assign(`/t/${encodeURIComponent(made.id)}`);
   } catch (err) {

@@ -46,21 +46,48 @@
  *   #join-dialog                   nickname prompt: input[name="join-nickname"], #join-ok,
  *                                  #join-cancel
  *   #toasts .toast[data-code]      error messages
+ *   #club-ratings          club mode, signed in: the members' ratings, best first
+ *                          (#rating-list li[data-member] .name .rating)
  * Tokens: localStorage "valtti:table:{id}" = {"token", "seat", "creator_token", "at"}.
  * Modules: lobby.js (this: the page's start), lobby-form.js (the form that creates a table),
  * lobby-list.js (the list of tables and the join dialog).
  */
 
 import { initI18n, onLangChange } from "/static/i18n.js";
-import { byId, showLoopbackWarning, tableOptions } from "/static/common.js";
+import { showClubBar } from "/static/club-bar.js";
+import { api, byId, el, showLoopbackWarning, tableOptions } from "/static/common.js";
 import { initForm } from "/static/lobby-form.js";
 import { buildFilters, initJoin, refreshTables, renderTables } from "/static/lobby-list.js";
 
 const REFRESH_MS = 3000;
+/** Members the lobby's ratings list shows at most. */
+const RATINGS_SHOWN = 10;
+
+/** Club mode: the members' ratings, best first (#club-ratings: the first RATINGS_SHOWN). */
+async function showRatings() {
+  /** @type {import("/static/club-bar.js").Member[]} */
+  const members = await api("GET", "/api/club/members");
+  byId("rating-list", HTMLOListElement).replaceChildren(
+    ...members
+      .filter((m) => !m.disabled)
+      .slice(0, RATINGS_SHOWN)
+      .map((m) =>
+        el(
+          "li",
+          { dataset: { member: String(m.id) } },
+          el("a", { class: "name", href: `/club/members/${m.id}` }, m.name),
+          " ",
+          el("span", { class: "rating" }, String(m.rating)),
+        ),
+      ),
+  );
+  byId("club-ratings", HTMLElement).hidden = false;
+}
 
 async function main() {
-  const [, options] = await Promise.all([initI18n(), tableOptions()]);
-  initForm(options);
+  const [, options, me] = await Promise.all([initI18n(), tableOptions(), showClubBar()]);
+  initForm(options, me);
+  if (me.member) showRatings();
   initJoin();
   byId("refresh").addEventListener("click", refreshTables);
   buildFilters();

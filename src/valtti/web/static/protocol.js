@@ -17,6 +17,8 @@ export const CLOSE = Object.freeze({
   NO_TABLE: 4404,
   /** The seat token is unknown at this table. */
   BAD_TOKEN: 4401,
+  /** Club mode: this visitor may not watch (members only, or a club night's round in play). */
+  NOT_WATCHER: 4403,
   /** The connection kept flooding the table (throttled too often). */
   POLICY: 1008,
   /** The connection could not keep up with its frames. */

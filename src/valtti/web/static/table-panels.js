@@ -7,6 +7,7 @@
 
 import { t, tn } from "/static/i18n.js";
 import { byId, el, showShareLink, tableKeys } from "/static/common.js";
+import { askNight, night } from "/static/table-night.js";
 import { card, cardInline, suitIcon } from "/static/cards.js";
 import { TEAM_OF, ended, page, timedOutMoves, trickPlays } from "/static/table-state.js";
 import {
@@ -52,6 +53,15 @@ export function renderResult(view) {
     return;
   }
   byId("result-text").textContent = resultText(view);
+  askNight(page.id, () => renderResult(view));
+  const nightLink = byId("night-link", HTMLAnchorElement);
+  nightLink.hidden = !night.id;
+  nightLink.href = `/club/nights/${encodeURIComponent(night.id)}`;
+  // A club night's deals stay hidden until every table of the round has played them.
+  for (const id of ["replay-btn", "record-link"]) {
+    byId(id).hidden = !night.released;
+  }
+  byId("night-wait").hidden = night.released;
   const link = byId("record-link", HTMLAnchorElement);
   link.href = `/api/tables/${encodeURIComponent(page.id)}/record`;
   link.setAttribute("download", `valtti-${page.id}.json`);

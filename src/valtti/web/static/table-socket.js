@@ -7,7 +7,7 @@
  */
 
 import { t } from "/static/i18n.js";
-import { byId, saveTableKeys, tableKeys, toast } from "/static/common.js";
+import { byId, saveTableKeys, tableKeys, toast, withGuest } from "/static/common.js";
 import { announce } from "/static/alerts.js";
 import { stopClock } from "/static/absence.js";
 import { resetHint } from "/static/hint.js";
@@ -101,7 +101,8 @@ export function setStatus(kind) {
 function socketUrl(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${scheme}://${location.host}/api/tables/${encodeURIComponent(page.id)}/ws${query}`;
+  const path = `/api/tables/${encodeURIComponent(page.id)}/ws${query}`;
+  return `${scheme}://${location.host}${token ? path : withGuest(path)}`;
 }
 
 /** Open a connection to the table shown (`page.id`). */
@@ -156,12 +157,12 @@ export function connect() {
   socket.onclose = (event) => {
     clearTimeout(silence ?? undefined);
     if (connection.socket !== socket) return; // replaced by a newer connection
-    if (event.code === CLOSE.NO_TABLE) {
+    if (event.code === CLOSE.NO_TABLE || event.code === CLOSE.NOT_WATCHER) {
       clearInterval(connection.pingTimer ?? undefined);
       setStatus("disconnected");
       page.pending = false;
       connection.stopped = true;
-      showNotice(t("table.not_found"));
+      showNotice(t(event.code === CLOSE.NO_TABLE ? "table.not_found" : "table.not_watcher"));
       return;
     }
     if (event.code === CLOSE.BAD_TOKEN) {

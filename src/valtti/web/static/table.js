@@ -55,6 +55,8 @@
  *   [data-replace="E"] the creator's button handing seat E to the computer player chosen in
  *                      select[data-replace-player="E"]
  *   #result            a finished match: #result-text, #replay-btn, a#record-link (download);
+ *                      a club night's table: a#night-link back to the night, and #night-wait
+ *                      while the round's other tables play (replay and record hidden until then);
  *                      a closed table (body[data-status="closed"]): #result-text says why,
  *                      a#lobby-link leads back
  *   #close-table       in #waiting, for the table's creator: close it (asking first,
@@ -101,6 +103,7 @@
  */
 
 import { initI18n, onLangChange, t } from "/static/i18n.js";
+import { showClubBar } from "/static/club-bar.js";
 import {
   byId,
   closeTable,
@@ -268,7 +271,7 @@ function wire() {
 }
 
 async function main() {
-  const [, options] = await Promise.all([initI18n(), tableOptions()]);
+  const [, options] = await Promise.all([initI18n(), tableOptions(), showClubBar()]);
   page.computerPlayers = options.players;
   drawWith(render);
   initSocket({
