@@ -19,6 +19,7 @@ from tests.web.club_helpers import play_people
 from tests.web.serving import App, stored_record
 
 from valtti.web.club.accounts import SESSION_COOKIE, AccountSettings
+from valtti.web.club.ratings import NEW_RATING
 from valtti.web.db.club import ClubStore, Passkey
 from valtti.web.db.schema import members_table, sessions_table
 from valtti.web.db.store import Store
@@ -372,7 +373,9 @@ def test_a_finished_match_rates_its_members_and_is_in_their_records(club: App) -
     (kept,) = records.json()
     assert kept["meta"]["table"] == made["id"]
     lobby = club.http.get("/api/club/members").json()
-    assert lobby[0]["rating"] == page["member"]["rating"] != 0.0
+    # The lobby shows the member's rating as the member's page does, changed by the match.
+    assert lobby[0]["rating"] == page["member"]["rating"]
+    assert page["member"]["mu"] != round(NEW_RATING[0], 2)
 
 
 def test_a_forged_passkey_answer_is_refused_and_counted(club: App) -> None:
