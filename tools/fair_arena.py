@@ -6,7 +6,7 @@ and from the public play alone; and what the sandbox and the pace cost in time.
 
     python tools/fair_arena.py [--matches 2] [--timing-matches 12] [--cost-matches 4]
 
-tests/test_arena_fairness.py runs the same attacks and judges them with these functions.
+tests/arena/test_arena_fairness.py runs the same attacks and judges them with these functions.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A bot that reads the run's seed off an ancestor's command line (``--seed S`` in
 ``/proc/PID/cmdline``, which every user of the machine may read), for
-tests/test_arena_fairness.py: the seed deals every card, so it looks its own nine cards up among
-the deals of the seed's first matches and names the four hands."""
+tests/arena/test_arena_fairness.py: the seed deals every card, so it looks its own nine cards up
+among the deals of the seed's first matches and names the four hands."""
 
 from __future__ import annotations
 

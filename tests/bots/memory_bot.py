@@ -1,4 +1,4 @@
-"""A bot that reads the host's memory (tests/test_arena_fairness.py): it scans the writable
+"""A bot that reads the host's memory (tests/arena/test_arena_fairness.py): it scans the writable
 memory of its parent process (``/proc/PPID/mem``, the arena's worker when it runs unconfined)
 for the engine's four 9-card hands, four 64-bit masks side by side that share no card and make
 the whole deck, its own among them at its seat."""

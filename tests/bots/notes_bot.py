@@ -1,5 +1,5 @@
-"""Copies of one bot that leave each other notes (tests/test_arena_fairness.py): each writes its
-seat and nine cards, with the deal's number and dealer, where the others may read them, and
+"""Copies of one bot that leave each other notes (tests/arena/test_arena_fairness.py): each writes
+its seat and nine cards, with the deal's number and dealer, where the others may read them, and
 reads every note there. Two halves of a duplicate pair deal the same cards with the teams
 swapped, so the copies of one bot hold all four seats between them: a copy that finds notes of
 the same deal of hands that, with its own, make the whole deck, and agree with what each seat

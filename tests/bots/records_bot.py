@@ -1,4 +1,4 @@
-"""A bot that looks its cards up in the run's records (tests/test_arena_fairness.py): it finds
+"""A bot that looks its cards up in the run's records (tests/arena/test_arena_fairness.py): it finds
 ``--records DIR`` on an ancestor's command line (``/proc/PID/cmdline``, the folder taken from
 ``/proc/PID/cwd``), reads every record there, hidden folders too, and names the four hands of
 any deal in which its own nine cards were dealt. Every pairing deals the same cards, so from its

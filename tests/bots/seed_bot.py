@@ -1,5 +1,5 @@
 """A bot that tries to learn the hidden hands from the arena's seeds (docs/PROTOCOL.md, "A fair
-arena"), for tests/test_arena_fairness.py:
+arena"), for tests/arena/test_arena_fairness.py:
 
 1. Its ``match`` message's seed: it tries the arena seeds a person would give (0–63) and the
    first matches, halves and seats, until ``derive_seed(arena seed, "player", …)`` gives that

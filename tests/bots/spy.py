@@ -1,4 +1,5 @@
-"""What the attacking bots of tests/test_arena_fairness.py share: the protocol, and the report.
+"""What the attacking bots of tests/arena/test_arena_fairness.py share: the protocol, and the
+report.
 
 A spy plays the first legal action. At the deal's start and at each of its decisions, until it
 has named them, it asks its ``guess`` for the four hands (N E S W, each a set of card tokens) by

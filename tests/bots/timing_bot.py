@@ -1,4 +1,4 @@
-"""A bot that times the host (tests/test_arena_fairness.py): between its answer and the host's
+"""A bot that times the host (tests/arena/test_arena_fairness.py): between its answer and the host's
 next message the other seats act, and a computer player that answers a forced move at once but
 thinks over a choice would tell by the length of that gap whether a hidden hand had a single
 legal card (a void in the suit led, a last card).

@@ -14,7 +14,7 @@ catalogues with::
     python -m valtti.web.words
 
 and translate what is new in ``fi`` first (the last step refuses a text not translated);
-``tests/test_terminal_i18n.py`` and ``tests/web/test_words.py`` fail until all is done.
+``tests/terminal/test_terminal_i18n.py`` and ``tests/web/test_words.py`` fail until all is done.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     # Babel's catalogues only where a language other than the source is read: a command in
-    # English starts without them (tests/test_explain.py).
+    # English starts without them (tests/coach/test_explain.py).
     from babel.messages.catalog import Catalog
 
 DOMAIN: Final = "valtti"

@@ -137,6 +137,7 @@ def test_a_reason_is_over_all_the_deals_and_certain_only_where_every_one_shows_i
     """Lines run out after two deals of four: the reason was certain on the two examined; it is
     shown in 2 of the 4 deals the values rest on, not certain."""
     from test_explain import LAST_TRICK, OpenWorld, position
+
     from valtti.engine.solver import DealValue
     from valtti.players.equity import match_equity
 
@@ -231,6 +232,7 @@ def test_moves_within_chance_of_each_other_are_about_equal() -> None:
 
 def test_two_moves_close_by_the_rule_given_are_about_equal() -> None:
     from test_explain import LAST_TRICK, OpenWorld, position
+
     from valtti.engine.solver import DealValue
     from valtti.players.equity import match_equity
 

@@ -174,7 +174,7 @@ def test_sample_hands_is_reproducible_and_keeps_the_observer_hand() -> None:
 
 def test_bench_reports_positive_figures() -> None:
     """tools/sampler_bench.py, the draw rate's measurement."""
-    path = Path(__file__).resolve().parent.parent / "tools" / "sampler_bench.py"
+    path = Path(__file__).resolve().parents[2] / "tools" / "sampler_bench.py"
     spec = importlib.util.spec_from_file_location("sampler_bench", path)
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.text import Text
-from tests.test_review import BLUNDER, HANDS, _match
+from tests.coach.test_review import BLUNDER, HANDS, _match
 from tests.web.crafted import crafted_match
 
 from valtti.cli import main

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_record_faults import EXAMPLES
 
 from helpers import drive, opp_sweep, rotate, to_9_6
-from test_record_faults import EXAMPLES
 from valtti.cli import main
 from valtti.engine import Card, Seat
 from valtti.engine.record import Record

@@ -14,7 +14,7 @@ import pytest
 
 from valtti.arena import run_arena
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "phase_duel.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "phase_duel.py"
 
 
 def tool() -> ModuleType:

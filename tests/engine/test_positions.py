@@ -9,7 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.test_observation import TWO_MARRIAGES, WON_FIRST, played, positions
+from tests.engine.test_observation import TWO_MARRIAGES, WON_FIRST, played, positions
 
 from valtti.engine import Action, Deal, IllegalActionError, Match, Phase, Seat, Variant
 

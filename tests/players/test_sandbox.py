@@ -316,7 +316,7 @@ def test_without_bwrap_the_error_says_how_to_install_it(
     monkeypatch.setenv("PATH", str(bot_dir))  # no bwrap there
     with pytest.raises(SandboxError, match=re.escape(INSTALL)):
         SANDBOX.launch([sys.executable, "bot.py"])
-    example = Path(__file__).resolve().parent.parent / "examples" / "external_bot.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
     result = CliRunner().invoke(
         main, ["arena", "--players", f"random,external:{example}", "--matches", "1"]
     )
@@ -352,7 +352,7 @@ def test_a_program_not_in_the_sandbox_is_named() -> None:
 
 
 def test_an_unconfined_run_warns_at_its_start_and_in_its_results() -> None:
-    example = Path(__file__).resolve().parent.parent / "examples" / "external_bot.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
     args = ["arena", "--players", f"random,external:{example}", "--deals", "1"]
     runner = CliRunner()
     result = runner.invoke(main, [*args, "--sandbox", "none", "--backend", "serial"])

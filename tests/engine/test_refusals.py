@@ -29,7 +29,7 @@ from valtti.engine import (
 from valtti.engine.record import IllegalRecordAction, Record
 from valtti.terminal import i18n, phrases
 
-CATALOGUES = Path(__file__).resolve().parents[1] / "src" / "valtti" / "web" / "static" / "i18n"
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "valtti" / "web" / "static" / "i18n"
 
 #: The engine's English before refusals were data, word for word, from a refusal's arguments.
 ENGLISH: dict[RefusalCode, Callable[[Refusal], str]] = {

@@ -29,7 +29,7 @@ from valtti.players.sandbox import NO_SANDBOX, SANDBOX, Sandbox
 #: Both ways a bot runs: the protocol is the same in the sandbox and out of it.
 BOTH = pytest.mark.parametrize("sandbox", [SANDBOX, NO_SANDBOX], ids=["bwrap", "none"])
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "external_bot.py"
 
 #: A bot in a few lines: greets as "faulty" and answers each ``act`` with ``{act}``.

@@ -29,7 +29,7 @@ from valtti.cli import main
 from valtti.engine import Variant
 from valtti.table import derive_seed
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "fair_arena.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "fair_arena.py"
 
 
 def _tool() -> ModuleType:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.test_explain import LAST_TRICK, Exact, OpenWorld, position
+from tests.coach.test_explain import LAST_TRICK, Exact, OpenWorld, position
 
 from valtti.coach.appraise import PLAYOUT_CAP, SOLVED_FROM, early_values
 from valtti.coach.explain import explain, explain_worlds

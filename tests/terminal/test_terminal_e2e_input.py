@@ -30,6 +30,7 @@ from test_terminal_e2e_small import (  # noqa: E402 - after the skip
     screen,
     spawn,
 )
+
 from valtti.engine.record import Record  # noqa: E402
 from valtti.terminal.saving import Saves  # noqa: E402
 

@@ -262,9 +262,8 @@ def test_the_players_of_a_table_keep_a_pace_only_where_a_program_sits() -> None:
     computers = {seat: Computer("random", 1) for seat in Seat}
     plain = Table(computers, 3, pace=Watched())
     assert not plain.paced
-    bot = (
-        f"external:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'external_bot.py'}"
-    )
+    example = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
+    bot = f"external:{sys.executable} {example}"
     seats = {**computers, Seat.N: Computer(bot, 1)}
     assert not Table(seats, 3, sandbox=NO_SANDBOX).paced
     with Table(seats, 3, pace=Watched()) as table:
@@ -295,7 +294,7 @@ def test_a_partners_answer_at_once_takes_as_long_as_a_chosen_one_at_a_paced_tabl
             "JS 9S QH KH AC TC QC KC JC",
         )
     ]
-    example = Path(__file__).parent.parent / "examples" / "external_bot.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
     seats = {seat: Computer("random") for seat in Seat}
     seats[Seat.E] = Computer(f"external:{sys.executable} {example}", 1)  # a program: paced
     for paced in (True, False):

@@ -15,7 +15,7 @@ from valtti.engine import Action, Team, Variant
 from valtti.players.knowledge import infer
 from valtti.table import Table
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "information_bounds.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "information_bounds.py"
 
 
 def _report(*options: str) -> str:

@@ -7,7 +7,7 @@ in words, and names no team it did not review.
 
 The match: crafted_match's two deals (N declares clubs, 8–0) and a third of the same hands
 played to trick 9, where North (the person) leads A♣ and the match ends 10–0. The blunder:
-tests/test_review.py's, East's A♥ in trick 7.
+tests/coach/test_review.py's, East's A♥ in trick 7.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.test_review import BLUNDER, BLUNDER_STEP, _match
+from tests.coach.test_review import BLUNDER, BLUNDER_STEP, _match
 from tests.web.crafted import HANDS, _play, crafted_match
 
 from valtti.coach.review import review

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "hint_bench.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "hint_bench.py"
 
 
 def tool() -> ModuleType:

@@ -33,7 +33,7 @@ from valtti.engine.record import Record
 from valtti.players import Player, registry
 from valtti.players.stats import mean_interval
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"external:{ROOT / 'examples' / 'external_bot.py'}"
 
 

@@ -22,6 +22,7 @@ from test_terminal_e2e_small import (  # noqa: E402 - after the skip
     screen,
     spawn,
 )
+
 from valtti.terminal.saving import Saves  # noqa: E402
 
 QUESTION = "Resume it (r), keep it and start a new match (k), or discard it (d)? [k] > "
