@@ -42,9 +42,9 @@ def test_a_level_is_named_for_people_and_played_by_its_program() -> None:
 def test_the_levels_strengths_are_the_leaderboards() -> None:
     measured = strengths()
     table = (ROOT / "docs" / "LEADERBOARD.md").read_text(encoding="utf-8")
-    assert next(iter(measured.values())).date in table
+    assert measured.date in table
     for level in LEVELS:
-        strength = measured[level.player]
+        strength = measured.players[level.player]
         row = re.search(rf"^\| {re.escape(level.player)} \| ([^|]+) \| ([^|]+) \|", table, re.M)
         assert row is not None, level.player
         if strength.low is None or strength.high is None:
@@ -53,5 +53,5 @@ def test_the_levels_strengths_are_the_leaderboards() -> None:
         assert row[1].strip() == f"{strength.points:+.2f}"
         assert row[2].strip() == f"[{strength.low:+.2f}, {strength.high:+.2f}]"
     # Weakest first, as offered.
-    points = [measured[level.player].points for level in LEVELS]
+    points = [measured.players[level.player].points for level in LEVELS]
     assert points == sorted(points)

@@ -512,9 +512,9 @@ def test_a_level_seats_the_program_behind_it_and_help_says_how_strong_each_is() 
     shown = CliRunner().invoke(main, ["play", "--help"], terminal_width=100).output
     measured = strengths()
     said = " ".join(shown.split())
-    assert f"Levels (the leaderboard of {measured['heuristic'].date}):" in said
+    assert f"Levels (the leaderboard of {measured.date}):" in said
     for level in LEVELS:
-        strength = measured[level.player]
+        strength = measured.players[level.player]
         how = (
             "the reference"
             if strength.low is None

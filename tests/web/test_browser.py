@@ -528,6 +528,17 @@ def catalogue(lang: str) -> dict[str, str]:
     return strings
 
 
+def translated_text(page: Page) -> str:
+    """The page's visible text less what is marked translate="no" (a program's name, the same
+    in every language)."""
+    return str(
+        page.evaluate(
+            """() => [...document.querySelectorAll('[translate="no"]')].reduce(
+                 (said, e) => said.replace(e.innerText, ""), document.body.innerText)"""
+        )
+    )
+
+
 def assert_in_language(page: Page, lang: str) -> None:
     """Every catalogue string of the markup is the language's, and no string of the other
     language that differs is visible anywhere on the page."""
@@ -541,11 +552,7 @@ def assert_in_language(page: Page, lang: str) -> None:
     assert marked
     for key, text in marked:
         assert text == wanted[key], (key, text)
-    # What is marked translate="no" (a program's name) is the same in every language.
-    visible = page.evaluate(
-        """() => [...document.querySelectorAll('[translate="no"]')].reduce(
-             (said, e) => said.replace(e.innerText, ""), document.body.innerText)"""
-    )
+    visible = translated_text(page)
     for key, text in other.items():
         # Whole strings without placeholders that the two languages do not share.
         if "{" in text or text == wanted[key] or len(text) < 4 or text in wanted.values():

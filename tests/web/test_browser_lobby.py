@@ -23,6 +23,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures used by name)
     catalogue,
     new_context,
     playwright,
+    translated_text,
 )
 from tests.web.test_store import play_and_store
 
@@ -287,10 +288,7 @@ def test_computer_players_go_by_their_seat_and_level_with_their_name_in_a_toolti
                     expect(shown).to_have_attribute("title", whole)
             # A person reads the level, never the program's name ("heuristic" says nothing),
             # but as code where the lobby says how strong each level is and what plays it.
-            visible = page.evaluate(
-                """() => [...document.querySelectorAll('[translate="no"]')].reduce(
-                     (said, e) => said.replace(e.innerText, ""), document.body.innerText)"""
-            )
+            visible = translated_text(page)
             assert not re.search(r"search:|pimc:|heuristic", visible), visible
             assert_in_language(page, lang)
     # On a phone the narrow seats keep the whole seat word and level, each on two lines at
@@ -351,15 +349,15 @@ def test_the_lobby_offers_the_levels_weakest_first_and_says_how_strong_each_is(
             note = page.locator("#levels-note")
             note.scroll_into_view_if_needed()
             said = note.inner_text()
-            assert measured["heuristic"].date in said
+            assert measured.date in said
             for level in LEVELS:
-                strength = measured[level.player]
+                strength = measured.players[level.player]
                 assert f"({level.player})" in said
                 if strength.low is not None:
                     points = f"{abs(strength.points):.2f}"
                     assert (points if lang == "en" else points.replace(".", ",")) in said, said
             # Weakest first, each stronger than the one before, as measured.
-            values = [measured[level.player].points for level in LEVELS]
+            values = [measured.players[level.player].points for level in LEVELS]
             assert values == sorted(values)
             box = note.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width

@@ -303,14 +303,14 @@ def test_the_options_of_a_table_come_from_the_engine_and_are_in_both_languages(
     assert options["variant"] == [{"name": n, "values": list(v)} for n, v in SWITCHES.items()]
     assert options["players"] == list(PLAYERS)
     measured = strengths()
-    assert options["measured"] == measured["heuristic"].date
+    assert options["measured"] == measured.date
     # The levels, weakest first, each a player offered, with the leaderboard's strength.
     assert [(level["name"], level["player"]) for level in options["levels"]] == [
         (level.name, level.player) for level in LEVELS
     ]
     for level in options["levels"]:
         assert level["player"] in options["players"]
-        strength = measured[level["player"]]
+        strength = measured.players[level["player"]]
         assert (level["points"], level["low"], level["high"]) == (
             strength.points,
             strength.low,

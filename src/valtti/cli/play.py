@@ -16,7 +16,7 @@ def _levels() -> str:
     measured = strengths()
     said = []
     for level in LEVELS:
-        strength = measured.get(level.player)
+        strength = measured.players.get(level.player)
         if strength is None:
             how = "not measured"
         elif strength.low is None or strength.high is None:
@@ -27,8 +27,7 @@ def _levels() -> str:
                 f"[{strength.low:+.2f}, {strength.high:+.2f}]"
             )
         said.append(f"{level.name} ({level.player}): {how}")
-    date = next(iter(measured.values())).date if measured else "none"
-    return f"Levels (the leaderboard of {date}): " + "; ".join(said) + "."
+    return f"Levels (the leaderboard of {measured.date}): " + "; ".join(said) + "."
 
 
 @main.command(epilog=_levels())

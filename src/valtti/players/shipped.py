@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Final
@@ -19,6 +20,7 @@ __all__ = [
     "OFFERED",
     "SHIPPED",
     "Level",
+    "Measured",
     "Strength",
     "level_player",
     "strengths",
@@ -66,13 +68,20 @@ LEVELS: Final = (
 @dataclass(frozen=True, slots=True)
 class Strength:
     """A player's game points a deal over ``heuristic`` (0 for it), with a 95 % interval
-    (``None`` for the reference), from the leaderboard of ``date``."""
+    (``None`` for the reference)."""
 
     player: str
     points: float
     low: float | None
     high: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """The leaderboard's strengths, by spec, and the date of that leaderboard."""
+
     date: str
+    players: Mapping[str, Strength]
 
 
 def level_player(name: str) -> str:
@@ -83,11 +92,12 @@ def level_player(name: str) -> str:
 
 
 @functools.cache
-def strengths() -> dict[str, Strength]:
-    """The shipped players' strengths as the leaderboard last measured them, by spec."""
+def strengths() -> Measured:
+    """The shipped players' strengths as the leaderboard last measured them."""
     text = resources.files("valtti.players").joinpath("data/strengths.json").read_text("utf-8")
     data = json.loads(text)
-    return {
-        row["player"]: Strength(row["player"], row["points"], row["low"], row["high"], data["date"])
-        for row in data["players"]
-    }
+    rows = data["players"]
+    return Measured(
+        data["date"],
+        {r["player"]: Strength(r["player"], r["points"], r["low"], r["high"]) for r in rows},
+    )

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from valtti.engine import Seat
+from valtti.players import shipped
 from valtti.web.db.rows import ClosedBy, ListedStatus, TableStatus
 
 SeatLetter = Literal["N", "E", "S", "W"]
@@ -38,6 +39,19 @@ class Level(BaseModel):
     points: float | None
     low: float | None
     high: float | None
+
+    @classmethod
+    def of(cls, level: shipped.Level, strength: shipped.Strength | None) -> Level:
+        """The level as offered, with its strength where the leaderboard measured it."""
+        if strength is None:
+            return cls(name=level.name, player=level.player, points=None, low=None, high=None)
+        return cls(
+            name=level.name,
+            player=level.player,
+            points=strength.points,
+            low=strength.low,
+            high=strength.high,
+        )
 
 
 class Options(BaseModel):

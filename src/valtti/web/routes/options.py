@@ -18,21 +18,9 @@ async def table_options() -> Options:
     """The engine's variant switches (RULES.md 8, the default value first), the computer
     players a seat may be given, and the levels among them with their strengths."""
     measured = strengths()
-    levels = []
-    for level in LEVELS:
-        strength = measured.get(level.player)
-        levels.append(
-            Level(
-                name=level.name,
-                player=level.player,
-                points=None if strength is None else strength.points,
-                low=None if strength is None else strength.low,
-                high=None if strength is None else strength.high,
-            )
-        )
     return Options(
         variant=[Switch(name=name, values=list(values)) for name, values in SWITCHES.items()],
         players=list(PLAYERS),
-        levels=levels,
-        measured=next(iter(measured.values())).date if measured else "",
+        levels=[Level.of(level, measured.players.get(level.player)) for level in LEVELS],
+        measured=measured.date,
     )
