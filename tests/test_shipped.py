@@ -35,7 +35,7 @@ def test_the_front_ends_read_the_one_list() -> None:
 
 def test_a_level_is_named_for_people_and_played_by_its_program() -> None:
     assert [level.name for level in LEVELS] == ["beginner", "club", "expert"]
-    assert level_player("Club") == "heuristic" and level_player(" expert ") == "search:hard"
+    assert level_player("Club") == "club" and level_player(" expert ") == "search:hard"
     assert level_player("pimc:hard") == "pimc:hard"  # not a level: as given
 
 
@@ -55,3 +55,17 @@ def test_the_levels_strengths_are_the_leaderboards() -> None:
     # Weakest first, as offered.
     points = [measured.players[level.player].points for level in LEVELS]
     assert points == sorted(points)
+
+
+def test_the_levels_are_clearly_apart() -> None:
+    """Issue 44: each level at least 0.3 game points a deal above the one below, the 95 %
+    intervals apart (the reference's is its point: the others are measured against it)."""
+    measured = strengths()
+    below = None
+    for level in LEVELS:
+        s = measured.players[level.player]
+        low, high = (s.points, s.points) if s.low is None or s.high is None else (s.low, s.high)
+        if below is not None:
+            assert s.points - below[0] >= 0.3, level.name
+            assert low > below[1], level.name
+        below = (s.points, high)

@@ -110,7 +110,7 @@ def _own_members(cls: type) -> set[str]:
 def test_the_heuristic_players_only_seat_the_c() -> None:
     """``HeuristicPlayer`` holds the C's decisions and passes the observation on; ``quick`` is
     the same player under another name."""
-    assert _own_members(HeuristicPlayer) == {"name", "__init__", "choose"}
+    assert _own_members(HeuristicPlayer) == {"name", "memoryless", "__init__", "choose"}
     assert _own_members(QuickPlayer) == {"name"}
     for spec in ("heuristic", "quick"):
         player = make_player(spec, 1)

@@ -42,7 +42,17 @@ def _run(tmp_path: Path, *extra: str) -> tuple[int, str]:
 
 def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
     strengths = tmp_path / "strengths.json"
-    status, output = _run(tmp_path, "--players", "random,heuristic", "--strengths", str(strengths))
+    status, output = _run(
+        tmp_path,
+        "--players",
+        "random,heuristic",
+        "--strengths",
+        str(strengths),
+        "--reference",
+        "heuristic",
+        "--redraws",  # raw duplicate: the table's figure is the arena's mean
+        "0",
+    )
     assert status == 0, output
     state = json.loads((tmp_path / "state.json").read_text())
     assert state["players"] == ["random", "heuristic"] and state["runs"] == 1
@@ -60,7 +70,7 @@ def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
     assert int(row[2]) == round(100 * won / 2)
     assert float(row[1]) == pytest.approx(mean, abs=0.005)  # one pairing: its mean
     assert "| heuristic | 0 (the reference) | – |" in table
-    assert "Players: random, heuristic. Not on it (not yet played): beginner, quick" in table
+    assert "Players: random, heuristic. Not on it (not yet played): beginner, club, quick" in table
     assert "Every pairing is complete: 1 pairing of 2 deal pairs each." in table
     assert "Command: `valtti leaderboard --players random,heuristic --no-shipped" in table
     assert re.search(
@@ -82,15 +92,25 @@ def test_a_tiny_leaderboard_is_played_kept_and_written(tmp_path: Path) -> None:
 
 def test_it_goes_on_from_its_state_and_plays_only_what_is_missing(tmp_path: Path) -> None:
     state = tmp_path / "state.json"
-    first = play_leaderboard(["random", "heuristic"], 2, state, backend="serial")
+    first = play_leaderboard(["random", "heuristic"], 2, state, backend="serial", redraws=0)
     kept = first.pairs[("random", "heuristic")]
     counted: list[tuple[int, int]] = []
     again = play_leaderboard(
-        ["random"], 2, state, backend="serial", progress=lambda d, t: counted.append((d, t))
+        ["random"],
+        2,
+        state,
+        backend="serial",
+        redraws=0,
+        progress=lambda d, t: counted.append((d, t)),
     )
     assert again.runs == 2 and counted == [(0, 0)]  # nothing was missing
     grown = play_leaderboard(
-        ["learned"], 2, state, backend="serial", progress=lambda d, t: counted.append((d, t))
+        ["learned"],
+        2,
+        state,
+        backend="serial",
+        redraws=0,
+        progress=lambda d, t: counted.append((d, t)),
     )
     assert grown.players == ["random", "heuristic", "learned"]
     assert counted[-1] == (4, 4)  # the new player met the two kept: 2 pairings of 2 pairs
@@ -199,7 +219,8 @@ def test_background_starts_a_process_of_its_own(tmp_path: Path) -> None:
     _, code = os.waitpid(pid, 0)  # the test's own child: waited for, not slept on
     assert os.waitstatus_to_exitcode(code) == 0
     table = (tmp_path / "LEADERBOARD.md").read_text()
-    assert "| heuristic | 0 (the reference) |" in table and "--background" not in table
+    # No club player on this board: the first player is the reference.
+    assert "| random | 0 (the reference) |" in table and "--background" not in table
     assert "written to" in (tmp_path / "state.json.log").read_text()
 
 

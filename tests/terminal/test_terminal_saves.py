@@ -719,7 +719,7 @@ def test_saves_lists_the_matches_in_english_and_finnish(data_home: Path) -> None
     assert lines == [
         f"Unfinished matches, newest first (in {data_home}):",
         f"1  {when[0]}  deal 1, trick 2/9, NS 0 – EW 0",
-        "                     you S; N: random; E W: club player",
+        "                     you S; N: random; E W: strong club player",
         f"2  {when[1]}  deal 1, trick 2/9, NS 0 – EW 0",
         "                     you S; N E W: random",
         "Go on with one: valtti play --resume NUMBER (with no number: the newest).",
@@ -729,7 +729,7 @@ def test_saves_lists_the_matches_in_english_and_finnish(data_home: Path) -> None
     assert [line.rstrip() for line in finnish.splitlines()] == [
         f"Kesken jääneet ottelut, uusin ensin (kansiossa {data_home}):",
         f"1  {when[0]}  jako 1, tikki 2/9, PE 0 – IL 0",
-        "                     sinä E; P: satunnainen; I L: kerhopelaaja",
+        "                     sinä E; P: satunnainen; I L: vahva kerhopelaaja",
         f"2  {when[1]}  jako 1, tikki 2/9, PE 0 – IL 0",
         "                     sinä E; P I L: satunnainen",
         "Jatka yhtä: valtti play --resume NUMERO (ilman numeroa: uusinta).",

@@ -480,7 +480,10 @@ def test_finnish_seat_letters_and_team_names() -> None:
 
 @pytest.mark.parametrize(
     ("language", "names"),
-    [("en", ("club player", "hard (PIMC)")), ("fi", ("kerhopelaaja", "vaikea (PIMC)"))],
+    [
+        ("en", ("strong club player", "hard (PIMC)")),
+        ("fi", ("vahva kerhopelaaja", "vaikea (PIMC)")),
+    ],
 )
 def test_the_table_names_computer_players_by_their_level(
     language: str, names: tuple[str, str]

@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import os
+import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
+from valtti.arena.luck import REDRAWS, adjusted, coefficient
 from valtti.arena.match import MatchJob, MatchOutcome
 from valtti.arena.ratings import Margin, margins
 from valtti.arena.results import UNCONFINED
@@ -39,8 +41,9 @@ from valtti.table import fresh_seed
 
 #: The evaluation set results are cited on (docs/RESEARCH.md).
 EVALUATION_SEED: Final = 2026
-#: The player the game points per deal are measured against, and rated 0.
-REFERENCE: Final = "heuristic"
+#: The player the game points per deal are measured against, and rated 0: the club level's, so
+#: that the levels offered to people are said against the middle one.
+REFERENCE: Final = "club"
 #: Seconds between two writes of the state file while a run goes on.
 SAVE_EVERY: Final = 10.0
 #: The state file's format.
@@ -84,15 +87,33 @@ class Board:
     sequential: Sprt | None = None
     cpu: float = 0.0  #: CPU seconds the workers spent, over every run
     compute: str = ""  #: where the last run played: the backend and its processes or cluster
+    #: Redraws a decision to measure the luck with (``arena.luck``); 0: raw duplicate.
+    redraws: int = 0
+    #: (first, second) → {pair number: the luck of its two deals, in the first's game points
+    #: less the second's}, where ``redraws`` is not 0
+    luck: dict[tuple[str, str], dict[int, float]] = field(default_factory=dict)
 
     def pairings(self) -> list[tuple[str, str]]:
         return list(itertools.combinations(self.players, 2))
 
-    def differences(self, pairing: tuple[str, str]) -> list[float]:
+    def raw_differences(self, pairing: tuple[str, str]) -> list[float]:
         """The pairing's pairs in order, each the first player's game points a deal less the
         second's over its two deals."""
         pairs = self.pairs.get(pairing, {})
         return [(pairs[k][0] - pairs[k][1]) / 2 for k in sorted(pairs)]
+
+    def pair_luck(self, pairing: tuple[str, str]) -> list[float]:
+        """The luck of the pairing's pairs in order, a deal (as ``raw_differences``)."""
+        luck = self.luck.get(pairing, {})
+        return [luck[k] / 2 for k in sorted(self.pairs.get(pairing, {}))]
+
+    def differences(self, pairing: tuple[str, str]) -> list[float]:
+        """The pairing's pairs in order as the board weighs them: ``raw_differences``, less
+        their luck (``luck.adjusted``) where the board measures it."""
+        raw = self.raw_differences(pairing)
+        if self.redraws == 0:
+            return raw
+        return adjusted(raw, self.pair_luck(pairing))
 
     def verdict(self, pairing: tuple[str, str]) -> Verdict:
         """The sequential test's answer for ``pairing`` so far (``None`` without a test)."""
@@ -116,7 +137,11 @@ class Board:
                 "variant": self.variant.changes(),
                 "players": self.players,
                 "pairings": [
-                    {"players": list(key), "pairs": {str(k): list(v) for k, v in sorted(d.items())}}
+                    {
+                        "players": list(key),
+                        "pairs": {str(k): list(v) for k, v in sorted(d.items())},
+                        "luck": {str(k): v for k, v in sorted(self.luck.get(key, {}).items())},
+                    }
                     for key, d in self.pairs.items()
                 ],
                 "clocks": {p: list(c) for p, c in self.clocks.items()},
@@ -131,6 +156,7 @@ class Board:
                 else dataclasses.asdict(self.sequential),
                 "cpu": self.cpu,
                 "compute": self.compute,
+                "redraws": self.redraws,
             },
             indent=1,
         )
@@ -163,6 +189,13 @@ class Board:
                 sequential=None if data.get("sequential") is None else Sprt(**data["sequential"]),
                 cpu=float(data.get("cpu", 0.0)),
                 compute=str(data.get("compute", "")),
+                redraws=int(data.get("redraws", 0)),
+                luck={
+                    (str(e["players"][0]), str(e["players"][1])): {
+                        int(k): float(v) for k, v in e.get("luck", {}).items()
+                    }
+                    for e in data["pairings"]
+                },
             )
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"not a leaderboard state: {type(e).__name__} {e}") from None
@@ -198,6 +231,7 @@ def _load(
     seed: int | None,
     variant: Variant,
     sequential: Sprt | None,
+    redraws: int,
 ) -> Board:
     """The board in ``state``, or a new one. A new board's seed: ``seed``, else a secret one
     where a program is ranked, else the evaluation set's; a kept board keeps its own, and its
@@ -208,7 +242,7 @@ def _load(
             seed = fresh_seed() if secret else EVALUATION_SEED
         return Board(
             seed, deals, variant, list(dict.fromkeys(players)), secret=secret,
-            sequential=sequential,
+            sequential=sequential, redraws=redraws,
         )  # fmt: skip
     try:
         board = Board.from_json(state.read_text(encoding="utf-8"))
@@ -216,13 +250,14 @@ def _load(
         raise ValueError(f"{state} cannot be read: {e}") from None
     except ValueError as e:
         raise ValueError(f"{state}: {e}") from None
-    kept = (board.seed, board.deals, board.variant, board.sequential)
-    if kept != (board.seed if seed is None else seed, deals, variant, sequential):
+    kept = (board.seed, board.deals, board.variant, board.sequential, board.redraws)
+    if kept != (board.seed if seed is None else seed, deals, variant, sequential, redraws):
         seed_text = "a secret seed" if board.secret else f"seed {board.seed}"
         test = "" if board.sequential is None else f", {_test(board.sequential)}"
         raise ValueError(
             f"{state} holds a leaderboard of {seed_text}, {board.deals} deal pairs, "
-            f"variant {board.variant}{test}: give those options again, or another --state"
+            f"variant {board.variant}{test}, {board.redraws} redraws a decision: give those "
+            f"options again, or another --state"
         )
     board.players = list(dict.fromkeys([*board.players, *players]))
     return board
@@ -243,6 +278,7 @@ def play_leaderboard(
     bot_log: Path | None = None,
     sequential: Sprt | None = None,
     address: str | None = None,
+    redraws: int = REDRAWS,
 ) -> Board:
     """Play what the leaderboard in ``state`` is missing for ``players`` (and the players it
     already holds) and return it, saved. ``seed``: the evaluation set; ``None``, the state's,
@@ -250,16 +286,20 @@ def play_leaderboard(
     Programs run in ``sandbox``, which is kept from the state file and ``bot_log`` (by default
     ``bot_log_of(state)``), where their standard error goes. ``sequential``: a pairing stops
     once this test's answer is clear, at most ``deals`` pairs; ``backend`` ``ray`` plays on the
-    Ray cluster at ``address``. ``ValueError`` for bad options, a player that cannot be made, or
-    a state file of other settings; Ctrl-C saves what was played and re-raises."""
+    Ray cluster at ``address``; ``redraws`` a decision measure the players' luck, to take it
+    out (``arena.luck``; 0: raw duplicate). ``ValueError`` for bad options, a player that
+    cannot be made, or a state file of other settings; Ctrl-C saves what was played and
+    re-raises."""
     variant = variant or Variant()
     bot_log = bot_log or bot_log_of(state)
     sandbox = sandbox.keeping(state, bot_log)
     if deals < 1:
         raise ValueError(f"deals must be at least 1, not {deals}")
+    if redraws < 0:
+        raise ValueError(f"redraws must be 0 or more, not {redraws}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: known are {', '.join(BACKENDS)}")
-    board = _load(state, players, deals, seed, variant, sequential)
+    board = _load(state, players, deals, seed, variant, sequential, redraws)
     if len(board.players) < 2:
         raise ValueError("the leaderboard needs at least two players")
     check_players(board.players, sandbox)
@@ -299,6 +339,9 @@ def play_leaderboard(
             return
         first = outcome.game_points[0] + other.game_points[0]
         second = outcome.game_points[1] + other.game_points[1]
+        if outcome.luck is not None and other.luck is not None:
+            luck = board.luck.setdefault(pairings[job.pairing], {})
+            luck[job.number] = outcome.luck + other.luck
         board.pairs.setdefault(pairings[job.pairing], {})[job.number] = (first, second)
         played[0] += 1
         if progress is not None:
@@ -327,8 +370,9 @@ def _jobs(board: Board, pairings: list[tuple[str, str]], sandbox: Sandbox) -> It
             if number not in board.pairs.get((a, b), {}) and board.verdict((a, b)) is None:
                 for swapped in (False, True):
                     yield MatchJob(
-                        k, a, b, number, swapped, board.seed, board.variant, 1, False, sandbox
-                    )
+                        k, a, b, number, swapped, board.seed, board.variant, 1, False, sandbox,
+                        redraws=board.redraws,
+                    )  # fmt: skip
 
 
 def _compute(backend: str, workers: int | None, address: str | None) -> str:
@@ -441,10 +485,12 @@ def report(board: Board, reference: str = REFERENCE) -> str:
         *_checks(board, rated, index),
         f"A player's figure is its game points a deal less {reference}'s on the same cards, "
         f"fitted to every pairing it played (weighted least squares of each pairing's mean "
-        f"difference, weighted by its pairs over their variance), with a normal 95 % interval "
-        f"from the fit; a pair is won by the player with more game points over its two deals, "
-        f"level is half a win each. Decision times are this machine's, as loaded as it was.",
+        f"difference{_less_luck(board)}, weighted by its pairs over their variance), with a "
+        f"normal 95 % interval from the fit; a pair is won by the player with more game points "
+        f"over its two deals, level is half a win each. Decision times are this machine's, as "
+        f"loaded as it was.",
         "",
+        *_luck_table(board),
         f"Command: `{board.command}`  ",
         f"Date: {board.updated}; played in {_duration(board.seconds)} over {board.runs} "
         f"run{'s' if board.runs != 1 else ''}, on {board.compute or 'this machine'}: "
@@ -452,6 +498,48 @@ def report(board: Board, reference: str = REFERENCE) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _less_luck(board: Board) -> str:
+    if board.redraws == 0:
+        return ""
+    return (
+        f" less the luck of the players' own draws, measured by {board.redraws} redraws a "
+        f"decision (docs/RESEARCH.md, Luck taken out)"
+    )
+
+
+def _luck_table(board: Board) -> list[str]:
+    """Each pairing's standard error raw and with the luck taken out, on the same pairs."""
+    if board.redraws == 0:
+        return []
+    rows = []
+    for pairing in board.pairings():
+        raw = board.raw_differences(pairing)
+        if len(raw) < 2:
+            continue
+        kept = board.differences(pairing)
+        luck = board.pair_luck(pairing)
+        error = statistics.stdev(raw) / math.sqrt(len(raw))
+        less = statistics.stdev(kept) / math.sqrt(len(kept))
+        rows.append(
+            f"| {pairing[0]} – {pairing[1]} | {len(raw)} | {_signed(statistics.fmean(raw))} "
+            f"± {error:.3f} | {_signed(statistics.fmean(kept))} ± {less:.3f} | "
+            f"{coefficient(raw, luck):.2f} | {(less / error) ** 2 if error else 1:.2f} |"
+        )
+    if not rows:
+        return []
+    return [
+        "The luck taken out, pairing by pairing: the mean difference a deal (the first less "
+        "the second) with its standard error, raw and less the luck, on the same pairs; the "
+        "share of the luck taken out (the fitted coefficient); the variance left (the pairs "
+        "needed for the same interval, against raw duplicate's).",
+        "",
+        "| pairing | pairs | raw | less the luck | coefficient | variance left |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
 
 
 def _rated(board: Board, anchor: int) -> list[Margin | None]:

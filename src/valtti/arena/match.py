@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from valtti.arena.luck import Luck
 from valtti.engine import Seat, Team, Variant
 from valtti.engine.meta import MatchSeeds, RecordMeta
 from valtti.engine.record import Record
@@ -37,6 +38,8 @@ class MatchJob:
     sandbox: Sandbox = SANDBOX
     #: The seeds of the players that run as programs of their own come from this secret.
     secret: int = field(default_factory=fresh_seed, repr=False)
+    #: Redraws a decision to measure the players' luck with (``arena.luck``); 0: not measured.
+    redraws: int = 0
 
     @property
     def half(self) -> str:
@@ -86,6 +89,9 @@ class MatchOutcome:
     #: What the programs at the table wrote on their standard error: ``"N bot: line"``.
     error_log: tuple[str, ...] = ()
     cpu: float = 0.0  #: CPU seconds the worker spent on the match (its own players included)
+    #: The luck of the players' draws in the finished deals, in game points of the first
+    #: player's team less the second's (``arena.luck``); ``None`` where not measured.
+    luck: float | None = None
 
     def without_record(self) -> MatchOutcome:
         """This outcome without its record and log, once they are written: all a run keeps."""
@@ -119,6 +125,10 @@ def play_match(job: MatchJob) -> MatchOutcome:
     else:
         result = "draw"
     capped = fault is None and not match.is_over()
+    luck = None
+    if job.redraws > 0:
+        measure = Luck(job.redraws, seed=derive_seed(job.seed, "luck", job.number, job.half))
+        luck = measure.of_match(match, {seat: job.spec(seat) for seat in Seat}, first)
     failure = None if fault is None else str(fault)
     record = None
     if job.keep_record:
@@ -156,4 +166,5 @@ def play_match(job: MatchJob) -> MatchOutcome:
             for line in lines
         ),
         time.process_time() - started,
+        luck,
     )

@@ -73,7 +73,9 @@ class NonEmptyPath(click.Path):
 def comma_list(ctx: click.Context, param: click.Parameter, text: str) -> list[str]:
     """The entries of a comma-separated option, stripped. An empty one (``a,,b``, a comma at an
     end) is refused, neither dropped nor taken as a name: it is a slip, and what would run is
-    not what was meant."""
+    not what was meant. No text at all is no entries (an option left at its default)."""
+    if not text.strip():
+        return []
     entries = [entry.strip() for entry in text.split(",")]
     if "" in entries:
         raise click.BadParameter(

@@ -110,7 +110,7 @@ def _arguments(ctx: click.Context) -> list[str]:
 )
 @click.option(
     "--reference",
-    default="heuristic",
+    default="club",
     show_default=True,
     help="The player rated 0 and whose game points per deal the others are measured against.",
 )
@@ -141,6 +141,14 @@ def _arguments(ctx: click.Context) -> list[str]:
 @sandbox_options
 @sequential_options
 @click.option(
+    "--redraws",
+    type=click.IntRange(min=0),
+    default=16,
+    show_default=True,
+    help="Redraws a decision to measure each player's luck and take it out of the estimate "
+    "(docs/RESEARCH.md, Luck taken out); 0: raw duplicate. A board keeps its own.",
+)
+@click.option(
     "--background",
     is_flag=True,
     help="Start the run as a process of its own and return: its output goes to the state "
@@ -165,6 +173,7 @@ def leaderboard(
     bot_limits: str,
     until_clear: bool,
     margin: float,
+    redraws: int,
     background: bool,
 ) -> None:
     """Rank every shipped player and any given on the evaluation set, in duplicate.
@@ -260,6 +269,7 @@ def leaderboard(
             bot_log=bot_log,
             sequential=make_sequential(until_clear, margin),
             address=address,
+            redraws=redraws,
         )
     except ValueError as e:
         raise click.UsageError(str(e)) from None

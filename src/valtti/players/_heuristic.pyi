@@ -13,4 +13,11 @@ class Heuristic:
     def choose(
         self, deal: Deal, score: tuple[int, int] = (0, 0), deal_number: int | None = None
     ) -> int: ...
+    def playout(
+        self,
+        deal: Deal,
+        score: tuple[int, int] = (0, 0),
+        deal_number: int | None = None,
+        count: int = 1,
+    ) -> float: ...
     def decide(self, observation: Observation) -> int: ...

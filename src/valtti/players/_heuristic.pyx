@@ -356,6 +356,24 @@ cdef class Heuristic:
         self._rules(deal._variant, score, deal_number)
         return heuristic_choose(&deal.c, &self.rules, &self.rng)
 
+    def playout(self, Deal deal not None, score=(0, 0), deal_number=None, int count=1):
+        """The mean over ``count`` playouts of ``deal``, the rules of thumb at every seat, of
+        the game points of the deal, NS's less EW's; ``deal`` unchanged. Each seat decides as
+        ``choose`` would, from what it may know."""
+        if count < 1:
+            raise ValueError(f"count must be at least 1, not {count}")
+        cdef Core c
+        cdef int i
+        cdef long total = 0
+        self._rules(deal._variant, score, deal_number)
+        with nogil:
+            for i in range(count):
+                c = deal.c
+                while c.phase != P_OVER:
+                    apply_action(&c, heuristic_choose(&c, &self.rules, &self.rng))
+                total += team_game_points(&c, 0) - team_game_points(&c, 1)
+        return total / <double>count
+
     def decide(self, observation):
         """The action number for ``observation``'s seat, which must be to move (else
         ``ValueError``), read from the observation alone (the engine's

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from typing import ClassVar
 
 from valtti.engine import Action, Observation
 
@@ -18,6 +19,11 @@ class Player(ABC):
     #: The name the arena and the table show, e.g. ``"random"`` or ``"search:hard"``.
     name: str = "player"
 
+    #: Whether its decision depends on the observation and its own generator alone, not on
+    #: what it saw earlier in the match: a copy seeded anew then draws as it would, which the
+    #: arena's luck (``arena.luck``) relies on.
+    memoryless: ClassVar[bool] = False
+
     @abstractmethod
     def choose(self, observation: Observation) -> Action:
         """The action to take; ``observation.legal_actions`` is never empty here."""
@@ -30,6 +36,7 @@ class RandomPlayer(Player):
     """Uniform over the legal actions, reproducible from its seed."""
 
     name = "random"
+    memoryless = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

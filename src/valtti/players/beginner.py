@@ -1,5 +1,6 @@
-"""The beginner: the heuristic player's rules of thumb with the slips of a person learning the
-game.
+"""The beginner and the club player: the heuristic player's rules of thumb with the slips of a
+person learning the game (``beginner``), or of a club player, who makes the same slips a good deal
+less often (``club``).
 
 It decides as ``heuristic`` does, then, where one of a learner's usual slips is possible and
 the rules of thumb chose otherwise, makes it with that slip's probability (``Slips``):
@@ -19,14 +20,16 @@ consider but for these. Its slips are drawn from its own generator, seeded with 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from valtti.engine import Action, ActionKind, Card, Observation, Phase
 from valtti.players.base import Player
 from valtti.players.heuristic import HeuristicPlayer
 
-__all__ = ["BeginnerPlayer", "Slips"]
+__all__ = ["BEGINNER", "CLUB", "BeginnerPlayer", "ClubPlayer", "Slips"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,17 @@ class Slips:
     trump: float = 0.5  #: its highest trump where a lower one would do
     cash: float = 0.3  #: a lead of its highest card
     discard: float = 0.4  #: any card, unable to follow suit and free to play anything
+
+    def scaled(self, factor: float) -> Slips:
+        """Each slip ``factor`` times as often."""
+        return Slips(*(factor * getattr(self, f.name) for f in dataclasses.fields(self)))
+
+
+#: A learner's slips.
+BEGINNER: Final = Slips()
+#: A club player's: the learner's at two fifths of their rates, so that the club level sits about
+#: between the beginner and the expert (docs/MEASUREMENTS.md, The levels and the ladder).
+CLUB: Final = BEGINNER.scaled(0.4)
 
 
 def _cards(plays: list[Action]) -> list[Card]:
@@ -55,10 +69,11 @@ class BeginnerPlayer(Player):
     """``heuristic`` with a learner's slips (see the module); ``seed`` seeds both."""
 
     name = "beginner"
+    memoryless = True
 
     def __init__(self, seed: int | None = None, slips: Slips | None = None) -> None:
         self.rules = HeuristicPlayer(seed)
-        self.slips = Slips() if slips is None else slips
+        self.slips = BEGINNER if slips is None else slips
         self.rng = random.Random(seed)
 
     def choose(self, observation: Observation) -> Action:
@@ -100,3 +115,12 @@ class BeginnerPlayer(Player):
 
     def close(self) -> None:
         self.rules.close()
+
+
+class ClubPlayer(BeginnerPlayer):
+    """``heuristic`` with a club player's slips (``CLUB``); ``seed`` seeds both."""
+
+    name = "club"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, CLUB)

@@ -22,6 +22,7 @@ class HeuristicPlayer(Player):
     """A club player's rules of thumb (see the module); ``seed`` seeds its generator."""
 
     name = "heuristic"
+    memoryless = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.decisions = Heuristic(seed)

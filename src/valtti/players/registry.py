@@ -41,6 +41,14 @@ def _beginner(level: str | None, seed: int | None) -> Player:
     return BeginnerPlayer(seed)
 
 
+def _club(level: str | None, seed: int | None) -> Player:
+    from valtti.players.beginner import ClubPlayer
+
+    if level is not None:
+        raise PlayerSpecError(PlayerSpecFault.NO_LEVELS, "club")
+    return ClubPlayer(seed)
+
+
 def _external(command: str | None, seed: int | None, sandbox: Sandbox = SANDBOX) -> Player:
     from valtti.players.external import ExternalPlayer, bot_command
 
@@ -123,6 +131,7 @@ def release_python(spec: str) -> None:
 _FACTORIES: dict[str, Callable[[str | None, int | None], Player]] = {
     "random": _random,
     "beginner": _beginner,
+    "club": _club,
     "external": _external,
     "heuristic": _heuristic,
     "learned": _learned,

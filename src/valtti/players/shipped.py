@@ -3,7 +3,8 @@
 The one list the arena's leaderboard ranks, the web's tables offer and the terminal names. The
 levels are named for people (beginner, club, expert), each a shipped player; their strengths
 are the leaderboard's (``valtti leaderboard --strengths``, kept in ``data/strengths.json``):
-game points a deal over ``heuristic`` on the same cards, with a 95 % interval.
+game points a deal over the club level's player (``club``) on the same cards, with a 95 %
+interval.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
 SHIPPED: Final = (
     "random",
     "beginner",
+    "club",
     "heuristic",
     "quick",
     "learned",
@@ -60,14 +62,14 @@ class Level:
 #: deal (docs/LEADERBOARD.md).
 LEVELS: Final = (
     Level("beginner", "beginner"),
-    Level("club", "heuristic"),
+    Level("club", "club"),
     Level("expert", "search:hard"),
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Strength:
-    """A player's game points a deal over ``heuristic`` (0 for it), with a 95 % interval
+    """A player's game points a deal over ``club`` (0 for it), with a 95 % interval
     (``None`` for the reference)."""
 
     player: str
@@ -86,7 +88,7 @@ class Measured:
 
 def level_player(name: str) -> str:
     """The player behind the level ``name`` (any case), or ``name`` itself where it names no
-    level: ``level_player("club")`` is ``"heuristic"``."""
+    level: ``level_player("expert")`` is ``"search:hard"``."""
     key = name.strip().lower()
     return next((level.player for level in LEVELS if level.name == key), name)
 

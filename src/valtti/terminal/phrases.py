@@ -132,7 +132,8 @@ TEAM_NAMES: Final = (NC_("team", "NS"), NC_("team", "EW"))
 PLAYER_NAMES: Final[dict[str, str]] = {
     "random": NC_("player", "random"),
     "beginner": NC_("player", "beginner"),
-    "heuristic": NC_("player", "club player"),
+    "club": NC_("player", "club player"),
+    "heuristic": NC_("player", "strong club player"),
     "learned": NC_("player", "learned"),
     "search:easy": NC_("player", "easy"),
     "search:medium": NC_("player", "medium"),
@@ -144,7 +145,7 @@ PLAYER_NAMES: Final[dict[str, str]] = {
 
 
 def player_text(spec: str) -> str:
-    """What a seat's computer player is called at the table: ``heuristic`` is "club player",
+    """What a seat's computer player is called at the table: ``club`` is "club player",
     "kerhopelaaja" (its level, ``players.shipped.LEVELS``); a spec the game does not offer stays
     as it was given."""
     name = PLAYER_NAMES.get(spec.strip().lower())

@@ -31,7 +31,7 @@ class Switch(BaseModel):
 
 class Level(BaseModel):
     """A level offered to people: its name, the computer player behind it, and how strong the
-    leaderboard found it (game points a deal over ``heuristic``, the club level, with its 95 %
+    leaderboard found it (game points a deal over ``club``, the club level, with its 95 %
     interval; ``None`` for the club level itself)."""
 
     name: str

@@ -36,8 +36,8 @@ MU_PER_ELO: Final = math.log(10) / 400 * math.sqrt(2 * MODEL.beta**2 + 2 * ANCHO
 
 def anchor(spec: str) -> tuple[float, float]:
     """The fixed rating of the computer player ``spec``: its strength on the leaderboard
-    (``players.shipped.strengths``: game points a deal over heuristic) as Elo; one the
-    leaderboard has not measured plays as heuristic."""
+    (``players.shipped.strengths``: game points a deal over the club player) as Elo; one the
+    leaderboard has not measured plays as the club player."""
     strength = strengths().players.get(spec)
     elo = 0.0 if strength is None else strength.points * ELO_PER_POINT
     return NEW_RATING[0] + elo * MU_PER_ELO, ANCHOR_SIGMA
