@@ -7,6 +7,7 @@ says how much it took out."""
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from pathlib import Path
 
@@ -18,8 +19,9 @@ from valtti.arena.leaderboard import Board, play_leaderboard, report
 from valtti.arena.luck import FIT, REDRAWS, Luck, adjusted, coefficient
 from valtti.arena.match import MatchJob, play_match
 from valtti.cli import main
-from valtti.engine import Seat, Variant
+from valtti.engine import Seat, Team, Variant
 from valtti.engine.match import Match
+from valtti.players._heuristic import Heuristic
 from valtti.players.registry import make_player
 from valtti.table import seeds
 
@@ -157,3 +159,28 @@ def test_the_command_measures_the_luck_by_default() -> None:
     assert out.exit_code == 0
     assert "--redraws INTEGER RANGE" in out.output
     assert f"[default: {REDRAWS}; x>=0]" in " ".join(out.output.split())
+
+
+def test_a_playout_plays_the_random_seats_at_random() -> None:
+    """``Heuristic.playout``'s seats in ``at_random`` play as ``random`` does: all four so, the
+    mean matches uniform playouts in Python; the rules of thumb against random seats win."""
+    match = Match(Variant())
+    deal = match.start_deal(seeds.deal_cards(5, 1))
+    rules = Heuristic(5)
+    rng = random.Random(1)
+    values = []
+    for _ in range(4000):
+        after = deal.copy()
+        while not after.is_over():
+            legal = after.legal_numbers()
+            after.apply(legal[rng.randrange(len(legal))])
+        points = after.result().game_points
+        values.append(points[Team.NS] - points[Team.EW])
+    assert rules.playout(deal, count=4000, at_random=0b1111) == pytest.approx(
+        statistics.fmean(values), abs=0.2
+    )
+    ns_random, ew_random = 0b0101, 0b1010  # N and S are seats 0 and 2
+    assert rules.playout(deal, count=500, at_random=ns_random) < 0
+    assert rules.playout(deal, count=500, at_random=ew_random) > 0
+    with pytest.raises(ValueError, match="count must be at least 1"):
+        rules.playout(deal, count=0)

@@ -15,9 +15,11 @@ follows the play less; ``adjusted`` takes out as much of it as the pairs show it
 control variate's coefficient fitted by least squares), so that the estimate never has more
 variance than the raw one for want of a good value.
 
-The value of a position is the mean of ``playouts`` playouts: the rules of thumb
-(``players._heuristic``, in C) play the rest of the deal for all four seats, from a seed drawn
-once for the decision, so that the positions after two actions are played out alike.
+The value of a position is the mean of ``playouts`` playouts of the rest of the deal (in C,
+``players._heuristic``), from a seed drawn once for the decision, so that the positions after
+two actions are played out alike: ``random``'s seats play at random, as it does, every other
+seat by the rules of thumb (the players that slip play much as they do; a search player's
+decisions cost far too much to play out).
 Decisions with one legal action, and those where every redraw agrees with the action taken,
 have no luck and cost no playout; a redraw costs one decision of the player, a distinct action
 ``playouts`` playouts (half a millisecond each).
@@ -35,7 +37,7 @@ from typing import Final
 from valtti.engine import Deal, Seat, Team
 from valtti.engine.match import Match
 from valtti.players._heuristic import Heuristic
-from valtti.players.base import Player
+from valtti.players.base import Player, RandomPlayer
 from valtti.players.registry import make_player, starts_program
 from valtti.table import derive_seed
 
@@ -45,8 +47,9 @@ __all__ = ["FIT", "PLAYOUTS", "REDRAWS", "Luck", "adjusted", "coefficient"]
 #: choice, its own variance falling as one over their number; a redraw of a cheap player costs
 #: little, as a playout is made once an action, not once a redraw.
 REDRAWS: Final = 16
-#: Pairs a pairing needs before its own coefficient is fitted (``coefficient``).
-FIT: Final = 10
+#: Pairs a pairing needs before its own coefficient is fitted (``coefficient``): fitted on
+#: fewer, it would make the variance look smaller than it is, and a sequential test stop early.
+FIT: Final = 30
 #: Playouts a position by default: their mean is the value, its noise added to the estimate
 #: at every decision with luck.
 PLAYOUTS: Final = 16
@@ -79,9 +82,10 @@ class Luck:
         }
         try:
             redrawn = {seat: p for seat, p in copies.items() if p.memoryless}
+            at_random = sum(1 << seat for seat, p in copies.items() if isinstance(p, RandomPlayer))
             sign = 1 if first is Team.NS else -1
             return sign * sum(
-                self._of_deal(match, index, redrawn)
+                self._of_deal(match, index, redrawn, at_random)
                 for index, deal in enumerate(match.deals)
                 if deal.is_over()
             )
@@ -89,8 +93,11 @@ class Luck:
             for player in copies.values():
                 player.close()
 
-    def _of_deal(self, match: Match, index: int, players: Mapping[Seat, Player]) -> float:
-        """The luck of deal ``index``'s decisions, in NS's game points less EW's."""
+    def _of_deal(
+        self, match: Match, index: int, players: Mapping[Seat, Player], at_random: int
+    ) -> float:
+        """The luck of deal ``index``'s decisions, in NS's game points less EW's; the seats of
+        the mask ``at_random`` are played out at random."""
         played = match.deals[index]
         score = match.deal_scores[index].before
         deal = played.after(0)
@@ -106,20 +113,27 @@ class Luck:
                 if any(a != action for a in redrawn):
                     rules = Heuristic(derive_seed(self.seed, "playout", index, step))
                     values = {
-                        a: self._value(deal, a, rules, score, index + 1) for a in {action, *redrawn}
+                        a: self._value(deal, a, rules, score, index + 1, at_random)
+                        for a in {action, *redrawn}
                     }
                     total += values[action] - sum(values[a] for a in redrawn) / self.redraws
             deal.apply(action)
         return total
 
     def _value(
-        self, deal: Deal, action: int, rules: Heuristic, score: tuple[int, int], number: int
+        self,
+        deal: Deal,
+        action: int,
+        rules: Heuristic,
+        score: tuple[int, int],
+        number: int,
+        at_random: int,
     ) -> float:
         """The value after ``action`` in ``deal``: the mean of the playouts, NS less EW. Every
         action's playouts start from the same state of ``rules``' generator."""
         after = deal.copy()
         after.apply(action)
-        return copy.copy(rules).playout(after, score, number, self.playouts)
+        return copy.copy(rules).playout(after, score, number, self.playouts, at_random)
 
 
 def coefficient(raw: Sequence[float], luck: Sequence[float]) -> float:

@@ -19,5 +19,6 @@ class Heuristic:
         score: tuple[int, int] = (0, 0),
         deal_number: int | None = None,
         count: int = 1,
+        at_random: int = 0,
     ) -> float: ...
     def decide(self, observation: Observation) -> int: ...

@@ -356,21 +356,31 @@ cdef class Heuristic:
         self._rules(deal._variant, score, deal_number)
         return heuristic_choose(&deal.c, &self.rules, &self.rng)
 
-    def playout(self, Deal deal not None, score=(0, 0), deal_number=None, int count=1):
-        """The mean over ``count`` playouts of ``deal``, the rules of thumb at every seat, of
-        the game points of the deal, NS's less EW's; ``deal`` unchanged. Each seat decides as
-        ``choose`` would, from what it may know."""
+    def playout(self, Deal deal not None, score=(0, 0), deal_number=None, int count=1,
+                int at_random=0):
+        """The mean over ``count`` playouts of ``deal`` of the game points of the deal, NS's
+        less EW's; ``deal`` unchanged. The seats in the mask ``at_random`` (bit ``seat``) play
+        a legal action at random, as ``random`` does; the others decide as ``choose`` would,
+        from what they may know."""
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
         cdef Core c
-        cdef int i
+        cdef int i, a
         cdef long total = 0
+        cdef uint64_t legal
         self._rules(deal._variant, score, deal_number)
         with nogil:
             for i in range(count):
                 c = deal.c
                 while c.phase != P_OVER:
-                    apply_action(&c, heuristic_choose(&c, &self.rules, &self.rng))
+                    if (at_random >> c.to_move) & 1:
+                        legal = legal_mask_of(&c)
+                        for a in range(<int>rng_below(&self.rng, popcount64(legal))):
+                            legal &= legal - 1
+                        a = ctz64(legal)
+                    else:
+                        a = heuristic_choose(&c, &self.rules, &self.rng)
+                    apply_action(&c, a)
                 total += team_game_points(&c, 0) - team_game_points(&c, 1)
         return total / <double>count
 
