@@ -156,7 +156,11 @@ def test_an_administrator_invites_two_members_and_a_visitor_may_not_play(
     assert joined == 401
     visitor.goto(f"{server.url}/t/{table_id}")
     expect(visitor.locator("body")).to_contain_text(en["table.not_watcher"])
-    listed = server.http.get("/api/tables").json()["total"]
+    # The club's list of tables is its members': the visitor's lobby says so.
+    assert server.http.get("/api/tables").status_code == 401
+    visitor.goto(server.url + "/")
+    expect(visitor.locator("#tables-empty")).to_have_text(en["lobby.tables.members"])
+    listed = admin.evaluate("fetch('/api/tables').then((r) => r.json())")["total"]
     assert listed == 0  # a game against the computer is not listed; the visitor made none
 
     # A member's table with an open seat: its share link lets one guest in.
@@ -266,8 +270,14 @@ def test_a_club_night_plays_the_same_deals_and_shows_standings_as_computed_by_ha
     for size, name in ((DESKTOP, "club-night-desktop"), (PHONE, "club-night-phone")):
         watcher.set_viewport_size(size)
         no_overflow(watcher)
+        # The standings fit without scrolling sideways, on a phone too.
+        scroll = "document.querySelector('#standings').parentElement"
+        assert watcher.evaluate(f"(e => e.scrollWidth <= e.clientWidth)({scroll})")
         shoot(watcher, name)
         assert contrast_failures(watcher, axe_source) == []
+    # A computer player goes by its level, never by its program's name.
+    shown = watcher.locator("#standings, #night-tables, #night-settings").all_inner_texts()
+    assert not any(re.search(r"heuristic|search:|pimc:", text) for text in shown), shown
     # The ratings changed, and the member's page shows the night behind the change.
     bertta = next(m for m in server.http.get("/api/club/members").json() if m["name"] == "Bertta")
     bertta_page.goto(f"{server.url}/club/members/{bertta['id']}")

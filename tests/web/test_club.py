@@ -312,6 +312,30 @@ def test_who_may_watch_is_the_clubs_setting(club: App) -> None:
         assert ws.receive_json()["type"] == "state"
 
 
+def test_the_list_of_tables_is_the_members_as_watching_is(club: App) -> None:
+    """In club mode the lobby's list (the tables' names, players and scores) answered anyone;
+    now only members, unless the club lets anyone watch. A person's own tables, asked for by
+    id as their browser knows them, are still answered."""
+    csrf = set_up(club)
+    made = club.http.post(
+        "/api/tables",
+        json={"seats": SEATS, "seat": "N", "nickname": "x", "name": "Kerhoilta"},
+        headers={"X-CSRF-Token": csrf},
+    ).json()
+    listed = club.http.get("/api/tables")
+    assert listed.status_code == 200 and made["id"] in listed.text  # a member sees it
+    visitor = client(club)
+    refused = visitor.get("/api/tables")
+    assert refused.status_code == 401 and refused.json()["error"] == "not_signed_in"
+    assert "Kerhoilta" not in refused.text
+    own = visitor.get(f"/api/tables?ids={made['id']}")
+    assert own.status_code == 200 and made["id"] in own.text
+    club.http.post(
+        "/api/club/settings", json={"watchers": "anyone"}, headers={"X-CSRF-Token": csrf}
+    )
+    assert visitor.get("/api/tables").status_code == 200
+
+
 def test_the_command_line_makes_an_administrator(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -281,3 +281,17 @@ def test_a_night_of_changing_partners_scores_each_player(club: App) -> None:
         assert by_entrant[s["N"]] == by_entrant[s["S"]]
         assert by_entrant[s["E"]] == by_entrant[s["W"]]
         assert by_entrant[s["N"]] + by_entrant[s["E"]] == 2
+    # Partners on the same score share a place ("1="), as the ratings take them: a place is one
+    # more than the entrants ahead, and says whether it is shared.
+    standings = final["standings"]
+    for row in standings:
+        ahead = sum(other["percent"] > row["percent"] for other in standings)
+        level = sum(other["percent"] == row["percent"] for other in standings)
+        assert row["place"] == ahead + 1 and row["tied"] == (level > 1)
+    assert any(row["tied"] for row in standings)
+    # The computer players are given by program, for the pages to name them by level.
+    assert all(row["computers"] == row["names"] for row in standings if not row["members"])
+    assert [row["computers"] for row in standings if row["members"]] == [[None]]
+    for table in final["tables"]:
+        for seat, computer in table["computers"].items():
+            assert computer is None or computer == table["players"][seat]

@@ -233,6 +233,7 @@ class Nights:
         night = await self.night(night_id)
         tables, scored = await self.scored(night)
         names = await self._names(night)
+        computers = self._computers(night)
         s = night.settings
         ranked = standings(s["movement"], s["tables"], scored)
         return {
@@ -245,9 +246,12 @@ class Nights:
             "round": max((t.round for t in tables), default=0),
             "standings": [
                 {
-                    "place": place,
+                    # Equal percentages share a place ("2="), as the ratings take them.
+                    "place": 1 + sum(other.percent > st.percent for other in ranked),
+                    "tied": sum(other.percent == st.percent for other in ranked) > 1,
                     "entrant": st.entrant,
                     "names": names[st.entrant],
+                    "computers": computers[st.entrant],
                     "members": self._members_of(night, st.entrant),
                     "matchpoints": st.matchpoints,
                     "top": st.top,
@@ -255,7 +259,7 @@ class Nights:
                     "game_points": st.game_points,
                     "deals": st.deals,
                 }
-                for place, st in enumerate(ranked, start=1)
+                for st in ranked
             ],
             "tables": [
                 {
@@ -266,6 +270,9 @@ class Nights:
                     "seats": {str(seat): t.slots[seat] for seat in Seat},
                     "players": {
                         str(seat): self._slot_name(night, names, t.slots[seat]) for seat in Seat
+                    },
+                    "computers": {
+                        str(seat): night.entrants[t.slots[seat]].get("computer") for seat in Seat
                     },
                 }
                 for t in tables
@@ -293,7 +300,7 @@ class Nights:
         for row in data["standings"]:
             writer.writerow(
                 [
-                    row["place"],
+                    f"{row['place']}=" if row["tied"] else row["place"],
                     " & ".join(row["names"]),
                     row["matchpoints"],
                     row["top"],
@@ -321,6 +328,16 @@ class Nights:
             name = members.get(e["member"], "?") if "member" in e else e["computer"]
             names[entrant_of(s["movement"], slot)].append(name)
         return names
+
+    def _computers(self, night: NightRow) -> dict[int, list[str | None]]:
+        """Each entrant's players as ``_names`` lists them: the computer player's spec, or
+        ``None`` for a member (the pages name a computer player by its level)."""
+        s = night.settings
+        count = entrants(s["movement"], s["tables"])
+        out: dict[int, list[str | None]] = {e: [] for e in range(count)}
+        for slot, e in enumerate(night.entrants):
+            out[entrant_of(s["movement"], slot)].append(e.get("computer"))
+        return out
 
     def _slot_name(self, night: NightRow, names: dict[int, list[str]], slot: int) -> str:
         s = night.settings

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from valtti.web.answers import CreatedTable, TableList, TableSummary, letter, refusals
-from valtti.web.club.deps import ClubPlayer, seat_member
+from valtti.web.club.deps import ClubPlayer, MaybeClub, VisitorDep, seat_member
 from valtti.web.db.rows import ListedStatus
 from valtti.web.deps import AdmittedTable, RoomsDep, TableRoom
 from valtti.web.messages import CloseTable
@@ -19,10 +19,12 @@ from valtti.web.routing import BodyLimitedRoute
 router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=BodyLimitedRoute)
 
 
-@router.get("", response_model=TableList, responses=refusals(400))
+@router.get("", response_model=TableList, responses=refusals(400, 401))
 async def list_tables(
     request: Request,
     rooms: RoomsDep,
+    club: MaybeClub,
+    visitor: VisitorDep,
     status: ListedStatus | None = None,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
     ids: Annotated[str | None, Query(max_length=MAX_IDS * 65)] = None,
@@ -31,8 +33,13 @@ async def list_tables(
     day after their end), each newest first, ``rooms.PAGE_SIZE`` a page; a table its
     creator left out of the list (a game against the computer) and a closed one are not in
     it. ``ids`` (comma-separated, at most ``rooms.MAX_IDS``): these tables instead, listed or
-    not, in the same order on one page (a person's own, which their browser knows)."""
+    not, in the same order on one page (a person's own, which their browser knows). In club
+    mode the list is the members' (``401 not_signed_in`` for anyone else) unless the club lets
+    anyone watch: its tables' names and scores are the club's, as watching them is."""
     wanted = None if ids is None else table_ids(ids)
+    members_only = club is not None and await club.watchers() != "anyone"
+    if members_only and wanted is None and visitor.member is None:
+        raise RoomError("not_signed_in", "the club's tables are listed to its members")
     nights = request.app.state.nights
     if wanted is not None and nights is not None:
         # A club night's table whose round others still play says nothing of its score.

@@ -28,6 +28,7 @@ import { typedNickname, variantSummary } from "/static/lobby-form.js";
 import { seatName, tableName } from "/static/names.js";
 
 /** @import { Seat, TableSummary, VariantChanges } from "/static/protocol.js" */
+/** @import { ApiError } from "/static/common.js" */
 
 const FILTERS = ["all", "waiting", "playing", "finished"];
 /** The most of this browser's own tables the lobby asks the server for (rooms.MAX_IDS). */
@@ -44,6 +45,8 @@ const listing = {
   pages: 1,
   /** the number of the latest list request: an older answer arriving later is dropped */
   asked: 0,
+  /** a club's list, which only its members see, was refused: nobody is signed in */
+  membersOnly: false,
   /** @type {{id: string, seat: Seat} | null} while the nickname dialog is open */
   joining: null,
   /** @type {TableSummary[]} this browser's own tables, as the server answered */
@@ -94,7 +97,13 @@ export function renderTables() {
   list.replaceChildren();
   const empty = byId("tables-empty");
   empty.hidden = listing.tables.length > 0;
-  empty.textContent = t(listing.filter === "all" ? "lobby.tables.empty" : "lobby.tables.none");
+  empty.textContent = t(
+    listing.membersOnly
+      ? "lobby.tables.members"
+      : listing.filter === "all"
+        ? "lobby.tables.empty"
+        : "lobby.tables.none",
+  );
   for (const table of listing.tables) list.append(tableItem(table));
   /** @type {NodeListOf<HTMLButtonElement>} */
   const filters = document.querySelectorAll("#filters [data-filter]");
@@ -327,9 +336,18 @@ export async function refreshTables() {
     }
     listing.tables = data.tables ?? [];
     listing.pages = data.pages ?? 1;
+    listing.membersOnly = false;
     renderTables();
   } catch (err) {
-    toastFailure(err);
+    if (/** @type {ApiError} */ (err).code !== "not_signed_in") {
+      toastFailure(err);
+      return;
+    }
+    // A club's list is its members': say so where the tables would be.
+    listing.tables = [];
+    listing.pages = 1;
+    listing.membersOnly = true;
+    renderTables();
   }
 }
 

@@ -15,6 +15,7 @@
 
 import { initI18n, onLangChange, t } from "/static/i18n.js";
 import { api, byId, el, saveTableKeys, toastFailure } from "/static/common.js";
+import { computerLevel } from "/static/names.js";
 import { showClubBar } from "/static/club-bar.js";
 
 const REFRESH_MS = 3000;
@@ -27,6 +28,23 @@ let me = null;
 /** A table cell. @param {string} kind @param {unknown} value */
 function cell(kind, value) {
   return el("td", { class: kind }, String(value));
+}
+
+/** An entrant's players: members by name, computer players by their level ("club player").
+ * @param {any} row */
+function entrantNames(row) {
+  return row.names
+    .map((/** @type {string} */ name, /** @type {number} */ i) =>
+      row.computers[i] == null ? name : computerLevel(row.computers[i]),
+    )
+    .join(" & ");
+}
+
+/** Who sits at a night table's seat, a computer player by its level.
+ * @param {any} table @param {string} seat */
+function seatPlayer(table, seat) {
+  const computer = table.computers[seat];
+  return computer == null ? table.players[seat] : computerLevel(computer);
 }
 
 function draw() {
@@ -45,15 +63,15 @@ function draw() {
     rounds: s.rounds,
     deals: s.deals,
     movement: t(`club.night.movement.${s.movement}`),
-    computer: s.computer,
+    computer: computerLevel(s.computer),
   });
   byId("standings", HTMLTableElement).tBodies[0].replaceChildren(
     ...night.standings.map((/** @type {any} */ row) =>
       el(
         "tr",
         { dataset: { entrant: String(row.entrant) } },
-        cell("place", row.place),
-        cell("names", row.names.join(" & ")),
+        cell("place", row.tied ? `${row.place}=` : row.place),
+        cell("names", entrantNames(row)),
         cell("percent", `${row.percent.toFixed(2)} %`),
         cell("matchpoints", `${row.matchpoints} / ${row.top}`),
         cell("game-points", row.game_points),
@@ -70,7 +88,7 @@ function draw() {
           { href: `/t/${table.id}` },
           t("night.table_of_round", { round: table.round, number: table.number }),
         ),
-        ` · N ${table.players.N} & S ${table.players.S} — E ${table.players.E} & W ${table.players.W} · `,
+        ` · N ${seatPlayer(table, "N")} & S ${seatPlayer(table, "S")} — E ${seatPlayer(table, "E")} & W ${seatPlayer(table, "W")} · `,
         el("span", { class: "hint" }, t(`status.${table.status}`)),
       ),
     ),
