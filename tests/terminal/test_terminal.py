@@ -695,7 +695,7 @@ def test_play_says_a_bad_variant_in_the_players_language(
 @pytest.mark.parametrize(
     ("lang", "option", "given", "says"),
     [
-        ("en", "--partner", "nobody", "unknown player 'nobody': known are beginner, external"),
+        ("en", "--partner", "nobody", "unknown player 'nobody': known are beginner, club"),
         ("en", "--opponents", "search:ultra", "unknown search level 'ultra': levels are easy"),
         ("en", "--opponents", "random:3", "the random player has no levels"),
         ("fi", "--partner", "nobody", "tuntematon pelaaja 'nobody': tunnetut ovat beginner"),

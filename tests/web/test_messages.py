@@ -54,7 +54,7 @@ def test_messages_are_read_into_their_models() -> None:
         (
             '{"type": "replace", "seat": "N", "player": "external:sh", "creator_token": "t"}',
             "bad_player",
-            "unknown computer player 'external:sh': one of random, beginner, heuristic, learned",
+            "unknown computer player 'external:sh': one of random, beginner, club, heuristic",
         ),
     ],
 )
