@@ -151,7 +151,7 @@ def test_a_partial_board_says_so_and_rates_against_its_first_player() -> None:
 
 
 def test_margins_on_figures_worked_by_hand() -> None:
-    # One pairing: its mean, and its standard error from its own variance (ten pairs or more).
+    # One pairing: its mean, and its standard error from its variance (its own: the pooled).
     diffs = [1.0, 0.0, 2.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 1.0]
     zero, one = margins(2, {(0, 1): diffs}, anchor=1)
     assert one is not None and (one.value, one.error) == (0.0, 0.0)

@@ -184,3 +184,29 @@ def test_a_playout_plays_the_random_seats_at_random() -> None:
     assert rules.playout(deal, count=500, at_random=ew_random) > 0
     with pytest.raises(ValueError, match="count must be at least 1"):
         rules.playout(deal, count=0)
+
+
+def test_the_arena_takes_the_luck_out_where_asked() -> None:
+    """``run_arena(..., redraws=K)``: the difference is the pairs less their luck, the raw one
+    beside it, in the report and the JSON; without redraws, as before."""
+    from valtti.arena import run_arena
+
+    measured = run_arena(["beginner", "club"], 3, seed=2026, backend="serial", max_deals=1,
+                         redraws=4)  # fmt: skip
+    (pairing,) = measured.pairings
+    assert pairing.raw is not None and pairing.raw.samples == 3
+    raw, luck = _pairs("beginner", "club", 3, 4)  # the same pairs, played again
+    assert pairing.raw.mean == pytest.approx(statistics.fmean(raw))
+    assert pairing.difference.mean == pytest.approx(statistics.fmean(adjusted(raw, luck)))
+    data = measured.to_dict()
+    assert data["redraws"] == 4
+    shown = data["pairings"][0]
+    assert shown["difference"]["method"] == "student-t over duplicate pairs less their luck"
+    assert shown["raw_difference"]["mean"] == pytest.approx(statistics.fmean(raw))
+    assert "less the players' luck" in measured.report()
+    assert "as played, with the luck" in measured.report()
+    plain = run_arena(["beginner", "club"], 3, seed=2026, backend="serial", max_deals=1)
+    assert (
+        plain.pairings[0].raw is None and plain.to_dict()["pairings"][0]["raw_difference"] is None
+    )
+    assert plain.pairings[0].difference.mean == pytest.approx(statistics.fmean(raw))

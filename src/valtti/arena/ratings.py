@@ -24,8 +24,9 @@ class Margin:
     high: float
 
 
-#: Pairs a pairing needs for its own variance; one with fewer takes the pooled variance.
-OWN_VARIANCE: Final = 10
+#: Pairs a pairing needs for its own variance; one with fewer takes the pooled variance (that
+#: of fewer is too rough: an interval from it may not hold; ``sequential.MIN_PAIRS``).
+OWN_VARIANCE: Final = 30
 
 
 def margins(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from valtti.arena.luck import adjusted
 from valtti.arena.match import MatchOutcome
 from valtti.arena.sequential import Sprt, Verdict
 from valtti.engine import Variant
@@ -50,7 +51,9 @@ class PairingResult:
 
     ``difference`` is the game points per deal of the first player minus the second's. Its unit
     of independence is the duplicate pair: each pair gives one sample, its two matches' total
-    difference over their total deals, and the interval is Student t over the pairs.
+    difference over their total deals, and the interval is Student t over the pairs. Where the
+    players' luck was measured (``arena.luck``) it is the pairs less their luck, and ``raw``
+    the pairs as played.
     """
 
     first: PlayerFigures
@@ -61,6 +64,7 @@ class PairingResult:
     capped: int
     failures: tuple[str, ...]
     difference: Estimate
+    raw: Estimate | None = None
 
     @property
     def matches(self) -> int:
@@ -86,14 +90,8 @@ class PairingResult:
             "second": self.second.spec,
             **counts,
             "failures": list(self.failures),
-            "difference": {
-                "mean": d.mean,
-                "low": d.low,
-                "high": d.high,
-                "confidence": d.confidence,
-                "pairs": d.samples,
-                "method": "student-t over duplicate pairs",
-            },
+            "difference": _estimate(d, self.raw is not None),
+            "raw_difference": None if self.raw is None else _estimate(self.raw, False),
             "players": [
                 {
                     "spec": p.spec,
@@ -111,17 +109,32 @@ class PairingResult:
         }
 
 
+def _estimate(d: Estimate, less_luck: bool) -> dict[str, Any]:
+    method = "student-t over duplicate pairs" + (" less their luck" if less_luck else "")
+    return {
+        "mean": d.mean,
+        "low": d.low,
+        "high": d.high,
+        "confidence": d.confidence,
+        "pairs": d.samples,
+        "method": method,
+    }
+
+
 def summarize(first: str, second: str, outcomes: Sequence[MatchOutcome]) -> PairingResult:
-    """The figures of one pairing from its matches' outcomes (in any order)."""
+    """The figures of one pairing from its matches' outcomes (in any order); the difference
+    less the players' luck where every match measured it."""
     pairs: dict[int, list[MatchOutcome]] = {}
     for outcome in outcomes:
         pairs.setdefault(outcome.job.number, []).append(outcome)
-    samples = []
+    samples, luck = [], []
     # In pair order, not the order the matches finished in: the same figures for any workers.
     for _, pair in sorted(pairs.items()):
         deals = sum(o.deals for o in pair)
         if len(pair) == 2 and deals:
             samples.append(sum(o.game_points[0] - o.game_points[1] for o in pair) / deals)
+            luck.append(sum(o.luck or 0.0 for o in pair) / deals)
+    measured = bool(outcomes) and all(o.luck is not None for o in outcomes)
     figures = [
         PlayerFigures(
             spec,
@@ -144,7 +157,8 @@ def summarize(first: str, second: str, outcomes: Sequence[MatchOutcome]) -> Pair
         failures=tuple(
             f"match {o.job.number + 1}{o.job.half}: {o.failure}" for o in ordered if o.failure
         ),
-        difference=mean_interval(samples),
+        difference=mean_interval(adjusted(samples, luck) if measured else samples),
+        raw=mean_interval(samples) if measured else None,
     )
 
 
@@ -168,6 +182,7 @@ class ArenaResult:
     #: each pairing (``None``: still open when the matches ran out).
     sequential: Sprt | None = None
     verdicts: tuple[Verdict, ...] = ()
+    redraws: int = 0  #: redraws a decision to measure the players' luck; 0: none
 
     @property
     def unconfined(self) -> bool:
@@ -206,6 +221,7 @@ class ArenaResult:
                 "beta": self.sequential.beta,
             },
             "seconds": self.seconds,
+            "redraws": self.redraws,
             "pairings": [
                 {**p.to_dict(self.single_deals), **self._verdict(k)}
                 for k, p in enumerate(self.pairings)
@@ -240,6 +256,11 @@ class ArenaResult:
                 if not self.unconfined
                 else f"warning: {UNCONFINED}"
             )
+        if self.redraws:
+            lines.append(
+                f"the players' luck taken out: {self.redraws} redraws a decision of each "
+                "memoryless player (docs/RESEARCH.md, Luck taken out)"
+            )
         if self.sequential is not None:
             test = self.sequential
             lines.append(
@@ -260,14 +281,11 @@ class ArenaResult:
                 "",
                 f"{a} vs {b}",
                 outcome,
-                f"  game points per deal, {a} − {b}: {_number(d.mean, '+.3f')}  "
-                + (
-                    f"{d.confidence:.0%} CI [{_number(d.low, '+.3f')}, {_number(d.high, '+.3f')}]"
-                    f" (Student t over {d.samples} duplicate pairs)"
-                    if d.low is not None
-                    else f"(no interval from {_many(d.samples, 'pair', 'pairs')})"
-                ),
+                f"  game points per deal, {a} − {b}: "
+                + _said(d, "less the players' luck" if p.raw is not None else ""),
             ]
+            if p.raw is not None:
+                lines.append(f"    as played, with the luck: {_said(p.raw, '')}")
             width = max(len(a), len(b))
             for f in (p.first, p.second):
                 lines.append(
@@ -291,6 +309,16 @@ class ArenaResult:
                 lines.append(f"  failures ({len(p.failures)}, each a forfeit):")
                 lines += [f"    {failure}" for failure in p.failures]
         return "\n".join(lines)
+
+
+def _said(d: Estimate, how: str) -> str:
+    """An estimate with its interval, as the report says it."""
+    over = f"Student t over {d.samples} duplicate pairs" + (f", {how}" if how else "")
+    return f"{_number(d.mean, '+.3f')}  " + (
+        f"{d.confidence:.0%} CI [{_number(d.low, '+.3f')}, {_number(d.high, '+.3f')}] ({over})"
+        if d.low is not None
+        else f"(no interval from {_many(d.samples, 'pair', 'pairs')})"
+    )
 
 
 def _many(count: int, one: str, many: str) -> str:

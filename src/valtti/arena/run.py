@@ -23,6 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import IO, Final
 
+from valtti.arena.luck import adjusted
 from valtti.arena.match import MAX_DEALS, MatchJob, MatchOutcome, play_match
 from valtti.arena.results import ArenaResult, summarize
 from valtti.arena.sequential import Sprt, Verdict
@@ -58,6 +59,7 @@ def run_arena(
     sequential: Sprt | None = None,
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    redraws: int = 0,
 ) -> ArenaResult:
     """Play ``matches`` duplicate pairs for every pairing of ``players`` (round robin).
 
@@ -75,8 +77,10 @@ def run_arena(
     standard error is appended to, a line each (default: ``bots.log`` in ``records``).
     ``sandbox``: where programs (``external:``) run; the run's records and log are kept from
     them. ``sequential``: every pairing played a pair at a time in turn, and no more pairs of a
-    pairing once this test's answer is clear (``matches`` at most). ``progress(done, total)`` is
-    called as matches finish. ``ValueError`` for bad arguments, naming the player whose spec
+    pairing once this test's answer is clear (``matches`` at most). ``redraws``: each decision
+    of a memoryless player redrawn so many times to measure the players' luck and take it out
+    of the difference (``arena.luck``; 0, the default: raw duplicate). ``progress(done, total)``
+    is called as matches finish. ``ValueError`` for bad arguments, naming the player whose spec
     cannot be made into a player.
     """
     python = [p for p in players if not isinstance(p, str)]
@@ -103,6 +107,7 @@ def run_arena(
             sequential,
             address,
             progress,
+            redraws,
         )
     finally:
         for spec, given in zip(specs, players, strict=True):
@@ -124,8 +129,11 @@ def _run(
     sequential: Sprt | None,
     address: str | None,
     progress: Callable[[int, int], None] | None,
+    redraws: int,
 ) -> ArenaResult:
     variant = variant or Variant()
+    if redraws < 0:
+        raise ValueError(f"redraws must be 0 or more, not {redraws}")
     _check(players, matches, max_deals, backend, workers, sandbox)
     seed_drawn = seed is None
     if seed is None:
@@ -134,9 +142,13 @@ def _run(
     total = 2 * matches * len(pairings)
     halves: dict[tuple[int, int], list[MatchOutcome]] = {}
     pairs: dict[int, list[float]] = {k: [] for k in range(len(pairings))}  # each pair's difference
+    luck: dict[int, list[float]] = {k: [] for k in range(len(pairings))}  # and its luck
 
     def verdict(pairing: int) -> Verdict:
-        return None if sequential is None else sequential.verdict(pairs[pairing])
+        if sequential is None:
+            return None
+        kept = pairs[pairing] if redraws == 0 else adjusted(pairs[pairing], luck[pairing])
+        return sequential.verdict(kept)
 
     # Made as they are played: a list of every job would take memory without bound. With a
     # sequential test a pair of every pairing in turn, none of a pairing already decided.
@@ -157,6 +169,7 @@ def _run(
             max_deals,
             bool(records),
             sandbox,
+            redraws=redraws,
         )
         for k, i in order
         if verdict(k) is None
@@ -189,6 +202,8 @@ def _run(
             deals = sum(o.deals for o in both)
             gained = sum(o.game_points[0] - o.game_points[1] for o in both)
             pairs[outcome.job.pairing].append(gained / deals if deals else 0.0)
+            lucky = sum(o.luck or 0.0 for o in both)
+            luck[outcome.job.pairing].append(lucky / deals if deals else 0.0)
             del halves[(outcome.job.pairing, outcome.job.number)]
         if progress is not None:
             progress(len(outcomes), total)
@@ -222,6 +237,7 @@ def _run(
         str(sandbox) if _seats_program(players) else None,
         sequential,
         tuple(verdict(k) for k in range(len(pairings))),
+        redraws,
     )
 
 

@@ -91,6 +91,15 @@ from valtti.cli.raycluster import ray_cluster_answers
 @sandbox_options
 @sequential_options
 @click.option(
+    "--redraws",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Redraws a decision of each memoryless player to measure the players' luck and take "
+    "it out of the difference (16 takes out most; docs/RESEARCH.md, Luck taken out); 0: raw "
+    "duplicate.",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -114,6 +123,7 @@ def arena(
     bot_limits: str,
     until_clear: bool,
     margin: float,
+    redraws: int,
     as_json: bool,
 ) -> None:
     """Compare players in duplicate matches, on all cores or a Ray cluster.
@@ -189,6 +199,7 @@ def arena(
                 sequential=make_sequential(until_clear, margin),
                 address=address,
                 progress=progress,
+                redraws=redraws,
             )
         except ValueError as e:
             raise click.UsageError(str(e)) from None
