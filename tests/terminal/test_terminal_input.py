@@ -409,7 +409,7 @@ def test_a_failing_computer_player_is_named_and_the_match_kept(bot_dir: Path) ->
     autosave = s.autosave
     assert autosave is not None
     assert f"The match so far is saved in {autosave}." in said
-    assert "valtti play --resume --partner heuristic" in said
+    assert "valtti play --resume --partner club" in said
     record = Record.from_json(autosave.read_text())
     assert Record.of_match(s.match).to_dict()["deals"] == record.to_dict()["deals"]
 

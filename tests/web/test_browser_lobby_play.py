@@ -60,15 +60,15 @@ def test_play_against_the_computer_is_one_click_after_a_nickname(
     expect(page.locator("body")).to_have_attribute("data-you", "S")
     expect(page.locator("#hand [data-card]")).to_have_count(9)
     # Three computer players of one level, each named by its seat.
-    names = [computer_name(texts, seat, "heuristic") for seat in COMPUTERS]
+    names = [computer_name(texts, seat, "club") for seat in COMPUTERS]
     assert len(set(names)) == 3
     for seat, name in zip(COMPUTERS, names, strict=True):
         shown = page.locator(f'.felt .seat[data-seat="{seat}"] .name')
         word = texts[f"seat.{seat}.name"]
         expect(shown).to_have_text(word[0].upper() + word[1:])
-        expect(shown).to_have_attribute("title", f"{name} (heuristic)")
+        expect(shown).to_have_attribute("title", f"{name} (club)")
         level = page.locator(f'.felt .seat[data-seat="{seat}"] .level')
-        expect(level).to_have_text(texts["player.level.heuristic"])
+        expect(level).to_have_text(texts["player.level.club"])
     felt_names = page.locator('.felt .seat[data-kind="computer"] .name').all_inner_texts()
     assert len(set(felt_names)) == 3, felt_names
 

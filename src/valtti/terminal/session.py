@@ -53,7 +53,7 @@ from valtti.terminal.replies import Replies
 from valtti.terminal.rulebook import Page
 from valtti.terminal.setup import Setup
 
-DEFAULT_PLAYER: Final = "heuristic"
+DEFAULT_PLAYER: Final = "club"
 #: Seconds each computer move stays on the screen (none with ``--fast``).
 MOVE_PAUSE: Final = 1.0
 #: Exit status when a computer player fails (the match is in the autosave).

@@ -34,7 +34,7 @@ import {
 /** @type {Seat[]} */
 const SEATS = ["N", "E", "S", "W"];
 const DEFAULT_SEAT = "S";
-const DEFAULT_COMPUTER = "heuristic";
+const DEFAULT_COMPUTER = "club";
 /** "Play against the computer": you at south, and at the other seats the computer player a
  * newcomer can beat and learn from, with no clock (nobody waits on you). @type {Seating} */
 const AGAINST_COMPUTER = {
