@@ -21,6 +21,7 @@
 import { initI18n, onLangChange, t } from "/static/i18n.js";
 import { api, byId, el, errorText, tableOptions, toast, toastFailure } from "/static/common.js";
 import { clubMe, forgetMe, showClubBar } from "/static/club-bar.js";
+import { computerLevel } from "/static/names.js";
 import { makePasskey, passkeysWork, usePasskey } from "/static/passkeys.js";
 
 /** @typedef {import("/static/club-bar.js").Member} Member */
@@ -179,8 +180,14 @@ async function drawNights() {
 async function main() {
   const [, options] = await Promise.all([initI18n(), tableOptions(), clubMe()]);
   const computer = byId("night-computer", HTMLSelectElement);
-  computer.replaceChildren(...options.players.map((p) => el("option", { value: p }, p)));
-  computer.value = options.players.includes("heuristic") ? "heuristic" : options.players[0];
+  computer.replaceChildren(...options.players.map((p) => el("option", { value: p, title: p })));
+  computer.value = options.players.includes("club") ? "club" : options.players[0];
+  // By level, as the tables name them ("club player"), the program in the tooltip.
+  const nameComputers = () => {
+    for (const option of computer.options) option.textContent = computerLevel(option.value);
+  };
+  onLangChange(nameComputers);
+  nameComputers();
   onSubmit("setup-form", (f) => ["/api/club/setup", f], signedIn);
   onSubmit("signin-form", (f) => ["/api/club/signin", f], signedIn);
   onSubmit(
