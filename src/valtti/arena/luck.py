@@ -12,17 +12,16 @@ every decision (``Luck.of_match``) estimate the same difference as the game poin
 less variance where the values follow what the players make of a position. Where only some
 seats are redrawn (a search player's decisions cost too much to redraw) the luck measured
 follows the play less; ``adjusted`` takes out as much of it as the pairs show it explains (a
-control variate's coefficient fitted by least squares), so that the estimate never has more
-variance than the raw one for want of a good value.
+control variate's coefficient fitted by least squares, from ``FIT`` pairs), so that the
+estimate has no more variance than the raw one for want of a good value.
 
 The value of a position is the mean of ``playouts`` playouts of the rest of the deal (in C,
 ``players._heuristic``), from a seed drawn once for the decision, so that the positions after
 two actions are played out alike: ``random``'s seats play at random, as it does, every other
 seat by the rules of thumb (the players that slip play much as they do; a search player's
-decisions cost far too much to play out).
-Decisions with one legal action, and those where every redraw agrees with the action taken,
-have no luck and cost no playout; a redraw costs one decision of the player, a distinct action
-``playouts`` playouts (half a millisecond each).
+decisions cost far too much to play out). Decisions with one legal action, and those where
+every redraw agrees with the action taken, have no luck and cost no playout; a redraw costs one
+decision of the player, a distinct action ``playouts`` playouts (half a millisecond each).
 """
 
 from __future__ import annotations
