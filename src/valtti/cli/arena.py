@@ -19,6 +19,7 @@ from valtti.cli.common import (
     make_sandbox,
     make_sequential,
     read_seed,
+    redraws_option,
     sandbox_options,
     sequential_options,
 )
@@ -90,15 +91,7 @@ from valtti.cli.raycluster import ray_cluster_answers
 )
 @sandbox_options
 @sequential_options
-@click.option(
-    "--redraws",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Redraws a decision of each memoryless player to measure the players' luck and take "
-    "it out of the difference (16 takes out most; docs/RESEARCH.md, Luck taken out); 0: raw "
-    "duplicate.",
-)
+@redraws_option(0)
 @click.option(
     "--json",
     "as_json",

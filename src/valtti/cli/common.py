@@ -127,6 +127,20 @@ def sequential_options(command: Command) -> Command:
     )(command)
 
 
+def redraws_option(default: int) -> Callable[[Command], Command]:
+    """``--redraws``: the players' luck measured and taken out (``arena.luck``), ``default``
+    redraws a decision unless given."""
+    return click.option(
+        "--redraws",
+        type=click.IntRange(min=0),
+        default=default,
+        show_default=True,
+        help="Redraws a decision of each memoryless player to measure the players' luck and "
+        "take it out of the difference (16 takes out most; docs/RESEARCH.md, Luck taken out); "
+        "0: raw duplicate.",
+    )
+
+
 def make_sequential(until_clear: bool, margin: float) -> Sprt | None:
     """The test of ``--until-clear`` and ``--margin``, or ``None``."""
     from valtti.arena.sequential import Sprt

@@ -23,6 +23,7 @@ from valtti.cli.common import (
     make_sandbox,
     make_sequential,
     read_seed,
+    redraws_option,
     sandbox_options,
     sequential_options,
 )
@@ -140,14 +141,7 @@ def _arguments(ctx: click.Context) -> list[str]:
 )
 @sandbox_options
 @sequential_options
-@click.option(
-    "--redraws",
-    type=click.IntRange(min=0),
-    default=16,
-    show_default=True,
-    help="Redraws a decision to measure each player's luck and take it out of the estimate "
-    "(docs/RESEARCH.md, Luck taken out); 0: raw duplicate. A board keeps its own.",
-)
+@redraws_option(16)
 @click.option(
     "--background",
     is_flag=True,
